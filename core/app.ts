@@ -1,0 +1,57 @@
+import type { Storage } from 'unstorage'
+import type { ConsolaInstance } from 'consola'
+import type { ProxyConfig } from './config/schema.ts'
+import { createKernel, type ProxyKernel } from './kernel.ts'
+import { loadPlugins, type PluginSpec } from './plugin.ts'
+import { builtinPlugins } from './builtins.ts'
+import { corsHeaders, jsonResponse } from './http/respond.ts'
+import { genericErrorBody } from './http/errors.ts'
+import { createProxyStorage } from './storage.ts'
+
+export interface CreateProxyOptions {
+  config: ProxyConfig
+  /** Extra plugins (paths resolved from `cwd`, or plugin objects), loaded after the built-ins. */
+  plugins?: PluginSpec[]
+  /** false = load no built-in plugins (for tests of the kernel alone). */
+  builtins?: boolean
+  storage?: Storage
+  cwd?: string
+  logger?: ConsolaInstance
+}
+
+export interface Proxy {
+  kernel: ProxyKernel
+  fetch(request: Request): Promise<Response>
+  close(): Promise<void>
+}
+
+/** Build the app: kernel, CORS on every response, plugins, and a JSON 404 for everything else. */
+export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
+  const storage = options.storage ?? await createProxyStorage({ driver: 'memory' })
+  const kernel = createKernel({ config: options.config, storage, logger: options.logger })
+  const { app } = kernel
+
+  app.use(async (event, next) => {
+    if (event.req.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...corsHeaders, 'access-control-max-age': '86400' } })
+    const response = await next()
+    if (response instanceof Response) {
+      for (const name in corsHeaders) response.headers.set(name, corsHeaders[name]!)
+    }
+    return response
+  })
+
+  const specs = [...(options.builtins === false ? [] : builtinPlugins), ...(options.plugins ?? [])]
+  const plugins = await loadPlugins(specs, options.cwd ?? process.cwd())
+  for (const plugin of plugins) await plugin.setup(kernel)
+
+  app.all('/**', event => jsonResponse(genericErrorBody({ status: 404, message: `no route for ${event.req.method} ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' }), 404))
+
+  return {
+    kernel,
+    fetch: async request => await app.fetch(request),
+    async close() {
+      await kernel.hooks.callHook('close')
+      await storage.dispose()
+    },
+  }
+}

@@ -1,0 +1,10 @@
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** Built-in plugins, by path: the kernel imports none of them, it loads them like any third-party plugin. */
+export const builtinPlugins: string[] = [
+  'providers/compat/index.ts',
+  'plugins/routing/index.ts',
+  'plugins/models/index.ts',
+].map(path => `${root}${path}`)

@@ -1,0 +1,64 @@
+import type { CanonicalRequest, CanonicalResponse, StreamEvent } from './types.ts'
+
+/** Wire formats the proxy speaks. Payload-rule protocol names: chat=proto_chat, generate=proto_alpha, messages=proto_beta, responses=proto_gamma. */
+export type WireFormat = 'chat' | 'responses' | 'messages' | 'generate'
+
+/** One parsed Server-Sent Event as read from an upstream (`event:` may be absent). */
+export interface SseEvent { event?: string; data: string }
+
+/** What a client or upstream error means, independent of format. */
+export interface ProxyErrorInfo {
+  status: number
+  message: string
+  /** OpenAI-style type (`invalid_request_error`, `authentication_error`, `rate_limit_error`, `api_error`...). */
+  type?: string
+  code?: string
+}
+
+/** Stateful per request: feed upstream SSE events in, get canonical events out. */
+export interface StreamDecoder {
+  push(event: SseEvent): StreamEvent[]
+  /** Upstream ended: returns the closing events (a `finish` if none was produced yet). */
+  end(): StreamEvent[]
+}
+
+/** Stateful per request: feed canonical events in, get wire text out (complete SSE frames or JSON-stream pieces). */
+export interface StreamEncoder {
+  push(event: StreamEvent): string
+  /** Closing text (e.g. `data: [DONE]\n\n`, or `]` for a JSON-array stream). */
+  end(): string
+}
+
+export interface StreamEncoderOptions {
+  /** Model name reported to the client (the one it asked for). */
+  model: string
+  /** generate format only: false = JSON-array stream (no `alt=sse`). */
+  sse?: boolean
+}
+
+export interface WireCodec {
+  format: WireFormat
+  request: {
+    /** Throws `RequestValidationError` (core/canonical/errors.ts) for invalid input; never anything else. */
+    decode(body: unknown): CanonicalRequest
+    encode(request: CanonicalRequest): Record<string, unknown>
+  }
+  response: {
+    decode(body: unknown): CanonicalResponse
+    encode(response: CanonicalResponse): Record<string, unknown>
+  }
+  stream: {
+    createDecoder(): StreamDecoder
+    createEncoder(options: StreamEncoderOptions): StreamEncoder
+  }
+  error: {
+    /** Client-facing error body of this format. */
+    encode(error: ProxyErrorInfo): Record<string, unknown>
+    /** Upstream error body (any JSON or text) of this format into a ProxyErrorInfo. */
+    decode(status: number, body: unknown): ProxyErrorInfo
+  }
+}
+
+export function defineCodec<T extends WireCodec>(codec: T): T {
+  return codec
+}

@@ -1,0 +1,92 @@
+// Canonical representation: the hub every wire format decodes into and encodes from.
+// N formats need 2N codecs, not N² translators (see README, Architecture).
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool'
+
+export interface TextPart { type: 'text'; text: string }
+/** Image by value (`data`: base64 without the data: prefix) or by reference (`url`). */
+export interface ImagePart { type: 'image'; mediaType?: string; data?: string; url?: string }
+/** `arguments` is JSON text, exactly as produced by the model (may be partial only inside streams). */
+export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string }
+export interface ToolResultPart {
+  type: 'tool_result'
+  callId: string
+  name?: string
+  content: string | Array<TextPart | ImagePart>
+  isError?: boolean
+}
+export interface ThinkingPart { type: 'thinking'; text: string; signature?: string; redacted?: boolean }
+
+export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart
+
+/** System messages stay in order inside `messages`; formats with a top-level system field gather them. */
+export interface Message { role: Role; parts: Part[]; name?: string }
+
+export interface ToolDef { name: string; description?: string; parameters?: Record<string, unknown> }
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string }
+
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'auto'
+/** Either an effort level or an explicit budget; `core/canonical/reasoning.ts` converts between them. */
+export interface Reasoning { effort?: ReasoningEffort; budgetTokens?: number; includeThoughts?: boolean }
+
+export interface ResponseFormat { type: 'text' | 'json_object' | 'json_schema'; name?: string; schema?: Record<string, unknown>; strict?: boolean }
+
+export interface CanonicalRequest {
+  model: string
+  messages: Message[]
+  stream: boolean
+  maxTokens?: number
+  temperature?: number
+  topP?: number
+  topK?: number
+  stop?: string[]
+  presencePenalty?: number
+  frequencyPenalty?: number
+  seed?: number
+  n?: number
+  tools?: ToolDef[]
+  toolChoice?: ToolChoice
+  parallelToolCalls?: boolean
+  reasoning?: Reasoning
+  responseFormat?: ResponseFormat
+  user?: string
+  /** Fields a format has and the canonical request lacks, keyed by wire format name, so same-family round trips lose nothing. */
+  extensions?: Record<string, Record<string, unknown>>
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter'
+
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+  totalTokens?: number
+  cachedInputTokens?: number
+  cacheCreationInputTokens?: number
+  reasoningTokens?: number
+}
+
+export interface CanonicalResponse {
+  id: string
+  model: string
+  /** Unix seconds. */
+  created?: number
+  /** The assistant's output, in order. */
+  parts: Part[]
+  finishReason: FinishReason
+  usage?: Usage
+  stopSequence?: string
+}
+
+/**
+ * Stream events. `index` numbers the output parts of one response (0, 1, 2...) in the order they
+ * start; a decoder gives every new text block, thinking block or tool call the next index.
+ * A decoded stream is: one `start`, any number of deltas, then exactly one `finish` (or one `error`).
+ */
+export type StreamEvent =
+  | { type: 'start'; id: string; model: string; usage?: Usage }
+  | { type: 'text'; index: number; delta: string }
+  | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; delta: string }
+  | { type: 'finish'; reason: FinishReason; usage?: Usage; stopSequence?: string }
+  | { type: 'error'; status: number; message: string; errorType?: string }

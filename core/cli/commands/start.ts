@@ -1,0 +1,21 @@
+import { defineCommand } from 'citty'
+import { serveUntilSignal } from '../serve.ts'
+
+export default defineCommand({
+  meta: { name: 'start', description: 'Start the proxy' },
+  args: {
+    config: { type: 'string', description: 'YAML config file (default: the one proxy.config.ts names)' },
+    project: { type: 'string', description: 'proxy.config.ts to load (default: ./proxy.config.ts)' },
+    port: { type: 'string', description: 'Override the port' },
+    host: { type: 'string', description: 'Override the host' },
+  },
+  async run({ args }) {
+    await serveUntilSignal({
+      cwd: process.cwd(),
+      yamlPath: args.config,
+      projectFile: args.project,
+      port: args.port ? Number(args.port) : undefined,
+      host: args.host,
+    })
+  },
+})

@@ -1,0 +1,12 @@
+import { defineCommand, runMain } from 'citty'
+import pkg from '../../package.json' with { type: 'json' }
+
+const main = defineCommand({
+  meta: { name: 'proxy', version: pkg.version, description: pkg.description },
+  subCommands: {
+    start: () => import('./commands/start.ts').then(m => m.default),
+    dev: () => import('./commands/dev.ts').then(m => m.default),
+  },
+})
+
+await runMain(main)

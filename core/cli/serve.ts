@@ -1,0 +1,35 @@
+import { consola } from 'consola'
+import { ConfigError } from '../config/validate.ts'
+import { startProxy, type StartOptions } from '../runtime.ts'
+
+/** Start and stay up until SIGINT/SIGTERM, then close cleanly and exit 0. Config errors exit 1 with no stack. */
+export async function serveUntilSignal(options: StartOptions): Promise<void> {
+  // consola goes quiet under NODE_ENV=test and friends; a server's start-up line must always show.
+  consola.level = 3
+  let running
+  try {
+    running = await startProxy(options)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      consola.error(error.message)
+      process.exit(1)
+    }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      consola.error(`port already in use: ${(error as Error).message}`)
+      process.exit(1)
+    }
+    throw error
+  }
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    consola.info(`${signal}: shutting down`)
+    const force = setTimeout(() => process.exit(0), 10_000)
+    force.unref()
+    await running.close().catch(error => consola.error(error))
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}

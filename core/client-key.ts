@@ -1,0 +1,25 @@
+import { timingSafeEqual, createHash } from 'node:crypto'
+
+/** Each SDK family sends its key differently: OpenAI Bearer, messages-format `x-api-key`, generateContent `x-goog-api-key` or `?key=`. */
+export function readClientKey(headers: Headers, url: URL): string | undefined {
+  const auth = headers.get('authorization')
+  if (auth) {
+    const match = /^Bearer\s+(.+)$/i.exec(auth)
+    return (match ? match[1] : auth).trim()
+  }
+  return headers.get('x-api-key') ?? headers.get('x-goog-api-key') ?? url.searchParams.get('key') ?? undefined
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest()
+
+/** Constant-time membership: compares fixed-length digests so neither content nor length leaks through timing. */
+export function createKeyMatcher(keys: string[]): (candidate: string | undefined) => string | undefined {
+  const digests = keys.map(key => ({ key, hash: digest(key) }))
+  return (candidate) => {
+    if (candidate === undefined) return undefined
+    const hash = digest(candidate)
+    let found: string | undefined
+    for (const entry of digests) if (timingSafeEqual(entry.hash, hash)) found = entry.key
+    return found
+  }
+}

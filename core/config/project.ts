@@ -1,0 +1,18 @@
+import type { PluginSpec } from '../plugin.ts'
+import type { StorageOptions } from '../storage.ts'
+
+/** `proxy.config.ts`: the code side of a setup (plugins, storage), pointing at the user's YAML. */
+export interface ProxyProjectConfig {
+  /** YAML config file, relative to the proxy.config.ts that names it. */
+  config?: string
+  /** Extra plugins: module paths (relative to proxy.config.ts) or plugin objects. */
+  plugins?: PluginSpec[]
+  /** Where state lives; relative fs paths resolve from proxy.config.ts. Default: fs under `.data/`. */
+  storage?: StorageOptions
+  /** false = skip built-in plugins. */
+  builtins?: boolean
+}
+
+export function defineProxyConfig(config: ProxyProjectConfig): ProxyProjectConfig {
+  return config
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod'
+
+/** `{name, alias}` of a provider entry's `models[]`: upstream name and the name clients use. */
+export const modelAliasSchema = z.object({
+  name: z.string().min(1, { error: 'must be a non-empty model name' }),
+  alias: z.string().default(''),
+})
+
+const headersSchema = z.record(z.string(), z.string()).default({})
+/** Integer priority; higher is picked first (routing rule 2). Accepts "5" as CLIProxyAPI's attributes do. */
+const prioritySchema = z.coerce.number().int({ error: 'must be an integer' }).default(0)
+
+/** One entry of `alpha-api-key`, `beta-api-key`, `gamma-api-key`, `delta-api-key`. */
+export const providerKeyEntrySchema = z.object({
+  'api-key': z.string().min(1, { error: 'must be a non-empty key' }),
+  prefix: z.string().default(''),
+  'base-url': z.string().default(''),
+  'excluded-models': z.array(z.string()).default([]),
+  models: z.array(modelAliasSchema).default([]),
+  /** Absent = use the global `proxy-url`; empty string = no proxy for this entry (rule 13). */
+  'proxy-url': z.string().optional(),
+  headers: headersSchema,
+  priority: prioritySchema,
+})
+
+export const compatKeyEntrySchema = z.object({
+  'api-key': z.string().default(''),
+  'proxy-url': z.string().optional(),
+})
+
+/** One entry of `compat-provider`: an OpenAI-compatible upstream. */
+export const compatProviderSchema = z.object({
+  name: z.string().min(1, { error: 'must be a non-empty name' }),
+  'base-url': z.url({ error: 'must be an http(s) URL' }),
+  'api-key-entries': z.array(compatKeyEntrySchema).default([]),
+  models: z.array(modelAliasSchema).default([]),
+  headers: headersSchema,
+  prefix: z.string().default(''),
+  'excluded-models': z.array(z.string()).default([]),
+  priority: prioritySchema,
+})
+
+/** `oauth-model-alias.<channel>[]`. */
+export const aliasEntrySchema = z.object({
+  name: z.string().min(1),
+  alias: z.string().min(1),
+  fork: z.boolean().default(false),
+})
+
+export const payloadProtocolSchema = z.enum(['proto_chat', 'proto_alpha', 'proto_beta', 'proto_gamma', 'proto_exp'])
+
+const payloadModelSchema = z.object({
+  name: z.string().min(1),
+  protocol: payloadProtocolSchema.optional(),
+})
+
+/** `default`, `default-raw`, `override`, `override-raw`: params map JSON path -> value. */
+export const payloadRuleSchema = z.object({
+  models: z.array(payloadModelSchema).default([]),
+  params: z.record(z.string(), z.unknown()).default({}),
+})
+
+/** `filter`: params is the list of JSON paths to remove. */
+export const payloadFilterRuleSchema = z.object({
+  models: z.array(payloadModelSchema).default([]),
+  params: z.array(z.string()).default([]),
+})
+
+export type ProviderKeyEntry = z.infer<typeof providerKeyEntrySchema>
+export type CompatProviderEntry = z.infer<typeof compatProviderSchema>
+export type AliasEntry = z.infer<typeof aliasEntrySchema>
+export type PayloadRule = z.infer<typeof payloadRuleSchema>
+export type PayloadFilterRule = z.infer<typeof payloadFilterRuleSchema>

@@ -1,0 +1,84 @@
+import { z } from 'zod'
+import {
+  aliasEntrySchema, compatProviderSchema, payloadFilterRuleSchema, payloadRuleSchema, providerKeyEntrySchema,
+} from './schema-entries.ts'
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER, range = `${min}..${max}`) =>
+  z.number({ error: 'must be a number' }).int({ error: 'must be an integer' })
+    .min(min, { error: `must be ${range}` }).max(max, { error: `must be ${range}` })
+const nonNegative = () => int(0, Number.MAX_SAFE_INTEGER, '>= 0')
+const bool = () => z.boolean({ error: 'must be true or false' })
+
+/**
+ * The server configuration (spec: "Server configuration object"), one key per entry with the spec's
+ * defaults. Unknown top-level keys are kept (plugins validate their own keys, see core/plugin.ts).
+ */
+export const configSchema = z.looseObject({
+  host: z.string().default(''),
+  port: int(1, 65535).default(8317),
+  debug: bool().default(false),
+  'api-keys': z.array(z.string().min(1, { error: 'must be a non-empty key' })).default([]),
+  'remote-management': z.object({
+    'allow-remote': bool().default(false),
+    'secret-key': z.string().default(''),
+    'disable-control-panel': bool().default(false),
+  }).prefault({}),
+  'usage-statistics-enabled': bool().default(false),
+  'logging-to-file': bool().default(false),
+  'request-log': bool().default(false),
+  'logs-max-total-size-mb': nonNegative().default(0),
+  'error-logs-max-files': nonNegative().default(10),
+  'proxy-url': z.string().default(''),
+  'request-retry': nonNegative().default(3),
+  'max-retry-credentials': nonNegative().default(0),
+  'max-retry-interval': nonNegative().default(30),
+  'quota-exceeded': z.object({
+    'switch-project': bool().default(true),
+    'switch-preview-model': bool().default(true),
+  }).prefault({}),
+  routing: z.object({
+    strategy: z.enum(['round-robin', 'fill-first'], { error: 'must be round-robin or fill-first' }).default('round-robin'),
+  }).prefault({}),
+  streaming: z.object({
+    'keepalive-seconds': nonNegative().default(0),
+    'bootstrap-retries': nonNegative().default(0),
+  }).prefault({}),
+  'nonstream-keepalive-interval': nonNegative().default(0),
+  'passthrough-headers': bool().default(false),
+  'ws-auth': bool().default(false),
+  'force-model-prefix': bool().default(false),
+  tls: z.object({
+    enable: bool().default(false),
+    cert: z.string().default(''),
+    key: z.string().default(''),
+  }).prefault({}),
+  payload: z.object({
+    default: z.array(payloadRuleSchema).default([]),
+    'default-raw': z.array(payloadRuleSchema).default([]),
+    override: z.array(payloadRuleSchema).default([]),
+    'override-raw': z.array(payloadRuleSchema).default([]),
+    filter: z.array(payloadFilterRuleSchema).default([]),
+  }).prefault({}),
+  'oauth-model-alias': z.record(z.string(), z.array(aliasEntrySchema)).default({}),
+  'oauth-excluded-models': z.record(z.string(), z.array(z.string())).default({}),
+  partner: z.object({
+    'upstream-url': z.string().default(''),
+    'upstream-api-key': z.string().default(''),
+    'upstream-api-keys': z.array(z.object({
+      'upstream-api-key': z.string().min(1),
+      'api-keys': z.array(z.string()).default([]),
+    })).default([]),
+    'restrict-management-to-localhost': bool().default(false),
+    'model-mappings': z.array(z.object({ from: z.string().min(1), to: z.string().min(1) })).default([]),
+    'force-model-mappings': bool().default(false),
+  }).prefault({}),
+  'alpha-api-key': z.array(providerKeyEntrySchema).default([]),
+  'beta-api-key': z.array(providerKeyEntrySchema).default([]),
+  'gamma-api-key': z.array(providerKeyEntrySchema).default([]),
+  'delta-api-key': z.array(providerKeyEntrySchema).default([]),
+  'compat-provider': z.array(compatProviderSchema).default([]),
+  /** Where OAuth credential files live; `~` is the user's home. Not in the spec's table: our addition. */
+  'auth-dir': z.string().default('~/.model-proxy/auths'),
+})
+
+export type ProxyConfig = z.infer<typeof configSchema>

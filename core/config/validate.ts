@@ -1,0 +1,36 @@
+import type { z } from 'zod'
+import { configSchema, type ProxyConfig } from './schema.ts'
+
+/** Start-up and management writes fail with this: one line per bad path, never a stack. */
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid config:\n${issues.map(line => `  - ${line}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/** `['compat-provider', 0, 'base-url']` -> `compat-provider[0].base-url`. */
+export function formatPath(path: PropertyKey[]): string {
+  let out = ''
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`
+  return out || '(root)'
+}
+
+export function formatIssues(error: z.ZodError): string[] {
+  return error.issues.map(issue => `${formatPath(issue.path)}: ${issue.message}`)
+}
+
+/** Validate raw YAML data against the base schema and every plugin's extra schema. */
+export function validateConfig(raw: unknown, extra: z.ZodType[] = []): ProxyConfig {
+  const input = raw ?? {}
+  const result = configSchema.safeParse(input)
+  const issues = result.success ? [] : formatIssues(result.error)
+  let config = result.success ? result.data : undefined
+  for (const schema of extra) {
+    const part = schema.safeParse(input)
+    if (!part.success) issues.push(...formatIssues(part.error))
+    else if (config) config = { ...config, ...(part.data as object) }
+  }
+  if (issues.length || !config) throw new ConfigError(issues)
+  return config
+}

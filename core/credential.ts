@@ -1,0 +1,40 @@
+/** A model a credential offers: the name clients use and the name sent upstream. */
+export interface ModelOffer { id: string; upstream: string }
+
+export type CredentialState = 'ready' | 'cooldown' | 'blocked' | 'disabled'
+
+/** One upstream credential (an API-key entry or an OAuth credential file), as the router sees it. */
+export interface Credential {
+  /** Stable id, e.g. `compat:local:0`; never contains the secret. */
+  id: string
+  /** Provider family that sends with it (`compat`, `alpha`, ...). */
+  family: string
+  /** Display name of the upstream (compat entry name or the family). */
+  provider: string
+  apiKey?: string
+  accessToken?: string
+  baseUrl: string
+  headers: Record<string, string>
+  prefix: string
+  priority: number
+  /** undefined = global proxy-url, '' = none. */
+  proxyUrl?: string
+  models: ModelOffer[]
+  excludedModels: string[]
+  attributes: Record<string, string>
+}
+
+/** `sk-abcdef123456` -> `sk-a...3456`: enough to recognise a key, not to use it. */
+export function maskSecret(secret: string | undefined): string {
+  if (!secret) return ''
+  if (secret.length <= 8) return '*'.repeat(secret.length)
+  return `${secret.slice(0, 4)}...${secret.slice(-4)}`
+}
+
+/** Upstreams sometimes echo the key they were sent: never let it reach a client or a log. */
+export function scrubSecrets(text: string, credential: Credential): string {
+  for (const secret of [credential.apiKey, credential.accessToken]) {
+    if (secret && secret.length >= 4) text = text.replaceAll(secret, maskSecret(secret))
+  }
+  return text
+}

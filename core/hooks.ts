@@ -1,0 +1,81 @@
+import type { H3Event } from 'h3'
+import type { CanonicalRequest, Usage } from './canonical/types.ts'
+import type { WireFormat } from './canonical/codec.ts'
+import type { Credential } from './credential.ts'
+import type { UpstreamHttpRequest } from './http/upstream.ts'
+import type { ProxyConfig } from './config/schema.ts'
+
+/** One client request as it travels the pipeline (core/pipeline.ts). */
+export interface ProxyRequest {
+  id: string
+  event: H3Event
+  /** Wire format the client speaks. */
+  inbound: WireFormat
+  /** Client endpoint kind inside the format (e.g. `completions` for the legacy prompt form). */
+  endpoint: string
+  /** Model the client asked for (reported back to it). */
+  model: string
+  stream: boolean
+  /** The client's body, parsed, in its own wire format. */
+  body: Record<string, unknown>
+  /** Filled lazily when a translation is needed. */
+  canonical?: CanonicalRequest
+  clientKey?: string
+  startedAt: number
+}
+
+/** One way to serve the request: a credential and the upstream model name to send. */
+export interface Candidate {
+  credential: Credential
+  upstreamModel: string
+}
+
+export interface RouteContext { request: ProxyRequest; candidates: Candidate[] }
+
+export interface PickContext {
+  request: ProxyRequest
+  candidates: Candidate[]
+  /** Credential ids already tried for this request. */
+  tried: Set<string>
+  /** Set by a `credential-pick` hook. */
+  pick?: Candidate
+}
+
+export interface UpstreamContext { request: ProxyRequest; candidate: Candidate; http: UpstreamHttpRequest }
+
+export interface AttemptResult {
+  request: ProxyRequest
+  candidate: Candidate
+  status: number
+  /** Seconds from a Retry-After header, when the upstream sent one. */
+  retryAfter?: number
+  /** Error text from the upstream, already free of credentials. */
+  message?: string
+}
+
+export interface ResponseContext {
+  request: ProxyRequest
+  candidate?: Candidate
+  status: number
+  usage?: Usage
+  error?: string
+  durationMs: number
+  /** Upstream response headers (for passthrough-headers). */
+  upstreamHeaders?: Record<string, string | string[] | undefined>
+  /** Headers to add to the client response (set by hooks before the response starts). */
+  responseHeaders: Record<string, string>
+}
+
+/**
+ * The kernel's lifecycle hooks. Hookable ignores return values: hooks write answers onto the context.
+ * Plugins add their own with `declare module '<pkg>/core/hooks' { interface ProxyHooks { ... } }`.
+ */
+export interface ProxyHooks {
+  'route-resolve': (ctx: RouteContext) => void | Promise<void>
+  'credential-pick': (ctx: PickContext) => void | Promise<void>
+  'before-upstream': (ctx: UpstreamContext) => void | Promise<void>
+  'attempt-result': (ctx: AttemptResult) => void | Promise<void>
+  'after-response': (ctx: ResponseContext) => void | Promise<void>
+  'config-reload': (config: ProxyConfig, previous: ProxyConfig) => void | Promise<void>
+  'close': () => void | Promise<void>
+}

@@ -1,0 +1,62 @@
+import { getRequestIP, type H3Event } from 'h3'
+import type { WireFormat } from '../canonical/codec.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import { readClientKey } from '../client-key.ts'
+import { ProxyError } from './errors.ts'
+import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
+
+const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopback.has(ip) || ip.startsWith('127.'))
+
+/**
+ * Client-key check. With no `api-keys` configured, only loopback clients are served (handy for a laptop,
+ * never an open relay on a public interface).
+ */
+export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
+  const keys = kernel.config['api-keys']
+  const sent = readClientKey(event.req.headers, event.url)
+  if (!keys.length) {
+    if (isLoopback(getRequestIP(event))) return sent
+    throw new ProxyError(401, 'no client API keys are configured: only local clients may connect', 'authentication_error', 'invalid_api_key')
+  }
+  if (!sent) throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
+  const match = kernel.matchClientKey(sent)
+  if (!match) throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
+  return match
+}
+
+/** Parse a JSON object body; malformed or non-object bodies are the client's 400. */
+export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
+  const text = await event.req.text()
+  if (!text.trim()) throw new ProxyError(400, 'request body is empty: expected a JSON object', 'invalid_request_error', 'invalid_json')
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch (error) {
+    throw new ProxyError(400, `request body is not valid JSON: ${(error as Error).message}`, 'invalid_request_error', 'invalid_json')
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ProxyError(400, 'request body must be a JSON object', 'invalid_request_error', 'invalid_json')
+  return body as Record<string, unknown>
+}
+
+export interface ClientRoute {
+  method: 'GET' | 'POST'
+  path: string
+  /** Wire format of the endpoint: errors come back in it. */
+  format: WireFormat
+  handler(event: H3Event, clientKey: string | undefined): Promise<Response> | Response
+}
+
+/** Register a client endpoint: key check, then the handler; every failure becomes an error in the endpoint's format. */
+export function addClientRoute(kernel: ProxyKernel, route: ClientRoute): void {
+  kernel.app.on(route.method, route.path, async (event) => {
+    try {
+      const key = authorizeClient(kernel, event)
+      return await route.handler(event, key)
+    } catch (error) {
+      const info = toErrorInfo(error)
+      if (info.status >= 500) kernel.logger.error(`${route.method} ${route.path}:`, error)
+      return errorResponse(kernel, route.format, info)
+    }
+  })
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { createSseParser } from './sse.ts'
+
+describe('SSE parser', () => {
+  it.each([
+    ['one event', ['data: a\n\n'], [{ data: 'a' }]],
+    ['named event', ['event: ping\ndata: {}\n\n'], [{ event: 'ping', data: '{}' }]],
+    ['split across chunks', ['da', 'ta: hel', 'lo\n', '\n'], [{ data: 'hello' }]],
+    ['CRLF line ends split between \\r and \\n', ['data: x\r', '\n\r\n'], [{ data: 'x' }]],
+    ['multi-line data', ['data: a\ndata: b\n\n'], [{ data: 'a\nb' }]],
+    ['comments ignored', [': keep-alive\n\ndata: y\n\n'], [{ data: 'y' }]],
+    ['no space after colon', ['data:z\n\n'], [{ data: 'z' }]],
+  ])('%s', (_name, chunks, expected) => {
+    const parser = createSseParser()
+    const events = chunks.flatMap(chunk => parser.push(chunk))
+    expect([...events, ...parser.end()]).toEqual(expected)
+  })
+
+  it('flushes a final event that lacks its blank line', () => {
+    const parser = createSseParser()
+    expect(parser.push('data: [DONE]')).toEqual([])
+    expect(parser.end()).toEqual([{ data: '[DONE]' }])
+  })
+})

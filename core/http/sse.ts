@@ -1,0 +1,58 @@
+import type { SseEvent } from '../canonical/codec.ts'
+
+/**
+ * Incremental Server-Sent Events parser: feed text chunks as they arrive, get complete events.
+ * Handles `\n`, `\r\n` and `\r` line ends, multi-line `data:`, comments, and events split across chunks.
+ */
+export function createSseParser() {
+  let buffer = ''
+  let event: string | undefined
+  let data: string[] = []
+
+  function line(text: string, out: SseEvent[]) {
+    if (text === '') {
+      if (data.length) out.push(event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') })
+      event = undefined
+      data = []
+      return
+    }
+    if (text.charCodeAt(0) === 58 /* : */) return
+    const colon = text.indexOf(':')
+    const field = colon === -1 ? text : text.slice(0, colon)
+    let value = colon === -1 ? '' : text.slice(colon + 1)
+    if (value.charCodeAt(0) === 32) value = value.slice(1)
+    if (field === 'data') data.push(value)
+    else if (field === 'event') event = value
+  }
+
+  return {
+    push(chunk: string): SseEvent[] {
+      const out: SseEvent[] = []
+      buffer += chunk
+      let start = 0
+      for (let i = 0; i < buffer.length; i++) {
+        const c = buffer.charCodeAt(i)
+        if (c !== 10 && c !== 13) continue
+        // a lone \r at the very end may be half of \r\n: wait for the next chunk
+        if (c === 13 && i === buffer.length - 1) break
+        line(buffer.slice(start, i), out)
+        if (c === 13 && buffer.charCodeAt(i + 1) === 10) i++
+        start = i + 1
+      }
+      buffer = buffer.slice(start)
+      return out
+    },
+    /** Upstream closed: flush a final event that lacked its blank line. */
+    end(): SseEvent[] {
+      const out: SseEvent[] = []
+      if (buffer) line(buffer, out)
+      buffer = ''
+      line('', out)
+      return out
+    },
+  }
+}
+
+export function formatSse(data: string, event?: string): string {
+  return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`
+}

@@ -1,0 +1,83 @@
+import { H3 } from 'h3'
+import { createHooks, type Hookable } from 'hookable'
+import { consola, type ConsolaInstance } from 'consola'
+import type { Storage } from 'unstorage'
+import type { WireCodec, WireFormat } from './canonical/codec.ts'
+import type { ProxyConfig } from './config/schema.ts'
+import type { Credential } from './credential.ts'
+import type { Candidate, ProxyHooks } from './hooks.ts'
+import type { ProviderDef } from './provider.ts'
+import { buildModelIndex } from './model-index.ts'
+import { createKeyMatcher } from './client-key.ts'
+
+/** What every plugin receives: the app, the hooks, live config, storage and the registries. */
+export interface ProxyKernel {
+  readonly app: H3
+  readonly hooks: Hookable<ProxyHooks>
+  readonly storage: Storage
+  readonly logger: ConsolaInstance
+  readonly config: ProxyConfig
+  readonly formats: Map<WireFormat, WireCodec>
+  readonly providers: Map<string, ProviderDef>
+  /** Every known credential, API-key entries and credential files alike. */
+  readonly credentials: Credential[]
+  /** Client model name -> candidates (see core/model-index.ts). */
+  readonly models: Map<string, Candidate[]>
+  registerFormat(codec: WireCodec): void
+  registerProvider(provider: ProviderDef): void
+  /** Extra credential sources (credential files, plugins); call `refreshCredentials()` when they change. */
+  addCredentialSource(source: () => Credential[]): void
+  refreshCredentials(): void
+  /** Returns the matching client key, or undefined. */
+  matchClientKey(key: string | undefined): string | undefined
+  /** Swap in a new validated config and let plugins react (`config-reload`). */
+  applyConfig(config: ProxyConfig): Promise<void>
+}
+
+export interface KernelOptions { config: ProxyConfig; storage: Storage; logger?: ConsolaInstance }
+
+export function createKernel(options: KernelOptions): ProxyKernel {
+  let config = options.config
+  let credentials: Credential[] = []
+  let models = new Map<string, Candidate[]>()
+  let keyMatcher = createKeyMatcher(config['api-keys'])
+  const sources: Array<() => Credential[]> = []
+  const providers = new Map<string, ProviderDef>()
+
+  const kernel: ProxyKernel = {
+    app: new H3(),
+    hooks: createHooks<ProxyHooks>(),
+    storage: options.storage,
+    logger: options.logger ?? consola.withTag('proxy'),
+    get config() { return config },
+    formats: new Map(),
+    providers,
+    get credentials() { return credentials },
+    get models() { return models },
+    registerFormat(codec) { kernel.formats.set(codec.format, codec) },
+    registerProvider(provider) {
+      providers.set(provider.family, provider)
+      kernel.refreshCredentials()
+    },
+    addCredentialSource(source) {
+      sources.push(source)
+      kernel.refreshCredentials()
+    },
+    refreshCredentials() {
+      const next: Credential[] = []
+      for (const provider of providers.values()) next.push(...provider.credentials(config))
+      for (const source of sources) next.push(...source())
+      credentials = next
+      models = buildModelIndex(next, config['force-model-prefix'])
+    },
+    matchClientKey: key => keyMatcher(key),
+    async applyConfig(next) {
+      const previous = config
+      config = next
+      keyMatcher = createKeyMatcher(next['api-keys'])
+      kernel.refreshCredentials()
+      await kernel.hooks.callHook('config-reload', next, previous)
+    },
+  }
+  return kernel
+}

@@ -1,0 +1,23 @@
+import type { ProxyErrorInfo, WireFormat } from '../canonical/codec.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import { ProxyError, genericErrorBody, errorTypeFor } from '../http/errors.ts'
+import { RequestValidationError } from '../canonical/errors.ts'
+import { jsonResponse } from '../http/respond.ts'
+
+/** Any thrown value -> what the client may see. Unknown errors become a 500 without internals. */
+export function toErrorInfo(error: unknown): ProxyErrorInfo {
+  if (error instanceof ProxyError) return error.info
+  if (error instanceof RequestValidationError) {
+    return { status: 400, message: error.message, type: 'invalid_request_error', code: error.param ? `invalid_${error.param.replace(/\W+/g, '_')}` : undefined }
+  }
+  const status = (error as { status?: number, statusCode?: number })?.statusCode ?? (error as { status?: number })?.status
+  if (status === 413) return { status, message: 'request body too large', type: errorTypeFor(413) }
+  return { status: 500, message: 'internal server error', type: 'server_error' }
+}
+
+/** An error response in the wire format the client speaks (falls back to the spec's generic body). */
+export function errorResponse(kernel: ProxyKernel, format: WireFormat | undefined, info: ProxyErrorInfo): Response {
+  const codec = format ? kernel.formats.get(format) : undefined
+  const body = codec ? codec.error.encode(info) : genericErrorBody(info)
+  return jsonResponse(body, info.status)
+}

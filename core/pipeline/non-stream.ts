@@ -1,0 +1,27 @@
+import type { WireFormat } from '../canonical/codec.ts'
+import type { Usage } from '../canonical/types.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import type { ProxyRequest } from '../hooks.ts'
+import { ProxyError } from '../http/errors.ts'
+
+export interface TranslatedBody { body: Record<string, unknown>; usage?: Usage }
+
+/** A complete upstream answer in the client's format, reporting the model the client asked for. */
+export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, text: string): TranslatedBody {
+  let json: Record<string, unknown>
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new ProxyError(502, 'upstream returned a body that is not JSON', 'server_error', 'bad_upstream_response')
+  }
+  const target = kernel.formats.get(request.inbound)
+  const source = kernel.formats.get(upstream)
+  if (upstream === request.inbound) {
+    if ('model' in json) json.model = request.model
+    const canonical = source?.response.decode(json)
+    return { body: json, usage: canonical?.usage }
+  }
+  if (!target || !source) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
+  const canonical = source.response.decode(json)
+  return { body: target.response.encode({ ...canonical, model: request.model }), usage: canonical.usage }
+}

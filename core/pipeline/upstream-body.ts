@@ -1,0 +1,25 @@
+import type { WireFormat } from '../canonical/codec.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import type { ProxyRequest } from '../hooks.ts'
+import { ProxyError } from '../http/errors.ts'
+
+/** Formats whose body names the model (generateContent puts it in the URL instead). */
+const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
+
+/**
+ * The body sent upstream. Same format in and out: the client's body untouched except the model name
+ * (fields we do not know survive). Otherwise: decode once to canonical, encode to the upstream format.
+ */
+export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): Record<string, unknown> {
+  if (upstream === request.inbound) {
+    if (!modelInBody[upstream]) return request.body
+    return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
+  }
+  const target = kernel.formats.get(upstream)
+  const source = kernel.formats.get(request.inbound)
+  if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
+  request.canonical ??= source.request.decode(request.body)
+  const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream })
+  if (modelInBody[upstream]) body.model = upstreamModel
+  return body
+}

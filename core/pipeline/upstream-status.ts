@@ -1,0 +1,17 @@
+/** Statuses after which another credential (or the same one later) may succeed (routing rule 9, plus quota and auth). */
+const retryable = new Set([401, 403, 408, 429, 500, 502, 503, 504])
+
+export function classifyUpstreamStatus(status: number): 'ok' | 'retry' | 'fail' {
+  if (status < 400) return 'ok'
+  return retryable.has(status) ? 'retry' : 'fail'
+}
+
+/** `Retry-After` as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header
+  if (!value) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds)
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
+}

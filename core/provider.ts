@@ -1,0 +1,31 @@
+import type { WireFormat } from './canonical/codec.ts'
+import type { ProxyConfig } from './config/schema.ts'
+import type { Credential } from './credential.ts'
+import type { UpstreamHttpRequest } from './http/upstream.ts'
+
+export interface UpstreamCall {
+  credential: Credential
+  /** Upstream model name. */
+  model: string
+  /** Body in the provider's wire format, model field already set where the format has one. */
+  body: Record<string, unknown>
+  stream: boolean
+  /** Client endpoint kind (`chat`, `completions`, `count_tokens`...). */
+  endpoint: string
+}
+
+/** A provider family: how it reads its credentials from config and how it addresses its upstream. */
+export interface ProviderDef {
+  /** Family id, also the prefix of its credential ids. */
+  family: string
+  /** Wire format its upstream speaks. */
+  format: WireFormat
+  /** Credentials from the config's entries (API keys); OAuth files come through the credential store. */
+  credentials(config: ProxyConfig): Credential[]
+  /** The HTTP request for one call (URL, method, headers with auth, body). */
+  buildRequest(call: UpstreamCall): UpstreamHttpRequest
+}
+
+export function defineProvider<T extends ProviderDef>(def: T): T {
+  return def
+}

@@ -1,0 +1,91 @@
+import { watch, type FSWatcher } from 'node:fs'
+import { resolve, isAbsolute } from 'node:path'
+import type { ConsolaInstance } from 'consola'
+import { consola } from 'consola'
+import { createProxy, type Proxy } from './app.ts'
+import { loadProject, readYamlConfig, type LoadedProject } from './config/load.ts'
+import { ConfigError } from './config/validate.ts'
+import { createProxyStorage, type StorageOptions } from './storage.ts'
+import { listen, type RunningServer } from './server.ts'
+
+export interface StartOptions {
+  cwd: string
+  /** `--config`: the YAML file. */
+  yamlPath?: string
+  /** A proxy.config.ts other than `<cwd>/proxy.config.ts`. */
+  projectFile?: string
+  port?: number
+  host?: string
+  /** Reload on YAML change (always) and rebuild on proxy.config.ts / plugin change (dev). */
+  watchCode?: boolean
+  logger?: ConsolaInstance
+}
+
+export interface RunningProxy {
+  url: string
+  readonly proxy: Proxy
+  /** Rebuild the app from disk (plugins included); open streams keep running on the old one. */
+  rebuild(): Promise<void>
+  close(): Promise<void>
+}
+
+function storageOptions(loaded: LoadedProject): StorageOptions {
+  const options = loaded.project.storage ?? { driver: 'fs', base: '.data' }
+  if (options.driver === 'fs' && !isAbsolute(options.base)) return { ...options, base: resolve(loaded.root, options.base) }
+  return options
+}
+
+/** Load config, build the app, listen, and keep it in step with the files on disk. */
+export async function startProxy(options: StartOptions): Promise<RunningProxy> {
+  const logger = options.logger ?? consola.withTag('proxy')
+  let loaded = await loadProject(options)
+  const storage = await createProxyStorage(storageOptions(loaded))
+  const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger })
+  let proxy = await build(loaded)
+  const server: RunningServer = await listen(() => proxy, loaded.config, { port: options.port, host: options.host })
+  logger.info(`listening on ${server.url}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
+
+  const watchers: FSWatcher[] = []
+  let timer: NodeJS.Timeout | undefined
+  const debounce = (fn: () => Promise<void>) => {
+    clearTimeout(timer)
+    timer = setTimeout(() => { fn().catch(error => logger.error(error instanceof ConfigError ? error.message : error)) }, 150)
+  }
+
+  const reloadYaml = async () => {
+    if (!loaded.yamlPath) return
+    const config = await readYamlConfig(loaded.yamlPath)
+    config['auth-dir'] = loaded.config['auth-dir']
+    await proxy.kernel.applyConfig(config)
+    loaded = { ...loaded, config }
+    logger.info('config reloaded')
+  }
+
+  const running: RunningProxy = {
+    url: server.url,
+    get proxy() { return proxy },
+    async rebuild() {
+      const next = await loadProject(options)
+      const fresh = await build(next)
+      const old = proxy
+      proxy = fresh
+      loaded = next
+      await old.kernel.hooks.callHook('close')
+      logger.info('reloaded plugins and config')
+    },
+    async close() {
+      clearTimeout(timer)
+      for (const watcher of watchers) watcher.close()
+      await server.close()
+      await proxy.close()
+    },
+  }
+
+  if (loaded.yamlPath) watchers.push(watch(loaded.yamlPath, () => debounce(reloadYaml)))
+  if (options.watchCode) {
+    watchers.push(watch(loaded.root, { recursive: true }, (_event, file) => {
+      if (file && /\.(ts|mjs|js)$/.test(file) && !file.includes('node_modules')) debounce(() => running.rebuild())
+    }))
+  }
+  return running
+}

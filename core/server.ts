@@ -1,0 +1,35 @@
+import { serve, type Server } from 'srvx'
+import type { Proxy } from './app.ts'
+import type { ProxyConfig } from './config/schema.ts'
+import { closeUpstreamPools } from './http/upstream.ts'
+
+export interface RunningServer { server: Server; url: string; close(): Promise<void> }
+
+/**
+ * Listen per config: `host` empty = every IPv4 and IPv6 interface, `tls.enable` = https. `fetch` is
+ * looked up per request so a reload can swap the app without closing the socket (or open streams).
+ */
+export async function listen(getProxy: () => Proxy, config: ProxyConfig, overrides: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const tls = config.tls.enable ? { cert: config.tls.cert, key: config.tls.key } : undefined
+  const server = serve({
+    fetch: request => getProxy().fetch(request),
+    port: overrides.port ?? config.port,
+    hostname: (overrides.host ?? config.host) || undefined,
+    tls,
+    silent: true,
+    gracefulShutdown: false,
+  })
+  await server.ready()
+  const address = server.node?.server?.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const host = (overrides.host ?? config.host) || 'localhost'
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`
+  return {
+    server,
+    url,
+    async close() {
+      await server.close(true)
+      await closeUpstreamPools()
+    },
+  }
+}

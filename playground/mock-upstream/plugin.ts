@@ -1,0 +1,19 @@
+import { defineProxyPlugin } from '../../core/index.ts'
+import { openaiMock } from './openai.ts'
+
+const configuredOrigin = 'http://127.0.0.1:8317'
+
+/**
+ * Mounts the mock upstreams on the proxy itself under `/mock/...`, so the playground answers with no
+ * keys and no second port. Playground only: real configs never load this.
+ */
+export default defineProxyPlugin({
+  name: 'playground-mock-upstream',
+  setup(kernel) {
+    kernel.app.all('/mock/openai/**', event => openaiMock(event.req, '/mock/openai'))
+    // config.yaml names port 8317; with `proxy dev --port N` the mock lives on N instead.
+    kernel.hooks.hook('before-upstream', ({ request, http }) => {
+      if (http.url.startsWith(`${configuredOrigin}/mock/`)) http.url = `http://127.0.0.1:${request.event.url.port || 8317}${http.url.slice(configuredOrigin.length)}`
+    })
+  },
+})

@@ -1,0 +1,53 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { openaiMock } from '../../playground/mock-upstream/openai.ts'
+
+export interface RecordedRequest { method: string; url: string; headers: IncomingMessage['headers']; body: string }
+
+export interface MockUpstream {
+  url: string
+  requests: RecordedRequest[]
+  /** Resolves when an upstream socket closes while a response was still open (client abort propagated). */
+  closedMidResponse: Promise<void>
+  /** Replace the handler (e.g. to hang, fail, or return a fixed body). */
+  handler: (request: Request) => Promise<Response> | Response
+  close(): Promise<void>
+}
+
+/**
+ * A real node:http mock OpenAI-compatible upstream on a random loopback port: records requests and
+ * tells when a socket closes mid-response.
+ */
+export async function startMockOpenAI(): Promise<MockUpstream> {
+  let signalClosed!: () => void
+  const mock: MockUpstream = {
+    url: '',
+    requests: [],
+    closedMidResponse: new Promise(resolve => { signalClosed = resolve }),
+    handler: request => openaiMock(request),
+    close: () => new Promise(resolve => { server.closeAllConnections(); server.close(() => resolve()) }),
+  }
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks).toString('utf8')
+    mock.requests.push({ method: req.method!, url: req.url!, headers: req.headers, body })
+    res.on('close', () => { if (!res.writableFinished) signalClosed() })
+    const response = await mock.handler(new Request(`http://mock${req.url}`, { method: req.method, headers: req.headers as HeadersInit, body: req.method === 'GET' ? undefined : body }))
+    res.writeHead(response.status, Object.fromEntries(response.headers))
+    if (!response.body) return res.end()
+    const reader = response.body.getReader()
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        if (!res.write(value)) await new Promise(resolve => res.once('drain', resolve))
+        if (res.destroyed) break
+      }
+    } catch {}
+    res.end()
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return mock
+}
