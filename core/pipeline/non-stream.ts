@@ -1,22 +1,25 @@
-import type { WireFormat } from '../canonical/codec.ts'
+import type { WireCodec, WireFormat } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 
+/** A client-side encoding other than the inbound format's codec (e.g. the legacy completions shape). */
+export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>
+
 export interface TranslatedBody { body: Record<string, unknown>; usage?: Usage }
 
 /** A complete upstream answer in the client's format, reporting the model the client asked for. */
-export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, text: string): TranslatedBody {
+export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, text: string, client?: ClientEncoding): TranslatedBody {
   let json: Record<string, unknown>
   try {
     json = JSON.parse(text)
   } catch {
     throw new ProxyError(502, 'upstream returned a body that is not JSON', 'server_error', 'bad_upstream_response')
   }
-  const target = kernel.formats.get(request.inbound)
+  const target = client ?? kernel.formats.get(request.inbound)
   const source = kernel.formats.get(upstream)
-  if (upstream === request.inbound) {
+  if (upstream === request.inbound && !client) {
     if ('model' in json) json.model = request.model
     const canonical = source?.response.decode(json)
     return { body: json, usage: canonical?.usage }

@@ -5,7 +5,7 @@ import { ProxyError } from '../http/errors.ts'
 import { sendUpstream } from '../http/upstream.ts'
 import { jsonResponse, sseHeaders } from '../http/respond.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
-import { translateResponse } from './non-stream.ts'
+import { translateResponse, type ClientEncoding } from './non-stream.ts'
 import { createStreamTransform, pipeStream } from './stream.ts'
 import { errorResponse, toErrorInfo } from './error-response.ts'
 import { classifyUpstreamStatus, retryAfterSeconds } from './upstream-status.ts'
@@ -15,6 +15,8 @@ import { scrubSecrets } from '../credential.ts'
 export interface RunOptions {
   /** generateContent clients without `alt=sse` get a JSON-array stream. */
   sse?: boolean
+  /** Encode the answer with this instead of the inbound format's codec (always translates). */
+  client?: ClientEncoding
 }
 
 /**
@@ -71,7 +73,7 @@ export async function runPipeline(kernel: ProxyKernel, request: ProxyRequest, op
 
     const ctx: ResponseContext = { request, candidate, status: upstream.status, durationMs: 0, upstreamHeaders: upstream.headers, responseHeaders: {} }
     if (request.stream) {
-      const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true)
+      const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true, options.client)
       const stream = pipeStream(upstream.body, transform, (outcome) => {
         ctx.usage = outcome.usage
         ctx.error = outcome.error
@@ -82,7 +84,7 @@ export async function runPipeline(kernel: ProxyKernel, request: ProxyRequest, op
       return new Response(stream, { status: 200, headers: { ...contentType, ...ctx.responseHeaders } })
     }
     const text = await upstream.body.text()
-    const translated = translateResponse(kernel, request, provider.format, text)
+    const translated = translateResponse(kernel, request, provider.format, text, options.client)
     ctx.usage = translated.usage
     ctx.durationMs = Date.now() - request.startedAt
     await hooks.callHook('after-response', ctx)

@@ -5,6 +5,7 @@ import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { createSseParser } from '../http/sse.ts'
 import { ProxyError } from '../http/errors.ts'
+import type { ClientEncoding } from './non-stream.ts'
 
 export interface StreamOutcome { usage?: Usage; error?: string }
 
@@ -67,10 +68,10 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
   }
 }
 
-export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string, sse = true): StreamTransform {
-  if (upstream === request.inbound && sse) return passthroughTransform(kernel, request, upstreamModel)
+export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string, sse = true, client?: ClientEncoding): StreamTransform {
+  if (upstream === request.inbound && sse && !client) return passthroughTransform(kernel, request, upstreamModel)
   const source = kernel.formats.get(upstream)
-  const target = kernel.formats.get(request.inbound)
+  const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
   return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse }))
 }

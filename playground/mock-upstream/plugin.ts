@@ -1,5 +1,8 @@
 import { defineProxyPlugin } from '../../core/index.ts'
+import { generateMock } from './generate.ts'
+import { messagesMock } from './messages.ts'
 import { openaiMock } from './openai.ts'
+import { responsesMock } from './responses.ts'
 
 const configuredOrigin = 'http://127.0.0.1:8317'
 
@@ -11,6 +14,9 @@ export default defineProxyPlugin({
   name: 'playground-mock-upstream',
   setup(kernel) {
     kernel.app.all('/mock/openai/**', event => openaiMock(event.req, '/mock/openai'))
+    kernel.app.all('/mock/beta/**', event => messagesMock(event.req, '/mock/beta'))
+    kernel.app.all('/mock/gamma/**', event => responsesMock(event.req, '/mock/gamma'))
+    kernel.app.all('/mock/alpha/**', event => generateMock(event.req, '/mock/alpha'))
     // config.yaml names port 8317; with `proxy dev --port N` the mock lives on N instead.
     kernel.hooks.hook('before-upstream', ({ request, http }) => {
       if (http.url.startsWith(`${configuredOrigin}/mock/`)) http.url = `http://127.0.0.1:${request.event.url.port || 8317}${http.url.slice(configuredOrigin.length)}`

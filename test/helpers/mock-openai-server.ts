@@ -14,17 +14,23 @@ export interface MockUpstream {
   close(): Promise<void>
 }
 
+/** A mock upstream fetch handler (`openaiMock`, `messagesMock`, `responsesMock`, `generateMock`). */
+export type MockHandler = (request: Request, basePath?: string) => Promise<Response> | Response
+
+/** A real node:http mock OpenAI-compatible upstream; same as `startMockUpstream(openaiMock)`. */
+export const startMockOpenAI = (): Promise<MockUpstream> => startMockUpstream(openaiMock)
+
 /**
- * A real node:http mock OpenAI-compatible upstream on a random loopback port: records requests and
- * tells when a socket closes mid-response.
+ * A real node:http server on a random loopback port wrapping any mock upstream handler: records
+ * requests and tells when a socket closes mid-response.
  */
-export async function startMockOpenAI(): Promise<MockUpstream> {
+export async function startMockUpstream(handler: MockHandler = openaiMock): Promise<MockUpstream> {
   let signalClosed!: () => void
   const mock: MockUpstream = {
     url: '',
     requests: [],
     closedMidResponse: new Promise(resolve => { signalClosed = resolve }),
-    handler: request => openaiMock(request),
+    handler: request => handler(request),
     close: () => new Promise(resolve => { server.closeAllConnections(); server.close(() => resolve()) }),
   }
   const server: Server = createServer(async (req, res) => {
