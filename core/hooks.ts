@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import type { CanonicalRequest, Usage } from './canonical/types.ts'
-import type { WireFormat } from './canonical/codec.ts'
+import type { ProxyErrorInfo, WireFormat } from './canonical/codec.ts'
 import type { Credential } from './credential.ts'
 import type { UpstreamHttpRequest } from './http/upstream.ts'
 import type { ProxyConfig } from './config/schema.ts'
@@ -35,10 +35,14 @@ export interface RouteContext { request: ProxyRequest; candidates: Candidate[] }
 export interface PickContext {
   request: ProxyRequest
   candidates: Candidate[]
-  /** Credential ids already tried for this request. */
+  /** Candidates already tried for this request (`candidateKey`: credential + upstream model). */
   tried: Set<string>
   /** Set by a `credential-pick` hook. */
   pick?: Candidate
+  /** No pick now, but one will be ready then (epoch ms): the executor waits and asks again. */
+  waitUntil?: number
+  /** No pick and no wait: the error the client gets (e.g. 429 when every candidate cools down). */
+  error?: ProxyErrorInfo & { retryAfter?: number }
 }
 
 export interface UpstreamContext { request: ProxyRequest; candidate: Candidate; http: UpstreamHttpRequest }
@@ -46,11 +50,20 @@ export interface UpstreamContext { request: ProxyRequest; candidate: Candidate; 
 export interface AttemptResult {
   request: ProxyRequest
   candidate: Candidate
+  /** Upstream status; 0 = no response (connection failed). */
   status: number
+  /** 0-based number of this attempt within the request. */
+  attempt: number
+  /** The upstream answered 200 but its stream died before the first byte (streaming.bootstrap-retries). */
+  bootstrap?: boolean
   /** Seconds from a Retry-After header, when the upstream sent one. */
   retryAfter?: number
   /** Error text from the upstream, already free of credentials. */
   message?: string
+  /** What the executor does next (a default is set from the status; hooks may change it). */
+  action: 'done' | 'retry' | 'fail'
+  /** With `retry`: use this candidate next instead of asking `credential-pick` (e.g. the preview model). */
+  retryWith?: Candidate
 }
 
 export interface ResponseContext {

@@ -10,6 +10,12 @@ import type { ProviderDef } from './provider.ts'
 import { buildModelIndex } from './model-index.ts'
 import { createKeyMatcher } from './client-key.ts'
 
+/** Services plugins offer each other (e.g. `routing`); plugins augment this interface with `declare module`. */
+export interface ProxyServices {
+  /** Routing state: whether a candidate is selectable now (true), cooling down until (ms), or out (false). */
+  availability?: (candidate: Candidate) => true | number | false
+}
+
 /** What every plugin receives: the app, the hooks, live config, storage and the registries. */
 export interface ProxyKernel {
   readonly app: H3
@@ -23,6 +29,7 @@ export interface ProxyKernel {
   readonly credentials: Credential[]
   /** Client model name -> candidates (see core/model-index.ts). */
   readonly models: Map<string, Candidate[]>
+  readonly services: ProxyServices
   registerFormat(codec: WireCodec): void
   registerProvider(provider: ProviderDef): void
   /** Extra credential sources (credential files, plugins); call `refreshCredentials()` when they change. */
@@ -54,6 +61,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
     providers,
     get credentials() { return credentials },
     get models() { return models },
+    services: {},
     registerFormat(codec) { kernel.formats.set(codec.format, codec) },
     registerProvider(provider) {
       providers.set(provider.family, provider)

@@ -23,3 +23,6 @@ export function buildModelIndex(credentials: Credential[], forceModelPrefix: boo
   }
   return index
 }
+
+/** Identity of one candidate: a credential and an upstream model (a model pool has several per credential). */
+export const candidateKey = (candidate: Candidate) => `${candidate.credential.id}\u0000${candidate.upstreamModel}`

@@ -80,10 +80,10 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
  * Upstream body -> client ReadableStream, piped chunk by chunk (never buffered whole). A client that goes
  * away cancels the stream, which destroys the upstream body and with it the upstream socket.
  */
-export function pipeStream(body: Readable, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void): ReadableStream<Uint8Array> {
+export function pipeStream(body: Readable, iterator: AsyncIterator<Buffer>, first: Buffer | undefined, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   const decoder = new TextDecoder()
-  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+  let pending = first
   let done = false
   const finish = (outcome: StreamOutcome) => {
     if (done) return
@@ -94,7 +94,8 @@ export function pipeStream(body: Readable, transform: StreamTransform, onDone: (
     async pull(controller) {
       try {
         for (;;) {
-          const next = await iterator.next()
+          const next = pending ? { done: false as const, value: pending } : await iterator.next()
+          pending = undefined
           if (next.done) {
             const tail = transform.end()
             if (tail) controller.enqueue(encoder.encode(tail))

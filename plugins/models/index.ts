@@ -14,7 +14,12 @@ export default defineProxyPlugin({
       format: 'chat',
       handler(event) {
         const models: ListedModel[] = []
-        for (const [id, candidates] of kernel.models) models.push({ id, ownedBy: candidates[0]?.credential.provider ?? 'proxy' })
+        const available = kernel.services.availability
+        for (const [id, candidates] of kernel.models) {
+          // Rule 7: a model stays listed while one of its credentials is usable, hidden once the last cools down.
+          if (available && !candidates.some(candidate => available(candidate) === true)) continue
+          models.push({ id, ownedBy: candidates[0]?.credential.provider ?? 'proxy' })
+        }
         models.sort((a, b) => a.id.localeCompare(b.id))
         const messages = wantsMessagesList(event.req.headers.get('user-agent'))
         return jsonResponse(messages ? messagesModelList(models, created) : openaiModelList(models, created))

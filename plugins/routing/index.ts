@@ -1,24 +1,92 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { Candidate } from '../../core/hooks.ts'
+import type { ProxyRequest } from '../../core/hooks.ts'
+import { RoutingState } from './state.ts'
+import { pickCandidate } from './pick.ts'
+import { isQuotaError } from './cooldown.ts'
+import { nextAfterQuota } from './quota-plan.ts'
+
+/** How often an instance pulls credential states other instances wrote (shared storage). */
+export const syncIntervalMs = 500
+
+interface RequestTally { credentials: Set<string>; bootstraps: number }
 
 /**
- * Routing: model -> candidates from the kernel's model index, then a round-robin pick per model among
- * the candidates not yet tried for this request.
+ * Routing rules 1-11: candidates from the model index, a priority-aware round-robin or fill-first pick,
+ * quota cooldowns with failover to the preview model and the next credential, waits for a credential
+ * that is about to cool down, all state shared through storage.
  */
 export default defineProxyPlugin({
   name: 'routing',
   setup(kernel) {
+    const state = new RoutingState(kernel.storage, error => kernel.logger.warn('routing state write failed:', (error as Error).message))
+    kernel.services.availability = candidate => state.availability(candidate)
+    ;(kernel.services as { routingState?: RoutingState }).routingState = state
     const cursors = new Map<string, number>()
+    const tallies = new WeakMap<ProxyRequest, RequestTally>()
+    const tally = (request: ProxyRequest) => {
+      let value = tallies.get(request)
+      if (!value) tallies.set(request, value = { credentials: new Set(), bootstraps: 0 })
+      return value
+    }
+
+    const poll = setInterval(() => { state.sync().catch(() => {}) }, syncIntervalMs)
+    poll.unref()
+    void state.sync().catch(() => {})
+    kernel.hooks.hook('close', () => clearInterval(poll))
+
     kernel.hooks.hook('route-resolve', (ctx) => {
       if (!ctx.candidates.length) ctx.candidates = kernel.models.get(ctx.request.model) ?? []
     })
+
     kernel.hooks.hook('credential-pick', (ctx) => {
       if (ctx.pick) return
-      const open: Candidate[] = ctx.candidates.filter(candidate => !ctx.tried.has(candidate.credential.id))
-      if (!open.length) return
-      const cursor = cursors.get(ctx.request.model) ?? 0
-      cursors.set(ctx.request.model, cursor + 1)
-      ctx.pick = open[cursor % open.length]
+      const { config } = kernel
+      const seen = tally(ctx.request).credentials
+      const limit = config['max-retry-credentials']
+      const candidates = limit > 0 && seen.size >= limit ? ctx.candidates.filter(c => seen.has(c.credential.id)) : ctx.candidates
+      const result = pickCandidate({ model: ctx.request.model, candidates, tried: ctx.tried, strategy: config.routing.strategy, available: c => state.availability(c), cursors })
+      if (result.pick) {
+        ctx.pick = result.pick
+        seen.add(result.pick.credential.id)
+        return
+      }
+      if (result.earliestReady === undefined) return
+      const waitMs = result.earliestReady - Date.now()
+      if (waitMs <= config['max-retry-interval'] * 1000) {
+        ctx.waitUntil = result.earliestReady
+        return
+      }
+      const seconds = Math.ceil(waitMs / 1000)
+      ctx.error = {
+        status: 429,
+        type: 'rate_limit_error',
+        code: 'model_cooldown',
+        retryAfter: seconds,
+        message: `all credentials for model ${ctx.request.model} are cooling down after quota errors; the first resets in ${seconds}s (at ${new Date(result.earliestReady).toISOString()})`,
+      }
+    })
+
+    kernel.hooks.hook('attempt-result', (ctx) => {
+      const { credential } = ctx.candidate
+      if (ctx.action === 'done') {
+        state.markSuccess(credential.id, ctx.candidate.upstreamModel)
+        return
+      }
+      if (ctx.bootstrap) {
+        const counts = tally(ctx.request)
+        ctx.action = counts.bootstraps++ < kernel.config.streaming['bootstrap-retries'] ? 'retry' : 'fail'
+        return
+      }
+      if (!isQuotaError(ctx.status, ctx.message)) return
+      state.markQuota(credential.id, ctx.candidate.upstreamModel, ctx.retryAfter, ctx.message)
+      const quota = kernel.config['quota-exceeded']
+      const next = nextAfterQuota(ctx.candidate, { switchProject: quota['switch-project'], switchPreviewModel: quota['switch-preview-model'] }, ctx.request.model)
+      if (next === 'stop') ctx.action = 'fail'
+      else if (next === 'next-credential') ctx.action = 'retry'
+      else {
+        ctx.action = 'retry'
+        ctx.retryWith = next
+      }
     })
   },
 })

@@ -2,13 +2,14 @@ import { createProxy, type Proxy } from '../../core/app.ts'
 import { listen, type RunningServer } from '../../core/server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
 import type { PluginSpec } from '../../core/plugin.ts'
+import type { Storage } from 'unstorage'
 
 export interface TestProxy { url: string; proxy: Proxy; server: RunningServer; close(): Promise<void> }
 
 /** A real proxy server on a random loopback port, configured from a plain (YAML-shaped) object. */
-export async function startTestProxy(rawConfig: Record<string, unknown>, plugins: PluginSpec[] = []): Promise<TestProxy> {
+export async function startTestProxy(rawConfig: Record<string, unknown>, plugins: PluginSpec[] = [], storage?: Storage): Promise<TestProxy> {
   const config = validateConfig({ 'auth-dir': '/nonexistent-auth-dir', ...rawConfig })
-  const proxy = await createProxy({ config, plugins, logger: silentLogger })
+  const proxy = await createProxy({ config, plugins, logger: silentLogger, storage })
   const server = await listen(() => proxy, config, { port: 0, host: '127.0.0.1' })
   return {
     url: server.url,

@@ -1,0 +1,122 @@
+import type { Storage } from 'unstorage'
+import type { Candidate } from '../../core/hooks.ts'
+import type { CredentialState } from '../../core/credential.ts'
+import { cooldownMs } from './cooldown.ts'
+
+export interface ModelCooldown { until: number; failures: number; reason?: string }
+
+/** What routing knows about one credential; shared through storage under `routing:cred:<id>`. */
+export interface CredentialRecord {
+  blocked?: { reason: string; at: number }
+  disabled?: boolean
+  /** Quota cooldowns per upstream model (quotas are per model at most vendors). */
+  cooldowns: Record<string, ModelCooldown>
+  /** Write time, so a poller keeps the newer of two copies. */
+  rev: number
+}
+
+const prefix = 'routing:cred:'
+
+/**
+ * Credential states with the hot path in memory: reads never touch storage; every change is written
+ * through, and `sync()` (polled) pulls what other instances wrote.
+ */
+export class RoutingState {
+  private records = new Map<string, CredentialRecord>()
+
+  constructor(private storage: Storage, private onError: (error: unknown) => void = () => {}, private clock: () => number = Date.now) {}
+
+  record(id: string): CredentialRecord | undefined {
+    return this.records.get(id)
+  }
+
+  /** `true` ready, a number = cooling down until then, `false` = blocked or disabled. */
+  availability(candidate: Candidate, now = this.clock()): true | number | false {
+    const record = this.records.get(candidate.credential.id)
+    if (!record) return true
+    if (record.blocked || record.disabled) return false
+    const cooldown = record.cooldowns[candidate.upstreamModel]
+    return cooldown && cooldown.until > now ? cooldown.until : true
+  }
+
+  /** The spec's credential state, for listings (cooldown when any of its models cools down). */
+  stateOf(id: string, now = this.clock()): CredentialState {
+    const record = this.records.get(id)
+    if (!record) return 'ready'
+    if (record.disabled) return 'disabled'
+    if (record.blocked) return 'blocked'
+    return Object.values(record.cooldowns).some(cooldown => cooldown.until > now) ? 'cooldown' : 'ready'
+  }
+
+  /** ready -> cooldown on a quota error: 1 s * 2^(failures-1), capped at 30 min, or Retry-After. */
+  markQuota(id: string, model: string, retryAfterSeconds?: number, reason?: string): ModelCooldown {
+    const record = this.ensure(id)
+    const failures = (record.cooldowns[model]?.failures ?? 0) + 1
+    const cooldown = { until: this.clock() + cooldownMs(failures, retryAfterSeconds), failures, reason }
+    record.cooldowns[model] = cooldown
+    this.persist(id, record)
+    return cooldown
+  }
+
+  /** Success resets the failure count; writes only when there was something to reset. */
+  markSuccess(id: string, model: string): void {
+    const record = this.records.get(id)
+    if (!record?.cooldowns[model]) return
+    delete record.cooldowns[model]
+    this.persist(id, record)
+  }
+
+  block(id: string, reason: string): void {
+    const record = this.ensure(id)
+    record.blocked = { reason, at: this.clock() }
+    this.persist(id, record)
+  }
+
+  unblock(id: string): void {
+    const record = this.records.get(id)
+    if (!record?.blocked) return
+    delete record.blocked
+    this.persist(id, record)
+  }
+
+  setDisabled(id: string, disabled: boolean): void {
+    const record = this.ensure(id)
+    if (!!record.disabled === disabled) return
+    record.disabled = disabled
+    this.persist(id, record)
+  }
+
+  resetCooldown(id: string): void {
+    const record = this.records.get(id)
+    if (!record) return
+    record.cooldowns = {}
+    this.persist(id, record)
+  }
+
+  /** Pull every record other instances wrote; the newer copy wins. */
+  async sync(): Promise<void> {
+    const keys = await this.storage.getKeys(prefix.slice(0, -1))
+    if (!keys.length) return
+    const items = await this.storage.getItems(keys)
+    for (const { key, value } of items) {
+      const id = key.slice(prefix.length)
+      const remote = value as CredentialRecord | null
+      const local = this.records.get(id)
+      if (remote && (!local || remote.rev > local.rev)) this.records.set(id, remote)
+    }
+  }
+
+  private ensure(id: string): CredentialRecord {
+    let record = this.records.get(id)
+    if (!record) {
+      record = { cooldowns: {}, rev: 0 }
+      this.records.set(id, record)
+    }
+    return record
+  }
+
+  private persist(id: string, record: CredentialRecord): void {
+    record.rev = Math.max(record.rev + 1, this.clock())
+    this.storage.setItem(prefix + id, record).catch(this.onError)
+  }
+}
