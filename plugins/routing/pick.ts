@@ -22,56 +22,69 @@ export interface PickResult {
   earliestReady?: number
 }
 
-/**
- * Routing rules 1, 2 and 8 in one pass: drop tried and unavailable candidates, keep the highest
- * priority level that has one ready, then round-robin across providers and, inside the chosen
- * provider, across its accounts (or take the first one: fill-first). Cursors index the full candidate
- * list, so a skipped candidate does not shift the rotation.
- */
-export function pickCandidate(input: PickInput): PickResult {
-  const { candidates } = input
-  let best = -Infinity
-  let earliestReady: number | undefined
-  const eligible = new Array<boolean>(candidates.length).fill(false)
-  for (let i = 0; i < candidates.length; i++) {
-    const candidate = candidates[i]!
-    if (input.tried.has(candidateKey(candidate))) continue
-    const state = input.available(candidate)
-    if (state === false) continue
-    if (state !== true) {
-      if (earliestReady === undefined || state < earliestReady) earliestReady = state
-      continue
-    }
-    eligible[i] = true
-    if (candidate.credential.priority > best) best = candidate.credential.priority
-  }
-  const ok = (i: number) => eligible[i] && candidates[i]!.credential.priority === best
-  if (best === -Infinity) return { earliestReady }
-  if (input.strategy === 'fill-first') return { pick: candidates[eligible.findIndex((_, i) => ok(i))] }
+interface Member { candidate: Candidate; key: string }
+interface ProviderGroup { name: string; cursorKey: string; members: Member[] }
+interface Level { priority: number; providers: ProviderGroup[] }
 
-  const providers: string[] = []
-  for (const candidate of candidates) if (!providers.includes(candidate.credential.provider)) providers.push(candidate.credential.provider)
-  let provider = providers[0]!
-  if (providers.length > 1) {
-    const hasReady = (name: string) => candidates.some((c, i) => ok(i) && c.credential.provider === name)
-    const index = rotate(input.cursors, input.model, providers.length, i => hasReady(providers[i]!))
-    provider = providers[index]!
+/** Candidates grouped once per list (the model index hands out the same array until it is rebuilt). */
+const plans = new WeakMap<Candidate[], { model: string; levels: Level[] }>()
+
+function planFor(candidates: Candidate[], model: string): Level[] {
+  const cached = plans.get(candidates)
+  if (cached && cached.model === model) return cached.levels
+  const levels: Level[] = []
+  for (const candidate of candidates) {
+    const { priority, provider } = candidate.credential
+    let level = levels.find(l => l.priority === priority)
+    if (!level) levels.push(level = { priority, providers: [] })
+    let group = level.providers.find(g => g.name === provider)
+    if (!group) level.providers.push(group = { name: provider, cursorKey: `${priority}\u0000${provider}\u0000${model}`, members: [] })
+    group.members.push({ candidate, key: candidateKey(candidate) })
   }
-  const accounts: number[] = []
-  for (let i = 0; i < candidates.length; i++) if (candidates[i]!.credential.provider === provider) accounts.push(i)
-  const index = rotate(input.cursors, `${provider}\u0000${input.model}`, accounts.length, i => ok(accounts[i]!))
-  return { pick: candidates[accounts[index]!] }
+  levels.sort((a, b) => b.priority - a.priority)
+  plans.set(candidates, { model, levels })
+  return levels
 }
 
-/** From the cursor, the first position that passes `usable`; the cursor moves just past it. */
-function rotate(cursors: Map<string, number>, key: string, length: number, usable: (i: number) => boolean): number {
-  const start = cursors.get(key) ?? 0
-  for (let step = 0; step < length; step++) {
-    const i = (start + step) % length
-    if (usable(i)) {
-      cursors.set(key, i + 1)
-      return i
+/**
+ * Routing rules 1, 2 and 8: the highest priority level with a ready candidate; inside it round-robin
+ * across providers and then across that provider's accounts (fill-first: the first ready one in
+ * order). Scans start at the cursors and stop at the first ready candidate, so a pick is O(1) in the
+ * usual case whatever the pool size; only when nothing is ready is the whole list read.
+ */
+export function pickCandidate(input: PickInput): PickResult {
+  const levels = planFor(input.candidates, input.model)
+  const ready = (member: Member) => (input.tried.size === 0 || !input.tried.has(member.key)) && input.available(member.candidate) === true
+  const roundRobin = input.strategy === 'round-robin'
+  for (const level of levels) {
+    const providers = level.providers
+    const providerKey = `${level.priority}\u0000${input.model}`
+    const providerStart = roundRobin ? (input.cursors.get(providerKey) ?? 0) : 0
+    for (let p = 0; p < providers.length; p++) {
+      const providerIndex = (providerStart + p) % providers.length
+      const group = providers[providerIndex]!
+      const start = roundRobin ? (input.cursors.get(group.cursorKey) ?? 0) : 0
+      for (let m = 0; m < group.members.length; m++) {
+        const index = (start + m) % group.members.length
+        const member = group.members[index]!
+        if (!ready(member)) continue
+        if (roundRobin) {
+          input.cursors.set(group.cursorKey, index + 1)
+          input.cursors.set(providerKey, providerIndex + 1)
+        }
+        return { pick: member.candidate }
+      }
     }
   }
-  return start % length
+  return { earliestReady: earliestReady(input) }
+}
+
+function earliestReady(input: PickInput): number | undefined {
+  let earliest: number | undefined
+  for (const candidate of input.candidates) {
+    if (input.tried.has(candidateKey(candidate))) continue
+    const state = input.available(candidate)
+    if (typeof state === 'number' && (earliest === undefined || state < earliest)) earliest = state
+  }
+  return earliest
 }
