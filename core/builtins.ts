@@ -6,5 +6,6 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 export const builtinPlugins: string[] = [
   'providers/compat/index.ts',
   'plugins/routing/index.ts',
+  'plugins/payload-rules/index.ts',
   'plugins/models/index.ts',
 ].map(path => `${root}${path}`)

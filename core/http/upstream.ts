@@ -5,6 +5,8 @@ export interface UpstreamHttpRequest {
   url: string
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   headers: Record<string, string>
+  /** JSON body, serialized once after every `before-upstream` hook has had its say. */
+  json?: Record<string, unknown>
   body?: string | Buffer
   /** Outbound proxy for this request; '' or undefined = direct. */
   proxyUrl?: string
@@ -42,7 +44,7 @@ export async function sendUpstream(req: UpstreamHttpRequest, signal?: AbortSigna
   const res = await request(req.url, {
     method: req.method,
     headers: req.headers,
-    body: req.body,
+    body: req.body ?? (req.json ? JSON.stringify(req.json) : undefined),
     signal,
     dispatcher: dispatcherFor(req.proxyUrl),
   })

@@ -34,6 +34,6 @@ export const compatProvider = defineProvider({
   buildRequest({ credential, body, endpoint }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: body.stream ? 'text/event-stream' : 'application/json', ...credential.headers }
     if (credential.apiKey) headers.authorization = `Bearer ${credential.apiKey}`
-    return { url: credential.baseUrl + (paths[endpoint] ?? paths.chat), method: 'POST', headers, body: JSON.stringify(body), proxyUrl: credential.proxyUrl }
+    return { url: credential.baseUrl + (paths[endpoint] ?? paths.chat), method: 'POST', headers, json: body, proxyUrl: credential.proxyUrl }
   },
 })

@@ -1,0 +1,48 @@
+import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { WireFormat } from '../../core/canonical/codec.ts'
+import { parsePath } from './json-path.ts'
+
+export type RuleKind = 'filter' | 'default' | 'override'
+export interface CompiledRule {
+  kind: RuleKind
+  /** `payload.<key>[i]`, for messages. */
+  name: string
+  models: Array<{ name: string; protocol?: string }>
+  params: Array<{ path: Array<string | number>; value?: unknown }>
+}
+
+/** Payload-rule protocol of each upstream wire format. */
+export const protocolOf: Record<WireFormat, string> = { chat: 'proto_chat', generate: 'proto_alpha', messages: 'proto_beta', responses: 'proto_gamma' }
+
+/**
+ * Config -> rules in the order they apply: filters, then defaults, then overrides. A `-raw` value that is
+ * not valid JSON drops its whole rule, with a warning naming it.
+ */
+export function compileRules(payload: ProxyConfig['payload'], warn: (message: string) => void): CompiledRule[] {
+  const rules: CompiledRule[] = []
+  payload.filter.forEach((rule, i) => rules.push({ kind: 'filter', name: `payload.filter[${i}]`, models: rule.models, params: rule.params.map(path => ({ path: parsePath(path) })) }))
+  const valued = (key: 'default' | 'default-raw' | 'override' | 'override-raw', kind: RuleKind) => {
+    payload[key].forEach((rule, i) => {
+      const name = `payload.${key}[${i}]`
+      const params: CompiledRule['params'] = []
+      for (const [path, value] of Object.entries(rule.params)) {
+        if (!key.endsWith('-raw')) {
+          params.push({ path: parsePath(path), value })
+          continue
+        }
+        try {
+          params.push({ path: parsePath(path), value: JSON.parse(String(value)) })
+        } catch {
+          warn(`${name} dropped: ${path} is not valid JSON (${String(value).slice(0, 60)})`)
+          return
+        }
+      }
+      rules.push({ kind, name, models: rule.models, params })
+    })
+  }
+  valued('default', 'default')
+  valued('default-raw', 'default')
+  valued('override', 'override')
+  valued('override-raw', 'override')
+  return rules
+}

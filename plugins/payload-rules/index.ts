@@ -1,0 +1,21 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { applyRules } from './apply.ts'
+import { compileRules, protocolOf, type CompiledRule } from './compile.ts'
+
+/** Payload rules (spec rule 12) on the body actually sent upstream, recompiled on every config change. */
+export default defineProxyPlugin({
+  name: 'payload-rules',
+  setup(kernel) {
+    const compile = () => compileRules(kernel.config.payload, message => kernel.logger.warn(message))
+    let rules: CompiledRule[] = compile()
+    kernel.hooks.hook('config-reload', () => { rules = compile() })
+    kernel.hooks.hook('before-upstream', ({ request, candidate, http }) => {
+      if (!rules.length || !http.json) return
+      const format = kernel.providers.get(candidate.credential.family)?.format
+      if (!format) return
+      // The body may share objects with the client's request (same-format fast path): work on a copy.
+      const body = structuredClone(http.json)
+      if (applyRules(body, rules, { models: [candidate.upstreamModel, request.model], protocol: protocolOf[format] })) http.json = body
+    })
+  },
+})
