@@ -7,5 +7,6 @@ export const builtinPlugins: string[] = [
   'providers/compat/index.ts',
   'plugins/routing/index.ts',
   'plugins/payload-rules/index.ts',
+  'plugins/outbound-proxy/index.ts',
   'plugins/models/index.ts',
 ].map(path => `${root}${path}`)

@@ -6,6 +6,12 @@ export const modelAliasSchema = z.object({
   alias: z.string().default(''),
 })
 
+/** `protocol://[user:pass@]host:port[/]` with socks5, http or https; '' = none. */
+export const proxyUrlSchema = z.string().refine(
+  value => value === '' || /^(socks5h?|https?):\/\/([^@/\s]+@)?[^:/\s]+:\d+\/?$/.test(value),
+  { error: 'must be socks5://, http:// or https:// [user:pass@]host:port' },
+)
+
 const headersSchema = z.record(z.string(), z.string()).default({})
 /** Integer priority; higher is picked first (routing rule 2). Accepts "5" as CLIProxyAPI's attributes do. */
 const prioritySchema = z.coerce.number().int({ error: 'must be an integer' }).default(0)
@@ -18,14 +24,14 @@ export const providerKeyEntrySchema = z.object({
   'excluded-models': z.array(z.string()).default([]),
   models: z.array(modelAliasSchema).default([]),
   /** Absent = use the global `proxy-url`; empty string = no proxy for this entry (rule 13). */
-  'proxy-url': z.string().optional(),
+  'proxy-url': proxyUrlSchema.optional(),
   headers: headersSchema,
   priority: prioritySchema,
 })
 
 export const compatKeyEntrySchema = z.object({
   'api-key': z.string().default(''),
-  'proxy-url': z.string().optional(),
+  'proxy-url': proxyUrlSchema.optional(),
 })
 
 /** One entry of `compat-provider`: an OpenAI-compatible upstream. */

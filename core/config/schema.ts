@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import {
-  aliasEntrySchema, compatProviderSchema, payloadFilterRuleSchema, payloadRuleSchema, providerKeyEntrySchema,
+  aliasEntrySchema, compatProviderSchema, proxyUrlSchema, payloadFilterRuleSchema, payloadRuleSchema, providerKeyEntrySchema,
 } from './schema-entries.ts'
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER, range = `${min}..${max}`) =>
@@ -28,7 +28,7 @@ export const configSchema = z.looseObject({
   'request-log': bool().default(false),
   'logs-max-total-size-mb': nonNegative().default(0),
   'error-logs-max-files': nonNegative().default(10),
-  'proxy-url': z.string().default(''),
+  'proxy-url': proxyUrlSchema.default(''),
   'request-retry': nonNegative().default(3),
   'max-retry-credentials': nonNegative().default(0),
   'max-retry-interval': nonNegative().default(30),

@@ -18,16 +18,25 @@ export interface UpstreamHttpResponse {
   body: Readable & { text(): Promise<string> }
 }
 
-/** One keep-alive pool per process for direct connections: the hot path never opens a socket per request. */
 const newAgent = () => new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256, pipelining: 1 })
-let directAgent = newAgent()
-const dispatchers = new Map<string, Dispatcher>()
 
-/** Hook for outbound proxies (plugins register a factory per URL scheme). */
-export const proxyDispatcherFactories = new Map<string, (proxyUrl: string) => Dispatcher>()
+/**
+ * Process-wide pools. Plugins are loaded through jiti and may get their own copy of this module (and a
+ * test runner another), so the state lives on globalThis: one keep-alive pool per process, whichever
+ * copy sends.
+ */
+const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for('model-proxy.upstream')] ??= {
+  directAgent: newAgent(),
+  dispatchers: new Map<string, Dispatcher>(),
+  factories: new Map<string, (proxyUrl: string) => Dispatcher>(),
+}) as { directAgent: Dispatcher; dispatchers: Map<string, Dispatcher>; factories: Map<string, (proxyUrl: string) => Dispatcher> }
+const dispatchers = shared.dispatchers
+
+/** Outbound proxy dispatchers by URL scheme (registered by the outbound-proxy plugin). */
+export const proxyDispatcherFactories = shared.factories
 
 function dispatcherFor(proxyUrl?: string): Dispatcher {
-  if (!proxyUrl) return directAgent
+  if (!proxyUrl) return shared.directAgent
   let dispatcher = dispatchers.get(proxyUrl)
   if (!dispatcher) {
     const scheme = proxyUrl.slice(0, proxyUrl.indexOf(':'))
@@ -53,8 +62,8 @@ export async function sendUpstream(req: UpstreamHttpRequest, signal?: AbortSigna
 
 /** Close every pooled socket (shutdown); later requests get a fresh pool. */
 export async function closeUpstreamPools(): Promise<void> {
-  const closing = [directAgent, ...dispatchers.values()]
-  directAgent = newAgent()
+  const closing = [shared.directAgent, ...dispatchers.values()]
+  shared.directAgent = newAgent()
   dispatchers.clear()
   await Promise.allSettled(closing.map(d => d.close()))
 }

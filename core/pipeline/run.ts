@@ -84,6 +84,8 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   if (!provider) throw new ProxyError(500, `provider family ${candidate.credential.family} is not installed`, 'server_error')
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint })
+  // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
+  http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await hooks.callHook('before-upstream', { request, candidate, http })
 
   const fail = async (failure: Failure, status: number, bootstrap = false): Promise<{ failure: Failure; result: AttemptResult }> => {

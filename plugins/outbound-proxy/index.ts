@@ -1,0 +1,17 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { proxyDispatcherFactories } from '../../core/http/upstream.ts'
+import { httpProxyDispatcher, socksProxyDispatcher } from './dispatchers.ts'
+
+/**
+ * Outbound proxies (rule 13): `proxy-url` globally, overridden per credential entry (an empty string
+ * there means direct). The kernel resolves which URL applies; this plugin supplies the dispatchers.
+ */
+export default defineProxyPlugin({
+  name: 'outbound-proxy',
+  setup() {
+    proxyDispatcherFactories.set('http', httpProxyDispatcher)
+    proxyDispatcherFactories.set('https', httpProxyDispatcher)
+    proxyDispatcherFactories.set('socks5', socksProxyDispatcher)
+    proxyDispatcherFactories.set('socks5h', socksProxyDispatcher)
+  },
+})
