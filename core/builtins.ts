@@ -8,5 +8,7 @@ export const builtinPlugins: string[] = [
   'plugins/routing/index.ts',
   'plugins/payload-rules/index.ts',
   'plugins/outbound-proxy/index.ts',
+  'plugins/passthrough-headers/index.ts',
+  'plugins/keepalive/index.ts',
   'plugins/models/index.ts',
 ].map(path => `${root}${path}`)

@@ -75,8 +75,12 @@ export interface ResponseContext {
   durationMs: number
   /** Upstream response headers (for passthrough-headers). */
   upstreamHeaders?: Record<string, string | string[] | undefined>
-  /** Headers to add to the client response (set by hooks before the response starts). */
+  /** Headers to add to the client response (set by `before-response` hooks). */
   responseHeaders: Record<string, string>
+  /** Stream answers: the body about to be sent; `before-response` hooks may wrap it (keep-alives). */
+  stream?: ReadableStream<Uint8Array>
+  /** Whether the stream is SSE (false: a JSON-array stream). */
+  sse?: boolean
 }
 
 /**
@@ -88,6 +92,8 @@ export interface ProxyHooks {
   'credential-pick': (ctx: PickContext) => void | Promise<void>
   'before-upstream': (ctx: UpstreamContext) => void | Promise<void>
   'attempt-result': (ctx: AttemptResult) => void | Promise<void>
+  /** A successful answer is about to start: last chance for headers or to wrap the stream. */
+  'before-response': (ctx: ResponseContext) => void | Promise<void>
   'after-response': (ctx: ResponseContext) => void | Promise<void>
   'config-reload': (config: ProxyConfig, previous: ProxyConfig) => void | Promise<void>
   'close': () => void | Promise<void>

@@ -12,6 +12,7 @@ import { errorResponse } from './error-response.ts'
 import { classifyUpstreamStatus, retryAfterSeconds } from './upstream-status.ts'
 import { readFirstChunk } from './first-chunk.ts'
 import { sleep } from './sleep.ts'
+import { withNonStreamKeepalive } from './nonstream-keepalive.ts'
 import { candidateKey } from '../model-index.ts'
 
 /** Options an endpoint passes about how the client wants its answer framed. */
@@ -32,7 +33,13 @@ type Failure = ProxyErrorInfo & { retryAfter?: number }
  * send it, and let `attempt-result` hooks decide whether to try again — only ever before the first
  * byte reaches the client.
  */
-export async function runPipeline(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions = {}): Promise<Response> {
+export function runPipeline(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions = {}): Promise<Response> {
+  const interval = kernel.config['nonstream-keepalive-interval']
+  const run = runAttempts(kernel, request, options)
+  return !request.stream && interval > 0 ? withNonStreamKeepalive(run, interval) : run
+}
+
+async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions): Promise<Response> {
   const { hooks } = kernel
   const route = { request, candidates: [] as Candidate[] }
   await hooks.callHook('route-resolve', route)
@@ -114,14 +121,16 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     if ('error' in first) return fail({ status: 502, message: `upstream stream failed before its first byte: ${first.error}`, type: 'server_error' }, 502, true)
     await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done' })
     const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true, options.client)
-    const stream = pipeStream(upstream.body, first.iterator, first.chunk, transform, (outcome) => {
+    ctx.sse = options.sse !== false
+    ctx.stream = pipeStream(upstream.body, first.iterator, first.chunk, transform, (outcome) => {
       ctx.usage = outcome.usage
       ctx.error = outcome.error
       ctx.durationMs = Date.now() - request.startedAt
       void hooks.callHook('after-response', ctx)
     })
-    const contentType = options.sse === false ? { 'content-type': 'application/json' } : sseHeaders
-    return new Response(stream, { status: 200, headers: { ...contentType, ...ctx.responseHeaders } })
+    await hooks.callHook('before-response', ctx)
+    const contentType = ctx.sse ? sseHeaders : { 'content-type': 'application/json' }
+    return new Response(ctx.stream, { status: 200, headers: { ...ctx.responseHeaders, ...contentType } })
   }
   let text: string
   try {
@@ -133,8 +142,9 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   const translated = translateResponse(kernel, request, provider.format, text, options.client)
   ctx.usage = translated.usage
   ctx.durationMs = Date.now() - request.startedAt
+  await hooks.callHook('before-response', ctx)
   await hooks.callHook('after-response', ctx)
-  return jsonResponse(translated.body, 200, ctx.responseHeaders)
+  return jsonResponse(translated.body, 200, { ...ctx.responseHeaders, 'content-type': 'application/json' })
 }
 
 /** Upstream error body (its own format) -> what the client sees. */
