@@ -5,6 +5,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 /** Built-in plugins, by path: the kernel imports none of them, it loads them like any third-party plugin. */
 export const builtinPlugins: string[] = [
   'providers/compat/index.ts',
+  'providers/gamma/index.ts',
   'plugins/routing/index.ts',
   'plugins/payload-rules/index.ts',
   'plugins/outbound-proxy/index.ts',

@@ -1,11 +1,13 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import { compatProvider } from './provider.ts'
+import { chatCodec } from './codec/index.ts'
 import { addChatRoutes } from './routes.ts'
 
-/** compat family: OpenAI-compatible upstreams (`compat-provider`) and the chat-completions client endpoints. */
+/** compat family: the chat-completions wire format (codec, client endpoints) and OpenAI-compatible upstreams. */
 export default defineProxyPlugin({
   name: 'compat',
   setup(kernel) {
+    kernel.registerFormat(chatCodec)
     kernel.registerProvider(compatProvider)
     addChatRoutes(kernel)
   },

@@ -1,0 +1,16 @@
+import { defineCodec } from '../../../core/canonical/codec.ts'
+import { decodeChatRequest } from './request-decode.ts'
+import { encodeChatRequest } from './request-encode.ts'
+import { decodeChatResponse, encodeChatResponse } from './response.ts'
+import { createChatStreamDecoder } from './stream-decode.ts'
+import { createChatStreamEncoder } from './stream-encode.ts'
+import { decodeChatError, encodeChatError } from './error.ts'
+
+/** The chat-completions wire format (`/v1/chat/completions`), both directions. */
+export const chatCodec = defineCodec({
+  format: 'chat',
+  request: { decode: decodeChatRequest, encode: encodeChatRequest },
+  response: { decode: decodeChatResponse, encode: encodeChatResponse },
+  stream: { createDecoder: createChatStreamDecoder, createEncoder: createChatStreamEncoder },
+  error: { encode: encodeChatError, decode: decodeChatError },
+})

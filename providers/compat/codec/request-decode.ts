@@ -1,0 +1,87 @@
+import type { CanonicalRequest, Message, Part, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
+import type { ReasoningEffort } from '../../../core/canonical/types.ts'
+import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { validateChatRequest } from '../validate-chat.ts'
+import { partsFromContent } from './content.ts'
+
+/** Fields the canonical request models; everything else rides in `extensions.chat`. */
+const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user'])
+const efforts = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'auto'])
+
+const num = (value: unknown) => typeof value === 'number' && Number.isFinite(value) ? value : undefined
+const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+
+function decodeMessage(raw: Record<string, unknown>, index: number): Message {
+  const role = raw.role === 'developer' ? 'system' : raw.role as Message['role'] | 'function'
+  if (role === 'tool' || role === 'function') {
+    const callId = typeof raw.tool_call_id === 'string' ? raw.tool_call_id : typeof raw.name === 'string' ? raw.name : ''
+    const parts = partsFromContent(raw.content)
+    const content = typeof raw.content === 'string' ? raw.content : parts
+    return { role: 'tool', parts: [{ type: 'tool_result', callId, content, ...(typeof raw.name === 'string' && { name: raw.name }) }] }
+  }
+  const parts: Part[] = []
+  if (role === 'assistant') {
+    const reasoning = raw.reasoning_content ?? raw.reasoning
+    if (typeof reasoning === 'string' && reasoning) parts.push({ type: 'thinking', text: reasoning })
+  }
+  parts.push(...partsFromContent(raw.content))
+  if (role === 'assistant' && Array.isArray(raw.tool_calls)) {
+    raw.tool_calls.forEach((call, i) => {
+      const fn = obj(obj(call)?.function)
+      if (!fn || typeof fn.name !== 'string') throw new RequestValidationError(`messages[${index}].tool_calls[${i}].function.name must be a string`, `messages[${index}].tool_calls[${i}]`)
+      const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {})
+      parts.push({ type: 'tool_call', id: String(obj(call)!.id ?? `call_${index}_${i}`), name: fn.name, arguments: args })
+    })
+  }
+  const message: Message = { role, parts }
+  if (typeof raw.name === 'string') message.name = raw.name
+  return message
+}
+
+function decodeToolChoice(raw: unknown): ToolChoice | undefined {
+  if (raw === 'none' || raw === 'auto' || raw === 'required') return raw
+  const name = obj(obj(raw)?.function)?.name
+  return typeof name === 'string' ? { name } : undefined
+}
+
+/** A chat-completions body -> canonical. Throws RequestValidationError (400) and nothing else. */
+export function decodeChatRequest(body: unknown): CanonicalRequest {
+  const raw = obj(body)
+  if (!raw) throw new RequestValidationError('request body must be a JSON object')
+  if (typeof raw.model !== 'string' || !raw.model) throw new RequestValidationError('you must provide a model parameter', 'model')
+  validateChatRequest(raw)
+  const messages = (raw.messages as Array<Record<string, unknown>>).map(decodeMessage)
+  const request: CanonicalRequest = { model: raw.model, messages, stream: raw.stream === true }
+  const maxTokens = num(raw.max_completion_tokens) ?? num(raw.max_tokens)
+  if (maxTokens !== undefined) request.maxTokens = maxTokens
+  if (num(raw.temperature) !== undefined) request.temperature = raw.temperature as number
+  if (num(raw.top_p) !== undefined) request.topP = raw.top_p as number
+  if (raw.stop !== undefined && raw.stop !== null) request.stop = typeof raw.stop === 'string' ? [raw.stop] : raw.stop as string[]
+  if (num(raw.presence_penalty) !== undefined) request.presencePenalty = raw.presence_penalty as number
+  if (num(raw.frequency_penalty) !== undefined) request.frequencyPenalty = raw.frequency_penalty as number
+  if (num(raw.seed) !== undefined) request.seed = raw.seed as number
+  if (num(raw.n) !== undefined) request.n = raw.n as number
+  if (typeof raw.user === 'string') request.user = raw.user
+  if (Array.isArray(raw.tools)) {
+    request.tools = raw.tools.map((tool): ToolDef => {
+      const fn = obj((tool as Record<string, unknown>).function)!
+      return { name: fn.name as string, ...(typeof fn.description === 'string' && { description: fn.description }), ...(obj(fn.parameters) && { parameters: fn.parameters as Record<string, unknown> }) }
+    })
+  }
+  const toolChoice = decodeToolChoice(raw.tool_choice)
+  if (toolChoice) request.toolChoice = toolChoice
+  if (typeof raw.parallel_tool_calls === 'boolean') request.parallelToolCalls = raw.parallel_tool_calls
+  if (typeof raw.reasoning_effort === 'string') {
+    if (!efforts.has(raw.reasoning_effort)) throw new RequestValidationError('reasoning_effort must be one of none, minimal, low, medium, high, xhigh, auto', 'reasoning_effort')
+    request.reasoning = { effort: raw.reasoning_effort as ReasoningEffort }
+  }
+  const format = obj(raw.response_format)
+  if (format && (format.type === 'text' || format.type === 'json_object' || format.type === 'json_schema')) {
+    const schema = obj(format.json_schema)
+    request.responseFormat = { type: format.type, ...(schema && { name: schema.name as string, schema: schema.schema as Record<string, unknown>, strict: schema.strict as boolean }) }
+  }
+  const extra: Record<string, unknown> = {}
+  for (const key in raw) if (!known.has(key)) extra[key] = raw[key]
+  if (Object.keys(extra).length) request.extensions = { chat: extra }
+  return request
+}

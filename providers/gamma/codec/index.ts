@@ -1,0 +1,19 @@
+import { defineCodec } from '../../../core/canonical/codec.ts'
+import { decodeError, encodeError } from './error.ts'
+import { decodeCompact, decodeRequest } from './request-decode.ts'
+import { encodeRequest } from './request-encode.ts'
+import { decodeResponse } from './response-decode.ts'
+import { encodeResponse } from './response-encode.ts'
+import { createStreamDecoder } from './stream-decode.ts'
+import { createStreamEncoder } from './stream-encode.ts'
+
+/** The responses wire format (`/v1/responses`), both directions. */
+export const responsesCodec = defineCodec({
+  format: 'responses',
+  request: { decode: decodeRequest, encode: encodeRequest },
+  response: { decode: decodeResponse, encode: encodeResponse },
+  stream: { createDecoder: createStreamDecoder, createEncoder: createStreamEncoder },
+  error: { encode: encodeError, decode: decodeError },
+})
+
+export { decodeCompact }

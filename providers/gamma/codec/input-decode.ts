@@ -1,0 +1,76 @@
+import type { Message, Part } from '../../../core/canonical/types.ts'
+import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { decodeContent } from './content.ts'
+import { absent, isObject, str, type Json } from './guards.ts'
+import { thinkingFromItem } from './reasoning-item.ts'
+
+const messageRoles = new Set(['user', 'assistant', 'system', 'developer'])
+
+/**
+ * `instructions` + `input` -> canonical messages. One assistant turn on the wire is a run of reasoning,
+ * assistant message and function_call items; it becomes one assistant message so other formats see the
+ * text and its tool calls together.
+ */
+export function decodeInput(input: unknown, instructions: string | undefined): Message[] {
+  const messages: Message[] = []
+  if (instructions) messages.push({ role: 'system', parts: [{ type: 'text', text: instructions }] })
+  if (typeof input === 'string') messages.push({ role: 'user', parts: [{ type: 'text', text: input }] })
+  else if (Array.isArray(input)) decodeItems(input, messages)
+  else if (!absent(input)) throw new RequestValidationError('input must be a string or an array of items', 'input')
+  return messages
+}
+
+function decodeItems(items: unknown[], messages: Message[]): void {
+  // function_call_output carries no name; formats that need one (generateContent) get it from the call.
+  const callNames = new Map<string, string>()
+  const assistant = (part: Part) => {
+    const last = messages.at(-1)
+    if (last?.role === 'assistant') last.parts.push(part)
+    else messages.push({ role: 'assistant', parts: [part] })
+  }
+  items.forEach((item, i) => {
+    const param = `input[${i}]`
+    if (!isObject(item) || !(absent(item.type) || typeof item.type === 'string')) throw new RequestValidationError(`${param} must be an input item object`, param)
+    switch (item.type ?? 'message') {
+      case 'message': return decodeMessage(item, param, messages, assistant)
+      case 'function_call': {
+        const call = decodeCall(item, param)
+        callNames.set(call.id, call.name)
+        return assistant(call)
+      }
+      case 'function_call_output': {
+        const callId = str(item.call_id)
+        if (!callId) throw new RequestValidationError(`${param}.call_id must be a non-empty string`, param)
+        const content = typeof item.output === 'string' ? item.output : decodeContent(item.output, `${param}.output`)
+        const name = callNames.get(callId)
+        messages.push({ role: 'tool', parts: [name ? { type: 'tool_result', callId, name, content } : { type: 'tool_result', callId, content }] })
+        return
+      }
+      case 'reasoning': {
+        const thinking = thinkingFromItem(item)
+        if (thinking) assistant(thinking)
+        return
+      }
+      // item_reference, compaction, built-in tool calls...: the canonical messages have no place for them.
+      // Same-format traffic never needs them decoded (the body passes through untouched), so skip, not fail.
+      default: return
+    }
+  })
+}
+
+function decodeMessage(item: Json, param: string, messages: Message[], assistant: (part: Part) => void): void {
+  const role = str(item.role)
+  if (!role || !messageRoles.has(role)) throw new RequestValidationError(`${param}.role must be one of user, assistant, system, developer`, param)
+  const parts = decodeContent(item.content, `${param}.content`)
+  if (role === 'assistant') parts.forEach(assistant)
+  // developer is this format's name for system instructions inside the conversation.
+  else messages.push({ role: role === 'user' ? 'user' : 'system', parts })
+}
+
+function decodeCall(item: Json, param: string): Part & { type: 'tool_call' } {
+  const id = str(item.call_id)
+  const name = str(item.name)
+  if (!id || !name) throw new RequestValidationError(`${param} needs call_id and name strings`, param)
+  if (!absent(item.arguments) && typeof item.arguments !== 'string') throw new RequestValidationError(`${param}.arguments must be a JSON string`, param)
+  return { type: 'tool_call', id, name, arguments: str(item.arguments) ?? '{}' }
+}

@@ -1,0 +1,58 @@
+import type { Part } from '../../../core/canonical/types.ts'
+import type { Json } from './guards.ts'
+import { itemId, type ItemKind } from './ids.ts'
+import { itemFromThinking } from './reasoning-item.ts'
+
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete'
+
+/** Output parts of one item of the format: a message holds one or more text parts, the others one part. */
+export interface OutputGroup { kind: ItemKind; parts: Part[] }
+
+/** Consecutive text parts are content parts of one message. Images and tool results have no output item here. */
+export function groupOutput(parts: Part[]): OutputGroup[] {
+  const groups: OutputGroup[] = []
+  for (const part of parts) {
+    const last = groups.at(-1)
+    if (part.type === 'text' && last?.kind === 'message') last.parts.push(part)
+    else if (part.type === 'text') groups.push({ kind: 'message', parts: [part] })
+    else if (part.type === 'tool_call') groups.push({ kind: 'function_call', parts: [part] })
+    else if (part.type === 'thinking') groups.push({ kind: 'reasoning', parts: [part] })
+  }
+  return groups
+}
+
+export const outputText = (text: string): Json => ({ type: 'output_text', text, annotations: [] })
+
+/** One output item; its id comes from the response id and its position, so it is the same everywhere. */
+export function outputItem(group: OutputGroup, respId: string, outputIndex: number, status: ItemStatus): Json {
+  const id = itemId(group.kind, respId, outputIndex)
+  const [first] = group.parts
+  if (group.kind === 'message') {
+    const content = group.parts.flatMap(part => part.type === 'text' ? [outputText(part.text)] : [])
+    return { id, type: 'message', role: 'assistant', status, content }
+  }
+  if (first?.type === 'tool_call') return { id, type: 'function_call', call_id: first.id, name: first.name, arguments: first.arguments, status }
+  return itemFromThinking(first?.type === 'thinking' ? first : { type: 'thinking', text: '' }, id)
+}
+
+export function buildOutput(parts: Part[], respId: string, status: ItemStatus): Json[] {
+  return groupOutput(parts).map((group, i) => outputItem(group, respId, i, status))
+}
+
+/** The response object shell shared by non-stream answers and the stream's lifecycle events. */
+export function responseObject(fields: {
+  id: string; model: string; created: number; status: string; output: Json[]
+  usage: Json | null; incompleteDetails?: Json | null; error?: Json | null
+}): Json {
+  return {
+    id: fields.id,
+    object: 'response',
+    created_at: fields.created,
+    status: fields.status,
+    error: fields.error ?? null,
+    incomplete_details: fields.incompleteDetails ?? null,
+    model: fields.model,
+    output: fields.output,
+    usage: fields.usage,
+  }
+}

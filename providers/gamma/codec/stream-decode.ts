@@ -1,0 +1,159 @@
+import type { SseEvent, StreamDecoder } from '../../../core/canonical/codec.ts'
+import type { StreamEvent } from '../../../core/canonical/types.ts'
+import { statusForCode } from './error.ts'
+import { isObject, num, str, type Json } from './guards.ts'
+import { responseId } from './ids.ts'
+import { finishFromWire } from './map-finish-reason.ts'
+import { summarySeparator, thinkingFromItem } from './reasoning-item.ts'
+import { usageFromWire } from './usage.ts'
+
+/** One canonical block: a message content part, a reasoning item or a function call, and what was emitted. */
+interface Block { index: number; kind: 'text' | 'thinking' | 'tool'; sent: string; signed?: boolean }
+
+/** The one `finish`: from the final response's status (the event name when it has none) and usage. */
+function finishEvent(res: Json, fallbackStatus: string, sawToolCall: boolean): StreamEvent {
+  const reason = isObject(res.incomplete_details) ? res.incomplete_details.reason : undefined
+  const usage = usageFromWire(res.usage)
+  const finish = finishFromWire(str(res.status) ?? fallbackStatus, reason, sawToolCall)
+  return usage ? { type: 'finish', reason: finish, usage } : { type: 'finish', reason: finish }
+}
+
+/**
+ * Responses SSE -> canonical events. Blocks are keyed by output_index (and content_index inside a
+ * message) and get the next canonical index when they first produce output. `.done` events and the
+ * final response only fill in what the deltas did not send, so upstreams that skip deltas still work.
+ */
+export function createStreamDecoder(): StreamDecoder {
+  const blocks = new Map<string, Block>()
+  let nextIndex = 0
+  let started = false
+  let closed = false
+  let sawToolCall = false
+  let out: StreamEvent[] = []
+
+  const start = (response?: unknown) => {
+    if (started) return
+    started = true
+    const res = isObject(response) ? response : {}
+    out.push({ type: 'start', id: str(res.id) ?? responseId(), model: str(res.model) ?? '' })
+  }
+  const block = (key: string, kind: Block['kind']) => {
+    let found = blocks.get(key)
+    if (!found) blocks.set(key, found = { index: nextIndex++, kind, sent: '' })
+    return found
+  }
+  const send = (found: Block, delta: string) => {
+    found.sent += delta
+    if (found.kind === 'text') out.push({ type: 'text', index: found.index, delta })
+    else if (found.kind === 'thinking') out.push({ type: 'thinking', index: found.index, delta })
+    else out.push({ type: 'tool_call_delta', index: found.index, delta })
+  }
+  const delta = (key: string, kind: Block['kind'], text: unknown) => {
+    if (typeof text === 'string' && text) send(block(key, kind), text)
+  }
+  /** Send the part of a finished text the deltas did not (all of it when no delta came). */
+  const catchUp = (key: string, kind: Block['kind'], full: unknown) => {
+    if (typeof full !== 'string') return
+    const sent = blocks.get(key)?.sent ?? ''
+    if (full.length > sent.length && full.startsWith(sent)) send(block(key, kind), full.slice(sent.length))
+  }
+  const toolStart = (key: string, item: Json) => {
+    if (blocks.has(key)) return
+    sawToolCall = true
+    const found = block(key, 'tool')
+    out.push({ type: 'tool_call_start', index: found.index, id: str(item.call_id) ?? str(item.id) ?? '', name: str(item.name) ?? '' })
+  }
+  const itemDone = (at: number, item: unknown) => {
+    if (!isObject(item)) return
+    if (item.type === 'function_call') {
+      toolStart(`${at}`, item)
+      catchUp(`${at}`, 'tool', item.arguments)
+    } else if (item.type === 'reasoning') {
+      const thinking = thinkingFromItem(item)
+      catchUp(`${at}`, 'thinking', thinking?.text)
+      const found = thinking?.signature ? block(`${at}`, 'thinking') : undefined
+      // The final response repeats the item: the signature goes out once.
+      if (found && !found.signed) out.push({ type: 'thinking', index: found.index, delta: '', signature: thinking!.signature })
+      if (found) found.signed = true
+    } else if (item.type === 'message' && Array.isArray(item.content)) {
+      item.content.forEach((part, c) => catchUp(`${at}:${c}`, 'text', isObject(part) ? part.text ?? part.refusal : undefined))
+    }
+  }
+  const fail = (error: Json, fallback: string) => {
+    const code = str(error.code) ?? str(error.type)
+    const event: StreamEvent = { type: 'error', status: statusForCode(code), message: str(error.message) ?? fallback }
+    if (code) event.errorType = code
+    out.push(event)
+    closed = true
+  }
+
+  function handle(data: Json, type: string): void {
+    const at = num(data.output_index) ?? 0
+    const part = `${at}:${num(data.content_index) ?? 0}`
+    switch (type) {
+      case 'response.created':
+      case 'response.in_progress': return start(data.response)
+      case 'response.output_item.added':
+        if (isObject(data.item) && data.item.type === 'function_call') {
+          toolStart(`${at}`, data.item)
+          delta(`${at}`, 'tool', data.item.arguments)
+        }
+        return
+      case 'response.output_text.delta':
+      case 'response.refusal.delta': return delta(part, 'text', data.delta)
+      case 'response.output_text.done': return catchUp(part, 'text', data.text)
+      case 'response.refusal.done': return catchUp(part, 'text', data.refusal)
+      case 'response.function_call_arguments.delta':
+        toolStart(`${at}`, { call_id: data.item_id })
+        return delta(`${at}`, 'tool', data.delta)
+      case 'response.function_call_arguments.done': return catchUp(`${at}`, 'tool', data.arguments)
+      case 'response.reasoning_summary_part.added': {
+        // Summary paragraphs are separate parts; canonical thinking is one text with blank lines between.
+        const found = blocks.get(`${at}`)
+        if ((num(data.summary_index) ?? 0) > 0 && found?.sent) send(found, summarySeparator)
+        return
+      }
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta': return delta(`${at}`, 'thinking', data.delta)
+      case 'response.output_item.done': return itemDone(at, data.item)
+      case 'response.completed':
+      case 'response.incomplete': {
+        const res = isObject(data.response) ? data.response : {}
+        if (Array.isArray(res.output)) res.output.forEach((item, i) => itemDone(i, item))
+        out.push(finishEvent(res, type === 'response.incomplete' ? 'incomplete' : 'completed', sawToolCall))
+        closed = true
+        return
+      }
+      case 'response.failed': return fail(isObject(data.response) && isObject(data.response.error) ? data.response.error : {}, 'upstream response failed')
+      case 'error': return fail(isObject(data.error) ? data.error : data, 'upstream stream error')
+    }
+  }
+
+  return {
+    push(event: SseEvent): StreamEvent[] {
+      if (closed) return []
+      let data: unknown
+      try {
+        data = JSON.parse(event.data)
+      } catch {
+        return []
+      }
+      if (!isObject(data)) return []
+      const type = str(data.type) ?? event.event
+      if (!type) return []
+      out = []
+      // Every canonical stream opens with `start`, even when the upstream skipped response.created.
+      if (type !== 'error' && type !== 'response.failed') start(data.response)
+      handle(data, type)
+      return out
+    },
+    end(): StreamEvent[] {
+      if (closed) return []
+      closed = true
+      out = []
+      start()
+      out.push({ type: 'finish', reason: sawToolCall ? 'tool_calls' : 'stop' })
+      return out
+    },
+  }
+}

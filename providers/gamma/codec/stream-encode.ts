@@ -1,0 +1,149 @@
+import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
+import type { Part, StreamEvent, Usage } from '../../../core/canonical/types.ts'
+import { errorTypeFor } from '../../../core/http/errors.ts'
+import type { Json } from './guards.ts'
+import { itemId, responseId, type ItemKind } from './ids.ts'
+import { finishToWire } from './map-finish-reason.ts'
+import { buildOutput, outputItem, outputText, responseObject } from './output-items.ts'
+import { usageToWire } from './usage.ts'
+
+/** The item being streamed: its output index and the canonical parts it holds so far. */
+interface OpenItem { kind: ItemKind; at: number; parts: Part[]; summaryOpen?: boolean }
+
+/**
+ * Canonical events -> the Responses event sequence. Items stream one at a time: a part of another kind
+ * closes the open item. All parts are kept, so `response.completed` carries the full output, built by the
+ * same grouping as non-stream answers (hence the same item ids).
+ */
+export function createStreamEncoder(options: StreamEncoderOptions): StreamEncoder {
+  let id = responseId()
+  const created = Math.floor(Date.now() / 1000)
+  let seq = 0
+  let started = false
+  let done = false
+  let startUsage: Usage | undefined
+  const parts: Part[] = []
+  const byIndex = new Map<number, { part: Part; item: OpenItem }>()
+  let open: OpenItem | undefined
+  let nextAt = 0
+
+  const frame = (type: string, payload: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...payload })}\n\n`
+  const snapshot = (status: string, extra: { output?: Json[]; usage?: Json | null; incompleteDetails?: Json | null; error?: Json } = {}) =>
+    responseObject({ id, model: options.model, created, status, output: extra.output ?? [], usage: extra.usage ?? null, incompleteDetails: extra.incompleteDetails, error: extra.error })
+  const ensureStarted = () => {
+    if (started) return ''
+    started = true
+    return frame('response.created', { response: snapshot('in_progress') }) + frame('response.in_progress', { response: snapshot('in_progress') })
+  }
+  const item = (it: OpenItem, status: 'in_progress' | 'completed') => outputItem(it, id, it.at, status)
+  const ref = (it: OpenItem) => ({ item_id: itemId(it.kind, id, it.at), output_index: it.at })
+  const textRef = (it: OpenItem) => ({ ...ref(it), content_index: it.parts.length - 1 })
+
+  function closePart(it: OpenItem): string {
+    const last = it.parts.at(-1)
+    if (it.kind === 'message' && last?.type === 'text') {
+      return frame('response.output_text.done', { ...textRef(it), text: last.text }) + frame('response.content_part.done', { ...textRef(it), part: outputText(last.text) })
+    }
+    if (it.kind === 'reasoning' && it.summaryOpen && last?.type === 'thinking') {
+      const summary = { ...ref(it), summary_index: 0 }
+      return frame('response.reasoning_summary_text.done', { ...summary, text: last.text }) + frame('response.reasoning_summary_part.done', { ...summary, part: { type: 'summary_text', text: last.text } })
+    }
+    if (it.kind === 'function_call' && last?.type === 'tool_call') return frame('response.function_call_arguments.done', { ...ref(it), name: last.name, arguments: last.arguments })
+    return ''
+  }
+  function closeItem(): string {
+    if (!open) return ''
+    const text = closePart(open) + frame('response.output_item.done', { output_index: open.at, item: item(open, 'completed') })
+    open = undefined
+    return text
+  }
+  /** A new canonical block: a text part joins an open message, anything else opens a new item. */
+  function begin(index: number, part: Part, kind: OpenItem['kind']): string {
+    let text = ensureStarted()
+    parts.push(part)
+    if (kind === 'message' && open?.kind === 'message') text += closePart(open)
+    else {
+      text += closeItem()
+      open = { kind, at: nextAt++, parts: [] }
+      if (kind !== 'message') open.parts.push(part)
+      text += frame('response.output_item.added', { output_index: open.at, item: item(open, 'in_progress') })
+    }
+    byIndex.set(index, { part, item: open })
+    if (kind === 'message') {
+      open.parts.push(part)
+      text += frame('response.content_part.added', { ...textRef(open), part: outputText('') })
+    }
+    return text
+  }
+
+  function onText(index: number, delta: string): string {
+    const found = byIndex.get(index)
+    let text = found ? '' : begin(index, { type: 'text', text: '' }, 'message')
+    const { part, item: it } = byIndex.get(index)!
+    if (part.type !== 'text') return text
+    part.text += delta
+    // A delta for an item already closed still counts for response.completed, but cannot be framed.
+    if (it === open && delta) text += frame('response.output_text.delta', { ...textRef(it), delta })
+    return text
+  }
+  function onThinking(event: Extract<StreamEvent, { type: 'thinking' }>): string {
+    let text = byIndex.has(event.index) ? '' : begin(event.index, { type: 'thinking', text: '' }, 'reasoning')
+    const { part, item: it } = byIndex.get(event.index)!
+    if (part.type !== 'thinking') return text
+    part.text += event.delta
+    if (event.signature) part.signature = event.signature
+    if (event.redacted) part.redacted = true
+    if (it !== open || !event.delta) return text
+    const summary = { ...ref(it), summary_index: 0 }
+    if (!it.summaryOpen) text += frame('response.reasoning_summary_part.added', { ...summary, part: { type: 'summary_text', text: '' } })
+    it.summaryOpen = true
+    return text + frame('response.reasoning_summary_text.delta', { ...summary, delta: event.delta })
+  }
+  function onToolDelta(index: number, delta: string): string {
+    // A delta without its start still keeps its arguments: open the call under a made-up id.
+    let text = byIndex.has(index) ? '' : begin(index, { type: 'tool_call', id: `call_${index}`, name: '', arguments: '' }, 'function_call')
+    const { part, item: it } = byIndex.get(index)!
+    if (part.type !== 'tool_call') return text
+    part.arguments += delta
+    if (it === open && delta) text += frame('response.function_call_arguments.delta', { ...ref(it), delta })
+    return text
+  }
+  function onFinish(event: Extract<StreamEvent, { type: 'finish' }>): string {
+    const finish = finishToWire(event.reason)
+    const text = ensureStarted() + closeItem()
+    const response = snapshot(finish.status, { output: buildOutput(parts, id, finish.status), usage: usageToWire(event.usage ?? startUsage), incompleteDetails: finish.incomplete_details })
+    return text + frame(finish.status === 'completed' ? 'response.completed' : 'response.incomplete', { response })
+  }
+  function onError(event: Extract<StreamEvent, { type: 'error' }>): string {
+    const code = event.errorType ?? errorTypeFor(event.status)
+    return frame('error', { code, message: event.message, param: null }) +
+      frame('response.failed', { response: snapshot('failed', { output: buildOutput(parts, id, 'incomplete'), error: { code, message: event.message } }) })
+  }
+
+  return {
+    push(event: StreamEvent): string {
+      if (done) return ''
+      switch (event.type) {
+        case 'start':
+          if (!started) id = responseId(event.id)
+          startUsage = event.usage
+          return ensureStarted()
+        case 'text': return onText(event.index, event.delta)
+        case 'thinking': return onThinking(event)
+        case 'tool_call_start': {
+          if (byIndex.has(event.index)) return ''
+          return begin(event.index, { type: 'tool_call', id: event.id, name: event.name, arguments: '' }, 'function_call')
+        }
+        case 'tool_call_delta': return onToolDelta(event.index, event.delta)
+        case 'finish':
+          done = true
+          return onFinish(event)
+        case 'error':
+          done = true
+          return onError(event)
+      }
+    },
+    // The format ends with response.completed / response.failed: there is no [DONE] line.
+    end: () => '',
+  }
+}

@@ -1,0 +1,35 @@
+import type { ResponseFormat } from '../../../core/canonical/types.ts'
+import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { absent, isObject, str, type Json } from './guards.ts'
+
+/** `text: {format, verbosity}` -> canonical response format; the other `text` fields stay in `wire`. */
+export function decodeTextFormat(value: unknown): { format?: ResponseFormat; wire?: Json } {
+  if (absent(value)) return {}
+  if (!isObject(value)) throw new RequestValidationError('text must be an object', 'text')
+  const { format, ...rest } = value
+  const wire = Object.keys(rest).length ? rest : undefined
+  if (absent(format)) return { wire }
+  if (!isObject(format) || !(format.type === 'text' || format.type === 'json_object' || format.type === 'json_schema')) {
+    throw new RequestValidationError("text.format.type must be 'text', 'json_object' or 'json_schema'", 'text.format')
+  }
+  const out: ResponseFormat = { type: format.type }
+  if (format.type === 'json_schema') {
+    if (!isObject(format.schema)) throw new RequestValidationError('text.format.schema must be an object', 'text.format.schema')
+    out.schema = format.schema
+    const name = str(format.name)
+    if (name) out.name = name
+    if (typeof format.strict === 'boolean') out.strict = format.strict
+  }
+  return { format: out, wire }
+}
+
+export function encodeTextFormat(format: ResponseFormat | undefined, wire: unknown): Json | undefined {
+  const out: Json = isObject(wire) ? { ...wire } : {}
+  if (format?.type === 'json_schema') {
+    // The format requires a name; other formats may not have one.
+    const schema: Json = { type: 'json_schema', name: format.name ?? 'response', schema: format.schema ?? {} }
+    if (format.strict !== undefined) schema.strict = format.strict
+    out.format = schema
+  } else if (format) out.format = { type: format.type }
+  return Object.keys(out).length ? out : undefined
+}

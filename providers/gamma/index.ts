@@ -1,0 +1,14 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { gammaProvider } from './provider.ts'
+import { responsesCodec } from './codec/index.ts'
+import { addResponsesRoutes } from './routes.ts'
+
+/** gamma family: the responses wire format (codec, client endpoints) and its API-key upstream. */
+export default defineProxyPlugin({
+  name: 'gamma',
+  setup(kernel) {
+    kernel.registerFormat(responsesCodec)
+    kernel.registerProvider(gammaProvider)
+    addResponsesRoutes(kernel)
+  },
+})

@@ -1,0 +1,19 @@
+import { defineProvider } from '../../core/provider.ts'
+import { keyEntryCredentials } from '../_shared/key-entries.ts'
+import { gammaCatalog } from './catalog.ts'
+
+export const gammaDefaultBaseUrl = 'https://api.openai.com/v1'
+
+/** gamma family: responses wire format, Bearer key, `base-url` ending in `/v1`. */
+export const gammaProvider = defineProvider({
+  family: 'gamma',
+  format: 'responses',
+  credentials: config => keyEntryCredentials('gamma', config['gamma-api-key'], gammaDefaultBaseUrl, gammaCatalog),
+  buildRequest({ credential, body, stream, endpoint }) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...credential.headers }
+    const token = credential.apiKey ?? credential.accessToken
+    if (token) headers.authorization = `Bearer ${token}`
+    const path = endpoint === 'compact' ? '/responses/compact' : '/responses'
+    return { url: credential.baseUrl + path, method: 'POST', headers, json: body, proxyUrl: credential.proxyUrl }
+  },
+})

@@ -1,0 +1,31 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
+import { createProxyRequest } from '../../core/pipeline/request.ts'
+import { runPipeline } from '../../core/pipeline/run.ts'
+import { decodeCompact, responsesCodec } from './codec/index.ts'
+
+/** `POST /v1/responses` and `/v1/responses/compact`: the responses-format client endpoints. */
+export function addResponsesRoutes(kernel: ProxyKernel): void {
+  addClientRoute(kernel, {
+    method: 'POST',
+    path: '/v1/responses',
+    format: 'responses',
+    async handler(event, clientKey) {
+      const body = await readJsonObject(event)
+      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'responses', body, clientKey })
+      request.canonical = responsesCodec.request.decode(body)
+      return runPipeline(kernel, request)
+    },
+  })
+  addClientRoute(kernel, {
+    method: 'POST',
+    path: '/v1/responses/compact',
+    format: 'responses',
+    async handler(event, clientKey) {
+      const body = await readJsonObject(event)
+      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'compact', body, clientKey, stream: false })
+      request.canonical = decodeCompact(body)
+      return runPipeline(kernel, request)
+    },
+  })
+}
