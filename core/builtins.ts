@@ -6,6 +6,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 export const builtinPlugins: string[] = [
   'providers/compat/index.ts',
   'providers/gamma/index.ts',
+  'providers/beta/index.ts',
   'plugins/routing/index.ts',
   'plugins/payload-rules/index.ts',
   'plugins/outbound-proxy/index.ts',

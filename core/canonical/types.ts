@@ -15,7 +15,14 @@ export interface ToolResultPart {
   content: string | Array<TextPart | ImagePart>
   isError?: boolean
 }
-export interface ThinkingPart { type: 'thinking'; text: string; signature?: string; redacted?: boolean }
+export interface ThinkingPart {
+  type: 'thinking'
+  text: string
+  signature?: string
+  redacted?: boolean
+  /** Wire format that signed it: a signature is only valid where it was made, so encoders drop foreign ones. */
+  origin?: string
+}
 
 export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart
 
@@ -85,7 +92,7 @@ export interface CanonicalResponse {
 export type StreamEvent =
   | { type: 'start'; id: string; model: string; usage?: Usage }
   | { type: 'text'; index: number; delta: string }
-  | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean }
+  | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean; origin?: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; delta: string }
   | { type: 'finish'; reason: FinishReason; usage?: Usage; stopSequence?: string }

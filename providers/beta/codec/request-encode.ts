@@ -1,0 +1,64 @@
+import type { CanonicalRequest, Message } from '../../../core/canonical/types.ts'
+import { effortBudget } from '../../../core/canonical/reasoning.ts'
+import { blocksFromParts } from './blocks.ts'
+
+/** max_tokens is required by the format; this is what we send when the client gave none. */
+export const defaultMaxTokens = 8192
+/** The smallest thinking budget the API accepts. */
+const minThinkingBudget = 1024
+
+type Raw = Record<string, any>
+
+/** Canonical messages -> alternating user/assistant turns (tool results ride in user turns). */
+function encodeTurns(messages: Message[]): Raw[] {
+  const turns: Raw[] = []
+  for (const message of messages) {
+    if (message.role === 'system') continue
+    const role = message.role === 'assistant' ? 'assistant' : 'user'
+    const blocks = blocksFromParts(message.parts)
+    if (!blocks.length) continue
+    const last = turns.at(-1)
+    if (last?.role === role) last.content.push(...blocks)
+    else turns.push({ role, content: blocks })
+  }
+  // The format wants tool_result blocks first in their user turn.
+  for (const turn of turns) if (turn.role === 'user') turn.content.sort((a: Raw, b: Raw) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'))
+  return turns
+}
+
+/** Canonical -> messages body. */
+export function encodeMessagesRequest(request: CanonicalRequest): Record<string, unknown> {
+  const extra = request.extensions?.messages ?? {}
+  const body: Raw = { ...extra, model: request.model, messages: encodeTurns(request.messages), max_tokens: request.maxTokens ?? defaultMaxTokens }
+  const system = request.messages.filter(m => m.role === 'system').flatMap(m => m.parts.map(p => p.type === 'text' ? p.text : '')).filter(Boolean)
+  if (extra.system) body.system = extra.system
+  else if (system.length) body.system = system.join('\n\n')
+  if (request.stream) body.stream = true
+  if (request.temperature !== undefined) body.temperature = Math.min(request.temperature, 1)
+  if (request.topP !== undefined) body.top_p = request.topP
+  if (request.topK !== undefined) body.top_k = request.topK
+  if (request.stop?.length) body.stop_sequences = request.stop
+  if (request.tools?.length && !extra.tools) body.tools = request.tools.map(tool => ({ name: tool.name, ...(tool.description !== undefined && { description: tool.description }), input_schema: tool.parameters ?? { type: 'object', properties: {} } }))
+  const choice = request.toolChoice
+  if (choice === 'none') body.tool_choice = { type: 'none' }
+  else if (choice === 'required') body.tool_choice = { type: 'any' }
+  else if (choice === 'auto') body.tool_choice = { type: 'auto' }
+  else if (choice) body.tool_choice = { type: 'tool', name: choice.name }
+  if (request.parallelToolCalls === false) body.tool_choice = { ...(body.tool_choice ?? { type: 'auto' }), disable_parallel_tool_use: true }
+  const reasoning = request.reasoning
+  if (reasoning) {
+    let budget = reasoning.budgetTokens ?? (reasoning.effort ? effortBudget[reasoning.effort] : undefined)
+    if (budget === -1) budget = effortBudget.medium
+    if (budget !== undefined && budget > 0) {
+      budget = Math.max(budget, minThinkingBudget)
+      // budget_tokens must stay below max_tokens
+      if (body.max_tokens <= budget) body.max_tokens = budget + (request.maxTokens ?? defaultMaxTokens)
+      body.thinking = { type: 'enabled', budget_tokens: budget }
+      delete body.temperature // the API refuses temperature with thinking on
+    } else if (budget === 0) {
+      body.thinking = { type: 'disabled' }
+    }
+  }
+  if (request.user) body.metadata = { ...(extra.metadata ?? {}), user_id: request.user }
+  return body
+}

@@ -1,0 +1,82 @@
+import type { SseEvent, StreamDecoder } from '../../../core/canonical/codec.ts'
+import type { FinishReason, StreamEvent, Usage } from '../../../core/canonical/types.ts'
+import { finishFromMessages } from './map-finish-reason.ts'
+import { usageFromMessages } from './usage.ts'
+import { statusForMessagesError } from './error.ts'
+
+type Raw = Record<string, any>
+
+/** Messages SSE -> canonical events; content block index order is the canonical index order. */
+export function createMessagesStreamDecoder(): StreamDecoder {
+  let started = false
+  let ended = false
+  let usage: Usage | undefined
+  let finish: FinishReason | undefined
+  let stopSequence: string | undefined
+  const indexes = new Map<number, number>()
+  let next = 0
+  const indexOf = (block: unknown) => {
+    const key = typeof block === 'number' ? block : indexes.size
+    let index = indexes.get(key)
+    if (index === undefined) indexes.set(key, index = next++)
+    return index
+  }
+  const close = (): StreamEvent[] => {
+    if (ended) return []
+    ended = true
+    return [{ type: 'finish', reason: finish ?? 'stop', ...(usage && { usage }), ...(stopSequence && { stopSequence }) }]
+  }
+
+  return {
+    push(event: SseEvent): StreamEvent[] {
+      if (ended) return []
+      let data: Raw
+      try { data = JSON.parse(event.data) } catch { return [] }
+      if (!data || typeof data !== 'object') return []
+      const type = data.type ?? event.event
+      const out: StreamEvent[] = []
+      if (!started && type !== 'ping' && type !== 'error') {
+        started = true
+        const message = data.message ?? {}
+        usage = usageFromMessages(message.usage)
+        out.push({ type: 'start', id: String(message.id ?? ''), model: String(message.model ?? ''), ...(usage && { usage }) })
+      }
+      switch (type) {
+        case 'content_block_start': {
+          const block = data.content_block ?? {}
+          const index = indexOf(data.index)
+          if (block.type === 'tool_use') {
+            out.push({ type: 'tool_call_start', index, id: String(block.id ?? ''), name: String(block.name ?? '') })
+            if (block.input && Object.keys(block.input).length) out.push({ type: 'tool_call_delta', index, delta: JSON.stringify(block.input) })
+          } else if (block.type === 'text' && block.text) out.push({ type: 'text', index, delta: block.text })
+          else if (block.type === 'thinking' && block.thinking) out.push({ type: 'thinking', index, delta: block.thinking, origin: 'messages' })
+          else if (block.type === 'redacted_thinking') out.push({ type: 'thinking', index, delta: '', redacted: true, signature: block.data, origin: 'messages' })
+          break
+        }
+        case 'content_block_delta': {
+          const delta = data.delta ?? {}
+          const index = indexOf(data.index)
+          if (delta.type === 'text_delta' && delta.text) out.push({ type: 'text', index, delta: delta.text })
+          else if (delta.type === 'input_json_delta' && delta.partial_json) out.push({ type: 'tool_call_delta', index, delta: delta.partial_json })
+          else if (delta.type === 'thinking_delta' && delta.thinking) out.push({ type: 'thinking', index, delta: delta.thinking, origin: 'messages' })
+          else if (delta.type === 'signature_delta') out.push({ type: 'thinking', index, delta: '', signature: delta.signature, origin: 'messages' })
+          break
+        }
+        case 'message_delta':
+          if (data.delta?.stop_reason) finish = finishFromMessages(data.delta.stop_reason)
+          if (typeof data.delta?.stop_sequence === 'string') stopSequence = data.delta.stop_sequence
+          usage = usageFromMessages(data.usage, usage)
+          break
+        case 'message_stop':
+          out.push(...close())
+          break
+        case 'error':
+          ended = true
+          out.push({ type: 'error', status: statusForMessagesError(data.error?.type), message: String(data.error?.message ?? 'upstream stream error'), errorType: data.error?.type })
+          break
+      }
+      return out
+    },
+    end: close,
+  }
+}

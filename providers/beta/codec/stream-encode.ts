@@ -1,0 +1,74 @@
+import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
+import type { StreamEvent, Usage } from '../../../core/canonical/types.ts'
+import { finishToMessages } from './map-finish-reason.ts'
+import { usageToMessages } from './usage.ts'
+import { messageId } from './ids.ts'
+import { messagesErrorType } from './error.ts'
+
+const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+
+/**
+ * Canonical events -> Messages SSE. It always opens with `message_start` (also when the first upstream
+ * event is a tool call) and keeps one content block open at a time, closing it when the next starts.
+ */
+export function createMessagesStreamEncoder(options: StreamEncoderOptions): StreamEncoder {
+  const id = messageId()
+  let started = false
+  let done = false
+  let startUsage: Usage | undefined
+  let open: { canonical: number; wire: number; kind: string } | undefined
+  let nextWire = 0
+
+  const begin = () => {
+    if (started) return ''
+    started = true
+    return frame('message_start', { message: { id, type: 'message', role: 'assistant', model: options.model, content: [], stop_reason: null, stop_sequence: null, usage: usageToMessages(startUsage) } })
+  }
+  const closeBlock = () => {
+    if (!open) return ''
+    const out = frame('content_block_stop', { index: open.wire })
+    open = undefined
+    return out
+  }
+  const ensureBlock = (canonical: number, kind: string, block: Record<string, unknown>) => {
+    if (open?.canonical === canonical) return ''
+    const out = closeBlock()
+    open = { canonical, wire: nextWire++, kind }
+    return out + frame('content_block_start', { index: open.wire, content_block: block })
+  }
+
+  return {
+    push(event: StreamEvent): string {
+      if (done) return ''
+      switch (event.type) {
+        case 'start':
+          startUsage = event.usage
+          return begin()
+        case 'text':
+          return begin() + ensureBlock(event.index, 'text', { type: 'text', text: '' }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'text_delta', text: event.delta } })
+        case 'thinking': {
+          if (event.redacted) return begin() + closeBlock() + ensureBlock(event.index, 'redacted', { type: 'redacted_thinking', data: event.signature ?? '' })
+          let out = begin() + ensureBlock(event.index, 'thinking', { type: 'thinking', thinking: '', signature: '' })
+          if (event.delta) out += frame('content_block_delta', { index: open!.wire, delta: { type: 'thinking_delta', thinking: event.delta } })
+          if (event.signature && event.origin === 'messages') out += frame('content_block_delta', { index: open!.wire, delta: { type: 'signature_delta', signature: event.signature } })
+          return out
+        }
+        case 'tool_call_start':
+          return begin() + ensureBlock(event.index, 'tool_use', { type: 'tool_use', id: event.id, name: event.name, input: {} })
+        case 'tool_call_delta':
+          return begin() + ensureBlock(event.index, 'tool_use', { type: 'tool_use', id: `toolu_${event.index}`, name: '', input: {} }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'input_json_delta', partial_json: event.delta } })
+        case 'finish': {
+          done = true
+          const usage = usageToMessages(event.usage ?? startUsage)
+          return begin() + closeBlock()
+            + frame('message_delta', { delta: { stop_reason: finishToMessages(event.reason, event.stopSequence), stop_sequence: event.stopSequence ?? null }, usage })
+            + frame('message_stop', {})
+        }
+        case 'error':
+          done = true
+          return frame('error', { error: { type: messagesErrorType(event.status), message: event.message } })
+      }
+    },
+    end: () => '',
+  }
+}

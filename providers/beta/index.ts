@@ -1,0 +1,14 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { betaProvider } from './provider.ts'
+import { messagesCodec } from './codec/index.ts'
+import { addMessagesRoutes } from './routes.ts'
+
+/** beta family: the messages wire format (codec, client endpoints) and its API-key upstream. */
+export default defineProxyPlugin({
+  name: 'beta',
+  setup(kernel) {
+    kernel.registerFormat(messagesCodec)
+    kernel.registerProvider(betaProvider)
+    addMessagesRoutes(kernel)
+  },
+})

@@ -1,0 +1,34 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
+import { jsonResponse } from '../../core/http/respond.ts'
+import { createProxyRequest } from '../../core/pipeline/request.ts'
+import { runPipeline } from '../../core/pipeline/run.ts'
+import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
+import { ProxyError } from '../../core/http/errors.ts'
+import { decodeCountTokens, messagesCodec } from './codec/index.ts'
+
+/** `POST /v1/messages` and `/v1/messages/count_tokens`: the messages-format client endpoints. */
+export function addMessagesRoutes(kernel: ProxyKernel): void {
+  addClientRoute(kernel, {
+    method: 'POST',
+    path: '/v1/messages',
+    format: 'messages',
+    async handler(event, clientKey) {
+      const body = await readJsonObject(event)
+      const request = createProxyRequest(event, { inbound: 'messages', endpoint: 'messages', body, clientKey })
+      // Validate on every path, the same-format fast path included (decode is the validator).
+      request.canonical = messagesCodec.request.decode(body)
+      return runPipeline(kernel, request)
+    },
+  })
+  addClientRoute(kernel, {
+    method: 'POST',
+    path: '/v1/messages/count_tokens',
+    format: 'messages',
+    async handler(event) {
+      const body = await readJsonObject(event)
+      if (typeof body.model !== 'string' || !body.model) throw new ProxyError(400, 'model: Field required', 'invalid_request_error')
+      return jsonResponse({ input_tokens: await countRequestTokens(decodeCountTokens(body)) })
+    },
+  })
+}
