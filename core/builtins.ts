@@ -7,6 +7,7 @@ export const builtinPlugins: string[] = [
   'providers/compat/index.ts',
   'providers/gamma/index.ts',
   'providers/beta/index.ts',
+  'providers/alpha/index.ts',
   'plugins/routing/index.ts',
   'plugins/payload-rules/index.ts',
   'plugins/outbound-proxy/index.ts',

@@ -9,7 +9,7 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
 export const familyModels = { compat: 'via-compat', beta: 'via-beta', gamma: 'via-gamma', alpha: 'via-alpha' } as const
 export type Family = keyof typeof familyModels
 /** Upstream families the matrix runs against (MATRIX_FAMILIES=compat,beta narrows it). */
-export const families = (process.env.MATRIX_FAMILIES?.split(',') ?? ['compat', 'gamma', 'beta']) as Family[]
+export const families = (process.env.MATRIX_FAMILIES?.split(',') ?? ['compat', 'gamma', 'beta', 'alpha']) as Family[]
 
 export interface FamilyProxy { proxy: TestProxy; upstreams: Record<Family, MockUpstream>; close(): Promise<void> }
 

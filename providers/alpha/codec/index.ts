@@ -1,0 +1,16 @@
+import { defineCodec } from '../../../core/canonical/codec.ts'
+import { decodeGenerateRequest } from './request-decode.ts'
+import { encodeGenerateRequest } from './request-encode.ts'
+import { decodeGenerateResponse, encodeGenerateResponse } from './response.ts'
+import { createGenerateStreamDecoder } from './stream-decode.ts'
+import { createGenerateStreamEncoder } from './stream-encode.ts'
+import { decodeGenerateError, encodeGenerateError } from './error.ts'
+
+/** The generateContent wire format (`/v1beta/models/{model}:generateContent`), both directions. */
+export const generateCodec = defineCodec({
+  format: 'generate',
+  request: { decode: decodeGenerateRequest, encode: encodeGenerateRequest },
+  response: { decode: decodeGenerateResponse, encode: encodeGenerateResponse },
+  stream: { createDecoder: createGenerateStreamDecoder, createEncoder: createGenerateStreamEncoder },
+  error: { encode: encodeGenerateError, decode: decodeGenerateError },
+})

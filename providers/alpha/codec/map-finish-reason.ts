@@ -1,0 +1,16 @@
+import type { FinishReason } from '../../../core/canonical/types.ts'
+
+const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE'])
+
+/** generateContent `finishReason` -> canonical; STOP with a functionCall part means tool calls. */
+export function finishFromGenerate(reason: unknown, hasToolCall: boolean): FinishReason {
+  if (reason === 'MAX_TOKENS') return 'length'
+  if (filtered.has(String(reason))) return 'content_filter'
+  return hasToolCall ? 'tool_calls' : 'stop'
+}
+
+export function finishToGenerate(reason: FinishReason): string {
+  if (reason === 'length') return 'MAX_TOKENS'
+  if (reason === 'content_filter') return 'SAFETY'
+  return 'STOP'
+}

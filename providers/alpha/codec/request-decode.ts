@@ -1,0 +1,95 @@
+import type { CanonicalRequest, Message, ReasoningEffort, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
+import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { CallLedger, partsFromGenerate } from './parts.ts'
+
+type Raw = Record<string, any>
+const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
+/** The REST API accepts snake_case too: read either spelling. */
+const pick = (raw: Raw | undefined, camel: string, snake: string) => raw?.[camel] ?? raw?.[snake]
+const known = new Set(['model', 'contents', 'systemInstruction', 'system_instruction', 'tools', 'toolConfig', 'tool_config', 'generationConfig', 'generation_config'])
+const knownConfig = new Set(['maxOutputTokens', 'temperature', 'topP', 'topK', 'stopSequences', 'candidateCount', 'seed', 'presencePenalty', 'frequencyPenalty', 'responseMimeType', 'responseSchema', 'responseJsonSchema', 'thinkingConfig'])
+
+function range(config: Raw, field: string, min: number, max: number) {
+  const value = config[field]
+  if (value !== undefined && (typeof value !== 'number' || value < min || value > max)) throw new RequestValidationError(`generationConfig.${field} must be a number between ${min} and ${max}`, `generationConfig.${field}`)
+}
+
+function toolChoiceFrom(config: Raw | undefined): ToolChoice | undefined {
+  const calling = obj(pick(config, 'functionCallingConfig', 'function_calling_config'))
+  const mode = String(calling?.mode ?? '').toUpperCase()
+  const allowed = pick(calling, 'allowedFunctionNames', 'allowed_function_names')
+  if (mode === 'NONE') return 'none'
+  if (mode === 'ANY') return Array.isArray(allowed) && allowed.length === 1 ? { name: allowed[0] } : 'required'
+  if (mode === 'AUTO' || mode === 'VALIDATED') return 'auto'
+  return undefined
+}
+
+/**
+ * A generateContent body -> canonical. The model travels in the URL: the route copies it into
+ * `body.model` before decoding. Throws RequestValidationError (400) and nothing else.
+ */
+export function decodeGenerateRequest(body: unknown): CanonicalRequest {
+  const raw = obj(body)
+  if (!raw) throw new RequestValidationError('request body must be a JSON object')
+  if (typeof raw.model !== 'string' || !raw.model) throw new RequestValidationError('model is required', 'model')
+  if (!Array.isArray(raw.contents)) throw new RequestValidationError('contents must be an array', 'contents')
+  const ledger = new CallLedger()
+  const messages: Message[] = []
+  const system = obj(pick(raw, 'systemInstruction', 'system_instruction'))
+  const systemText = Array.isArray(system?.parts) ? system.parts.map((p: Raw) => p?.text ?? '').join('\n') : typeof system === 'string' ? system : ''
+  if (systemText) messages.push({ role: 'system', parts: [{ type: 'text', text: systemText }] })
+  raw.contents.forEach((content: unknown, i: number) => {
+    const c = obj(content)
+    const role = c?.role ?? 'user'
+    if (!c || (role !== 'user' && role !== 'model' && role !== 'function')) throw new RequestValidationError(`contents[${i}].role must be user or model`, `contents[${i}].role`)
+    const parts = partsFromGenerate(c.parts, ledger)
+    const results = parts.filter(part => part.type === 'tool_result')
+    const rest = parts.filter(part => part.type !== 'tool_result')
+    if (results.length) messages.push({ role: 'tool', parts: results })
+    if (rest.length) messages.push({ role: role === 'model' ? 'assistant' : 'user', parts: rest })
+  })
+  const request: CanonicalRequest = { model: raw.model, messages, stream: false }
+  const config = obj(pick(raw, 'generationConfig', 'generation_config')) ?? {}
+  range(config, 'temperature', 0, 2)
+  range(config, 'presencePenalty', -2, 2)
+  range(config, 'frequencyPenalty', -2, 2)
+  if (typeof config.maxOutputTokens === 'number') request.maxTokens = config.maxOutputTokens
+  if (typeof config.temperature === 'number') request.temperature = config.temperature
+  if (typeof config.topP === 'number') request.topP = config.topP
+  if (typeof config.topK === 'number') request.topK = config.topK
+  if (Array.isArray(config.stopSequences)) {
+    if (config.stopSequences.length > 4) throw new RequestValidationError('generationConfig.stopSequences allows at most 4 sequences', 'generationConfig.stopSequences')
+    request.stop = config.stopSequences
+  }
+  if (typeof config.candidateCount === 'number') request.n = config.candidateCount
+  if (typeof config.seed === 'number') request.seed = config.seed
+  if (typeof config.presencePenalty === 'number') request.presencePenalty = config.presencePenalty
+  if (typeof config.frequencyPenalty === 'number') request.frequencyPenalty = config.frequencyPenalty
+  const schema = config.responseJsonSchema ?? config.responseSchema
+  if (config.responseMimeType === 'application/json') request.responseFormat = schema ? { type: 'json_schema', schema } : { type: 'json_object' }
+  const thinking = obj(config.thinkingConfig)
+  if (thinking) {
+    request.reasoning = {}
+    if (typeof thinking.thinkingBudget === 'number') request.reasoning.budgetTokens = thinking.thinkingBudget
+    if (typeof thinking.thinkingLevel === 'string') request.reasoning.effort = thinking.thinkingLevel.toLowerCase() as ReasoningEffort
+    if (typeof thinking.includeThoughts === 'boolean') request.reasoning.includeThoughts = thinking.includeThoughts
+  }
+  const tools: ToolDef[] = []
+  const otherTools: Raw[] = []
+  for (const tool of Array.isArray(raw.tools) ? raw.tools : []) {
+    const declarations = pick(tool, 'functionDeclarations', 'function_declarations')
+    if (!Array.isArray(declarations)) { otherTools.push(tool); continue }
+    for (const d of declarations) tools.push({ name: String(d.name), ...(typeof d.description === 'string' && { description: d.description }), ...(obj(d.parametersJsonSchema ?? d.parameters) && { parameters: d.parametersJsonSchema ?? d.parameters }) })
+  }
+  if (tools.length) request.tools = tools
+  const toolChoice = toolChoiceFrom(obj(pick(raw, 'toolConfig', 'tool_config')))
+  if (toolChoice) request.toolChoice = toolChoice
+  const extra: Raw = {}
+  for (const key in raw) if (!known.has(key)) extra[key] = raw[key]
+  const extraConfig: Raw = {}
+  for (const key in config) if (!knownConfig.has(key)) extraConfig[key] = config[key]
+  if (Object.keys(extraConfig).length) extra.generationConfig = extraConfig
+  if (otherTools.length) extra.tools = otherTools
+  if (Object.keys(extra).length) request.extensions = { generate: extra }
+  return request
+}

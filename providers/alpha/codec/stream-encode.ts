@@ -1,0 +1,73 @@
+import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
+import type { StreamEvent } from '../../../core/canonical/types.ts'
+import { finishToGenerate } from './map-finish-reason.ts'
+import { usageToGenerate } from './usage.ts'
+import { encodeGenerateError } from './error.ts'
+import { responseId } from './ids.ts'
+
+type Raw = Record<string, any>
+
+/**
+ * Canonical events -> GenerateContentResponse chunks, as SSE (`alt=sse`) or as one JSON array streamed
+ * element by element. The format has no partial function arguments: a call is buffered and sent whole.
+ */
+export function createGenerateStreamEncoder(options: StreamEncoderOptions): StreamEncoder {
+  const sse = options.sse !== false
+  const id = responseId()
+  let count = 0
+  let done = false
+  let call: { id: string; name: string; args: string; signature?: string } | undefined
+  let pendingSignature: string | undefined
+
+  const emit = (parts: Raw[], extra: Raw = {}) => {
+    const chunk = { candidates: [{ content: { role: 'model', parts }, index: 0, ...extra.candidate }], modelVersion: options.model, responseId: id, ...extra.top }
+    const json = JSON.stringify(chunk)
+    const out = sse ? `data: ${json}\n\n` : `${count === 0 ? '[' : ',\r\n'}${json}`
+    count++
+    return out
+  }
+  const flushCall = () => {
+    if (!call) return ''
+    let args: unknown = {}
+    try { args = JSON.parse(call.args || '{}') } catch {}
+    const part: Raw = { functionCall: { id: call.id, name: call.name, args } }
+    if (call.signature) part.thoughtSignature = call.signature
+    call = undefined
+    return emit([part])
+  }
+
+  return {
+    push(event: StreamEvent): string {
+      if (done) return ''
+      switch (event.type) {
+        case 'start': return ''
+        case 'text': {
+          const part: Raw = { text: event.delta }
+          if (pendingSignature) { part.thoughtSignature = pendingSignature; pendingSignature = undefined }
+          return flushCall() + emit([part])
+        }
+        case 'thinking':
+          if (event.origin === 'generate' && event.signature && !event.delta) { pendingSignature = event.signature; return '' }
+          return event.delta ? flushCall() + emit([{ text: event.delta, thought: true }]) : ''
+        case 'tool_call_start': {
+          const out = flushCall()
+          call = { id: event.id, name: event.name, args: '', signature: pendingSignature }
+          pendingSignature = undefined
+          return out
+        }
+        case 'tool_call_delta':
+          if (call) call.args += event.delta
+          return ''
+        case 'finish':
+          done = true
+          return flushCall() + emit([], { candidate: { finishReason: finishToGenerate(event.reason) }, top: event.usage ? { usageMetadata: usageToGenerate(event.usage) } : {} })
+        case 'error': {
+          done = true
+          const json = JSON.stringify(encodeGenerateError({ status: event.status, message: event.message }))
+          return sse ? `data: ${json}\n\n` : `${count++ === 0 ? '[' : ',\r\n'}${json}`
+        }
+      }
+    },
+    end: () => sse ? '' : count === 0 ? '[]' : ']',
+  }
+}

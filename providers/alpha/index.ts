@@ -1,0 +1,14 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { alphaProvider } from './provider.ts'
+import { generateCodec } from './codec/index.ts'
+import { addGenerateRoutes } from './routes.ts'
+
+/** alpha family: the generateContent wire format (codec, client endpoints) and its API-key upstream. */
+export default defineProxyPlugin({
+  name: 'alpha',
+  setup(kernel) {
+    kernel.registerFormat(generateCodec)
+    kernel.registerProvider(alphaProvider)
+    addGenerateRoutes(kernel)
+  },
+})

@@ -1,0 +1,58 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
+import { jsonResponse } from '../../core/http/respond.ts'
+import { ProxyError } from '../../core/http/errors.ts'
+import { createProxyRequest } from '../../core/pipeline/request.ts'
+import { runPipeline } from '../../core/pipeline/run.ts'
+import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
+import { generateCodec } from './codec/index.ts'
+import { alphaModelEntry } from './model-list.ts'
+
+/** `models/gemini-x:generateContent` or `gemini-x:generateContent` -> [model, method]. */
+export function splitModelMethod(tail: string): [string, string | undefined] {
+  const path = decodeURIComponent(tail).replace(/^models\//, '')
+  const colon = path.lastIndexOf(':')
+  return colon === -1 ? [path, undefined] : [path.slice(0, colon), path.slice(colon + 1)]
+}
+
+/** The generateContent client endpoints under `/v1beta/models`. */
+export function addGenerateRoutes(kernel: ProxyKernel): void {
+  addClientRoute(kernel, {
+    method: 'GET',
+    path: '/v1beta/models',
+    format: 'generate',
+    handler: () => jsonResponse({ models: [...kernel.models.keys()].sort().map(alphaModelEntry) }),
+  })
+  addClientRoute(kernel, {
+    method: 'GET',
+    path: '/v1beta/models/**',
+    format: 'generate',
+    handler(event) {
+      const [model] = splitModelMethod(event.url.pathname.slice('/v1beta/models/'.length))
+      if (!kernel.models.has(model)) throw new ProxyError(404, `models/${model} is not found`, 'invalid_request_error', 'NOT_FOUND')
+      return jsonResponse(alphaModelEntry(model))
+    },
+  })
+  addClientRoute(kernel, {
+    method: 'POST',
+    path: '/v1beta/models/**',
+    format: 'generate',
+    async handler(event, clientKey) {
+      const [model, method] = splitModelMethod(event.url.pathname.slice('/v1beta/models/'.length))
+      if (method !== 'generateContent' && method !== 'streamGenerateContent' && method !== 'countTokens') {
+        throw new ProxyError(404, `unknown method ${method ?? '(none)'}: use generateContent, streamGenerateContent or countTokens`, 'invalid_request_error')
+      }
+      const raw = await readJsonObject(event)
+      // countTokens may wrap the request: {generateContentRequest: {...}}
+      const body = method === 'countTokens' && raw.generateContentRequest && typeof raw.generateContentRequest === 'object'
+        ? raw.generateContentRequest as Record<string, unknown>
+        : raw
+      const canonical = generateCodec.request.decode({ ...body, model })
+      if (method === 'countTokens') return jsonResponse({ totalTokens: await countRequestTokens(canonical) })
+      const stream = method === 'streamGenerateContent'
+      const request = createProxyRequest(event, { inbound: 'generate', endpoint: 'generate', body, model, stream, clientKey })
+      request.canonical = { ...canonical, stream }
+      return runPipeline(kernel, request, { sse: !stream || event.url.searchParams.get('alt') === 'sse' })
+    },
+  })
+}
