@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { codecs } from './codecs.ts'
+import { requestFixtures, streamFixtures } from './fixtures.ts'
+import { projectRequest, projectStream } from './project.ts'
+import { createSseParser } from '../../core/http/sse.ts'
+import type { StreamEvent } from '../../core/canonical/types.ts'
+
+/** Formats whose wire body has no model field (it travels in the URL). */
+const withModel = (format: string, body: Record<string, unknown>) => format === 'generate' ? { ...body, model: 'm' } : body
+
+/** One suite, every codec (unstorage's testDriver pattern). */
+describe.each(codecs)('codec $format', (codec) => {
+  it.each(requestFixtures)('request round trip keeps what matters: $name', ({ request }) => {
+    const wire = codec.request.encode(request)
+    const back = codec.request.decode(withModel(codec.format, JSON.parse(JSON.stringify(wire))))
+    expect(projectRequest(back)).toEqual(projectRequest(request))
+  })
+
+  it.each(streamFixtures)('stream encode -> decode keeps text, tool calls and finish: $name', ({ events }) => {
+    const encoder = codec.stream.createEncoder({ model: 'm' })
+    let wire = ''
+    for (const event of events) wire += encoder.push(event)
+    wire += encoder.end()
+    const parser = createSseParser()
+    const decoder = codec.stream.createDecoder()
+    const decoded: StreamEvent[] = []
+    for (const sse of [...parser.push(wire), ...parser.end()]) decoded.push(...decoder.push(sse))
+    decoded.push(...decoder.end())
+    expect(decoded[0]!.type).toBe('start')
+    expect(decoded.filter(event => event.type === 'finish')).toHaveLength(1)
+    expect(projectStream(decoded)).toEqual(projectStream(events))
+  })
+
+  it('response encode -> decode keeps text, tool calls, finish and usage', () => {
+    const response = { id: 'r', model: 'm', parts: [{ type: 'text' as const, text: 'Hi' }, { type: 'tool_call' as const, id: 'call_1', name: 'f', arguments: '{"a":1}' }], finishReason: 'tool_calls' as const, usage: { inputTokens: 5, outputTokens: 3 } }
+    const back = codec.response.decode(JSON.parse(JSON.stringify(codec.response.encode(response))))
+    expect(back.parts.filter(p => p.type !== 'thinking')).toEqual(response.parts)
+    expect(back.finishReason).toBe('tool_calls')
+    expect(back.usage).toMatchObject({ inputTokens: 5, outputTokens: 3 })
+  })
+
+  it('request decode never throws anything but a 400 on arbitrary JSON', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => {
+      try {
+        codec.request.decode(value)
+      } catch (error) {
+        expect((error as Error).name).toBe('RequestValidationError')
+      }
+    }), { numRuns: 300 })
+  })
+
+  it('request decode never throws anything but a 400 on request-shaped junk', () => {
+    const junk = fc.record({ model: fc.oneof(fc.string(), fc.constant('m')), messages: fc.array(fc.jsonValue()), contents: fc.array(fc.jsonValue()), input: fc.jsonValue(), tools: fc.jsonValue(), system: fc.jsonValue() }, { requiredKeys: [] })
+    fc.assert(fc.property(junk, (value) => {
+      try {
+        codec.request.decode(value)
+      } catch (error) {
+        expect((error as Error).name).toBe('RequestValidationError')
+      }
+    }), { numRuns: 300 })
+  })
+
+  it('response, error and stream decoders never throw', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.string(), (value, text) => {
+      codec.response.decode(value)
+      codec.error.decode(500, value)
+      const decoder = codec.stream.createDecoder()
+      decoder.push({ data: JSON.stringify(value) })
+      decoder.push({ data: text })
+      decoder.end()
+    }), { numRuns: 300 })
+  })
+
+  it('error encode gives a body with the message', () => {
+    expect(JSON.stringify(codec.error.encode({ status: 429, message: 'slow down' }))).toContain('slow down')
+  })
+})
