@@ -76,3 +76,31 @@ describe.each(codecs)('codec $format', (codec) => {
     expect(JSON.stringify(codec.error.encode({ status: 429, message: 'slow down' }))).toContain('slow down')
   })
 })
+
+/** Generated conversations: text turns, tool calls and their results, in the order formats allow. */
+const word = fc.stringMatching(/^[a-z]{1,12}$/)
+const turn = fc.oneof(
+  fc.record({ kind: fc.constant('text' as const), user: word, assistant: word }),
+  fc.record({ kind: fc.constant('tool' as const), name: word, arg: word, result: word }),
+)
+
+describe.each(codecs)('codec $format (generated conversations)', (codec) => {
+  it('canonical -> wire -> canonical keeps text, tool calls and results', () => {
+    fc.assert(fc.property(fc.array(turn, { minLength: 1, maxLength: 5 }), word, (turns, last) => {
+      const messages: import('../../core/canonical/types.ts').Message[] = []
+      turns.forEach((t, i) => {
+        if (t.kind === 'text') {
+          messages.push({ role: 'user', parts: [{ type: 'text', text: t.user }] }, { role: 'assistant', parts: [{ type: 'text', text: t.assistant }] })
+        } else {
+          messages.push({ role: 'user', parts: [{ type: 'text', text: `use ${t.name}` }] })
+          messages.push({ role: 'assistant', parts: [{ type: 'tool_call', id: `call_${i}`, name: t.name, arguments: JSON.stringify({ q: t.arg }) }] })
+          messages.push({ role: 'tool', parts: [{ type: 'tool_result', callId: `call_${i}`, name: t.name, content: t.result }] })
+        }
+      })
+      messages.push({ role: 'user', parts: [{ type: 'text', text: last }] })
+      const request = { model: 'm', stream: false, maxTokens: 64, messages }
+      const back = codec.request.decode(withModel(codec.format, JSON.parse(JSON.stringify(codec.request.encode(request)))))
+      expect(projectRequest(back)).toEqual(projectRequest(request))
+    }), { numRuns: 150 })
+  })
+})
