@@ -13,5 +13,6 @@ export const builtinPlugins: string[] = [
   'plugins/outbound-proxy/index.ts',
   'plugins/passthrough-headers/index.ts',
   'plugins/keepalive/index.ts',
+  'plugins/websocket/index.ts',
   'plugins/models/index.ts',
 ].map(path => `${root}${path}`)

@@ -1,4 +1,5 @@
 import { serve, type Server } from 'srvx'
+import { plugin as websockets } from 'crossws/server'
 import type { Proxy } from './app.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import { closeUpstreamPools } from './http/upstream.ts'
@@ -18,6 +19,8 @@ export async function listen(getProxy: () => Proxy, config: ProxyConfig, overrid
     tls,
     silent: true,
     gracefulShutdown: false,
+    // crossws finds each route's WebSocket hooks by calling the app's own fetch on the upgrade request.
+    plugins: [websockets({})],
   })
   await server.ready()
   const address = server.node?.server?.address()

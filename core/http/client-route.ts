@@ -5,6 +5,9 @@ import { readClientKey } from '../client-key.ts'
 import { ProxyError } from './errors.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
+/** Marks an in-process Request as already authorized (value: the client key, or true). Not reachable from the network. */
+export const trustedClient = Symbol.for('model-proxy.trusted-client')
+
 const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopback.has(ip) || ip.startsWith('127.'))
 
@@ -13,6 +16,9 @@ export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopb
  * never an open relay on a public interface).
  */
 export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
+  // Requests the proxy makes to itself (WebSocket bridges) were authorized when the socket opened.
+  const trusted = (event.req as unknown as Record<symbol, unknown>)[trustedClient]
+  if (trusted) return typeof trusted === 'string' ? trusted : undefined
   const keys = kernel.config['api-keys']
   const sent = readClientKey(event.req.headers, event.url)
   if (!keys.length) {

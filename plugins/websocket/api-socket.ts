@@ -1,0 +1,46 @@
+import { defineWebSocketHandler } from 'h3'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { bridgeRequest } from './bridge.ts'
+import { authorizeUpgrade } from './upgrade-auth.ts'
+
+/** Client endpoints reachable over `/v1/ws` (POST ones; generateContent paths by prefix). */
+const allowed = ['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/responses/compact', '/v1/messages', '/v1/messages/count_tokens']
+const isAllowed = (path: string) => allowed.includes(path) || /^\/v1beta\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.test(path.split('?')[0]!)
+
+const parse = (text: string | undefined) => {
+  try { return JSON.parse(text ?? '') } catch { return text }
+}
+
+type Peer = { send(data: string): void; context: Record<string, unknown> }
+
+/**
+ * One envelope `{id, path, body}` -> replies tagged with the same id: `event` messages for a stream
+ * then `done`, or one `response`; failures as `error` with the status and the endpoint's error body.
+ */
+async function serveEnvelope(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
+  const envelope = parse(text) as { id?: unknown; path?: unknown; body?: unknown } | string
+  const id = typeof envelope === 'object' && envelope ? envelope.id ?? null : null
+  const send = (message: Record<string, unknown>) => peer.send(JSON.stringify({ id, ...message }))
+  if (typeof envelope !== 'object' || !envelope || typeof envelope.path !== 'string' || !envelope.body || typeof envelope.body !== 'object') {
+    return send({ type: 'error', status: 400, body: { error: { message: 'expected {"id", "path", "body"}', type: 'invalid_request_error' } } })
+  }
+  if (!isAllowed(envelope.path)) return send({ type: 'error', status: 404, body: { error: { message: `not a client endpoint: ${envelope.path}`, type: 'invalid_request_error' } } })
+  const reply = await bridgeRequest(kernel, envelope.path, envelope.body, peer.context.clientKey as string | undefined)
+  if (!reply.events) return send(reply.status < 400 ? { type: 'response', status: reply.status, body: parse(reply.body) } : { type: 'error', status: reply.status, body: parse(reply.body) })
+  for await (const event of reply.events) send({ type: 'event', ...(event.event && { event: event.event }), data: parse(event.data) })
+  send({ type: 'done', status: reply.status })
+}
+
+/** `GET /v1/ws`: every client endpoint over one socket; keys checked only with `ws-auth: true`. */
+export function addApiSocket(kernel: ProxyKernel): void {
+  kernel.app.get('/v1/ws', defineWebSocketHandler({
+    upgrade(request) {
+      return { context: { clientKey: kernel.config['ws-auth'] ? authorizeUpgrade(kernel, request) : undefined } }
+    },
+    message(peer, message) {
+      serveEnvelope(kernel, peer as unknown as Peer, message.text()).catch((error) => {
+        peer.send(JSON.stringify({ id: null, type: 'error', status: 500, body: { error: { message: (error as Error).message, type: 'server_error' } } }))
+      })
+    },
+  }))
+}

@@ -1,0 +1,34 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { trustedClient } from '../../core/http/client-route.ts'
+import { createSseParser } from '../../core/http/sse.ts'
+
+export interface BridgeReply {
+  status: number
+  /** SSE answers: each event's data, in order. */
+  events?: AsyncGenerator<{ event?: string; data: string }>
+  /** Non-stream answers: the body text. */
+  body?: string
+}
+
+/**
+ * Run a client-endpoint request through the proxy's own HTTP app, as already authorized: WebSocket
+ * endpoints reuse routing, translation and errors exactly as HTTP clients get them.
+ */
+export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unknown, clientKey: string | undefined, signal?: AbortSignal): Promise<BridgeReply> {
+  const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
+  ;(request as unknown as Record<symbol, unknown>)[trustedClient] = clientKey ?? true
+  const response = await kernel.app.fetch(request)
+  if (!response.headers.get('content-type')?.includes('text/event-stream') || !response.body) {
+    return { status: response.status, body: await response.text() }
+  }
+  return { status: response.status, events: readEvents(response.body) }
+}
+
+async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event?: string; data: string }> {
+  const parser = createSseParser()
+  const decoder = new TextDecoder()
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    yield* parser.push(decoder.decode(chunk, { stream: true }))
+  }
+  yield* parser.end()
+}

@@ -1,0 +1,48 @@
+import { defineWebSocketHandler } from 'h3'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { bridgeRequest } from './bridge.ts'
+import { authorizeUpgrade } from './upgrade-auth.ts'
+
+type Peer = { send(data: string): void; context: Record<string, unknown> }
+
+/** One `response.create` message -> the responses stream events, each as a JSON text message. */
+async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
+  let message: Record<string, unknown>
+  try {
+    message = JSON.parse(text)
+  } catch {
+    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'message is not valid JSON' } }))
+    return
+  }
+  if (message.type !== 'response.create') {
+    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `unsupported message type ${JSON.stringify(message.type)}: send response.create` } }))
+    return
+  }
+  const { type: _type, response: nested, ...rest } = message
+  // Accept both `{type, ...request}` and `{type, response: {...request}}`.
+  const body = { ...(nested && typeof nested === 'object' ? nested as object : rest), stream: true }
+  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.clientKey as string | undefined)
+  if (!reply.events) {
+    let error: unknown = reply.body
+    try { error = JSON.parse(reply.body ?? '').error } catch {}
+    peer.send(JSON.stringify({ type: 'error', status: reply.status, error }))
+    return
+  }
+  for await (const event of reply.events) peer.send(event.data)
+}
+
+/** `GET /v1/responses` with `Upgrade: websocket` (spec Events 4), client key required. */
+export function addResponsesSocket(kernel: ProxyKernel): void {
+  kernel.app.get('/v1/responses', defineWebSocketHandler({
+    upgrade(request) {
+      return { context: { clientKey: authorizeUpgrade(kernel, request) } }
+    },
+    message(peer, message) {
+      // One request at a time per socket, in the order sent.
+      const queue = (peer.context.queue as Promise<void> | undefined) ?? Promise.resolve()
+      peer.context.queue = queue.then(() => serveCreate(kernel, peer as unknown as Peer, message.text())).catch((error) => {
+        peer.send(JSON.stringify({ type: 'error', error: { type: 'server_error', message: (error as Error).message } }))
+      })
+    },
+  }))
+}
