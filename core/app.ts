@@ -17,6 +17,8 @@ export interface CreateProxyOptions {
   storage?: Storage
   cwd?: string
   logger?: ConsolaInstance
+  /** The YAML file the config came from: management writes go there. */
+  configPath?: string
 }
 
 export interface Proxy {
@@ -28,7 +30,7 @@ export interface Proxy {
 /** Build the app: kernel, CORS on every response, plugins, and a JSON 404 for everything else. */
 export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   const storage = options.storage ?? await createProxyStorage({ driver: 'memory' })
-  const kernel = createKernel({ config: options.config, storage, logger: options.logger })
+  const kernel = createKernel({ config: options.config, storage, logger: options.logger, configPath: options.configPath })
   const { app } = kernel
 
   app.use(async (event, next) => {

@@ -14,5 +14,6 @@ export const builtinPlugins: string[] = [
   'plugins/passthrough-headers/index.ts',
   'plugins/keepalive/index.ts',
   'plugins/websocket/index.ts',
+  'plugins/management/index.ts',
   'plugins/models/index.ts',
 ].map(path => `${root}${path}`)

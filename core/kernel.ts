@@ -1,4 +1,4 @@
-import { H3 } from 'h3'
+import { H3, type H3Event } from 'h3'
 import { createHooks, type Hookable } from 'hookable'
 import { consola, type ConsolaInstance } from 'consola'
 import type { Storage } from 'unstorage'
@@ -14,6 +14,8 @@ import { createKeyMatcher } from './client-key.ts'
 export interface ProxyServices {
   /** Routing state: whether a candidate is selectable now (true), cooling down until (ms), or out (false). */
   availability?: (candidate: Candidate) => true | number | false
+  /** The client's address as access rules see it (default: the socket peer). A plugin behind a trusted reverse proxy may read a forwarded header instead. */
+  clientAddress?: (event: H3Event) => string | undefined
 }
 
 /** What every plugin receives: the app, the hooks, live config, storage and the registries. */
@@ -30,6 +32,8 @@ export interface ProxyKernel {
   /** Client model name -> candidates (see core/model-index.ts). */
   readonly models: Map<string, Candidate[]>
   readonly services: ProxyServices
+  /** The YAML file this config came from (management writes go there), if any. */
+  readonly configPath?: string
   registerFormat(codec: WireCodec): void
   registerProvider(provider: ProviderDef): void
   /** Extra credential sources (credential files, plugins); call `refreshCredentials()` when they change. */
@@ -41,7 +45,7 @@ export interface ProxyKernel {
   applyConfig(config: ProxyConfig): Promise<void>
 }
 
-export interface KernelOptions { config: ProxyConfig; storage: Storage; logger?: ConsolaInstance }
+export interface KernelOptions { config: ProxyConfig; storage: Storage; logger?: ConsolaInstance; configPath?: string }
 
 export function createKernel(options: KernelOptions): ProxyKernel {
   let config = options.config
@@ -62,6 +66,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
     get credentials() { return credentials },
     get models() { return models },
     services: {},
+    configPath: options.configPath,
     registerFormat(codec) { kernel.formats.set(codec.format, codec) },
     registerProvider(provider) {
       providers.set(provider.family, provider)

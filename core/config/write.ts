@@ -1,0 +1,53 @@
+import { open, rename, readFile, unlink } from 'node:fs/promises'
+import { dirname, basename, join } from 'node:path'
+import { parseDocument, type Document } from 'yaml'
+import type { ProxyConfig } from './schema.ts'
+import { ConfigError, validateConfig } from './validate.ts'
+
+/** Write text so a reader (or a crash) sees the old file or the new one, never half of one. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`)
+  const handle = await open(temp, 'w', 0o600)
+  try {
+    await handle.writeFile(text)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  try {
+    await rename(temp, path)
+  } catch (error) {
+    await unlink(temp).catch(() => {})
+    throw error
+  }
+}
+
+export class ConfigWriteError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigWriteError'
+  }
+}
+
+/**
+ * Edit the YAML file through the yaml Document API (comments and key order kept), validate the result,
+ * and only then write it atomically. Returns the validated config; throws ConfigError (invalid, nothing
+ * written) or ConfigWriteError (could not write).
+ */
+export async function editConfigFile(path: string, edit: (doc: Document) => void, extraSchemas: Parameters<typeof validateConfig>[1] = []): Promise<ProxyConfig> {
+  const doc = parseDocument(await readFile(path, 'utf8'))
+  if (doc.errors.length) throw new ConfigError([`config file does not parse: ${doc.errors[0]!.message.split('\n')[0]}`])
+  edit(doc)
+  return writeDocument(path, doc, extraSchemas)
+}
+
+/** Validate a whole document and write it. */
+export async function writeDocument(path: string, doc: Document, extraSchemas: Parameters<typeof validateConfig>[1] = []): Promise<ProxyConfig> {
+  const config = validateConfig(doc.toJS() ?? {}, extraSchemas)
+  try {
+    await writeFileAtomic(path, doc.toString())
+  } catch (error) {
+    throw new ConfigWriteError((error as NodeJS.ErrnoException).code ?? (error as Error).message)
+  }
+  return config
+}

@@ -1,0 +1,30 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { createAccessGuard } from './access.ts'
+import { addConfigRoutes } from './routes-config.ts'
+import { addFieldRoutes } from './routes-fields.ts'
+import { addApiKeyRoutes } from './routes-keys.ts'
+import { addProviderRoutes } from './routes-providers.ts'
+import { addCredentialRoutes } from './routes-credentials.ts'
+import { hashSecret, isBcryptHash } from './secret.ts'
+import { updateConfig } from './config-store.ts'
+
+/** Management API under `/v0/management` (spec: Management endpoints, Authentication 3). */
+export default defineProxyPlugin({
+  name: 'management',
+  async setup(kernel) {
+    // A plain secret-key is hashed at start-up and the hash written back to the YAML.
+    const secret = kernel.config['remote-management']['secret-key']
+    if (secret && !isBcryptHash(secret)) {
+      const hash = await hashSecret(secret)
+      if (kernel.configPath) await updateConfig(kernel, doc => doc.setIn(['remote-management', 'secret-key'], hash))
+      else await kernel.applyConfig({ ...kernel.config, 'remote-management': { ...kernel.config['remote-management'], 'secret-key': hash } })
+    }
+    const guard = createAccessGuard(kernel)
+    ;(kernel.services as { managementGuard?: typeof guard }).managementGuard = guard
+    addConfigRoutes(kernel, guard)
+    addFieldRoutes(kernel, guard)
+    addApiKeyRoutes(kernel, guard)
+    addProviderRoutes(kernel, guard)
+    addCredentialRoutes(kernel, guard)
+  },
+})

@@ -1,0 +1,45 @@
+import type { H3Event } from 'h3'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { ConfigError } from '../../core/config/validate.ts'
+import { ManagementError, fail, reply } from './respond.ts'
+
+export const base = '/v0/management'
+type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST'
+export type Guard = { check(event: H3Event): Promise<Response | undefined> }
+
+/** A management route: access rules first, then the handler; its value becomes JSON, errors `{error}`. */
+export function addManagementRoute(kernel: ProxyKernel, guard: Guard, methods: Method | Method[], path: string, handler: (event: H3Event) => unknown): void {
+  for (const method of Array.isArray(methods) ? methods : [methods]) {
+    kernel.app.on(method, base + path, async (event) => {
+      const refused = await guard.check(event)
+      if (refused) return refused
+      try {
+        const result = await handler(event)
+        return result instanceof Response ? result : reply(result)
+      } catch (error) {
+        const name = (error as Error)?.name
+        if (name === 'ManagementError') return fail((error as ManagementError).status, (error as ManagementError).error, (error as ManagementError).extra)
+        if (name === 'ConfigError') return fail(400, 'invalid_config', { message: (error as ConfigError).issues.join('; ') })
+        if (name === 'ConfigWriteError') return fail(500, `failed to save config: ${(error as Error).message}`)
+        kernel.logger.error(`${method} ${base}${path}:`, error)
+        return fail(500, 'internal error')
+      }
+    })
+  }
+}
+
+/** A JSON body, or the spec's `invalid body`. */
+export async function readBody(event: H3Event): Promise<unknown> {
+  try {
+    return JSON.parse(await event.req.text())
+  } catch {
+    throw new ManagementError(400, 'invalid body')
+  }
+}
+
+/** `{value: T}` with a value of the expected type, or `invalid body`. */
+export async function readValue<T>(event: H3Event, check: (value: unknown) => value is T): Promise<T> {
+  const body = await readBody(event) as { value?: unknown } | null
+  if (!body || typeof body !== 'object' || !('value' in body) || !check(body.value)) throw new ManagementError(400, 'invalid body')
+  return body.value as T
+}

@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises'
+import { parseDocument } from 'yaml'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { validateConfig, ConfigError } from '../../core/config/validate.ts'
+import { addManagementRoute, type Guard } from './route.ts'
+import { ManagementError, reply } from './respond.ts'
+import { replaceConfig } from './config-store.ts'
+import { hashPlainSecretIn } from './secret-doc.ts'
+import { buildHeaders } from './build-info.ts'
+
+/** Top-level keys whose value differs. */
+function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)])
+  return [...keys].filter(key => JSON.stringify(before[key]) !== JSON.stringify(after[key])).sort()
+}
+
+export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
+  addManagementRoute(kernel, guard, 'GET', '/config', () => kernel.config)
+
+  addManagementRoute(kernel, guard, 'GET', '/config.yaml', async () => {
+    if (!kernel.configPath) throw new ManagementError(404, 'no config file')
+    return new Response(await readFile(kernel.configPath, 'utf8'), { headers: { 'content-type': 'application/yaml; charset=utf-8', ...buildHeaders } })
+  })
+
+  addManagementRoute(kernel, guard, 'PUT', '/config.yaml', async (event) => {
+    const doc = parseDocument(await event.req.text())
+    if (doc.errors.length) throw new ManagementError(400, 'invalid_yaml', { message: doc.errors[0]!.message })
+    try {
+      validateConfig(doc.toJS() ?? {})
+    } catch (error) {
+      if (error instanceof ConfigError || (error as Error).name === 'ConfigError') throw new ManagementError(400, 'invalid_config', { message: (error as ConfigError).issues.join('; ') })
+      throw error
+    }
+    await hashPlainSecretIn(doc)
+    const before = kernel.config as Record<string, unknown>
+    const after = await replaceConfig(kernel, doc)
+    return reply({ ok: true, changed: changedKeys(before, after as Record<string, unknown>) })
+  })
+}

@@ -1,0 +1,64 @@
+import { getQuery } from 'h3'
+import type { z } from 'zod'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { compatProviderSchema, providerKeyEntrySchema } from '../../core/config/schema-entries.ts'
+import { formatIssues } from '../../core/config/validate.ts'
+import { addManagementRoute, readBody, type Guard } from './route.ts'
+import { ManagementError } from './respond.ts'
+import { updateConfig } from './config-store.ts'
+
+type Entry = Record<string, unknown>
+
+function validEntry(schema: z.ZodType, value: unknown, where: string): Entry {
+  const result = schema.safeParse(value)
+  if (!result.success) throw new ManagementError(400, 'invalid_config', { message: formatIssues(result.error).map(line => `${where}${line.startsWith('(root)') ? line.slice(6) : `.${line}`}`).join('; ') })
+  return value as Entry
+}
+
+/**
+ * Provider key lists: GET, PUT (the whole list), PATCH one entry (`{index, value}`, or `{match, value}`
+ * by api-key; compat: `{name, value}`), DELETE one (`?api-key=` or `?index=`; compat: `?name=`).
+ */
+function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z.ZodType, identity: 'api-key' | 'name'): void {
+  const raw = () => [...(kernel.config[key as keyof typeof kernel.config] as Entry[])]
+  const save = (list: Entry[]) => updateConfig(kernel, doc => doc.setIn([key], doc.createNode(list)))
+  const find = (list: Entry[], value: unknown) => list.findIndex(entry => entry[identity] === value)
+
+  addManagementRoute(kernel, guard, 'GET', `/${key}`, () => ({ [key]: raw() }))
+  addManagementRoute(kernel, guard, 'PUT', `/${key}`, async (event) => {
+    const body = await readBody(event) as unknown
+    const list = Array.isArray(body) ? body : (body as { items?: unknown } | null)?.items
+    if (!Array.isArray(list)) throw new ManagementError(400, 'invalid body')
+    await save(list.map((entry, i) => validEntry(schema, entry, `${key}[${i}]`)))
+    return { status: 'ok' }
+  })
+  addManagementRoute(kernel, guard, 'PATCH', `/${key}`, async (event) => {
+    const body = await readBody(event) as { index?: unknown; match?: unknown; name?: unknown; value?: unknown } | null
+    if (!body || typeof body !== 'object' || !body.value || typeof body.value !== 'object') throw new ManagementError(400, 'invalid body')
+    const list = raw()
+    const at = Number.isInteger(body.index) ? body.index as number
+      : identity === 'name' ? find(list, body.name ?? body.match) : find(list, body.match)
+    if (at < 0 || at >= list.length) throw new ManagementError(404, 'item not found')
+    // PATCH merges into the entry field by field, so a partial value changes only what it names
+    // and the entry's comments stay.
+    validEntry(schema, { ...list[at], ...body.value as Entry }, `${key}[${at}]`)
+    await updateConfig(kernel, (doc) => {
+      for (const [field, value] of Object.entries(body.value as Entry)) doc.setIn([key, at, field], doc.createNode(value))
+    })
+    return { status: 'ok' }
+  })
+  addManagementRoute(kernel, guard, 'DELETE', `/${key}`, async (event) => {
+    const query = getQuery(event) as Record<string, string | undefined>
+    const list = raw()
+    const at = query.index !== undefined ? Number(query.index) : query[identity] !== undefined ? find(list, query[identity]) : Number.NaN
+    if (query.index === undefined && query[identity] === undefined) throw new ManagementError(400, 'invalid body')
+    if (!Number.isInteger(at) || at < 0 || at >= list.length) throw new ManagementError(404, 'item not found')
+    await updateConfig(kernel, doc => doc.deleteIn([key, at]))
+    return { status: 'ok' }
+  })
+}
+
+export function addProviderRoutes(kernel: ProxyKernel, guard: Guard): void {
+  for (const key of ['alpha-api-key', 'beta-api-key', 'gamma-api-key', 'delta-api-key']) addListRoutes(kernel, guard, key, providerKeyEntrySchema, 'api-key')
+  addListRoutes(kernel, guard, 'compat-provider', compatProviderSchema, 'name')
+}
