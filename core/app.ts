@@ -44,7 +44,10 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
 
   const specs = [...(options.builtins === false ? [] : builtinPlugins), ...(options.plugins ?? [])]
   const plugins = await loadPlugins(specs, options.cwd ?? process.cwd())
-  for (const plugin of plugins) await plugin.setup(kernel)
+  for (const plugin of plugins) {
+    if (plugin.configSchema) kernel.addConfigSchema(plugin.configSchema)
+    await plugin.setup(kernel)
+  }
 
   app.all('/**', event => jsonResponse(genericErrorBody({ status: 404, message: `no route for ${event.req.method} ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' }), 404))
 

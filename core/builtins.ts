@@ -15,5 +15,6 @@ export const builtinPlugins: string[] = [
   'plugins/keepalive/index.ts',
   'plugins/websocket/index.ts',
   'plugins/management/index.ts',
+  'plugins/usage/index.ts',
   'plugins/models/index.ts',
 ].map(path => `${root}${path}`)

@@ -24,10 +24,10 @@ export interface Credential {
   attributes: Record<string, string>
 }
 
-/** `sk-abcdef123456` -> `sk-a...3456`: enough to recognise a key, not to use it. */
+/** `sk-abcdef1234567890` -> `sk-a...7890`: enough to recognise a key, not to use it; short keys show nothing. */
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return ''
-  if (secret.length <= 8) return '*'.repeat(secret.length)
+  if (secret.length < 16) return '****'
   return `${secret.slice(0, 4)}...${secret.slice(-4)}`
 }
 

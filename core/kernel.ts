@@ -9,6 +9,19 @@ import type { Candidate, ProxyHooks } from './hooks.ts'
 import type { ProviderDef } from './provider.ts'
 import { buildModelIndex } from './model-index.ts'
 import { createKeyMatcher } from './client-key.ts'
+import type { z } from 'zod'
+import { ConfigError, formatIssues } from './config/validate.ts'
+
+/** Validate plugin-owned keys on a base-validated config (unknown keys are kept by the base schema). */
+function withPluginKeys(config: ProxyConfig, schemas: z.ZodType[]): ProxyConfig {
+  let out = config
+  for (const schema of schemas) {
+    const result = schema.safeParse(out)
+    if (!result.success) throw new ConfigError(formatIssues(result.error))
+    out = { ...out, ...(result.data as object) }
+  }
+  return out
+}
 
 /** Services plugins offer each other (e.g. `routing`); plugins augment this interface with `declare module`. */
 export interface ProxyServices {
@@ -41,6 +54,8 @@ export interface ProxyKernel {
   refreshCredentials(): void
   /** Returns the matching client key, or undefined. */
   matchClientKey(key: string | undefined): string | undefined
+  /** A plugin's own config keys: validated with the rest now and on every reload, defaults filled in. */
+  addConfigSchema(schema: z.ZodType): void
   /** Swap in a new validated config and let plugins react (`config-reload`). */
   applyConfig(config: ProxyConfig): Promise<void>
 }
@@ -54,6 +69,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
   let keyMatcher = createKeyMatcher(config['api-keys'])
   const sources: Array<() => Credential[]> = []
   const providers = new Map<string, ProviderDef>()
+  const schemas: z.ZodType[] = []
 
   const kernel: ProxyKernel = {
     app: new H3(),
@@ -84,7 +100,12 @@ export function createKernel(options: KernelOptions): ProxyKernel {
       models = buildModelIndex(next, config['force-model-prefix'])
     },
     matchClientKey: key => keyMatcher(key),
-    async applyConfig(next) {
+    addConfigSchema(schema) {
+      schemas.push(schema)
+      config = withPluginKeys(config, [schema])
+    },
+    async applyConfig(incoming) {
+      const next = withPluginKeys(incoming, schemas)
       const previous = config
       config = next
       keyMatcher = createKeyMatcher(next['api-keys'])

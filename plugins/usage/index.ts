@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { recordFrom } from './record.ts'
+import { UsageStore } from './store.ts'
+import { addUsageRoutes } from './routes.ts'
+
+/** How often pending records are written to storage. */
+export const flushIntervalMs = 1000
+const dayMs = 86_400_000
+
+/**
+ * Usage statistics (`usage-statistics-enabled`): one record per request, kept through unstorage so a
+ * restart loses nothing, pruned after `usage-retention-days`.
+ */
+export default defineProxyPlugin({
+  name: 'usage',
+  configSchema: z.looseObject({
+    'usage-retention-days': z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: 'must be >= 1' }).default(30),
+  }),
+  setup(kernel) {
+    const store = new UsageStore(kernel.storage, error => kernel.logger.warn('usage flush failed:', (error as Error).message))
+    const retention = () => (kernel.config as { 'usage-retention-days'?: number })['usage-retention-days'] ?? 30
+    kernel.hooks.hook('after-response', (ctx) => {
+      if (kernel.config['usage-statistics-enabled']) store.add(recordFrom(ctx))
+    })
+    const timer = setInterval(() => { void store.flush() }, flushIntervalMs)
+    timer.unref()
+    const pruner = setInterval(() => { void store.prune(Date.now() - retention() * dayMs).catch(() => {}) }, 3_600_000)
+    pruner.unref()
+    kernel.hooks.hook('close', async () => {
+      clearInterval(timer)
+      clearInterval(pruner)
+      await store.flush()
+    })
+    addUsageRoutes(kernel, store, () => Date.now() - retention() * dayMs)
+  },
+})

@@ -1,0 +1,52 @@
+import type { ResponseContext } from '../../core/hooks.ts'
+import { maskSecret } from '../../core/credential.ts'
+
+/** One request, as usage statistics keep it (no secrets: the client key is masked). */
+export interface UsageRecord {
+  id: string
+  /** Epoch ms when the request started. */
+  time: number
+  clientKey: string
+  model: string
+  upstreamModel?: string
+  provider?: string
+  family?: string
+  credential?: string
+  inputTokens: number
+  outputTokens: number
+  cachedTokens: number
+  reasoningTokens: number
+  latencyMs: number
+  status: number
+  stream: boolean
+}
+
+export function recordFrom(ctx: ResponseContext): UsageRecord {
+  const usage = ctx.usage
+  return {
+    id: ctx.request.id,
+    time: ctx.request.startedAt,
+    clientKey: maskSecret(ctx.request.clientKey) || 'anonymous',
+    model: ctx.request.model,
+    upstreamModel: ctx.candidate?.upstreamModel,
+    provider: ctx.candidate?.credential.provider,
+    family: ctx.candidate?.credential.family,
+    credential: ctx.candidate?.credential.id,
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    cachedTokens: usage?.cachedInputTokens ?? 0,
+    reasoningTokens: usage?.reasoningTokens ?? 0,
+    latencyMs: ctx.durationMs,
+    status: ctx.error && ctx.status < 400 ? 499 : ctx.status,
+    stream: ctx.request.stream,
+  }
+}
+
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value)
+
+/** Imported records must look like ours; anything else is skipped, not trusted. */
+export function isUsageRecord(value: unknown): value is UsageRecord {
+  const r = value as UsageRecord | null
+  return !!r && typeof r === 'object' && typeof r.id === 'string' && isNumber(r.time) && typeof r.model === 'string'
+    && isNumber(r.inputTokens) && isNumber(r.outputTokens) && isNumber(r.status)
+}

@@ -1,0 +1,46 @@
+import type { UsageRecord } from './record.ts'
+
+interface Totals { requests: number; success: number; failure: number; input_tokens: number; output_tokens: number; cached_tokens: number; reasoning_tokens: number; total_tokens: number; latency_ms_avg: number }
+
+const empty = (): Totals & { latencySum: number } => ({ requests: 0, success: 0, failure: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, total_tokens: 0, latency_ms_avg: 0, latencySum: 0 })
+
+function add(totals: ReturnType<typeof empty>, record: UsageRecord): void {
+  totals.requests++
+  if (record.status < 400) totals.success++
+  else totals.failure++
+  totals.input_tokens += record.inputTokens
+  totals.output_tokens += record.outputTokens
+  totals.cached_tokens += record.cachedTokens
+  totals.reasoning_tokens += record.reasoningTokens
+  totals.total_tokens += record.inputTokens + record.outputTokens
+  totals.latencySum += record.latencyMs
+}
+
+function finish(totals: ReturnType<typeof empty>): Totals {
+  const { latencySum, ...rest } = totals
+  return { ...rest, latency_ms_avg: rest.requests ? Math.round(latencySum / rest.requests) : 0 }
+}
+
+/** Totals overall, per model, credential and client key, and per hour and day (UTC). */
+export function summarize(records: Iterable<UsageRecord>) {
+  const all = empty()
+  const groups: Record<'by_model' | 'by_credential' | 'by_client_key' | 'by_hour' | 'by_day', Map<string, ReturnType<typeof empty>>> = {
+    by_model: new Map(), by_credential: new Map(), by_client_key: new Map(), by_hour: new Map(), by_day: new Map(),
+  }
+  const bump = (group: keyof typeof groups, key: string, record: UsageRecord) => {
+    let totals = groups[group].get(key)
+    if (!totals) groups[group].set(key, totals = empty())
+    add(totals, record)
+  }
+  for (const record of records) {
+    add(all, record)
+    const iso = new Date(record.time).toISOString()
+    bump('by_model', record.model, record)
+    bump('by_credential', record.credential ?? 'none', record)
+    bump('by_client_key', record.clientKey, record)
+    bump('by_hour', `${iso.slice(0, 13)}:00`, record)
+    bump('by_day', iso.slice(0, 10), record)
+  }
+  const out = (group: keyof typeof groups) => Object.fromEntries([...groups[group]].sort(([a], [b]) => a.localeCompare(b)).map(([key, totals]) => [key, finish(totals)]))
+  return { ...finish(all), by_model: out('by_model'), by_credential: out('by_credential'), by_client_key: out('by_client_key'), by_hour: out('by_hour'), by_day: out('by_day') }
+}
