@@ -16,5 +16,6 @@ export const builtinPlugins: string[] = [
   'plugins/websocket/index.ts',
   'plugins/management/index.ts',
   'plugins/usage/index.ts',
+  'plugins/logs/index.ts',
   'plugins/models/index.ts',
 ].map(path => `${root}${path}`)

@@ -16,15 +16,13 @@ function resolveAuthDir(config: ProxyConfig, path: string): ProxyConfig {
 export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) => void): Promise<ProxyConfig> {
   const path = kernel.configPath
   if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  const config = resolveAuthDir(await editConfigFile(path, edit), path)
-  await kernel.applyConfig(config)
-  return config
+  await kernel.applyConfig(resolveAuthDir(await editConfigFile(path, edit), path))
+  return kernel.config
 }
 
 export async function replaceConfig(kernel: ProxyKernel, doc: Document): Promise<ProxyConfig> {
   const path = kernel.configPath
   if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  const config = resolveAuthDir(await writeDocument(path, doc), path)
-  await kernel.applyConfig(config)
-  return config
+  await kernel.applyConfig(resolveAuthDir(await writeDocument(path, doc), path))
+  return kernel.config
 }

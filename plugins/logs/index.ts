@@ -1,0 +1,64 @@
+import { resolve } from 'node:path'
+import { z } from 'zod'
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { MainLog } from './main-log.ts'
+import { formatLine, levelOf } from './line-format.ts'
+import { redact, secretsOf } from './redact.ts'
+import { requestLogText, writeRequestLog } from './request-logs.ts'
+import { addLogRoutes } from './routes.ts'
+import type { Guard } from '../management/route.ts'
+
+/**
+ * File logging (`logging-to-file`): main.log in the spec's line format with rotation and a size cap,
+ * one line per request; request logs (`error-...` for failed requests, every request with
+ * `request-log`); secrets redacted everywhere; the management log endpoints.
+ */
+export default defineProxyPlugin({
+  name: 'logs',
+  configSchema: z.looseObject({
+    /** Log folder; default `./logs` under the working directory (spec: Log files). */
+    'logs-dir': z.string().default('logs'),
+  }),
+  setup(kernel) {
+    const dir = () => resolve(process.cwd(), (kernel.config as { 'logs-dir'?: string })['logs-dir'] ?? 'logs')
+    const log = new MainLog(dir, () => kernel.config['logs-max-total-size-mb'])
+    let secrets = secretsOf(kernel.config)
+    kernel.hooks.hook('config-reload', (config) => { secrets = secretsOf(config) })
+    const clean = (text: string) => redact(text, secrets)
+    const write = (level: string, message: string) => {
+      if (!kernel.config['logging-to-file']) return
+      try {
+        log.write(formatLine(new Date(), level, clean(message)))
+      } catch (error) {
+        process.stderr.write(`log write failed: ${(error as Error).message}\n`)
+      }
+    }
+
+    // Everything the kernel's logger says also goes to main.log.
+    const reporter = {
+      log(entry: { type: string; args: unknown[] }) {
+        write(levelOf(entry.type), entry.args.map(arg => arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : JSON.stringify(arg)).join(' '))
+      },
+    }
+    kernel.logger.addReporter?.(reporter)
+    // A rebuilt app (proxy dev) must not leave its reporter behind: lines would be written twice.
+    kernel.hooks.hook('close', () => { kernel.logger.removeReporter?.(reporter) })
+
+    kernel.hooks.hook('after-response', (ctx) => {
+      const { request } = ctx
+      const route = ctx.candidate ? ` -> ${ctx.candidate.upstreamModel} via ${ctx.candidate.credential.id}` : ''
+      write(ctx.status >= 500 ? 'ERROR' : ctx.status >= 400 ? 'WARN' : 'INFO', `${request.event.req.method} ${request.event.url.pathname} ${request.id} model=${request.model}${route} status=${ctx.status} ${ctx.durationMs}ms${ctx.error ? ` error=${ctx.error}` : ''}`)
+      // Request logs are file logs too: nothing is written unless logging-to-file is on.
+      const full = kernel.config['request-log']
+      if (!kernel.config['logging-to-file'] || (!full && ctx.status < 400 && !ctx.error)) return
+      try {
+        writeRequestLog(dir(), full ? 'request' : 'error', ctx, requestLogText(ctx, clean), kernel.config['error-logs-max-files'])
+      } catch (error) {
+        process.stderr.write(`request log write failed: ${(error as Error).message}\n`)
+      }
+    })
+
+    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    if (guard) addLogRoutes(kernel, guard, log, dir)
+  },
+})
