@@ -5,12 +5,18 @@ import { addFieldRoutes } from './routes-fields.ts'
 import { addApiKeyRoutes } from './routes-keys.ts'
 import { addProviderRoutes } from './routes-providers.ts'
 import { addCredentialRoutes } from './routes-credentials.ts'
+import { addMiscRoutes } from './routes-misc.ts'
+import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
 import { updateConfig } from './config-store.ts'
 
 /** Management API under `/v0/management` (spec: Management endpoints, Authentication 3). */
 export default defineProxyPlugin({
   name: 'management',
+  configSchema: z.looseObject({
+    /** Where GET /latest-version looks (npm `{version}` or a release `{tag_name}` listing); default: the npm registry entry of this package. */
+    'release-url': z.string().default(''),
+  }),
   async setup(kernel) {
     // A plain secret-key is hashed at start-up and the hash written back to the YAML.
     const secret = kernel.config['remote-management']['secret-key']
@@ -26,5 +32,6 @@ export default defineProxyPlugin({
     addApiKeyRoutes(kernel, guard)
     addProviderRoutes(kernel, guard)
     addCredentialRoutes(kernel, guard)
+    addMiscRoutes(kernel, guard)
   },
 })
