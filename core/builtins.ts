@@ -15,6 +15,7 @@ export const builtinPlugins: string[] = [
   'plugins/keepalive/index.ts',
   'plugins/websocket/index.ts',
   'plugins/management/index.ts',
+  'plugins/credential-files/index.ts',
   'plugins/usage/index.ts',
   'plugins/logs/index.ts',
   'plugins/models/index.ts',

@@ -20,6 +20,11 @@ export interface ProviderDef {
   family: string
   /** Wire format its upstream speaks. */
   format: WireFormat
+  /**
+   * false = the upstream wraps or alters its wire format (an envelope), so answers always go through the
+   * codec even when the client speaks the same format.
+   */
+  passthrough?: boolean
   /** Credentials from the config's entries (API keys); OAuth files come through the credential store. */
   credentials(config: ProxyConfig): Credential[]
   /** The HTTP request for one call (URL, method, headers with auth, body). */

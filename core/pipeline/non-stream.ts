@@ -10,7 +10,7 @@ export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>
 export interface TranslatedBody { body: Record<string, unknown>; usage?: Usage }
 
 /** A complete upstream answer in the client's format, reporting the model the client asked for. */
-export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, text: string, client?: ClientEncoding): TranslatedBody {
+export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, text: string, client?: ClientEncoding, passthrough = true): TranslatedBody {
   let json: Record<string, unknown>
   try {
     json = JSON.parse(text)
@@ -19,7 +19,7 @@ export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, up
   }
   const target = client ?? kernel.formats.get(request.inbound)
   const source = kernel.formats.get(upstream)
-  if (upstream === request.inbound && !client) {
+  if (upstream === request.inbound && !client && passthrough) {
     if ('model' in json) json.model = request.model
     const canonical = source?.response.decode(json)
     return { body: json, usage: canonical?.usage }

@@ -120,7 +120,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     const first = await readFirstChunk(upstream.body)
     if ('error' in first) return fail({ status: 502, message: `upstream stream failed before its first byte: ${first.error}`, type: 'server_error' }, 502, true)
     await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done' })
-    const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true, options.client)
+    const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true, options.client, provider.passthrough !== false)
     ctx.sse = options.sse !== false
     ctx.stream = pipeStream(upstream.body, first.iterator, first.chunk, transform, (outcome) => {
       ctx.usage = outcome.usage
@@ -139,7 +139,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     return fail({ status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' }, 502)
   }
   await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done' })
-  const translated = translateResponse(kernel, request, provider.format, text, options.client)
+  const translated = translateResponse(kernel, request, provider.format, text, options.client, provider.passthrough !== false)
   ctx.usage = translated.usage
   ctx.durationMs = Date.now() - request.startedAt
   await hooks.callHook('before-response', ctx)

@@ -68,8 +68,8 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
   }
 }
 
-export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string, sse = true, client?: ClientEncoding): StreamTransform {
-  if (upstream === request.inbound && sse && !client) return passthroughTransform(kernel, request, upstreamModel)
+export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string, sse = true, client?: ClientEncoding, passthrough = true): StreamTransform {
+  if (upstream === request.inbound && sse && !client && passthrough) return passthroughTransform(kernel, request, upstreamModel)
   const source = kernel.formats.get(upstream)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')

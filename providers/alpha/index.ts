@@ -1,5 +1,6 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import { alphaProvider } from './provider.ts'
+import { alphaCliProvider } from './cli-provider.ts'
 import { generateCodec } from './codec/index.ts'
 import { addGenerateRoutes } from './routes.ts'
 
@@ -9,6 +10,7 @@ export default defineProxyPlugin({
   setup(kernel) {
     kernel.registerFormat(generateCodec)
     kernel.registerProvider(alphaProvider)
+    kernel.registerProvider(alphaCliProvider)
     addGenerateRoutes(kernel)
   },
 })

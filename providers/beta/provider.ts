@@ -5,6 +5,8 @@ import { betaCatalog } from './catalog.ts'
 export const betaDefaultBaseUrl = 'https://api.anthropic.com'
 /** The API version header the vendor requires on every call. */
 export const betaApiVersion = '2023-06-01'
+/** Feature flag the vendor requires on requests made with an OAuth token. */
+export const betaOAuthBeta = 'oauth-2025-04-20'
 
 /** beta family: messages wire format, `x-api-key` + `anthropic-version`. */
 export const betaProvider = defineProvider({
@@ -19,7 +21,11 @@ export const betaProvider = defineProvider({
       ...credential.headers,
     }
     if (credential.apiKey) headers['x-api-key'] = credential.apiKey
-    else if (credential.accessToken) headers.authorization = `Bearer ${credential.accessToken}`
+    else if (credential.accessToken) {
+      // Signed-in accounts: the token and the beta header the vendor's CLI sends with it.
+      headers.authorization = `Bearer ${credential.accessToken}`
+      headers['anthropic-beta'] = headers['anthropic-beta'] ? `${headers['anthropic-beta']},${betaOAuthBeta}` : betaOAuthBeta
+    }
     const path = endpoint === 'count_tokens' ? '/v1/messages/count_tokens' : '/v1/messages'
     return { url: credential.baseUrl + path, method: 'POST', headers, json: body, proxyUrl: credential.proxyUrl }
   },

@@ -13,6 +13,11 @@ export const gammaProvider = defineProvider({
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...credential.headers }
     const token = credential.apiKey ?? credential.accessToken
     if (token) headers.authorization = `Bearer ${token}`
+    // Account tokens go to the vendor's account endpoint, which wants the account id and its client's name.
+    if (!credential.apiKey && credential.accessToken) {
+      if (credential.attributes.account) headers['chatgpt-account-id'] = credential.attributes.account
+      headers.originator ??= 'codex_cli_rs'
+    }
     const path = endpoint === 'compact' ? '/responses/compact' : '/responses'
     return { url: credential.baseUrl + path, method: 'POST', headers, json: body, proxyUrl: credential.proxyUrl }
   },

@@ -1,0 +1,31 @@
+import { z } from 'zod'
+
+/** Credential file types: the sign-in channels of the families. */
+export const credentialTypes = ['alpha', 'alpha-cli', 'beta', 'gamma', 'delta'] as const
+export type CredentialType = typeof credentialTypes[number]
+
+/**
+ * A credential file in `auth-dir` (`<anything>.json`). Unknown fields are kept, so a file written by a
+ * vendor's own CLI login can carry more than we read.
+ */
+export const credentialFileSchema = z.looseObject({
+  type: z.enum(credentialTypes, { error: `must be one of ${credentialTypes.join(', ')}` }),
+  access_token: z.string().optional(),
+  refresh_token: z.string().optional(),
+  /** ISO time or epoch milliseconds when the access token expires. */
+  expiry: z.union([z.string(), z.number()]).optional(),
+  email: z.string().optional(),
+  project_id: z.string().optional(),
+  account_id: z.string().optional(),
+  base_url: z.string().optional(),
+  disabled: z.boolean().optional(),
+  attributes: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+})
+export type CredentialFile = z.infer<typeof credentialFileSchema>
+
+/** Expiry as epoch ms, or undefined when the file does not say. */
+export function expiryOf(file: CredentialFile): number | undefined {
+  if (file.expiry === undefined) return undefined
+  const value = typeof file.expiry === 'number' ? file.expiry : Date.parse(file.expiry)
+  return Number.isFinite(value) ? value : undefined
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod'
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import type { RoutingState } from '../routing/state.ts'
+import { CredentialFileStore } from './store.ts'
+import { fileCredential } from './to-credential.ts'
+import { isDue, refreshFile, type OAuthClient } from './refresh.ts'
+import { addAuthFileRoutes } from './routes.ts'
+import type { Guard } from '../management/route.ts'
+
+const client = z.object({ 'token-url': z.string(), 'client-id': z.string(), 'client-secret': z.string().optional() })
+
+/** The vendors' token endpoints and public client ids of their CLIs; override per type in config. */
+export const defaultOAuthClients: Record<string, OAuthClient> = {
+  beta: { 'token-url': 'https://console.anthropic.com/v1/oauth/token', 'client-id': '9d1c250a-e61b-44d9-88ed-5944d1962f5e' },
+  gamma: { 'token-url': 'https://auth.openai.com/oauth/token', 'client-id': 'app_EMoamEEZ73f0CkXaXp7hrann' },
+  alpha: { 'token-url': 'https://oauth2.googleapis.com/token', 'client-id': '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com' },
+  'alpha-cli': { 'token-url': 'https://oauth2.googleapis.com/token', 'client-id': '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com' },
+}
+
+/** How often tokens are checked for refresh. */
+export const refreshCheckMs = 30_000
+
+/**
+ * Credential files in `auth-dir`: loaded at start, watched (added, changed, deleted -> disabled),
+ * tokens refreshed ahead of expiry one at a time per file and written back atomically; a failed
+ * refresh blocks the credential with the reason.
+ */
+export default defineProxyPlugin({
+  name: 'credential-files',
+  configSchema: z.looseObject({ 'oauth-clients': z.record(z.string(), client).default({}) }),
+  setup(kernel) {
+    const store = new CredentialFileStore(kernel.config['auth-dir'])
+    try { store.load() } catch (error) { kernel.logger.warn(`auth-dir ${store.dir}: ${(error as Error).message}`) }
+    const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
+    const clientFor = (type: string): OAuthClient | undefined => ((kernel.config as { 'oauth-clients'?: Record<string, OAuthClient> })['oauth-clients'] ?? {})[type] ?? defaultOAuthClients[type]
+
+    kernel.addCredentialSource(() => [...store.entries.values()].filter(entry => entry.file).map(entry => fileCredential(entry.name, entry.file!, kernel.config)))
+    const syncStates = () => {
+      for (const entry of store.entries.values()) if (entry.file) routing()?.setDisabled(`file:${entry.name}`, !!entry.deleted || entry.file.disabled === true)
+    }
+    syncStates()
+    try {
+      const watching = store.watch(() => {
+        kernel.refreshCredentials()
+        syncStates()
+      })
+      if (!watching) kernel.logger.info(`auth-dir ${store.dir} does not exist: no credential files (create it and restart to add some)`)
+    } catch (error) {
+      kernel.logger.warn(`cannot watch auth-dir ${store.dir}: ${(error as Error).message}`)
+    }
+
+    const inflight = new Map<string, Promise<void>>()
+    const refresh = (name: string) => {
+      const running = inflight.get(name)
+      if (running) return running
+      const entry = store.entries.get(name)
+      const client = entry?.file && clientFor(entry.file.type)
+      if (!entry?.file || !client) return Promise.resolve()
+      const task = refreshFile(store.dir, name, client).then(() => {
+        store.load()
+        kernel.refreshCredentials()
+        routing()?.unblock(`file:${name}`)
+        kernel.logger.info(`refreshed the token of ${name}`)
+      }, (error: Error) => {
+        routing()?.block(`file:${name}`, error.message)
+        kernel.logger.warn(`${name}: ${error.message}`)
+      }).finally(() => inflight.delete(name))
+      inflight.set(name, task)
+      return task
+    }
+    const refreshDue = () => Promise.all([...store.entries.values()].filter(entry => entry.file && !entry.deleted && isDue(entry.file)).map(entry => refresh(entry.name)))
+    void refreshDue()
+    const timer = setInterval(() => { void refreshDue() }, refreshCheckMs)
+    timer.unref()
+    kernel.hooks.hook('close', () => {
+      clearInterval(timer)
+      store.close()
+    })
+    ;(kernel.services as { credentialFiles?: { refreshDue: typeof refreshDue } }).credentialFiles = { refreshDue }
+
+    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    if (guard) addAuthFileRoutes(kernel, guard, store, () => { kernel.refreshCredentials(); syncStates() })
+  },
+})

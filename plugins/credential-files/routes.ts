@@ -1,0 +1,71 @@
+import { existsSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { getQuery } from 'h3'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import type { RoutingState } from '../routing/state.ts'
+import { writeFileAtomic } from '../../core/config/write.ts'
+import { isExcluded } from '../../core/model-match.ts'
+import { formatIssues } from '../../core/config/validate.ts'
+import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
+import { ManagementError } from '../management/respond.ts'
+import { credentialFileSchema } from './file-schema.ts'
+import { isCredentialFileName, type CredentialFileStore } from './store.ts'
+
+/** `GET|POST|DELETE /auth-files` and `GET /auth-files/models?name=`. */
+export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void): void {
+  const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
+  const nameOf = (value: unknown) => {
+    if (typeof value !== 'string' || !isCredentialFileName(value)) throw new ManagementError(400, 'invalid file name: expected <name>.json')
+    return value
+  }
+
+  addManagementRoute(kernel, guard, 'GET', '/auth-files', () => ({
+    files: [...store.entries.values()].sort((a, b) => a.name.localeCompare(b.name)).map(entry => ({
+      name: entry.name,
+      type: entry.file?.type ?? null,
+      email: entry.file?.email ?? null,
+      project: entry.file?.project_id ?? null,
+      priority: Number.parseInt(String(entry.file?.attributes?.priority ?? '0'), 10) || 0,
+      state: entry.error ? 'invalid' : routing()?.stateOf(`file:${entry.name}`) ?? 'ready',
+      ...(routing()?.record(`file:${entry.name}`)?.blocked && { reason: routing()!.record(`file:${entry.name}`)!.blocked!.reason }),
+      ...(entry.error && { error: entry.error }),
+      size: entry.size,
+      modified: entry.modified,
+    })),
+  }))
+
+  addManagementRoute(kernel, guard, 'POST', '/auth-files', async (event) => {
+    const name = nameOf(getQuery(event).name)
+    const body = await readBody(event)
+    const parsed = credentialFileSchema.safeParse(body)
+    if (!parsed.success) throw new ManagementError(400, 'invalid credential file', { message: formatIssues(parsed.error).join('; ') })
+    await writeFileAtomic(join(store.dir, name), `${JSON.stringify(body, null, 2)}\n`)
+    store.load()
+    changed()
+    return { status: 'ok', name }
+  })
+
+  addManagementRoute(kernel, guard, 'DELETE', '/auth-files', (event) => {
+    const query = getQuery(event) as { name?: string; all?: string }
+    const names = query.all === 'true' ? [...store.entries.keys()] : [nameOf(query.name)]
+    let removed = 0
+    for (const name of names) {
+      const path = join(store.dir, name)
+      if (!existsSync(path)) continue
+      rmSync(path)
+      removed++
+    }
+    if (!removed && query.all !== 'true') throw new ManagementError(404, 'file not found')
+    store.load()
+    changed()
+    return { status: 'ok', removed }
+  })
+
+  addManagementRoute(kernel, guard, 'GET', '/auth-files/models', (event) => {
+    const name = nameOf(getQuery(event).name)
+    const credential = kernel.credentials.find(c => c.id === `file:${name}`)
+    if (!credential) throw new ManagementError(404, 'file not found')
+    // What clients can actually ask for: exclusions (rule 6) applied, as the model index does.
+    return { models: credential.models.filter(model => !isExcluded(credential.excludedModels, model.id) && !isExcluded(credential.excludedModels, model.upstream)).map(model => ({ id: model.id, upstream: model.upstream })) }
+  })
+}

@@ -1,0 +1,72 @@
+import { existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { join } from 'node:path'
+import { credentialFileSchema, type CredentialFile } from './file-schema.ts'
+import { formatIssues } from '../../core/config/validate.ts'
+
+export interface FileEntry {
+  name: string
+  file?: CredentialFile
+  /** Why the file could not be used (bad JSON, bad fields). */
+  error?: string
+  size: number
+  modified: number
+  /** The file is gone: its credential stays listed, `disabled`. */
+  deleted?: boolean
+}
+
+export const isCredentialFileName = (name: string) => /^[\w.@+-]+\.json$/.test(name) && !name.startsWith('.')
+
+/** Credential files in `auth-dir`, re-read on every change of the folder. */
+export class CredentialFileStore {
+  readonly entries = new Map<string, FileEntry>()
+  private watcher?: FSWatcher
+  private timer?: NodeJS.Timeout
+
+  constructor(readonly dir: string) {}
+
+  load(): void {
+    const seen = new Set<string>()
+    if (existsSync(this.dir)) {
+      for (const name of readdirSync(this.dir)) {
+        if (!isCredentialFileName(name)) continue
+        seen.add(name)
+        this.entries.set(name, this.read(name))
+      }
+    }
+    for (const [name, entry] of this.entries) {
+      if (!seen.has(name) && !entry.deleted) this.entries.set(name, { ...entry, deleted: true })
+    }
+  }
+
+  private read(name: string): FileEntry {
+    const path = join(this.dir, name)
+    const stat = statSync(path)
+    const base = { name, size: stat.size, modified: Math.floor(stat.mtimeMs / 1000) }
+    let raw: unknown
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'))
+    } catch (error) {
+      return { ...base, error: `not valid JSON: ${(error as Error).message}` }
+    }
+    const parsed = credentialFileSchema.safeParse(raw)
+    return parsed.success ? { ...base, file: parsed.data } : { ...base, error: formatIssues(parsed.error).join('; ') }
+  }
+
+  /** Watch the folder; `onChange` runs (debounced) after the entries were re-read. */
+  watch(onChange: () => void): boolean {
+    if (!existsSync(this.dir)) return false
+    this.watcher = watch(this.dir, () => {
+      clearTimeout(this.timer)
+      this.timer = setTimeout(() => {
+        try { this.load() } catch {}
+        onChange()
+      }, 100)
+    })
+    return true
+  }
+
+  close(): void {
+    clearTimeout(this.timer)
+    this.watcher?.close()
+  }
+}
