@@ -1,21 +1,12 @@
-import { z } from 'zod'
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import type { RoutingState } from '../routing/state.ts'
 import { CredentialFileStore } from './store.ts'
 import { fileCredential } from './to-credential.ts'
-import { isDue, refreshFile, type OAuthClient } from './refresh.ts'
+import { isDue, refreshFile } from './refresh.ts'
+import { oauthClientFor, oauthClientsSchema } from './oauth-clients.ts'
+import { addSignInRoutes } from './routes-signin.ts'
 import { addAuthFileRoutes } from './routes.ts'
 import type { Guard } from '../management/route.ts'
-
-const client = z.object({ 'token-url': z.string(), 'client-id': z.string(), 'client-secret': z.string().optional() })
-
-/** The vendors' token endpoints and public client ids of their CLIs; override per type in config. */
-export const defaultOAuthClients: Record<string, OAuthClient> = {
-  beta: { 'token-url': 'https://console.anthropic.com/v1/oauth/token', 'client-id': '9d1c250a-e61b-44d9-88ed-5944d1962f5e' },
-  gamma: { 'token-url': 'https://auth.openai.com/oauth/token', 'client-id': 'app_EMoamEEZ73f0CkXaXp7hrann' },
-  alpha: { 'token-url': 'https://oauth2.googleapis.com/token', 'client-id': '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com' },
-  'alpha-cli': { 'token-url': 'https://oauth2.googleapis.com/token', 'client-id': '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com' },
-}
 
 /** How often tokens are checked for refresh. */
 export const refreshCheckMs = 30_000
@@ -27,12 +18,12 @@ export const refreshCheckMs = 30_000
  */
 export default defineProxyPlugin({
   name: 'credential-files',
-  configSchema: z.looseObject({ 'oauth-clients': z.record(z.string(), client).default({}) }),
+  configSchema: oauthClientsSchema,
   setup(kernel) {
     const store = new CredentialFileStore(kernel.config['auth-dir'])
     try { store.load() } catch (error) { kernel.logger.warn(`auth-dir ${store.dir}: ${(error as Error).message}`) }
     const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
-    const clientFor = (type: string): OAuthClient | undefined => ((kernel.config as { 'oauth-clients'?: Record<string, OAuthClient> })['oauth-clients'] ?? {})[type] ?? defaultOAuthClients[type]
+    const clientFor = (type: string) => oauthClientFor(kernel.config, type)
 
     kernel.addCredentialSource(() => [...store.entries.values()].filter(entry => entry.file).map(entry => fileCredential(entry.name, entry.file!, kernel.config)))
     const syncStates = () => {
@@ -79,6 +70,8 @@ export default defineProxyPlugin({
     ;(kernel.services as { credentialFiles?: { refreshDue: typeof refreshDue } }).credentialFiles = { refreshDue }
 
     const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
-    if (guard) addAuthFileRoutes(kernel, guard, store, () => { kernel.refreshCredentials(); syncStates() })
+    const changed = () => { kernel.refreshCredentials(); syncStates() }
+    if (guard) addAuthFileRoutes(kernel, guard, store, changed)
+    addSignInRoutes(kernel, guard, store, changed)
   },
 })

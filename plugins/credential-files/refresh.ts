@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { request } from 'undici'
+import { tokenRequest } from './token-request.ts'
 import { writeFileAtomic } from '../../core/config/write.ts'
 import { expiryOf, type CredentialFile } from './file-schema.ts'
 
-export interface OAuthClient { 'token-url': string; 'client-id': string; 'client-secret'?: string }
+import type { OAuthClient } from './oauth-clients.ts'
 
 /** Refresh this long before expiry, so no request ever carries an expired token. */
 export const refreshAheadMs = 5 * 60_000
@@ -22,15 +22,7 @@ export async function refreshFile(dir: string, name: string, client: OAuthClient
   const path = join(dir, name)
   const current = JSON.parse(readFileSync(path, 'utf8')) as CredentialFile
   if (!current.refresh_token) throw new Error('no refresh_token in the file')
-  const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current.refresh_token, client_id: client['client-id'] })
-  if (client['client-secret']) form.set('client_secret', client['client-secret'])
-  const response = await request(client['token-url'], { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString(), headersTimeout: 15_000, bodyTimeout: 15_000 })
-  const text = await response.body.text()
-  let body: { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string }
-  try { body = JSON.parse(text) } catch { body = {} }
-  if (response.statusCode >= 400 || !body.access_token) {
-    throw new Error(`token refresh failed (${response.statusCode}): ${body.error_description ?? body.error ?? text.slice(0, 200)}`)
-  }
+  const body = await tokenRequest(client, { grant_type: 'refresh_token', refresh_token: current.refresh_token })
   const next: CredentialFile = {
     ...current,
     access_token: body.access_token,

@@ -20,7 +20,8 @@ beforeAll(async () => {
   beta = await startMockUpstream(messagesMock)
   alpha = await startMockUpstream(generateMock)
   oauth = await startMockUpstream(async (request) => {
-    const form = new URLSearchParams(await request.text())
+    const text = await request.text()
+    const form = request.headers.get('content-type')?.includes('json') ? new URLSearchParams(JSON.parse(text)) : new URLSearchParams(text)
     if (!refreshOk || form.get('grant_type') !== 'refresh_token' || form.get('client_id') !== 'test-client') {
       return new Response(JSON.stringify({ error: 'invalid_grant', error_description: 'refresh token revoked' }), { status: 400 })
     }
