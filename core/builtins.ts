@@ -8,6 +8,7 @@ export const builtinPlugins: string[] = [
   'providers/gamma/index.ts',
   'providers/beta/index.ts',
   'providers/alpha/index.ts',
+  'providers/delta/index.ts',
   'plugins/routing/index.ts',
   'plugins/payload-rules/index.ts',
   'plugins/outbound-proxy/index.ts',

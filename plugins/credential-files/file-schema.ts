@@ -19,6 +19,10 @@ export const credentialFileSchema = z.looseObject({
   account_id: z.string().optional(),
   base_url: z.string().optional(),
   disabled: z.boolean().optional(),
+  /** delta: a cloud service-account key (the JWT grant replaces refresh tokens). */
+  service_account: z.object({ client_email: z.string(), private_key: z.string(), project_id: z.string().optional(), token_uri: z.string().optional() }).optional(),
+  /** delta: the platform location (default us-central1; `global` for the global endpoint). */
+  location: z.string().optional(),
   attributes: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 })
 export type CredentialFile = z.infer<typeof credentialFileSchema>

@@ -2,7 +2,8 @@ import { defineProxyPlugin } from '../../core/plugin.ts'
 import type { RoutingState } from '../routing/state.ts'
 import { CredentialFileStore } from './store.ts'
 import { fileCredential } from './to-credential.ts'
-import { isDue, refreshFile } from './refresh.ts'
+import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
+import { serviceAccountToken } from './service-account.ts'
 import { oauthClientFor, oauthClientsSchema } from './oauth-clients.ts'
 import { addSignInRoutes } from './routes-signin.ts'
 import { addAuthFileRoutes } from './routes.ts'
@@ -25,7 +26,12 @@ export default defineProxyPlugin({
     const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
     const clientFor = (type: string) => oauthClientFor(kernel.config, type)
 
-    kernel.addCredentialSource(() => [...store.entries.values()].filter(entry => entry.file).map(entry => fileCredential(entry.name, entry.file!, kernel.config)))
+    // Service accounts: access tokens from the JWT grant, kept in memory (the key file is never rewritten).
+    const serviceTokens = new Map<string, { token: string; expiry: number }>()
+    kernel.addCredentialSource(() => [...store.entries.values()].filter(entry => entry.file).map((entry) => {
+      const token = serviceTokens.get(entry.name)
+      return fileCredential(entry.name, token ? { ...entry.file!, access_token: token.token } : entry.file!, kernel.config)
+    }))
     const syncStates = () => {
       for (const entry of store.entries.values()) if (entry.file) routing()?.setDisabled(`file:${entry.name}`, !!entry.deleted || entry.file.disabled === true)
     }
@@ -47,7 +53,11 @@ export default defineProxyPlugin({
       const entry = store.entries.get(name)
       const client = entry?.file && clientFor(entry.file.type)
       if (!entry?.file || !client) return Promise.resolve()
-      const task = refreshFile(store.dir, name, client).then(() => {
+      const account = entry.file.service_account
+      const work = account
+        ? serviceAccountToken(account, ((kernel.config as { 'oauth-clients'?: Record<string, { 'token-url'?: string }> })['oauth-clients'] ?? {}).delta?.['token-url']).then((token) => { serviceTokens.set(name, token) })
+        : refreshFile(store.dir, name, client).then(() => {})
+      const task = work.then(() => {
         store.load()
         kernel.refreshCredentials()
         routing()?.unblock(`file:${name}`)
@@ -59,7 +69,15 @@ export default defineProxyPlugin({
       inflight.set(name, task)
       return task
     }
-    const refreshDue = () => Promise.all([...store.entries.values()].filter(entry => entry.file && !entry.deleted && isDue(entry.file)).map(entry => refresh(entry.name)))
+    const due = (entry: { name: string; file?: import('./file-schema.ts').CredentialFile }) => {
+      if (!entry.file) return false
+      if (entry.file.service_account) {
+        const token = serviceTokens.get(entry.name)
+        return !token || token.expiry - Date.now() < refreshAheadMs
+      }
+      return isDue(entry.file)
+    }
+    const refreshDue = () => Promise.all([...store.entries.values()].filter(entry => !entry.deleted && due(entry)).map(entry => refresh(entry.name)))
     void refreshDue()
     const timer = setInterval(() => { void refreshDue() }, refreshCheckMs)
     timer.unref()

@@ -14,6 +14,16 @@ export interface FileEntry {
   deleted?: boolean
 }
 
+/** A key file exactly as the cloud console downloads it (`type: service_account`) is a delta credential. */
+function fromServiceAccountKey(raw: unknown): unknown {
+  const key = raw as { type?: unknown; client_email?: string; private_key?: string; project_id?: string; token_uri?: string; location?: string } | null
+  if (key?.type !== 'service_account') return raw
+  return {
+    type: 'delta', email: key.client_email, project_id: key.project_id, location: key.location,
+    service_account: { client_email: key.client_email, private_key: key.private_key, project_id: key.project_id, token_uri: key.token_uri },
+  }
+}
+
 export const isCredentialFileName = (name: string) => /^[\w.@+-]+\.json$/.test(name) && !name.startsWith('.')
 
 /** Credential files in `auth-dir`, re-read on every change of the folder. */
@@ -48,7 +58,7 @@ export class CredentialFileStore {
     } catch (error) {
       return { ...base, error: `not valid JSON: ${(error as Error).message}` }
     }
-    const parsed = credentialFileSchema.safeParse(raw)
+    const parsed = credentialFileSchema.safeParse(fromServiceAccountKey(raw))
     return parsed.success ? { ...base, file: parsed.data } : { ...base, error: formatIssues(parsed.error).join('; ') }
   }
 

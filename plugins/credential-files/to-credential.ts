@@ -35,6 +35,8 @@ export function fileCredential(name: string, file: CredentialFile, config: Proxy
   if (file.email) attributes.email = file.email
   if (file.project_id) attributes.project = file.project_id
   if (file.account_id) attributes.account = file.account_id
+  if (file.location) attributes.location = file.location
+  if (file.base_url) attributes.baseUrlExplicit = 'true'
   attributes.file = name
   return {
     id: `file:${name}`,

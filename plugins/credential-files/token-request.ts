@@ -5,7 +5,7 @@ export interface TokenResponse { access_token?: string; refresh_token?: string; 
 
 /** POST to the token endpoint in the format the vendor wants; throws with the vendor's reason. */
 export async function tokenRequest(client: OAuthClient, params: Record<string, string>): Promise<TokenResponse> {
-  const fields = { ...params, client_id: client['client-id'], ...(client['client-secret'] && { client_secret: client['client-secret'] }) }
+  const fields = { ...params, ...(client['client-id'] && { client_id: client['client-id'] }), ...(client['client-secret'] && { client_secret: client['client-secret'] }) }
   const json = client['token-format'] === 'json'
   const response = await request(client['token-url'], {
     method: 'POST',

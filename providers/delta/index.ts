@@ -1,0 +1,10 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import { deltaProvider } from './provider.ts'
+
+/** delta family: generateContent through the cloud platform (the alpha plugin owns the format and routes). */
+export default defineProxyPlugin({
+  name: 'delta',
+  setup(kernel) {
+    kernel.registerProvider(deltaProvider)
+  },
+})

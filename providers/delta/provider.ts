@@ -1,0 +1,37 @@
+import { defineProvider } from '../../core/provider.ts'
+import { keyEntryCredentials } from '../_shared/key-entries.ts'
+import { deltaCatalog } from './catalog.ts'
+
+/** Global endpoint: API keys (express mode) take no project or location. */
+export const deltaDefaultBaseUrl = 'https://aiplatform.googleapis.com'
+export const deltaDefaultLocation = 'us-central1'
+
+function method(endpoint: string, stream: boolean): string {
+  return endpoint === 'count_tokens' ? 'countTokens' : stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
+}
+
+/**
+ * delta family: the cloud platform's relay of alpha's generateContent format. API keys call the
+ * publisher model path with `x-goog-api-key`; service accounts (credential files) call the project and
+ * location path with a Bearer token from the signed-JWT grant.
+ */
+export const deltaProvider = defineProvider({
+  family: 'delta',
+  format: 'generate',
+  credentials: config => keyEntryCredentials('delta', config['delta-api-key'], deltaDefaultBaseUrl, deltaCatalog),
+  buildRequest({ credential, model, body, stream, endpoint }) {
+    const { model: _model, ...request } = body
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...credential.headers }
+    let url: string
+    if (credential.apiKey) {
+      headers['x-goog-api-key'] = credential.apiKey
+      url = `${credential.baseUrl}/v1/publishers/google/models/${encodeURIComponent(model)}:${method(endpoint, stream)}`
+    } else {
+      headers.authorization = `Bearer ${credential.accessToken ?? ''}`
+      const location = credential.attributes.location || deltaDefaultLocation
+      const base = credential.attributes.baseUrlExplicit ? credential.baseUrl : location === 'global' ? deltaDefaultBaseUrl : `https://${location}-aiplatform.googleapis.com`
+      url = `${base}/v1/projects/${encodeURIComponent(credential.attributes.project ?? '')}/locations/${location}/publishers/google/models/${encodeURIComponent(model)}:${method(endpoint, stream)}`
+    }
+    return { url, method: 'POST', headers, json: request, proxyUrl: credential.proxyUrl }
+  },
+})
