@@ -43,6 +43,11 @@ describe('proxy CLI', () => {
     writeFileSync(yaml, `host: 127.0.0.1\napi-keys: [second-key]\nauth-dir: ${dir}/auths\n`)
     await expect.poll(async () => (await models('second-key')).status, { timeout: 5000 }).toBe(200)
     expect((await models('first-key')).status).toBe(401)
+    // An invalid edit is logged and the running config stays.
+    writeFileSync(yaml, `host: 127.0.0.1\nport: 99999\napi-keys: [third-key]\n`)
+    await expect.poll(() => cli.output(), { timeout: 5000 }).toContain('port: must be 1..65535')
+    expect((await models('second-key')).status).toBe(200)
+    expect((await models('third-key')).status).toBe(401)
     expect(await cli.kill('SIGTERM')).toBe(0)
   })
 
