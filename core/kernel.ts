@@ -7,6 +7,7 @@ import type { ProxyConfig } from './config/schema.ts'
 import type { Credential } from './credential.ts'
 import type { Candidate, ProxyHooks } from './hooks.ts'
 import type { ProviderDef } from './provider.ts'
+import type { ModelInfo } from './model-info.ts'
 import { buildModelIndex } from './model-index.ts'
 import { createKeyMatcher } from './client-key.ts'
 import type { z } from 'zod'
@@ -45,6 +46,8 @@ export interface ProxyKernel {
   /** Client model name -> candidates (see core/model-index.ts). */
   readonly models: Map<string, Candidate[]>
   readonly services: ProxyServices
+  /** Upstream model id -> what the catalogs know of it. */
+  readonly modelInfo: Map<string, ModelInfo>
   /** The YAML file this config came from (management writes go there), if any. */
   readonly configPath?: string
   registerFormat(codec: WireCodec): void
@@ -82,10 +85,12 @@ export function createKernel(options: KernelOptions): ProxyKernel {
     get credentials() { return credentials },
     get models() { return models },
     services: {},
+    modelInfo: new Map(),
     configPath: options.configPath,
     registerFormat(codec) { kernel.formats.set(codec.format, codec) },
     registerProvider(provider) {
       providers.set(provider.family, provider)
+      for (const model of provider.models ?? []) if (!kernel.modelInfo.has(model.id)) kernel.modelInfo.set(model.id, model)
       kernel.refreshCredentials()
     },
     addCredentialSource(source) {

@@ -2,6 +2,7 @@ import type { WireFormat } from './canonical/codec.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import type { Credential } from './credential.ts'
 import type { UpstreamHttpRequest } from './http/upstream.ts'
+import type { ModelInfo } from './model-info.ts'
 
 export interface UpstreamCall {
   credential: Credential
@@ -25,6 +26,8 @@ export interface ProviderDef {
    * codec even when the client speaks the same format.
    */
   passthrough?: boolean
+  /** Built-in model catalog (limits, thinking ranges): used to clamp reasoning budgets and in model listings. */
+  models?: ModelInfo[]
   /** Credentials from the config's entries (API keys); OAuth files come through the credential store. */
   credentials(config: ProxyConfig): Credential[]
   /** The HTTP request for one call (URL, method, headers with auth, body). */

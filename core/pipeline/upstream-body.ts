@@ -2,6 +2,7 @@ import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
+import { clampReasoning } from '../canonical/reasoning.ts'
 
 /** Formats whose body names the model (generateContent puts it in the URL instead). */
 const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
@@ -19,7 +20,8 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const source = kernel.formats.get(request.inbound)
   if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
   request.canonical ??= source.request.decode(request.body)
-  const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream })
+  const reasoning = clampReasoning(request.canonical.reasoning, kernel.modelInfo.get(upstreamModel)?.thinking)
+  const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) })
   if (modelInBody[upstream]) body.model = upstreamModel
   return body
 }

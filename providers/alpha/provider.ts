@@ -1,6 +1,6 @@
 import { defineProvider } from '../../core/provider.ts'
 import { keyEntryCredentials } from '../_shared/key-entries.ts'
-import { alphaCatalog } from './catalog.ts'
+import { alphaCatalog, alphaModels } from './catalog.ts'
 
 export const alphaDefaultBaseUrl = 'https://generativelanguage.googleapis.com'
 
@@ -13,6 +13,7 @@ export function alphaMethodPath(model: string, endpoint: string, stream: boolean
 /** alpha family (API keys): generateContent wire format, `x-goog-api-key`; streams always asked as SSE. */
 export const alphaProvider = defineProvider({
   family: 'alpha',
+  models: alphaModels,
   format: 'generate',
   credentials: config => keyEntryCredentials('alpha', config['alpha-api-key'], alphaDefaultBaseUrl, alphaCatalog),
   buildRequest({ credential, model, body, stream, endpoint }) {

@@ -17,11 +17,12 @@ export function splitModelMethod(tail: string): [string, string | undefined] {
 
 /** The generateContent client endpoints under `/v1beta/models`. */
 export function addGenerateRoutes(kernel: ProxyKernel): void {
+  const info = (id: string) => kernel.modelInfo.get(kernel.models.get(id)?.[0]?.upstreamModel ?? id)
   addClientRoute(kernel, {
     method: 'GET',
     path: '/v1beta/models',
     format: 'generate',
-    handler: () => jsonResponse({ models: [...kernel.models.keys()].sort().map(alphaModelEntry) }),
+    handler: () => jsonResponse({ models: [...kernel.models.keys()].sort().map(id => alphaModelEntry(id, info(id))) }),
   })
   addClientRoute(kernel, {
     method: 'GET',
@@ -30,7 +31,7 @@ export function addGenerateRoutes(kernel: ProxyKernel): void {
     handler(event) {
       const [model] = splitModelMethod(event.url.pathname.slice('/v1beta/models/'.length))
       if (!kernel.models.has(model)) throw new ProxyError(404, `models/${model} is not found`, 'invalid_request_error', 'NOT_FOUND')
-      return jsonResponse(alphaModelEntry(model))
+      return jsonResponse(alphaModelEntry(model, info(model)))
     },
   })
   addClientRoute(kernel, {

@@ -1,6 +1,6 @@
 import { defineProvider } from '../../core/provider.ts'
 import { keyEntryCredentials } from '../_shared/key-entries.ts'
-import { betaCatalog } from './catalog.ts'
+import { betaCatalog, betaModels } from './catalog.ts'
 
 export const betaDefaultBaseUrl = 'https://api.anthropic.com'
 /** The API version header the vendor requires on every call. */
@@ -11,6 +11,7 @@ export const betaOAuthBeta = 'oauth-2025-04-20'
 /** beta family: messages wire format, `x-api-key` + `anthropic-version`. */
 export const betaProvider = defineProvider({
   family: 'beta',
+  models: betaModels,
   format: 'messages',
   credentials: config => keyEntryCredentials('beta', config['beta-api-key'], betaDefaultBaseUrl, betaCatalog),
   buildRequest({ credential, body, endpoint, stream }) {

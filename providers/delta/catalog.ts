@@ -1,2 +1,5 @@
-/** Current model ids served through the cloud platform (limits and thinking ranges: see issue 4 notes). */
-export const deltaCatalog = ['gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite']
+import { alphaModels } from '../alpha/catalog.ts'
+
+/** The cloud platform serves the generative-model service's models, same limits. */
+export const deltaModels = alphaModels
+export const deltaCatalog = deltaModels.map(model => model.id)

@@ -1,6 +1,6 @@
 import { defineProvider } from '../../core/provider.ts'
 import { keyEntryCredentials } from '../_shared/key-entries.ts'
-import { deltaCatalog } from './catalog.ts'
+import { deltaCatalog, deltaModels } from './catalog.ts'
 
 /** Global endpoint: API keys (express mode) take no project or location. */
 export const deltaDefaultBaseUrl = 'https://aiplatform.googleapis.com'
@@ -17,6 +17,7 @@ function method(endpoint: string, stream: boolean): string {
  */
 export const deltaProvider = defineProvider({
   family: 'delta',
+  models: deltaModels,
   format: 'generate',
   credentials: config => keyEntryCredentials('delta', config['delta-api-key'], deltaDefaultBaseUrl, deltaCatalog),
   buildRequest({ credential, model, body, stream, endpoint }) {

@@ -1,12 +1,13 @@
 import { defineProvider } from '../../core/provider.ts'
 import { keyEntryCredentials } from '../_shared/key-entries.ts'
-import { gammaCatalog } from './catalog.ts'
+import { gammaCatalog, gammaModels } from './catalog.ts'
 
 export const gammaDefaultBaseUrl = 'https://api.openai.com/v1'
 
 /** gamma family: responses wire format, Bearer key, `base-url` ending in `/v1`. */
 export const gammaProvider = defineProvider({
   family: 'gamma',
+  models: gammaModels,
   format: 'responses',
   credentials: config => keyEntryCredentials('gamma', config['gamma-api-key'], gammaDefaultBaseUrl, gammaCatalog),
   buildRequest({ credential, body, stream, endpoint }) {

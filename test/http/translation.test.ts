@@ -132,3 +132,15 @@ describe('endpoints', () => {
     expect((await missing.json()).error.status).toBe('NOT_FOUND')
   })
 })
+
+describe('reasoning budgets fit the model (catalog thinking ranges)', () => {
+  it.each([
+    ['gemini-2.5-flash', 'xhigh', 24576],
+    ['gemini-2.5-pro', 'none', 128],
+    ['gemini-2.5-pro', 'medium', 8192],
+  ])('%s with reasoning_effort %s -> thinkingBudget %i', async (model, effort, budget) => {
+    const response = await post('/v1/chat/completions', { model, reasoning_effort: effort, messages: [{ role: 'user', content: 'x' }] })
+    expect(response.status).toBe(200)
+    expect(lastBody('alpha').generationConfig.thinkingConfig.thinkingBudget).toBe(budget)
+  })
+})
