@@ -4,6 +4,8 @@ import { CredentialFileStore } from './store.ts'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
 import { serviceAccountToken } from './service-account.ts'
+import { fillProject } from './project-discovery.ts'
+import { channelDefaults } from './to-credential.ts'
 import { oauthClientFor, oauthClientsSchema } from './oauth-clients.ts'
 import { addSignInRoutes } from './routes-signin.ts'
 import { addAuthFileRoutes } from './routes.ts'
@@ -77,7 +79,27 @@ export default defineProxyPlugin({
       }
       return isDue(entry.file)
     }
-    const refreshDue = () => Promise.all([...store.entries.values()].filter(entry => !entry.deleted && due(entry)).map(entry => refresh(entry.name)))
+    // alpha-cli accounts need their code-assist project before the first request.
+    const discover = (name: string) => {
+      const key = `project:${name}`
+      if (inflight.has(key)) return inflight.get(key)!
+      const entry = store.entries.get(name)!
+      const task = fillProject(store.dir, name, (entry.file!.base_url || channelDefaults['alpha-cli'].baseUrl).replace(/\/+$/, '')).then((project) => {
+        store.load()
+        kernel.refreshCredentials()
+        kernel.logger.info(`${name}: code-assist project ${project}`)
+      }, (error: Error) => {
+        routing()?.block(`file:${name}`, `project discovery failed: ${error.message}`)
+        kernel.logger.warn(`${name}: project discovery failed: ${error.message}`)
+      }).finally(() => inflight.delete(key))
+      inflight.set(key, task)
+      return task
+    }
+    const needsProject = (entry: { file?: import('./file-schema.ts').CredentialFile; deleted?: boolean }) => !entry.deleted && entry.file?.type === 'alpha-cli' && !entry.file.project_id && !!entry.file.access_token
+    const refreshDue = async () => {
+      await Promise.all([...store.entries.values()].filter(entry => !entry.deleted && due(entry)).map(entry => refresh(entry.name)))
+      await Promise.all([...store.entries.values()].filter(needsProject).map(entry => discover(entry.name)))
+    }
     void refreshDue()
     const timer = setInterval(() => { void refreshDue() }, refreshCheckMs)
     timer.unref()

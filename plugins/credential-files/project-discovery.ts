@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { request } from 'undici'
+import { writeFileAtomic } from '../../core/config/write.ts'
+import type { CredentialFile } from './file-schema.ts'
+
+const metadata = { ideType: 'IDE_UNSPECIFIED', platform: 'PLATFORM_UNSPECIFIED', pluginType: 'GEMINI' }
+const onboardPollMs = 2000
+const onboardAttempts = 15
+
+async function call(baseUrl: string, token: string, method: string, body: unknown): Promise<Record<string, any>> {
+  const response = await request(`${baseUrl}/v1internal:${method}`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), headersTimeout: 15_000, bodyTimeout: 15_000,
+  })
+  const text = await response.body.text()
+  if (response.statusCode >= 400) throw new Error(`${method} answered ${response.statusCode}: ${text.slice(0, 200)}`)
+  return JSON.parse(text)
+}
+
+const projectId = (value: unknown) => typeof value === 'string' ? value : (value as { id?: string } | undefined)?.id
+
+/**
+ * The code-assist project of a signed-in account, found the way the vendor's CLI does: loadCodeAssist
+ * names it when the account is set up; otherwise onboardUser on the default tier (polled until done).
+ */
+export async function discoverProject(baseUrl: string, token: string, sleep = (ms: number) => new Promise(r => setTimeout(r, ms))): Promise<string> {
+  const loaded = await call(baseUrl, token, 'loadCodeAssist', { metadata })
+  const known = projectId(loaded.cloudaicompanionProject)
+  if (loaded.currentTier && known) return known
+  const tier = (loaded.allowedTiers as Array<{ id: string; isDefault?: boolean }> | undefined)?.find(t => t.isDefault)?.id ?? 'free-tier'
+  for (let attempt = 0; attempt < onboardAttempts; attempt++) {
+    const operation = await call(baseUrl, token, 'onboardUser', { tierId: tier, metadata, ...(known && { cloudaicompanionProject: known }) })
+    const found = projectId(operation.response?.cloudaicompanionProject)
+    if (operation.done && found) return found
+    await sleep(onboardPollMs)
+  }
+  throw new Error('onboarding did not finish: no code-assist project')
+}
+
+/** Find and write the project into an alpha-cli file that lacks one. */
+export async function fillProject(dir: string, name: string, baseUrl: string): Promise<string> {
+  const path = join(dir, name)
+  const current = JSON.parse(readFileSync(path, 'utf8')) as CredentialFile
+  const project = await discoverProject(baseUrl, current.access_token ?? '')
+  await writeFileAtomic(path, `${JSON.stringify({ ...current, project_id: project }, null, 2)}\n`)
+  return project
+}
