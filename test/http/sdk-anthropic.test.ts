@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import OpenAI from 'openai'
-import Anthropic from '@anthropic-ai/sdk'
-import { GoogleGenAI } from '@google/genai'
-import { clientKey, families, familyModels, greeting, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
+import { describe, expect, it } from 'vitest'
+import type Anthropic from '@anthropic-ai/sdk'
+import { families, familyModels, greeting } from '../helpers/family-proxy.ts'
+import { useSdkClients, weatherTool } from '../helpers/sdk-clients.ts'
 
-let setup: FamilyProxy
-let openai: OpenAI
-let anthropic: Anthropic
-let genai: GoogleGenAI
-
-beforeAll(async () => {
-  setup = await startFamilyProxy()
-  openai = new OpenAI({ baseURL: `${setup.proxy.url}/v1`, apiKey: clientKey, maxRetries: 0 })
-  anthropic = new Anthropic({ baseURL: setup.proxy.url, apiKey: clientKey, maxRetries: 0 })
-  genai = new GoogleGenAI({ apiKey: clientKey, httpOptions: { baseUrl: setup.proxy.url } })
-})
-afterAll(() => setup.close())
-
-const weatherTool = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }
+const sdk = useSdkClients()
 
 describe.each(families)('upstream family %s', (family) => {
   const model = familyModels[family]
 
   describe('@anthropic-ai/sdk', () => {
     it('messages', async () => {
-      const message = await anthropic.messages.create({ model, max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'ping' }] })
+      const message = await sdk.anthropic.messages.create({ model, max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'ping' }] })
       expect(message.content[0]).toMatchObject({ type: 'text', text: greeting('ping') })
       expect(message.stop_reason).toBe('end_turn')
       expect(message.usage.output_tokens).toBeGreaterThan(0)
@@ -32,11 +18,11 @@ describe.each(families)('upstream family %s', (family) => {
 
     it('stream().finalMessage() with tool_use, then tool_result', async () => {
       const tools = [{ name: weatherTool.name, description: weatherTool.description, input_schema: weatherTool.parameters as Anthropic.Tool.InputSchema }]
-      const message = await anthropic.messages.stream({ model, max_tokens: 256, tools, messages: [{ role: 'user', content: 'get_weather in Oslo' }] }).finalMessage()
+      const message = await sdk.anthropic.messages.stream({ model, max_tokens: 256, tools, messages: [{ role: 'user', content: 'get_weather in Oslo' }] }).finalMessage()
       const use = message.content.find(block => block.type === 'tool_use')
       expect(message.stop_reason).toBe('tool_use')
       expect(use && use.type === 'tool_use' && use.input).toEqual({ query: 'get_weather in Oslo' })
-      const answer = await anthropic.messages.create({
+      const answer = await sdk.anthropic.messages.create({
         model, max_tokens: 256, tools,
         messages: [
           { role: 'user', content: 'get_weather in Oslo' },
@@ -48,7 +34,7 @@ describe.each(families)('upstream family %s', (family) => {
     })
 
     it('countTokens', async () => {
-      const count = await anthropic.messages.countTokens({ model, messages: [{ role: 'user', content: 'How many tokens is this?' }] })
+      const count = await sdk.anthropic.messages.countTokens({ model, messages: [{ role: 'user', content: 'How many tokens is this?' }] })
       expect(count.input_tokens).toBeGreaterThan(5)
     })
   })

@@ -1,30 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import OpenAI from 'openai'
-import Anthropic from '@anthropic-ai/sdk'
-import { GoogleGenAI } from '@google/genai'
-import { clientKey, families, familyModels, greeting, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
+import { describe, expect, it } from 'vitest'
+import { families, familyModels, greeting } from '../helpers/family-proxy.ts'
+import { useSdkClients, weatherTool } from '../helpers/sdk-clients.ts'
 
-let setup: FamilyProxy
-let openai: OpenAI
-let anthropic: Anthropic
-let genai: GoogleGenAI
-
-beforeAll(async () => {
-  setup = await startFamilyProxy()
-  openai = new OpenAI({ baseURL: `${setup.proxy.url}/v1`, apiKey: clientKey, maxRetries: 0 })
-  anthropic = new Anthropic({ baseURL: setup.proxy.url, apiKey: clientKey, maxRetries: 0 })
-  genai = new GoogleGenAI({ apiKey: clientKey, httpOptions: { baseUrl: setup.proxy.url } })
-})
-afterAll(() => setup.close())
-
-const weatherTool = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }
+const sdk = useSdkClients()
 
 describe.each(families)('upstream family %s', (family) => {
   const model = familyModels[family]
 
   describe('openai SDK', () => {
     it('chat', async () => {
-      const completion = await openai.chat.completions.create({ model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'ping' }] })
+      const completion = await sdk.openai.chat.completions.create({ model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'ping' }] })
       expect(completion.model).toBe(model)
       expect(completion.choices[0]!.message.content).toBe(greeting('ping'))
       expect(completion.choices[0]!.finish_reason).toBe('stop')
@@ -34,13 +19,13 @@ describe.each(families)('upstream family %s', (family) => {
 
     it('chat stream with tools, then the tool result turn', async () => {
       const tools = [{ type: 'function' as const, function: weatherTool }]
-      const final = await openai.chat.completions.stream({ model, messages: [{ role: 'user', content: 'get_weather in Paris' }], tools }).finalChatCompletion()
+      const final = await sdk.openai.chat.completions.stream({ model, messages: [{ role: 'user', content: 'get_weather in Paris' }], tools }).finalChatCompletion()
       const call = final.choices[0]!.message.tool_calls![0]!
       expect(final.choices[0]!.finish_reason).toBe('tool_calls')
       expect(call.type === 'function' && call.function.name).toBe('get_weather')
       expect(call.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ query: 'get_weather in Paris' })
       expect(call.id).toBeTruthy()
-      const answer = await openai.chat.completions.create({
+      const answer = await sdk.openai.chat.completions.create({
         model,
         tools,
         messages: [
@@ -53,13 +38,13 @@ describe.each(families)('upstream family %s', (family) => {
     })
 
     it('responses', async () => {
-      const response = await openai.responses.create({ model, instructions: 'Be brief.', input: 'ping' })
+      const response = await sdk.openai.responses.create({ model, instructions: 'Be brief.', input: 'ping' })
       expect(response.output_text).toBe(greeting('ping'))
       expect(response.usage!.input_tokens).toBeGreaterThan(0)
     })
 
     it('responses stream with a function call', async () => {
-      const stream = openai.responses.stream({ model, input: 'get_weather in Rome', tools: [{ type: 'function', strict: false, ...weatherTool }] })
+      const stream = sdk.openai.responses.stream({ model, input: 'get_weather in Rome', tools: [{ type: 'function', strict: false, ...weatherTool }] })
       const final = await stream.finalResponse()
       const call = final.output.find(item => item.type === 'function_call')
       expect(call && call.type === 'function_call' && call.name).toBe('get_weather')
