@@ -35,7 +35,13 @@ export class ConfigWriteError extends Error {
  * written) or ConfigWriteError (could not write).
  */
 export async function editConfigFile(path: string, edit: (doc: Document) => void, extraSchemas: Parameters<typeof validateConfig>[1] = []): Promise<ProxyConfig> {
-  const doc = parseDocument(await readFile(path, 'utf8'))
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigWriteError((error as NodeJS.ErrnoException).code ?? (error as Error).message)
+  }
+  const doc = parseDocument(text)
   if (doc.errors.length) throw new ConfigError([`config file does not parse: ${doc.errors[0]!.message.split('\n')[0]}`])
   edit(doc)
   return writeDocument(path, doc, extraSchemas)
