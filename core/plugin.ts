@@ -1,6 +1,11 @@
 import { createJiti } from 'jiti'
 import type { z } from 'zod'
 import type { ProxyKernel } from './kernel.ts'
+import { fileURLToPath } from 'node:url'
+
+/** The package name plugins import the public API from, and where that entry lives. */
+export const packageName = 'model-proxy'
+const publicEntry = fileURLToPath(new URL('./index.ts', import.meta.url))
 
 export interface ProxyPlugin {
   name: string
@@ -17,7 +22,8 @@ export type PluginSpec = string | ProxyPlugin
 
 /** Built-in and third-party plugins load the same way: a module path resolved from `cwd`, imported through jiti. */
 export async function loadPlugins(specs: PluginSpec[], cwd: string): Promise<ProxyPlugin[]> {
-  const jiti = createJiti(`${cwd}/`, { moduleCache: false })
+  // `import { defineProxyPlugin } from 'model-proxy'` works from any folder, installed or not.
+  const jiti = createJiti(`${cwd}/`, { moduleCache: false, alias: { [packageName]: publicEntry } })
   const plugins: ProxyPlugin[] = []
   for (const spec of specs) {
     if (typeof spec !== 'string') { plugins.push(spec); continue }
