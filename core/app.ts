@@ -19,6 +19,8 @@ export interface CreateProxyOptions {
   logger?: ConsolaInstance
   /** The YAML file the config came from: management writes go there. */
   configPath?: string
+  /** YAML layers under configPath (presets), lowest first. */
+  configBases?: string[]
 }
 
 export interface Proxy {
@@ -30,7 +32,7 @@ export interface Proxy {
 /** Build the app: kernel, CORS on every response, plugins, and a JSON 404 for everything else. */
 export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   const storage = options.storage ?? await createProxyStorage({ driver: 'memory' })
-  const kernel = createKernel({ config: options.config, storage, logger: options.logger, configPath: options.configPath })
+  const kernel = createKernel({ config: options.config, storage, logger: options.logger, configPath: options.configPath, configBases: options.configBases })
   const { app } = kernel
 
   app.use(async (event, next) => {

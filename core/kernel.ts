@@ -50,6 +50,8 @@ export interface ProxyKernel {
   readonly modelInfo: Map<string, ModelInfo>
   /** The YAML file this config came from (management writes go there), if any. */
   readonly configPath?: string
+  /** YAML layers under configPath (presets), lowest first. */
+  readonly configBases: string[]
   registerFormat(codec: WireCodec): void
   registerProvider(provider: ProviderDef): void
   /** Extra credential sources (credential files, plugins); call `refreshCredentials()` when they change. */
@@ -63,7 +65,7 @@ export interface ProxyKernel {
   applyConfig(config: ProxyConfig): Promise<void>
 }
 
-export interface KernelOptions { config: ProxyConfig; storage: Storage; logger?: ConsolaInstance; configPath?: string }
+export interface KernelOptions { config: ProxyConfig; storage: Storage; logger?: ConsolaInstance; configPath?: string; configBases?: string[] }
 
 export function createKernel(options: KernelOptions): ProxyKernel {
   let config = options.config
@@ -87,6 +89,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
     services: {},
     modelInfo: new Map(),
     configPath: options.configPath,
+    configBases: options.configBases ?? [],
     registerFormat(codec) { kernel.formats.set(codec.format, codec) },
     registerProvider(provider) {
       providers.set(provider.family, provider)

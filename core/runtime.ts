@@ -40,7 +40,7 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   const logger = options.logger ?? consola.withTag('proxy')
   let loaded = await loadProject(options)
   const storage = await createProxyStorage(storageOptions(loaded))
-  const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger, configPath: project.yamlPath })
+  const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger, configPath: project.yamlPath, configBases: project.yamlBases })
   let proxy = await build(loaded)
   const server: RunningServer = await listen(() => proxy, loaded.config, { port: options.port, host: options.host })
   logger.info(`listening on ${server.url}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
@@ -54,7 +54,7 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
 
   const reloadYaml = async () => {
     if (!loaded.yamlPath) return
-    const config = await readYamlConfig(loaded.yamlPath)
+    const config = await readYamlConfig(loaded.yamlPath, loaded.yamlBases)
     config['auth-dir'] = loaded.config['auth-dir']
     await proxy.kernel.applyConfig(config)
     loaded = { ...loaded, config }

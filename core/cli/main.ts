@@ -6,6 +6,7 @@ const main = defineCommand({
   subCommands: {
     start: () => import('./commands/start.ts').then(m => m.default),
     dev: () => import('./commands/dev.ts').then(m => m.default),
+    build: () => import('./commands/build.ts').then(m => m.default),
   },
 })
 

@@ -14,24 +14,39 @@ export interface LoadedProject {
   root: string
   /** The YAML file in use, if any. */
   yamlPath?: string
+  /** YAML files of extended layers (presets), lowest first: the user's file is merged over them. */
+  yamlBases: string[]
   config: ProxyConfig
 }
 
-/** Read and validate a YAML config file; every problem becomes a `path: reason` line, never a stack. */
-export async function readYamlConfig(path: string): Promise<ProxyConfig> {
+/** Read a YAML file's data (not yet validated). */
+export async function readYamlData(path: string): Promise<unknown> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
   } catch (error) {
     throw new ConfigError([`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`])
   }
-  let raw: unknown
   try {
-    raw = parseYaml(text)
+    return parseYaml(text)
   } catch (error) {
     throw new ConfigError([`${path}: invalid YAML: ${(error as Error).message.split('\n')[0]}`])
   }
-  return validateConfig(raw)
+}
+
+/** Deep merge for YAML layers: objects merge, anything else (lists included) is replaced by the upper layer. */
+export function mergeLayers(base: unknown, upper: unknown): unknown {
+  if (!base || typeof base !== 'object' || Array.isArray(base) || !upper || typeof upper !== 'object' || Array.isArray(upper)) return upper ?? base
+  const out: Record<string, unknown> = { ...base as Record<string, unknown> }
+  for (const [key, value] of Object.entries(upper)) out[key] = mergeLayers(out[key], value)
+  return out
+}
+
+/** Read and validate a YAML config file; every problem becomes a `path: reason` line, never a stack. */
+export async function readYamlConfig(path: string, bases: string[] = []): Promise<ProxyConfig> {
+  let data: unknown = {}
+  for (const base of bases) data = mergeLayers(data, await readYamlData(base))
+  return validateConfig(mergeLayers(data, await readYamlData(path)))
 }
 
 export const expandHome = (path: string) => path === '~' || path.startsWith('~/') ? homedir() + path.slice(1) : path
@@ -41,7 +56,7 @@ export const expandHome = (path: string) => path === '~' || path.startsWith('~/'
  * with `--config`, which wins. No YAML at all means the spec's defaults.
  */
 export async function loadProject(options: { cwd: string; projectFile?: string; yamlPath?: string }): Promise<LoadedProject> {
-  const { config: project, configFile } = await loadConfig<ProxyProjectConfig>({
+  const { config: project, configFile, layers } = await loadConfig<ProxyProjectConfig>({
     cwd: options.cwd,
     configFile: options.projectFile ?? 'proxy.config',
     name: 'proxy',
@@ -52,10 +67,20 @@ export async function loadProject(options: { cwd: string; projectFile?: string; 
     giget: false,
   })
   const root = configFile && existsSync(configFile) ? dirname(configFile) : options.cwd
-  const named = options.yamlPath ? resolve(options.cwd, options.yamlPath) : project.config ? resolve(root, project.config) : undefined
+  // Extended layers (c12 `extends`, e.g. a preset): their plugins and YAML resolve from their own folder.
+  // c12 lists the project's own layer first, then what it extends.
+  const extended = (layers ?? []).slice(1).filter(layer => layer.config)
+  const layerDir = (layer: { cwd?: string; configFile?: string }) => layer.configFile && isAbsolute(layer.configFile) ? dirname(layer.configFile) : layer.cwd ?? root
+  const yamlBases = extended.reverse().filter(layer => layer.config!.config).map(layer => resolve(layerDir(layer), layer.config!.config!))
+  const plugins = [
+    ...extended.flatMap(layer => (layer.config!.plugins ?? []).map(spec => typeof spec === 'string' && spec.startsWith('.') ? resolve(layerDir(layer), spec) : spec)),
+    ...(layers?.[0]?.config?.plugins ?? []),
+  ]
+  const own = layers?.[0]?.config
+  const named = options.yamlPath ? resolve(options.cwd, options.yamlPath) : own?.config ? resolve(root, own.config) : undefined
   const yamlPath = named && (options.yamlPath || existsSync(named)) ? named : undefined
-  const config = yamlPath ? await readYamlConfig(yamlPath) : validateConfig({})
+  const config = yamlPath ? await readYamlConfig(yamlPath, yamlBases) : yamlBases.length ? await readYamlConfig(yamlBases.at(-1)!, yamlBases.slice(0, -1)) : validateConfig({})
   const authDir = expandHome(config['auth-dir'])
   config['auth-dir'] = isAbsolute(authDir) ? authDir : resolve(yamlPath ? dirname(yamlPath) : root, authDir)
-  return { project: project ?? {}, root, yamlPath, config }
+  return { project: { ...project, plugins }, root, yamlPath, yamlBases, config }
 }

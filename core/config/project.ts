@@ -11,6 +11,11 @@ export interface ProxyProjectConfig {
   storage?: StorageOptions
   /** false = skip built-in plugins. */
   builtins?: boolean
+  /**
+   * Layers to build on (c12 `extends`): a preset folder with its own proxy.config and YAML. Its plugins
+   * come first and its YAML is the base the project's YAML is merged over.
+   */
+  extends?: string | string[]
 }
 
 export function defineProxyConfig(config: ProxyProjectConfig): ProxyProjectConfig {

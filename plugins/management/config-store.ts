@@ -3,7 +3,7 @@ import type { Document } from 'yaml'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import type { ProxyConfig } from '../../core/config/schema.ts'
 import { editConfigFile, writeDocument } from '../../core/config/write.ts'
-import { expandHome } from '../../core/config/load.ts'
+import { expandHome, readYamlConfig } from '../../core/config/load.ts'
 import { ManagementError } from './respond.ts'
 
 /** Relative `auth-dir` resolves from the YAML file's folder, as at start-up. */
@@ -16,13 +16,15 @@ function resolveAuthDir(config: ProxyConfig, path: string): ProxyConfig {
 export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) => void): Promise<ProxyConfig> {
   const path = kernel.configPath
   if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  await kernel.applyConfig(resolveAuthDir(await editConfigFile(path, edit), path))
+  await editConfigFile(path, edit)
+  await kernel.applyConfig(resolveAuthDir(await readYamlConfig(path, kernel.configBases), path))
   return kernel.config
 }
 
 export async function replaceConfig(kernel: ProxyKernel, doc: Document): Promise<ProxyConfig> {
   const path = kernel.configPath
   if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  await kernel.applyConfig(resolveAuthDir(await writeDocument(path, doc), path))
+  await writeDocument(path, doc)
+  await kernel.applyConfig(resolveAuthDir(await readYamlConfig(path, kernel.configBases), path))
   return kernel.config
 }

@@ -1,0 +1,15 @@
+import { defineCommand } from 'citty'
+import { consola } from 'consola'
+import { buildServer } from '../build-server.ts'
+
+export default defineCommand({
+  meta: { name: 'build', description: 'Build a standalone server folder from a preset' },
+  args: {
+    preset: { type: 'string', description: 'Preset name (a folder of plugins/presets/)', required: true },
+    out: { type: 'string', description: 'Output folder', required: true },
+  },
+  async run({ args }) {
+    const out = await buildServer(args.preset, args.out)
+    consola.success(`built ${out}: start it with \`node ${out}/server.mjs\``)
+  },
+})
