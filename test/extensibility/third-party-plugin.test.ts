@@ -52,7 +52,7 @@ afterAll(async () => {
 
 describe('a third-party provider plugin', () => {
   it('loads by path from a folder outside the repo, owns a config key, and serves a request', async () => {
-    const config = validateConfig({ 'api-keys': ['k'], 'outside-keys': ['outside-secret'] })
+    const config = validateConfig({ 'api-keys': ['k'], 'outside-keys': ['outside-secret'], 'remote-management': { 'secret-key': 'admin' } })
     const proxy = await createProxy({ config, plugins: ['./outside-plugin.mjs'], cwd: dir, logger: silentLogger })
     const server = await listen(() => proxy, config, { port: 0, host: '127.0.0.1' })
     try {
@@ -65,7 +65,8 @@ describe('a third-party provider plugin', () => {
       const sent = upstream.requests.at(-1)!
       expect(sent.headers['x-outside-key']).toBe('outside-secret')
       expect(sent.headers['x-outside-hook']).toBe('ran')
-      expect(proxy.kernel.config['outside-keys' as never]).toEqual(['outside-secret'])
+      const shown = await (await fetch(`${server.url}/v0/management/config`, { headers: { authorization: 'Bearer admin' } })).json()
+      expect(shown['outside-keys']).toEqual(['outside-secret'])
     } finally {
       await server.close()
       await proxy.close()
