@@ -1,14 +1,23 @@
 // `npm run bench`: prints numbers, asserts nothing (tests assert behaviour).
 import { benchRoutingPick } from './routing-pick.ts'
 import { benchTranslate } from './translate.ts'
+import { benchProxy } from './proxy/index.ts'
+import { cpus } from 'node:os'
 
 const only = process.argv[2]
 const suites: Record<string, () => Promise<Array<Record<string, string | number>>>> = {
   'routing pick+mark': benchRoutingPick,
   'translation µs per request (client row, upstream column; streamed answer)': benchTranslate,
 }
+console.log(`# npm run bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`)
 for (const [name, run] of Object.entries(suites)) {
   if (only && !name.includes(only)) continue
   console.log(`\n## ${name}`)
   console.table(await run())
+}
+if (!only || 'proxy'.includes(only)) {
+  for (const [name, rows] of await benchProxy()) {
+    console.log(`\n## ${name}`)
+    console.table(rows)
+  }
 }

@@ -1,0 +1,25 @@
+import { startMock, startPassthrough, startProxy } from './processes.ts'
+import { concurrentStreamsRow, cpuRow, streamRows, throughputRows } from './scenarios.ts'
+
+type Rows = Array<Record<string, string | number>>
+
+/** The proxy against the physical floor (a raw Node passthrough), each its own process, same run. */
+export async function benchProxy(): Promise<Array<[string, Rows]>> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+  const mock = await startMock()
+  const floor = await startPassthrough(mock.url)
+  const proxy = await startProxy(mock.url)
+  try {
+    // Warm both (JIT, keep-alive pools) before measuring.
+    await throughputRows(floor.url, proxy.url, 1, 1)
+    return [
+      ['throughput and latency (floor = raw Node passthrough)', await throughputRows(floor.url, proxy.url, seconds, rounds)],
+      ['streams: added time to first and last byte', await streamRows(floor.url, proxy.url, 200)],
+      ['CPU', await cpuRow(proxy, seconds)],
+      ['memory', await concurrentStreamsRow(1000)],
+    ]
+  } finally {
+    await Promise.all([proxy.stop(), floor.stop(), mock.stop()])
+  }
+}

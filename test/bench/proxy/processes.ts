@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+const bin = fileURLToPath(new URL('../../../core/cli/bin.mjs', import.meta.url))
+
+export interface Running { url: string; pid: number; child: ChildProcess; stop(): Promise<void> }
+
+/** Start a process that prints `listening on <url>`, each on its own, as the bench needs. */
+export function start(args: string[], env: Record<string, string> = {}, cwd = here): Promise<Running> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise((resolve, reject) => {
+    let text = ''
+    const onData = (chunk: Buffer) => {
+      text += chunk
+      const match = /listening on (\S+)/.exec(text)
+      if (match) resolve({ url: match[1]!, pid: child.pid!, child, stop: () => new Promise(done => { child.once('exit', () => done()); child.kill('SIGTERM') }) })
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', code => reject(new Error(`exited ${code}: ${text}`)))
+  })
+}
+
+export const startMock = (dripMs = 0) => start([join(here, 'mock-upstream.mjs')], { DRIP_MS: String(dripMs) })
+export const startPassthrough = (upstream: string) => start([join(here, 'passthrough.mjs')], { UPSTREAM: upstream })
+
+/** This proxy, as `proxy start` with a temp project: compat and beta providers on the mock, state in memory. */
+export function startProxy(upstream: string): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), 'proxy-bench-'))
+  writeFileSync(join(dir, 'proxy.config.mjs'), "export default { config: './config.yaml', storage: { driver: 'memory' } }\n")
+  writeFileSync(join(dir, 'config.yaml'), [
+    'host: 127.0.0.1', 'api-keys: [bench]', `auth-dir: ${dir}/auths`,
+    `compat-provider: [{ name: mock, base-url: '${upstream}/v1', models: [{ name: bench, alias: bench }] }]`,
+    `beta-api-key: [{ api-key: up, base-url: '${upstream}', models: [{ name: bench-claude, alias: bench-claude }], excluded-models: ['claude-*'] }]`,
+    '',
+  ].join('\n'))
+  return start([bin, 'start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], {}, dir)
+}
+
+/** Resident memory of a process, MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Number(match[1]) / 1024 : Number.NaN
+}
+
+/** CPU time of a process so far, µs (utime + stime from /proc, 100 ticks per second). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}

@@ -1,0 +1,103 @@
+import { request, Agent } from 'undici'
+import { load, median, type LoadResult } from './load.ts'
+import { cpuMicros, rssMb, startMock, startProxy, type Running } from './processes.ts'
+
+const chatBody = (model: string, stream = false) => ({ model, stream, messages: [{ role: 'user', content: 'hello' }] })
+const messagesBody = { model: 'bench', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] }
+const fmt = (n: number, digits = 2) => Number(n.toFixed(digits))
+
+/** Interleaved rounds (A B A B ...): medians of each side, so drift hits both alike. */
+async function interleave(rounds: number, a: () => Promise<LoadResult>, b: () => Promise<LoadResult>) {
+  const as: LoadResult[] = []
+  const bs: LoadResult[] = []
+  for (let i = 0; i < rounds; i++) {
+    as.push(await a())
+    bs.push(await b())
+  }
+  const pick = (list: LoadResult[]) => ({ rps: median(list.map(r => r.rps)), p50: median(list.map(r => r.p50)), p99: median(list.map(r => r.p99)), errors: list.reduce((s, r) => s + r.errors, 0) })
+  return { floor: pick(as), proxy: pick(bs) }
+}
+
+export async function throughputRows(floor: string, proxy: string, seconds: number, rounds: number) {
+  const rows: Array<Record<string, string | number>> = []
+  const row = (name: string, r: Awaited<ReturnType<typeof interleave>>) => rows.push({
+    scenario: name, 'floor rps': fmt(r.floor.rps, 0), 'proxy rps': fmt(r.proxy.rps, 0), 'ratio': fmt(r.proxy.rps / r.floor.rps),
+    'floor p50 ms': r.floor.p50, 'proxy p50 ms': r.proxy.p50, 'added p50 ms': fmt(r.proxy.p50 - r.floor.p50), 'floor p99 ms': r.floor.p99, 'proxy p99 ms': r.proxy.p99, errors: r.floor.errors + r.proxy.errors,
+  })
+  for (const connections of [32, 1]) {
+    row(`same-format chat, c=${connections}`, await interleave(rounds,
+      () => load(`${floor}/v1/chat/completions`, chatBody('bench'), connections, seconds),
+      () => load(`${proxy}/v1/chat/completions`, chatBody('bench'), connections, seconds)))
+  }
+  row('translated: chat client -> messages upstream, c=32', await interleave(rounds,
+    () => load(`${floor}/v1/chat/completions`, chatBody('bench'), 32, seconds),
+    () => load(`${proxy}/v1/chat/completions`, chatBody('bench-claude'), 32, seconds)))
+  row('translated: messages client -> chat upstream, c=32', await interleave(rounds,
+    () => load(`${floor}/v1/messages`, messagesBody, 32, seconds),
+    () => load(`${proxy}/v1/messages`, messagesBody, 32, seconds)))
+  return rows
+}
+
+/** Time to first and last byte of a 64-delta stream, sequentially, floor vs proxy (median ms). */
+export async function streamRows(floor: string, proxy: string, count: number) {
+  const agent = new Agent({ keepAliveTimeout: 10_000 })
+  const measure = async (url: string) => {
+    const start = performance.now()
+    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench', true)) })
+    let first = 0
+    for await (const _chunk of response.body) if (!first) first = performance.now() - start
+    return { first, last: performance.now() - start }
+  }
+  const floors: Array<{ first: number; last: number }> = []
+  const proxies: Array<{ first: number; last: number }> = []
+  for (let i = 0; i < count; i++) {
+    floors.push(await measure(floor))
+    proxies.push(await measure(proxy))
+  }
+  await agent.close()
+  const m = (list: typeof floors, key: 'first' | 'last') => median(list.map(x => x[key]))
+  return [{
+    scenario: `stream of 64 deltas, ${count} sequential`,
+    'floor TTFB ms': fmt(m(floors, 'first'), 3), 'proxy TTFB ms': fmt(m(proxies, 'first'), 3), 'added TTFB ms': fmt(m(proxies, 'first') - m(floors, 'first'), 3),
+    'floor TTLB ms': fmt(m(floors, 'last'), 3), 'proxy TTLB ms': fmt(m(proxies, 'last'), 3), 'added TTLB ms': fmt(m(proxies, 'last') - m(floors, 'last'), 3),
+  }]
+}
+
+/** CPU µs the proxy process spends per request (same-format chat, c=32). */
+export async function cpuRow(proxyRun: Running, seconds: number) {
+  const before = cpuMicros(proxyRun.pid)
+  const result = await load(`${proxyRun.url}/v1/chat/completions`, chatBody('bench'), 32, seconds)
+  return [{ scenario: 'CPU per request, same-format chat c=32', 'proxy CPU µs/request': fmt((cpuMicros(proxyRun.pid) - before) / result.requests, 1), requests: result.requests }]
+}
+
+/** 1,000 streams open at once through a fresh proxy on a slow-dripping upstream: RSS during and after. */
+export async function concurrentStreamsRow(streams: number) {
+  const mock = await startMock(50)
+  const proxy = await startProxy(mock.url)
+  try {
+    const idle = rssMb(proxy.pid)
+    const agent = new Agent({ connections: streams, pipelining: 1 })
+    let peak = idle
+    const sampler = setInterval(() => { peak = Math.max(peak, rssMb(proxy.pid)) }, 100)
+    let errors = 0
+    let completed = 0
+    await Promise.all(Array.from({ length: streams }, async () => {
+      try {
+        const response = await request(`${proxy.url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench', true)) })
+        if (response.statusCode !== 200) errors++
+        const text = await response.body.text()
+        if (text.includes('[DONE]')) completed++
+        else errors++
+      } catch {
+        errors++
+      }
+    }))
+    clearInterval(sampler)
+    await agent.close()
+    await new Promise(resolve => setTimeout(resolve, 3000))
+    return [{ scenario: `${streams} concurrent streams (64 deltas over ~3.3 s)`, 'idle RSS MB': fmt(idle, 0), 'peak RSS MB': fmt(peak, 0), 'RSS 3 s after MB': fmt(rssMb(proxy.pid), 0), completed, errors }]
+  } finally {
+    await proxy.stop()
+    await mock.stop()
+  }
+}
