@@ -48,7 +48,9 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
   }
 
   const tried = new Set<string>()
-  const signal = request.event.req.signal
+  // The request's AbortSignal is created on first access (an AbortController and listeners per
+  // request): only streams, which can outlive a client by minutes, and waits take it.
+  const signalOf = () => request.event.req.signal
   let lastError: Failure | undefined
   let lastCandidate: Candidate | undefined
   let next: Candidate | undefined
@@ -59,8 +61,8 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
     if (!candidate) {
       const pick: PickContext = { request, candidates: route.candidates, tried }
       await hooks.callHook('credential-pick', pick)
-      if (!pick.pick && pick.waitUntil !== undefined && !signal.aborted) {
-        await sleep(pick.waitUntil - Date.now(), signal)
+      if (!pick.pick && pick.waitUntil !== undefined && !signalOf().aborted) {
+        await sleep(pick.waitUntil - Date.now(), signalOf())
         attempt--
         continue
       }
@@ -73,9 +75,9 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
     lastCandidate = candidate
     tried.add(candidateKey(candidate))
 
-    const outcome = await attemptOnce(kernel, request, candidate, signal, options, attempt)
+    const outcome = await attemptOnce(kernel, request, candidate, request.stream ? signalOf() : undefined, options, attempt)
     if (outcome instanceof Response) return outcome
-    if (signal.aborted) return new Response(null, { status: 499 })
+    if (request.stream && signalOf().aborted) return new Response(null, { status: 499 })
     lastError = outcome.failure
     if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, outcome.failure)
     next = outcome.result.retryWith
@@ -85,7 +87,7 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
 }
 
 /** One upstream attempt: a client Response on success, or the failure and what the hooks decided. */
-async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, signal: AbortSignal, options: RunOptions, attempt: number): Promise<Response | { failure: Failure; result: AttemptResult }> {
+async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, signal: AbortSignal | undefined, options: RunOptions, attempt: number): Promise<Response | { failure: Failure; result: AttemptResult }> {
   const { hooks } = kernel
   const provider = kernel.providers.get(candidate.credential.family)
   if (!provider) throw new ProxyError(500, `provider family ${candidate.credential.family} is not installed`, 'server_error')
@@ -139,9 +141,15 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     return fail({ status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' }, 502)
   }
   await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done' })
+  ctx.durationMs = Date.now() - request.startedAt
+  // Same format, same model name, nobody counting tokens: the upstream's bytes are the answer.
+  if (provider.format === request.inbound && !options.client && provider.passthrough !== false && candidate.upstreamModel === request.model && !kernel.config['usage-statistics-enabled'] && looksLikeJsonObject(text)) {
+    await hooks.callHook('before-response', ctx)
+    await hooks.callHook('after-response', ctx)
+    return new Response(text, { status: 200, headers: { ...ctx.responseHeaders, 'content-type': 'application/json' } })
+  }
   const translated = translateResponse(kernel, request, provider.format, text, options.client, provider.passthrough !== false)
   ctx.usage = translated.usage
-  ctx.durationMs = Date.now() - request.startedAt
   await hooks.callHook('before-response', ctx)
   await hooks.callHook('after-response', ctx)
   return jsonResponse(translated.body, 200, { ...ctx.responseHeaders, 'content-type': 'application/json' })
@@ -163,4 +171,12 @@ async function finishWithError(kernel: ProxyKernel, request: ProxyRequest, candi
   const response = errorResponse(kernel, request.inbound, info)
   if (info.retryAfter !== undefined) response.headers.set('retry-after', String(Math.max(1, Math.ceil(info.retryAfter))))
   return response
+}
+
+/** Cheap check before passing a body through unparsed: a JSON object starts with `{` and ends with `}`. */
+function looksLikeJsonObject(text: string): boolean {
+  const start = text.search(/\S/)
+  let end = text.length - 1
+  while (end > 0 && text.charCodeAt(end) <= 32) end--
+  return start !== -1 && text.charCodeAt(start) === 123 && text.charCodeAt(end) === 125
 }

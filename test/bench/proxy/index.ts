@@ -1,5 +1,5 @@
 import { startMock, startPassthrough, startProxy } from './processes.ts'
-import { concurrentStreamsRow, cpuRow, streamRows, throughputRows } from './scenarios.ts'
+import { concurrentStreamsRow, cpuRow, latencyRow, streamRows, throughputRows } from './scenarios.ts'
 
 type Rows = Array<Record<string, string | number>>
 
@@ -15,6 +15,7 @@ export async function benchProxy(): Promise<Array<[string, Rows]>> {
     await throughputRows(floor.url, proxy.url, 1, 1)
     return [
       ['throughput and latency (floor = raw Node passthrough)', await throughputRows(floor.url, proxy.url, seconds, rounds)],
+      ['added latency at concurrency 1', await latencyRow(floor.url, proxy.url, 500)],
       ['streams: added time to first and last byte', await streamRows(floor.url, proxy.url, 200)],
       ['CPU', await cpuRow(proxy, seconds)],
       ['memory', await concurrentStreamsRow(1000)],

@@ -63,6 +63,25 @@ export async function streamRows(floor: string, proxy: string, count: number) {
   }]
 }
 
+/** Added latency at concurrency 1, measured per request in µs (autocannon reports whole milliseconds). */
+export async function latencyRow(floor: string, proxy: string, count: number) {
+  const agent = new Agent({ keepAliveTimeout: 10_000 })
+  const once = async (url: string) => {
+    const start = performance.now()
+    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench')) })
+    await response.body.text()
+    return performance.now() - start
+  }
+  const floors: number[] = []
+  const proxies: number[] = []
+  for (let i = 0; i < count; i++) {
+    floors.push(await once(floor))
+    proxies.push(await once(proxy))
+  }
+  await agent.close()
+  return [{ scenario: `same-format chat, c=1, ${count} sequential`, 'floor p50 ms': fmt(median(floors), 3), 'proxy p50 ms': fmt(median(proxies), 3), 'added p50 ms': fmt(median(proxies) - median(floors), 3) }]
+}
+
 /** CPU µs the proxy process spends per request (same-format chat, c=32). */
 export async function cpuRow(proxyRun: Running, seconds: number) {
   const before = cpuMicros(proxyRun.pid)
