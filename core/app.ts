@@ -37,12 +37,21 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
 
   app.use(async (event, next) => {
     if (event.req.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...corsHeaders, 'access-control-max-age': '86400' } })
+    // Every answer carries a request id: the caller's own X-Request-ID when it sent one.
+    const inbound = event.req.headers.get('x-request-id')
+    // Only safe ids are kept: they end up in log file names.
+    const id = inbound && /^[\w.-]{1,128}$/.test(inbound) ? inbound : crypto.randomUUID()
+    event.context.requestId = id
+    event.context.maxBodyBytes = kernel.config['max-request-body-mb'] * 1024 * 1024
     const response = await next()
     if (response instanceof Response) {
       for (const name in corsHeaders) response.headers.set(name, corsHeaders[name]!)
+      if (!response.headers.has('x-request-id')) response.headers.set('x-request-id', id)
     }
     return response
   })
+  app.get('/healthz', () => jsonResponse({ status: 'ok' }))
+  app.get('/readyz', () => kernel.services.draining ? jsonResponse({ status: 'draining' }, 503) : jsonResponse({ status: 'ready' }))
 
   const specs = [...(options.builtins === false ? [] : builtinPlugins), ...(options.plugins ?? [])]
   const plugins = await loadPlugins(specs, options.cwd ?? process.cwd())

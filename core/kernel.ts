@@ -30,6 +30,8 @@ export interface ProxyServices {
   availability?: (candidate: Candidate) => true | number | false
   /** The client's address as access rules see it (default: the socket peer). A plugin behind a trusted reverse proxy may read a forwarded header instead. */
   clientAddress?: (event: H3Event) => string | undefined
+  /** Set when shutdown has begun: readiness answers 503 while open streams finish. */
+  draining?: boolean
 }
 
 /** What every plugin receives: the app, the hooks, live config, storage and the registries. */

@@ -26,7 +26,8 @@ export interface RunningProxy {
   readonly proxy: Proxy
   /** Rebuild the app from disk (plugins included); open streams keep running on the old one. */
   rebuild(): Promise<void>
-  close(): Promise<void>
+  /** Stop accepting; open streams get up to `drainMs` to finish. */
+  close(drainMs?: number): Promise<void>
 }
 
 function storageOptions(loaded: LoadedProject): StorageOptions {
@@ -73,10 +74,10 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
       await old.kernel.hooks.callHook('close')
       logger.info('reloaded plugins and config')
     },
-    async close() {
+    async close(drainMs = 0) {
       clearTimeout(timer)
       for (const watcher of watchers) watcher.close()
-      await server.close()
+      await server.close(drainMs)
       await proxy.close()
     },
   }

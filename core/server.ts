@@ -4,7 +4,7 @@ import type { Proxy } from './app.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import { closeUpstreamPools } from './http/upstream.ts'
 
-export interface RunningServer { server: Server; url: string; close(): Promise<void> }
+export interface RunningServer { server: Server; url: string; close(drainMs?: number): Promise<void> }
 
 /**
  * Listen per config: `host` empty = every IPv4 and IPv6 interface, `tls.enable` = https. `fetch` is
@@ -30,7 +30,9 @@ export async function listen(getProxy: () => Proxy, config: ProxyConfig, overrid
   return {
     server,
     url,
-    async close() {
+    /** Stop accepting, let open requests and streams finish for up to `drainMs`, then cut the rest. */
+    async close(drainMs = 0) {
+      if (drainMs > 0) await Promise.race([server.close(false), new Promise(resolve => setTimeout(resolve, drainMs).unref())])
       await server.close(true)
       await closeUpstreamPools()
     },

@@ -3,6 +3,9 @@ import { ConfigError } from '../config/validate.ts'
 import { startProxy, type StartOptions } from '../runtime.ts'
 
 /** Start and stay up until SIGINT/SIGTERM, then close cleanly and exit 0. Config errors exit 1 with no stack. */
+/** How long open streams may run on after SIGINT/SIGTERM (PROXY_DRAIN_SECONDS). */
+const drainMs = Number(process.env.PROXY_DRAIN_SECONDS ?? 10) * 1000
+
 export async function serveUntilSignal(options: StartOptions): Promise<void> {
   // consola goes quiet under NODE_ENV=test and friends; a server's start-up line must always show.
   consola.level = 3
@@ -25,9 +28,10 @@ export async function serveUntilSignal(options: StartOptions): Promise<void> {
     if (stopping) return
     stopping = true
     consola.info(`${signal}: shutting down`)
-    const force = setTimeout(() => process.exit(0), 10_000)
+    running.proxy.kernel.services.draining = true
+    const force = setTimeout(() => process.exit(0), drainMs + 5_000)
     force.unref()
-    await running.close().catch(error => consola.error(error))
+    await running.close(drainMs).catch(error => consola.error(error))
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

@@ -77,6 +77,8 @@ export const configSchema = z.looseObject({
   'gamma-api-key': z.array(providerKeyEntrySchema).default([]),
   'delta-api-key': z.array(providerKeyEntrySchema).default([]),
   'compat-provider': z.array(compatProviderSchema).default([]),
+  /** Largest request body accepted, MB (413 in the client's format above it). Our addition. */
+  'max-request-body-mb': int(1, 4096).default(64),
   /** Where OAuth credential files live; `~` is the user's home. Not in the spec's table: our addition. */
   'auth-dir': z.string().default('~/.model-proxy/auths'),
 })

@@ -18,7 +18,7 @@ export function createProxyRequest(event: H3Event, init: RequestInit): ProxyRequ
   const model = init.model ?? init.body.model
   if (typeof model !== 'string' || !model) throw new ProxyError(400, 'you must provide a model parameter', 'invalid_request_error', 'missing_model')
   return {
-    id: crypto.randomUUID(),
+    id: (event.context.requestId as string | undefined) ?? crypto.randomUUID(),
     event,
     inbound: init.inbound,
     endpoint: init.endpoint,
