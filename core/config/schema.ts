@@ -77,6 +77,12 @@ export const configSchema = z.looseObject({
   'gamma-api-key': z.array(providerKeyEntrySchema).default([]),
   'delta-api-key': z.array(providerKeyEntrySchema).default([]),
   'compat-provider': z.array(compatProviderSchema).default([]),
+  /** Upstream timeouts, seconds (our addition): a connect or first-byte timeout fails over; a stream idle past its limit ends with an error event. */
+  timeouts: z.object({
+    'connect-seconds': int(1, 3600).default(10),
+    'first-byte-seconds': int(1, 3600).default(300),
+    'stream-idle-seconds': int(1, 3600).default(300),
+  }).prefault({}),
   /** Largest request body accepted, MB (413 in the client's format above it). Our addition. */
   'max-request-body-mb': int(1, 4096).default(64),
   /** Where OAuth credential files live; `~` is the user's home. Not in the spec's table: our addition. */

@@ -35,8 +35,15 @@ const dispatchers = shared.dispatchers
 /** Outbound proxy dispatchers by URL scheme (registered by the outbound-proxy plugin). */
 export const proxyDispatcherFactories = shared.factories
 
-function dispatcherFor(proxyUrl?: string): Dispatcher {
-  if (!proxyUrl) return shared.directAgent
+function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
+  if (!proxyUrl) {
+    if (!connectMs) return shared.directAgent
+    // One pool per connect timeout (in practice: one per process).
+    const key = `direct:${connectMs}`
+    let agent = dispatchers.get(key)
+    if (!agent) dispatchers.set(key, agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256, pipelining: 1, connect: { timeout: connectMs } }))
+    return agent
+  }
   let dispatcher = dispatchers.get(proxyUrl)
   if (!dispatcher) {
     const scheme = proxyUrl.slice(0, proxyUrl.indexOf(':'))
@@ -49,13 +56,18 @@ function dispatcherFor(proxyUrl?: string): Dispatcher {
 }
 
 /** Send one upstream request; the body stays a stream. Aborting `signal` closes the upstream socket. */
-export async function sendUpstream(req: UpstreamHttpRequest, signal?: AbortSignal): Promise<UpstreamHttpResponse> {
+export interface UpstreamTimeouts { connectMs?: number; firstByteMs?: number; idleMs?: number }
+
+export async function sendUpstream(req: UpstreamHttpRequest, signal?: AbortSignal, timeouts: UpstreamTimeouts = {}): Promise<UpstreamHttpResponse> {
   const res = await request(req.url, {
     method: req.method,
     headers: req.headers,
     body: req.body ?? (req.json ? JSON.stringify(req.json) : undefined),
     signal,
-    dispatcher: dispatcherFor(req.proxyUrl),
+    dispatcher: dispatcherFor(req.proxyUrl, timeouts.connectMs),
+    // undici: headersTimeout = until the response starts; bodyTimeout = the longest silence inside it.
+    headersTimeout: timeouts.firstByteMs,
+    bodyTimeout: timeouts.idleMs,
   })
   return { status: res.statusCode, headers: res.headers, body: res.body }
 }

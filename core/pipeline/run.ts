@@ -106,7 +106,8 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
 
   let upstream: UpstreamHttpResponse
   try {
-    upstream = await sendUpstream(http, signal)
+    const limits = kernel.config.timeouts
+    upstream = await sendUpstream(http, signal, { connectMs: limits['connect-seconds'] * 1000, firstByteMs: limits['first-byte-seconds'] * 1000, idleMs: limits['stream-idle-seconds'] * 1000 })
   } catch (error) {
     return fail({ status: 502, message: `upstream connection failed: ${(error as Error).message}`, type: 'server_error' }, 0)
   }

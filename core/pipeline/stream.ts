@@ -29,7 +29,7 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
   return {
     push: text => rename ? text.replace(rename.pattern, rename.value) : text,
     end: () => '',
-    fail: message => encoderForErrors?.push({ type: 'error', status: 502, message }) ?? '',
+    fail: message => encoderForErrors ? encoderForErrors.push({ type: 'error', status: 502, message }) + encoderForErrors.end() : '',
   }
 }
 

@@ -2,6 +2,8 @@
 const retryable = new Set([401, 403, 408, 429, 500, 502, 503, 504])
 
 export function classifyUpstreamStatus(status: number): 'ok' | 'retry' | 'fail' {
+  // 0 = no answer at all (refused, reset, timed out): another credential may well answer.
+  if (status === 0) return 'retry'
   if (status < 400) return 'ok'
   return retryable.has(status) ? 'retry' : 'fail'
 }
