@@ -20,4 +20,5 @@ export const builtinPlugins: string[] = [
   'plugins/usage/index.ts',
   'plugins/logs/index.ts',
   'plugins/models/index.ts',
+  'plugins/partner/index.ts',
 ].map(path => `${root}${path}`)

@@ -3,11 +3,12 @@ import type { Readable } from 'node:stream'
 
 export interface UpstreamHttpRequest {
   url: string
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
   headers: Record<string, string>
   /** JSON body, serialized once after every `before-upstream` hook has had its say. */
   json?: Record<string, unknown>
-  body?: string | Buffer
+  /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
+  body?: string | Buffer | Readable
   /** Outbound proxy for this request; '' or undefined = direct. */
   proxyUrl?: string
 }

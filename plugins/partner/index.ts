@@ -1,0 +1,29 @@
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import type { ProxyConfig } from '../../core/config/schema.ts'
+import { partnerBaseUrl, partnerConfigSchema } from './config.ts'
+import { addMappedCandidates } from './serve-locally.ts'
+import { addProviderRoutes } from './routes-provider.ts'
+import { addProxiedRoutes } from './routes-proxied.ts'
+
+/**
+ * The partner integration (spec: `partner`, routing rules 17-18, "Partner routes"): provider-alias
+ * routes served by local providers, model mappings with a fallback to the partner upstream, and the
+ * partner's own routes proxied with the partner key. Settings are read per request, so a reload
+ * (management write or file edit) applies to the next request.
+ */
+export default defineProxyPlugin({
+  name: 'partner',
+  configSchema: partnerConfigSchema,
+  setup(kernel) {
+    // A URL that cannot be used is told at start and on every reload, not only by the first 503.
+    const checkUrl = (config: ProxyConfig) => {
+      const base = partnerBaseUrl(config.partner)
+      if ('problem' in base && config.partner['upstream-url'].trim()) kernel.logger.warn(`${base.problem}: partner routes will answer 503`)
+    }
+    checkUrl(kernel.config)
+    kernel.hooks.hook('config-reload', config => checkUrl(config))
+    addMappedCandidates(kernel)
+    addProviderRoutes(kernel)
+    addProxiedRoutes(kernel)
+  },
+})
