@@ -20,5 +20,6 @@ export const builtinPlugins: string[] = [
   'plugins/usage/index.ts',
   'plugins/logs/index.ts',
   'plugins/models/index.ts',
+  'plugins/panel/index.ts',
   'plugins/partner/index.ts',
 ].map(path => `${root}${path}`)

@@ -26,6 +26,10 @@ export async function buildServer(preset: string, outDir: string): Promise<strin
   const app = join(out, 'app')
   mkdirSync(app, { recursive: true })
   for (const folder of sources) cpSync(join(root, folder), join(app, folder), { recursive: true, filter: keep })
+  // The control panel ships as its built page only (panel/dist); build it first when it never was.
+  const panelPage = join(root, 'panel', 'dist', 'management.html')
+  if (!existsSync(panelPage)) await (await import(join(root, 'panel', 'build.mjs')) as { buildPanel: () => Promise<unknown> }).buildPanel()
+  cpSync(join(root, 'panel', 'dist'), join(app, 'panel', 'dist'), { recursive: true })
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, type: 'module', private: true, dependencies: pkg.dependencies }, null, 2)}\n`)
   for (const path of runtimePackages()) cpSync(path, join(app, relative(root, path)), { recursive: true, dereference: true })

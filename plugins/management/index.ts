@@ -6,6 +6,7 @@ import { addApiKeyRoutes } from './routes-keys.ts'
 import { addProviderRoutes } from './routes-providers.ts'
 import { addCredentialRoutes } from './routes-credentials.ts'
 import { addMiscRoutes } from './routes-misc.ts'
+import { addStatusRoute } from './routes-status.ts'
 import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
 import { updateConfig } from './config-store.ts'
@@ -33,5 +34,6 @@ export default defineProxyPlugin({
     addProviderRoutes(kernel, guard)
     addCredentialRoutes(kernel, guard)
     addMiscRoutes(kernel, guard)
+    addStatusRoute(kernel, guard)
   },
 })

@@ -1,0 +1,17 @@
+import { useEffect, useState } from 'preact/hooks'
+
+/** A destructive action asks once more in place (no modal dialog): the first press arms it for 4 s. */
+export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel?: string; onConfirm: () => void; disabled?: boolean }) {
+  const [armed, setArmed] = useState(false)
+  useEffect(() => {
+    if (!armed) return
+    const timer = setTimeout(() => setArmed(false), 4000)
+    return () => clearTimeout(timer)
+  }, [armed])
+  return (
+    <button type="button" class={`small ${armed ? 'danger' : ''}`} disabled={disabled} aria-live="polite"
+      onClick={() => { if (armed) { setArmed(false); onConfirm() } else setArmed(true) }}>
+      {armed ? (confirmLabel ?? `Confirm: ${label.toLowerCase()}`) : label}
+    </button>
+  )
+}

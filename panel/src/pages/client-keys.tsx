@@ -1,0 +1,67 @@
+import { useState } from 'preact/hooks'
+import { del, get, patch, put } from '../api.ts'
+import { useAction, useLoad } from '../hooks.ts'
+import { maskKey } from '../entries.ts'
+import { Section, TextField } from '../components/field.tsx'
+import { ErrorLine, NoticeLine } from '../components/notice.tsx'
+import { ConfirmButton } from '../components/confirm-button.tsx'
+
+/** `sk-` and 32 random hex digits from the browser's CSPRNG. */
+const generateKey = () => `sk-${Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, '0')).join('')}`
+
+/** Client API keys (`/api-keys`): add, replace one, remove one. */
+export function ClientKeys() {
+  const keys = useLoad(() => get<{ 'api-keys': string[] }>('/api-keys').then(body => body['api-keys']))
+  const { notice, busy, act } = useAction()
+  const [draft, setDraft] = useState('')
+  const [editing, setEditing] = useState<{ index: number; value: string }>()
+  const [shown, setShown] = useState<Set<number>>(new Set())
+  const list = keys.data ?? []
+
+  const add = (event: Event) => {
+    event.preventDefault()
+    const value = draft.trim()
+    if (!value) return
+    void act(async () => { await put('/api-keys', [...list, value]); setDraft(''); await keys.reload() }, 'key added')
+  }
+  return (
+    <>
+      <h1>Client keys</h1>
+      <p class="muted">Keys clients send as <code>Authorization: Bearer</code>, <code>x-api-key</code>, <code>x-goog-api-key</code> or <code>?key=</code>. With none, only loopback clients are served.</p>
+      <ErrorLine error={keys.error} />
+      <NoticeLine notice={notice} />
+      <Section title="Add a key">
+        <form class="inline-form" onSubmit={add}>
+          <TextField label="New key" name="new-client-key" value={draft} onInput={setDraft} placeholder="sk-..." />
+          <button type="button" onClick={() => setDraft(generateKey())}>Generate</button>
+          <button type="submit" class="primary" disabled={busy || !draft.trim()}>Add key</button>
+        </form>
+      </Section>
+      <Section title={`Keys (${list.length})`}>
+        {!list.length && <p class="muted">No client keys: only loopback clients are served.</p>}
+        <ul class="entries">
+          {list.map((key, index) => (
+            <li key={index} data-client-key={index}>
+              {editing?.index === index ? (
+                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void act(async () => { await patch('/api-keys', { index, value: editing.value.trim() }); setEditing(undefined); await keys.reload() }, 'key replaced') }}>
+                  <TextField label={`Key ${index + 1}`} name={`client-key-${index}`} value={editing.value} onInput={value => setEditing({ index, value })} />
+                  <button type="submit" class="primary" disabled={busy || !editing.value.trim()}>Save</button>
+                  <button type="button" onClick={() => setEditing(undefined)}>Cancel</button>
+                </form>
+              ) : (
+                <>
+                  <code class="entry-text">{shown.has(index) ? key : maskKey(key)}</code>
+                  <div class="actions">
+                    <button type="button" class="small" aria-pressed={shown.has(index)} onClick={() => setShown(new Set(shown.has(index) ? [...shown].filter(i => i !== index) : [...shown, index]))}>{shown.has(index) ? 'Hide' : 'Show'}</button>
+                    <button type="button" class="small" onClick={() => setEditing({ index, value: key })}>Edit</button>
+                    <ConfirmButton label="Remove" onConfirm={() => act(async () => { await del(`/api-keys?index=${index}`); await keys.reload() }, 'key removed')} />
+                  </div>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </>
+  )
+}

@@ -1,0 +1,47 @@
+import { get } from '../api.ts'
+import { useLoad } from '../hooks.ts'
+import { formatNumber, formatPercent, formatUptime } from '../format.ts'
+import { ErrorLine } from '../components/notice.tsx'
+import { Section } from '../components/field.tsx'
+import { CredentialTable, type CredentialRow } from '../components/credential-table.tsx'
+
+interface Status {
+  version: string; commit: string; 'uptime-seconds': number; 'requests-per-minute': number; 'errors-per-minute': number
+  'error-rate': number; 'window-seconds': number; 'window-requests': number
+  credentials: { total: number; ready: number; cooldown: number; blocked: number; disabled: number }
+}
+
+/** Live overview: `GET /status` and `GET /credentials`, refreshed every 2 s. */
+export function Dashboard() {
+  const status = useLoad(() => get<Status>('/status'), 2000)
+  const credentials = useLoad(() => get<{ credentials: CredentialRow[] }>('/credentials'), 2000)
+  const s = status.data
+  return (
+    <>
+      <h1>Dashboard</h1>
+      <ErrorLine error={status.error} />
+      <div class="stats" aria-live="polite">
+        <Stat label="Version" value={s ? `${s.version}` : '…'} detail={s?.commit && s.commit !== 'unknown' ? s.commit : undefined} id="version" />
+        <Stat label="Uptime" value={s ? formatUptime(s['uptime-seconds']) : '…'} id="uptime" />
+        <Stat label="Requests / min" value={s ? formatNumber(s['requests-per-minute']) : '…'} id="rpm" />
+        <Stat label="Error rate" value={s ? formatPercent(s['error-rate']) : '…'} detail={s ? `${s['window-requests']} requests in ${s['window-seconds'] / 60} min` : undefined} id="error-rate" />
+        <Stat label="Credentials" value={s ? String(s.credentials.total) : '…'} id="credentials"
+          detail={s ? `${s.credentials.ready} ready · ${s.credentials.cooldown} cooldown · ${s.credentials.blocked} blocked · ${s.credentials.disabled} disabled` : undefined} />
+      </div>
+      <Section title="Credentials">
+        <ErrorLine error={credentials.error} />
+        {credentials.data && <CredentialTable rows={credentials.data.credentials} onChange={credentials.reload} />}
+      </Section>
+    </>
+  )
+}
+
+function Stat({ label, value, detail, id }: { label: string; value: string; detail?: string; id: string }) {
+  return (
+    <div class="stat" data-stat={id}>
+      <div class="stat-label">{label}</div>
+      <div class="stat-value">{value}</div>
+      {detail && <div class="stat-detail muted">{detail}</div>}
+    </div>
+  )
+}

@@ -1,0 +1,19 @@
+/** The panel's pages, in menu order; the URL hash names the page (`#/usage`), never any secret. */
+export const pages = [
+  ['dashboard', 'Dashboard'],
+  ['providers', 'Providers'],
+  ['keys', 'Client keys'],
+  ['routing', 'Routing & quota'],
+  ['payload', 'Payload rules'],
+  ['files', 'Credential files'],
+  ['usage', 'Usage'],
+  ['logs', 'Logs'],
+  ['config', 'Config'],
+] as const
+
+export type PageId = typeof pages[number][0]
+
+export function pageFromHash(hash: string): PageId {
+  const id = hash.replace(/^#\/?/, '')
+  return (pages.find(([page]) => page === id)?.[0]) ?? 'dashboard'
+}

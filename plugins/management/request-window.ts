@@ -1,0 +1,42 @@
+/**
+ * Requests and errors over the last few minutes, in one-second buckets: constant memory at any
+ * request rate, no timers (old buckets are overwritten as time moves on).
+ */
+export class RequestWindow {
+  private seconds: Int32Array
+  private requests: Int32Array
+  private errors: Int32Array
+
+  constructor(readonly size = 300) {
+    this.seconds = new Int32Array(size).fill(-1)
+    this.requests = new Int32Array(size)
+    this.errors = new Int32Array(size)
+  }
+
+  add(now: number, failed: boolean): void {
+    const second = Math.floor(now / 1000)
+    const slot = second % this.size
+    if (this.seconds[slot] !== second) {
+      this.seconds[slot] = second
+      this.requests[slot] = 0
+      this.errors[slot] = 0
+    }
+    this.requests[slot]!++
+    if (failed) this.errors[slot]!++
+  }
+
+  /** Totals over the last `span` seconds (the current second included). */
+  count(now: number, span = this.size): { requests: number; errors: number } {
+    const second = Math.floor(now / 1000)
+    let requests = 0
+    let errors = 0
+    for (let slot = 0; slot < this.size; slot++) {
+      const at = this.seconds[slot]!
+      if (at > second - Math.min(span, this.size) && at <= second) {
+        requests += this.requests[slot]!
+        errors += this.errors[slot]!
+      }
+    }
+    return { requests, errors }
+  }
+}
