@@ -22,4 +22,5 @@ export const builtinPlugins: string[] = [
   'plugins/models/index.ts',
   'plugins/panel/index.ts',
   'plugins/partner/index.ts',
+  'plugins/metrics/index.ts',
 ].map(path => `${root}${path}`)

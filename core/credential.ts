@@ -31,10 +31,15 @@ export function maskSecret(secret: string | undefined): string {
   return `${secret.slice(0, 4)}...${secret.slice(-4)}`
 }
 
-/** Upstreams sometimes echo the key they were sent: never let it reach a client or a log. */
-export function scrubSecrets(text: string, credential: Credential): string {
-  for (const secret of [credential.apiKey, credential.accessToken]) {
+/** Each of `secrets` in `text` replaced by its mask (mask before cutting text short: a cut secret would slip through). */
+export function maskValues(text: string, secrets: Array<string | undefined>): string {
+  for (const secret of secrets) {
     if (secret && secret.length >= 4) text = text.replaceAll(secret, maskSecret(secret))
   }
   return text
+}
+
+/** Upstreams sometimes echo the key they were sent: never let it reach a client or a log. */
+export function scrubSecrets(text: string, credential: Credential): string {
+  return maskValues(text, [credential.apiKey, credential.accessToken])
 }

@@ -1,11 +1,11 @@
 import { H3, type H3Event } from 'h3'
-import { createHooks, type Hookable } from 'hookable'
+import type { Hookable } from 'hookable'
 import { consola, type ConsolaInstance } from 'consola'
 import type { Storage } from 'unstorage'
 import type { WireCodec, WireFormat } from './canonical/codec.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import type { Credential } from './credential.ts'
-import type { Candidate, ProxyHooks } from './hooks.ts'
+import { createProxyHooks, type Candidate, type ProxyHooks } from './hooks.ts'
 import type { ProviderDef } from './provider.ts'
 import type { ModelInfo } from './model-info.ts'
 import { buildModelIndex } from './model-index.ts'
@@ -80,7 +80,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
 
   const kernel: ProxyKernel = {
     app: new H3(),
-    hooks: createHooks<ProxyHooks>(),
+    hooks: createProxyHooks(),
     storage: options.storage,
     logger: options.logger ?? consola.withTag('proxy'),
     get config() { return config },

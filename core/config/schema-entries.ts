@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { baseUrlSchema, requiredBaseUrlSchema } from './upstream-url.ts'
 
 /** `{name, alias}` of a provider entry's `models[]`: upstream name and the name clients use. */
 export const modelAliasSchema = z.object({
@@ -20,7 +21,7 @@ const prioritySchema = z.coerce.number().int({ error: 'must be an integer' }).de
 export const providerKeyEntrySchema = z.object({
   'api-key': z.string().min(1, { error: 'must be a non-empty key' }),
   prefix: z.string().default(''),
-  'base-url': z.string().default(''),
+  'base-url': baseUrlSchema.default(''),
   'excluded-models': z.array(z.string()).default([]),
   models: z.array(modelAliasSchema).default([]),
   /** Absent = use the global `proxy-url`; empty string = no proxy for this entry (rule 13). */
@@ -37,7 +38,7 @@ export const compatKeyEntrySchema = z.object({
 /** One entry of `compat-provider`: an OpenAI-compatible upstream. */
 export const compatProviderSchema = z.object({
   name: z.string().min(1, { error: 'must be a non-empty name' }),
-  'base-url': z.url({ error: 'must be an http(s) URL' }),
+  'base-url': requiredBaseUrlSchema,
   'api-key-entries': z.array(compatKeyEntrySchema).default([]),
   models: z.array(modelAliasSchema).default([]),
   headers: headersSchema,

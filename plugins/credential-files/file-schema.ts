@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { baseUrlSchema } from '../../core/config/upstream-url.ts'
 
 /** Credential file types: the sign-in channels of the families. */
 export const credentialTypes = ['alpha', 'alpha-cli', 'beta', 'gamma', 'delta'] as const
@@ -17,7 +18,7 @@ export const credentialFileSchema = z.looseObject({
   email: z.string().optional(),
   project_id: z.string().optional(),
   account_id: z.string().optional(),
-  base_url: z.string().optional(),
+  base_url: baseUrlSchema.optional(),
   disabled: z.boolean().optional(),
   /** delta: a cloud service-account key (the JWT grant replaces refresh tokens). */
   service_account: z.object({ client_email: z.string(), private_key: z.string(), project_id: z.string().optional(), token_uri: z.string().optional() }).optional(),

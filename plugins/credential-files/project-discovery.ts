@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { request } from 'undici'
 import { writeFileAtomic } from '../../core/config/write.ts'
 import type { CredentialFile } from './file-schema.ts'
+import { maskValues } from '../../core/credential.ts'
 
 const metadata = { ideType: 'IDE_UNSPECIFIED', platform: 'PLATFORM_UNSPECIFIED', pluginType: 'GEMINI' }
 const onboardPollMs = 2000
@@ -13,7 +14,7 @@ async function call(baseUrl: string, token: string, method: string, body: unknow
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), headersTimeout: 15_000, bodyTimeout: 15_000,
   })
   const text = await response.body.text()
-  if (response.statusCode >= 400) throw new Error(`${method} answered ${response.statusCode}: ${text.slice(0, 200)}`)
+  if (response.statusCode >= 400) throw new Error(`${method} answered ${response.statusCode}: ${maskValues(text, [token]).slice(0, 200)}`)
   return JSON.parse(text)
 }
 

@@ -1,5 +1,6 @@
 import { request } from 'undici'
 import type { OAuthClient } from './oauth-clients.ts'
+import { maskValues } from '../../core/credential.ts'
 
 export interface TokenResponse { access_token?: string; refresh_token?: string; expires_in?: number; id_token?: string; account?: { email_address?: string }; error?: string; error_description?: string }
 
@@ -18,7 +19,9 @@ export async function tokenRequest(client: OAuthClient, params: Record<string, s
   let body: TokenResponse
   try { body = JSON.parse(text) } catch { body = {} }
   if (response.statusCode >= 400 || !body.access_token) {
-    throw new Error(`token endpoint answered ${response.statusCode}: ${body.error_description ?? body.error ?? text.slice(0, 200)}`)
+    // The reason ends up in logs and credential listings: an endpoint quoting our request must not put the refresh token there.
+    const reason = maskValues(body.error_description ?? body.error ?? text, [params.refresh_token, params.code, params.code_verifier, params.assertion, fields.client_secret])
+    throw new Error(`token endpoint answered ${response.statusCode}: ${reason.slice(0, 200)}`)
   }
   return body
 }

@@ -1,5 +1,6 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import { passthroughHeaders } from './filter.ts'
+import { scrubSecrets } from '../../core/credential.ts'
 
 /** `passthrough-headers: true`: filtered upstream response headers reach the client (rule 15). */
 export default defineProxyPlugin({
@@ -7,7 +8,10 @@ export default defineProxyPlugin({
   setup(kernel) {
     kernel.hooks.hook('before-response', (ctx) => {
       if (!kernel.config['passthrough-headers'] || !ctx.upstreamHeaders) return
-      Object.assign(ctx.responseHeaders, passthroughHeaders(ctx.upstreamHeaders))
+      const headers = passthroughHeaders(ctx.upstreamHeaders)
+      // An upstream quoting the credential it was sent (a debug header) must not hand it to the client.
+      if (ctx.candidate) for (const name in headers) headers[name] = scrubSecrets(headers[name]!, ctx.candidate.credential)
+      Object.assign(ctx.responseHeaders, headers)
     })
   },
 })

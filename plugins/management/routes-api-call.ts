@@ -1,0 +1,67 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { addManagementRoute, readBody, type Guard } from './route.ts'
+import { ManagementError } from './respond.ts'
+import { sendUpstream } from '../../core/http/upstream.ts'
+import { scrubSecrets, type Credential } from '../../core/credential.ts'
+import { upstreamUrlProblem } from '../../core/config/upstream-url.ts'
+import { isAllowedUpstreamHost, mayCarryCredential } from './upstream-hosts.ts'
+
+interface ApiCallBody { credential?: unknown; method?: unknown; path?: unknown; url?: unknown; body?: unknown }
+
+const pathError = () => new ManagementError(400, 'path must be a path on the credential\'s own base URL')
+
+/** `path` on the credential's base URL: a plain path only (no `//`, scheme, `..` or `@`). */
+function targetOfPath(credential: Credential, path: string): URL {
+  if (!path.startsWith('/') || path.startsWith('//') || /^\/?[a-z]+:/i.test(path) || path.includes('..') || path.includes('@')) throw pathError()
+  const target = new URL(credential.baseUrl + path)
+  if (target.origin !== new URL(credential.baseUrl).origin) throw pathError()
+  return target
+}
+
+function targetOfUrl(url: string): URL {
+  const problem = upstreamUrlProblem(url)
+  if (problem) throw new ManagementError(400, `url ${problem}`)
+  return new URL(url)
+}
+
+/**
+ * `POST /api-call`: an upstream call for testing a provider from the panel, `{credential, path}` (on the
+ * credential's base URL) or `{credential?, url}`. Never an open relay: the host must be the base-URL host
+ * of a configured credential or a built-in provider's host (403 otherwise), and a credential's auth
+ * headers go only to its own host. Redirects are not followed.
+ */
+export function addApiCallRoute(kernel: ProxyKernel, guard: Guard): void {
+  addManagementRoute(kernel, guard, 'POST', '/api-call', async (event) => {
+    const body = await readBody(event) as ApiCallBody | null
+    if (!body || typeof body !== 'object') throw new ManagementError(400, 'invalid body')
+    const byPath = typeof body.path === 'string'
+    if (byPath === (typeof body.url === 'string') || (body.credential !== undefined && typeof body.credential !== 'string') || (byPath && !body.credential)) throw new ManagementError(400, 'invalid body')
+    let credential: Credential | undefined
+    if (body.credential) {
+      credential = kernel.credentials.find(c => c.id === body.credential)
+      if (!credential) throw new ManagementError(404, 'credential not found')
+    }
+    const target = byPath ? targetOfPath(credential!, body.path as string) : targetOfUrl(body.url as string)
+    if (!isAllowedUpstreamHost(target.host, kernel.credentials)) throw new ManagementError(403, `api-call only reaches the upstream host of a configured credential or of a built-in provider; ${target.host} is neither`)
+    if (credential && !mayCarryCredential(target.host, credential)) throw new ManagementError(403, `credential ${credential.id} is only sent to its own upstream host, not ${target.host}`)
+
+    const method = body.method === 'GET' ? 'GET' : 'POST'
+    let headers: Record<string, string> = {}
+    if (credential) {
+      const provider = kernel.providers.get(credential.family)
+      if (!provider) throw new ManagementError(500, `provider family ${credential.family} is not installed`)
+      // The provider's own request builder supplies the auth headers it always sends.
+      headers = provider.buildRequest({ credential, model: '', body: {}, stream: false, endpoint: 'api-call' }).headers
+    }
+    const response = await sendUpstream({
+      url: target.toString(), method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+      body: method === 'POST' ? JSON.stringify(body.body ?? {}) : undefined,
+      proxyUrl: credential?.proxyUrl ?? (kernel.config['proxy-url'] || undefined),
+    })
+    const raw = await response.body.text()
+    const text = credential ? scrubSecrets(raw, credential) : raw
+    let parsed: unknown = text
+    try { parsed = JSON.parse(text) } catch {}
+    return { status: response.status, body: parsed }
+  })
+}

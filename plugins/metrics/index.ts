@@ -1,0 +1,75 @@
+import { z } from 'zod'
+import { defineProxyPlugin } from '../../core/plugin.ts'
+import type { ProxyRequest } from '../../core/hooks.ts'
+import type { Credential } from '../../core/credential.ts'
+import { createProxyMetrics } from './metrics.ts'
+import { createMetricsAccess, type MetricsSettings } from './access.ts'
+import { endpointLabel } from './endpoint-label.ts'
+
+const boolean = () => z.boolean({ error: 'must be true or false' })
+
+/**
+ * `GET /metrics` in the Prometheus text format: requests, upstream latency, tokens, retries, failovers and
+ * credential states. The hot path only increments counters; credential states are counted at scrape time.
+ */
+export default defineProxyPlugin({
+  name: 'metrics',
+  configSchema: z.looseObject({
+    metrics: z.object({
+      enable: boolean().default(true),
+      path: z.string().regex(/^\/[\w./-]*$/, { error: 'must be a path starting with /' }).default('/metrics'),
+      /** Scrapes need the management key (when a management secret is set; otherwise loopback only). */
+      'require-key': boolean().default(false),
+    }).prefault({}),
+  }),
+  setup(kernel) {
+    const metrics = createProxyMetrics(kernel)
+    const settings = () => kernel.config.metrics as MetricsSettings
+    const access = createMetricsAccess(kernel)
+    // The credential of the attempt that was retried: the next attempt on another one is a failover.
+    const retried = new WeakMap<ProxyRequest, Credential>()
+
+    kernel.hooks.hook('attempt-result', (ctx) => {
+      if (!settings().enable) return
+      const { credential } = ctx.candidate
+      const provider = credential.provider
+      if (ctx.firstByteMs !== undefined) {
+        metrics.firstByte.observe({ provider }, ctx.firstByteMs / 1000)
+        if (ctx.durationMs !== undefined) metrics.upstreamDuration.observe({ provider }, ctx.durationMs / 1000)
+      }
+      const previous = retried.get(ctx.request)
+      if (previous && previous.id !== credential.id) metrics.failovers.inc({ from_provider: previous.provider, to_provider: provider })
+      if (ctx.action === 'retry') {
+        metrics.retries.inc({ provider, status: String(ctx.status) })
+        retried.set(ctx.request, credential)
+      }
+    })
+
+    kernel.hooks.hook('after-response', (ctx) => {
+      if (!settings().enable) return
+      const { request, candidate } = ctx
+      const provider = candidate?.credential.provider ?? 'none'
+      // Model names come from clients: only names the proxy serves become labels (bounded series).
+      const model = candidate || kernel.models.has(request.model) ? request.model : 'unknown'
+      const status = ctx.error && ctx.status < 400 ? 499 : ctx.status
+      const endpoint = endpointLabel(request.event.url.pathname, request.event.context.matchedRoute?.route)
+      metrics.requests.inc({ endpoint, model, provider, status: String(status) })
+      if (candidate && ctx.upstreamMs !== undefined) metrics.upstreamDuration.observe({ provider }, ctx.upstreamMs / 1000)
+      const usage = ctx.usage
+      if (!usage) return
+      if (usage.inputTokens) metrics.tokens.inc({ model, provider, type: 'input' }, usage.inputTokens)
+      if (usage.outputTokens) metrics.tokens.inc({ model, provider, type: 'output' }, usage.outputTokens)
+      if (usage.reasoningTokens) metrics.tokens.inc({ model, provider, type: 'reasoning' }, usage.reasoningTokens)
+      if (usage.cachedInputTokens) metrics.tokens.inc({ model, provider, type: 'cached' }, usage.cachedInputTokens)
+    })
+
+    kernel.app.use(async (event, next) => {
+      const current = settings()
+      if (!current.enable || event.req.method !== 'GET' || event.url.pathname !== current.path) return next()
+      const refused = await access(event, current)
+      if (refused) return refused
+      return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } })
+    })
+    kernel.hooks.hook('close', () => { metrics.registry.clear() })
+  },
+})
