@@ -1,4 +1,7 @@
-import { createStorage, type Storage } from 'unstorage'
+import { mkdir } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { createStorage, type Driver, type Storage } from 'unstorage'
+import { isAtomicTempFile, writeFileAtomic } from './config/write.ts'
 
 export type StorageOptions =
   | { driver: 'memory' }
@@ -10,8 +13,22 @@ export async function createProxyStorage(options: StorageOptions = { driver: 'me
   if (options.driver === 'memory') return createStorage()
   if (options.driver === 'fs') {
     const { default: fsDriver } = await import('unstorage/drivers/fs-lite')
-    return createStorage({ driver: fsDriver({ base: options.base }) })
+    return createStorage({ driver: atomicWrites(fsDriver({ base: options.base, ignore: isAtomicTempFile }), options.base) })
   }
   const { default: redisDriver } = await import('unstorage/drivers/redis')
   return createStorage({ driver: redisDriver({ url: options.url ?? 'redis://127.0.0.1:6379', base: options.base ?? 'model-proxy' }) })
+}
+
+/**
+ * The fs driver writes in place, so a crash mid-write leaves half a JSON value (a usage chunk, a
+ * credential state) behind. Writes go through a temp file and a rename instead.
+ */
+function atomicWrites(driver: Driver, base: string): Driver {
+  const path = (key: string) => join(resolve(base), key.replace(/:/g, '/'))
+  const write = async (key: string, value: string | Uint8Array) => {
+    if (/\.\.:|\.\.$/.test(key)) throw new Error(`invalid storage key: ${key}`)
+    await mkdir(dirname(path(key)), { recursive: true })
+    await writeFileAtomic(path(key), value)
+  }
+  return { ...driver, setItem: (key, value) => write(key, value), setItemRaw: (key, value) => write(key, value) }
 }

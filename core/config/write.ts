@@ -1,25 +1,40 @@
 import { open, rename, readFile, unlink } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
 import { dirname, basename, join } from 'node:path'
 import { parseDocument, type Document } from 'yaml'
 import type { ProxyConfig } from './schema.ts'
 import { ConfigError, validateConfig } from './validate.ts'
 
-/** Write text so a reader (or a crash) sees the old file or the new one, never half of one. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`)
-  const handle = await open(temp, 'w', 0o600)
+/** Temp files of `writeFileAtomic`: `.<name>.<random>.tmp` beside the target (readers skip them). */
+export const isAtomicTempFile = (name: string) => /(^|\/)\.[^/]*\.[\w-]+\.tmp$/.test(name)
+
+/**
+ * Write so that a reader (or a crash, SIGKILL included) sees the old file or the new one, never half of
+ * one: a temp file of its own (concurrent writers never share one), fsync, rename, fsync of the folder.
+ */
+export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
+  const dir = dirname(path)
+  const temp = join(dir, `.${basename(path)}.${randomUUID()}.tmp`)
+  const handle = await open(temp, 'wx', 0o600)
   try {
     await handle.writeFile(text)
     await handle.sync()
-  } finally {
+  } catch (error) {
     await handle.close()
+    await unlink(temp).catch(() => {})
+    throw error
   }
+  await handle.close()
   try {
     await rename(temp, path)
   } catch (error) {
     await unlink(temp).catch(() => {})
     throw error
   }
+  // The rename itself is durable only once the folder is flushed (power loss, not just a killed process).
+  const folder = await open(dir, 'r').catch(() => undefined)
+  await folder?.sync().catch(() => {})
+  await folder?.close()
 }
 
 export class ConfigWriteError extends Error {

@@ -39,10 +39,13 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
 async function readBodyText(event: H3Event): Promise<string> {
   const limit = (event.context.maxBodyBytes as number | undefined) ?? Number.POSITIVE_INFINITY
   const declared = Number(event.req.headers.get('content-length') ?? Number.NaN)
-  if (!event.req.body) return ''
+  // On Node, read the IncomingMessage itself: the web stream srvx would build around it costs more than the parse.
+  const nodeRequest = (event.req as { runtime?: { node?: { req?: AsyncIterable<Uint8Array> & { readableEnded?: boolean } } } }).runtime?.node?.req
+  const source = nodeRequest && !nodeRequest.readableEnded ? nodeRequest : event.req.body as unknown as AsyncIterable<Uint8Array> | null
+  if (!source) return ''
   const chunks: Uint8Array[] = []
   let size = 0
-  for await (const chunk of event.req.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of source) {
     size += chunk.length
     if (size <= limit && !(declared > limit)) chunks.push(chunk)
   }

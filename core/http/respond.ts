@@ -1,3 +1,5 @@
+import { FastResponse } from 'srvx'
+
 /** CORS headers of the spec's Versioning section: on every response, errors included. */
 export const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
@@ -8,7 +10,8 @@ export const corsHeaders: Record<string, string> = {
 const jsonType = { 'content-type': 'application/json' }
 
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: headers ? { ...jsonType, ...headers } : jsonType })
+  // srvx's FastResponse: written straight to the Node socket, no web-stream body on the hot path.
+  return new FastResponse(JSON.stringify(body), { status, headers: headers ? { ...jsonType, ...headers } : jsonType })
 }
 
 /** Response headers of an SSE stream (spec Events 1). */

@@ -17,6 +17,10 @@ export interface RequestInit {
 export function createProxyRequest(event: H3Event, init: RequestInit): ProxyRequest {
   const model = init.model ?? init.body.model
   if (typeof model !== 'string' || !model) throw new ProxyError(400, 'you must provide a model parameter', 'invalid_request_error', 'missing_model')
+  // Same-format bodies go upstream untouched: a truthy non-boolean `stream` would make the upstream stream
+  // while we wait for JSON. Every format's API refuses it; so do we.
+  const stream = init.body.stream
+  if (init.stream === undefined && stream !== undefined && stream !== null && typeof stream !== 'boolean') throw new ProxyError(400, 'stream must be a boolean', 'invalid_request_error', 'invalid_stream')
   return {
     id: (event.context.requestId as string | undefined) ?? crypto.randomUUID(),
     event,

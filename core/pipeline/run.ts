@@ -3,17 +3,18 @@ import type { AttemptResult, Candidate, PickContext, ProxyRequest, ResponseConte
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
 import { ProxyError } from '../http/errors.ts'
 import { sendUpstream, type UpstreamHttpResponse } from '../http/upstream.ts'
+import { FastResponse } from 'srvx'
 import { jsonResponse, sseHeaders } from '../http/respond.ts'
 import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { translateResponse, type ClientEncoding } from './non-stream.ts'
-import { createStreamTransform, pipeStream } from './stream.ts'
+import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
 import { errorResponse } from './error-response.ts'
 import { classifyUpstreamStatus, retryAfterSeconds } from './upstream-status.ts'
-import { readFirstChunk } from './first-chunk.ts'
 import { sleep } from './sleep.ts'
 import { withNonStreamKeepalive } from './nonstream-keepalive.ts'
 import { candidateKey } from '../model-index.ts'
+import { overheadHeader, overheadValue, startTiming } from './timing.ts'
 
 /** Options an endpoint passes about how the client wants its answer framed. */
 export interface RunOptions {
@@ -41,6 +42,7 @@ export function runPipeline(kernel: ProxyKernel, request: ProxyRequest, options:
 
 async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions): Promise<Response> {
   const { hooks } = kernel
+  const timing = request.timing ??= startTiming()
   const route = { request, candidates: [] as Candidate[] }
   await hooks.callHook('route-resolve', route)
   if (!route.candidates.length) {
@@ -62,7 +64,9 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
       const pick: PickContext = { request, candidates: route.candidates, tried }
       await hooks.callHook('credential-pick', pick)
       if (!pick.pick && pick.waitUntil !== undefined && !signalOf().aborted) {
+        const waitStart = performance.now()
         await sleep(pick.waitUntil - Date.now(), signalOf())
+        timing.waitedMs += performance.now() - waitStart
         attempt--
         continue
       }
@@ -97,9 +101,18 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await hooks.callHook('before-upstream', { request, candidate, http })
 
+  // Time spent waiting for this upstream is not the proxy's overhead (timing.ts).
+  const timing = request.timing ??= startTiming()
+  const sentAt = performance.now()
+  let firstByteMs: number | undefined
+  const upstreamDone = () => {
+    const ms = performance.now() - sentAt
+    timing.waitedMs += ms
+    return ms
+  }
   const fail = async (failure: Failure, status: number, bootstrap = false): Promise<{ failure: Failure; result: AttemptResult }> => {
     const retry = bootstrap ? attempt < kernel.config.streaming['bootstrap-retries'] : classifyUpstreamStatus(status) === 'retry' && attempt < kernel.config['request-retry']
-    const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, action: retry ? 'retry' : 'fail' }
+    const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, action: retry ? 'retry' : 'fail', firstByteMs, durationMs: upstreamDone() }
     await hooks.callHook('attempt-result', result)
     return { failure, result }
   }
@@ -111,6 +124,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   } catch (error) {
     return fail({ status: 502, message: `upstream connection failed: ${(error as Error).message}`, type: 'server_error' }, 0)
   }
+  firstByteMs = performance.now() - sentAt
   if (upstream.status >= 400) {
     const text = await upstream.body.text().catch(() => '')
     const info = decodeUpstreamError(kernel, provider.format, upstream.status, scrubSecrets(text, candidate.credential))
@@ -119,21 +133,24 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
 
   const ctx: ResponseContext = { request, candidate, status: upstream.status, durationMs: 0, upstreamHeaders: upstream.headers, responseHeaders: {} }
   if (request.stream) {
-    // Read the first chunk before answering: a stream that dies before its first byte can still fail over.
-    const first = await readFirstChunk(upstream.body)
-    if ('error' in first) return fail({ status: 502, message: `upstream stream failed before its first byte: ${first.error}`, type: 'server_error' }, 502, true)
-    await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done' })
+    // Read up to the first whole event before answering: a stream that dies (or sends junk) before it can still fail over.
     const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true, options.client, provider.passthrough !== false)
+    const primed = await primeStream(upstream.body, transform)
+    if ('error' in primed) return fail({ status: 502, message: `upstream stream failed before its first byte: ${primed.error}`, type: 'server_error' }, 502, true)
+    upstreamDone()
+    await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done', firstByteMs })
     ctx.sse = options.sse !== false
-    ctx.stream = pipeStream(upstream.body, first.iterator, first.chunk, transform, (outcome) => {
+    ctx.stream = pipeStream(upstream.body, primed, transform, (outcome) => {
       ctx.usage = outcome.usage
       ctx.error = outcome.error
       ctx.durationMs = Date.now() - request.startedAt
+      ctx.upstreamMs = performance.now() - sentAt
       void hooks.callHook('after-response', ctx)
     })
     await hooks.callHook('before-response', ctx)
     const contentType = ctx.sse ? sseHeaders : { 'content-type': 'application/json' }
-    return new Response(ctx.stream, { status: 200, headers: { ...ctx.responseHeaders, ...contentType } })
+    ctx.responseHeaders[overheadHeader] = overheadValue(timing)
+    return new FastResponse(ctx.stream, { status: 200, headers: { ...ctx.responseHeaders, ...contentType } })
   }
   let text: string
   try {
@@ -141,18 +158,23 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   } catch (error) {
     return fail({ status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' }, 502)
   }
-  await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done' })
+  // A 200 that is not JSON (a gateway's HTML page) is an upstream failure like a 502: the next credential may answer.
+  if (!looksLikeJsonObject(text)) return fail({ status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
+  ctx.upstreamMs = upstreamDone()
+  await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done', firstByteMs })
   ctx.durationMs = Date.now() - request.startedAt
   // Same format, same model name, nobody counting tokens: the upstream's bytes are the answer.
-  if (provider.format === request.inbound && !options.client && provider.passthrough !== false && candidate.upstreamModel === request.model && !kernel.config['usage-statistics-enabled'] && looksLikeJsonObject(text)) {
+  if (provider.format === request.inbound && !options.client && provider.passthrough !== false && candidate.upstreamModel === request.model && !kernel.config['usage-statistics-enabled']) {
     await hooks.callHook('before-response', ctx)
     await hooks.callHook('after-response', ctx)
-    return new Response(text, { status: 200, headers: { ...ctx.responseHeaders, 'content-type': 'application/json' } })
+    ctx.responseHeaders[overheadHeader] = overheadValue(timing)
+    return new FastResponse(text, { status: 200, headers: { ...ctx.responseHeaders, 'content-type': 'application/json' } })
   }
   const translated = translateResponse(kernel, request, provider.format, text, options.client, provider.passthrough !== false)
   ctx.usage = translated.usage
   await hooks.callHook('before-response', ctx)
   await hooks.callHook('after-response', ctx)
+  ctx.responseHeaders[overheadHeader] = overheadValue(timing)
   return jsonResponse(translated.body, 200, { ...ctx.responseHeaders, 'content-type': 'application/json' })
 }
 
@@ -170,6 +192,7 @@ function decodeUpstreamError(kernel: ProxyKernel, format: ProxyRequest['inbound'
 async function finishWithError(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate | undefined, info: Failure): Promise<Response> {
   await kernel.hooks.callHook('after-response', { request, candidate, status: info.status, error: info.message, durationMs: Date.now() - request.startedAt, responseHeaders: {} })
   const response = errorResponse(kernel, request.inbound, info)
+  if (request.timing) response.headers.set(overheadHeader, overheadValue(request.timing))
   if (info.retryAfter !== undefined) response.headers.set('retry-after', String(Math.max(1, Math.ceil(info.retryAfter))))
   return response
 }

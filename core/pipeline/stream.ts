@@ -14,6 +14,8 @@ interface StreamTransform {
   push(text: string): string
   end(): string
   fail(message: string): string
+  /** The upstream has sent something real (a whole event): from here on the answer is committed. */
+  readonly primed: boolean
   readonly usage?: Usage
 }
 
@@ -26,11 +28,32 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
   const rename = upstreamModel === request.model
     ? undefined
     : { pattern: new RegExp(`("model"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
+  const renamed = (text: string) => rename ? text.replace(rename.pattern, rename.value) : text
+  // Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it.
+  let carry = ''
+  let primed = false
   return {
-    push: text => rename ? text.replace(rename.pattern, rename.value) : text,
-    end: () => '',
+    push(text) {
+      const buffer = carry + text
+      const cut = lastEventEnd(buffer)
+      carry = buffer.slice(cut)
+      if (cut) primed = true
+      return cut ? renamed(buffer.slice(0, cut)) : ''
+    },
+    // A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line).
+    end: () => carry ? renamed(carry) : '',
     fail: message => encoderForErrors ? encoderForErrors.push({ type: 'error', status: 502, message }) + encoderForErrors.end() : '',
+    get primed() { return primed },
   }
+}
+
+/** Index just past the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) in `text`, 0 when there is none. */
+function lastEventEnd(text: string): number {
+  const at = (separator: string) => {
+    const index = text.lastIndexOf(separator)
+    return index === -1 ? 0 : index + separator.length
+  }
+  return Math.max(at('\n\n'), at('\r\n\r\n'), at('\r\r'))
 }
 
 /** Different formats: upstream SSE -> canonical events -> client wire text, with per-request state. */
@@ -38,7 +61,9 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
   const parser = createSseParser()
   let usage: Usage | undefined
   let finished = false
+  let primed = false
   const emit = (events: StreamEvent[]) => {
+    if (events.length) primed = true
     let out = ''
     for (const event of events) {
       if (event.type === 'finish') {
@@ -64,6 +89,7 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
     fail(message) {
       return encoder.push({ type: 'error', status: 502, message }) + encoder.end()
     },
+    get primed() { return primed },
     get usage() { return usage },
   }
 }
@@ -76,14 +102,38 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse }))
 }
 
+/** An upstream stream read up to its first real event: what the client gets first, and where to go on. */
+export interface PrimedStream { iterator: AsyncIterator<Buffer>; head: string; decoder: TextDecoder }
+
+/**
+ * Read the upstream until it has sent a whole event, before answering the client: a stream that ends,
+ * breaks or sends nothing usable (an HTML error page with status 200) before that can still fail over.
+ */
+export async function primeStream(body: Readable, transform: StreamTransform): Promise<PrimedStream | { error: string }> {
+  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+  const decoder = new TextDecoder()
+  let head = ''
+  try {
+    while (!transform.primed) {
+      const next = await iterator.next()
+      if (next.done) return { error: 'the stream ended before its first event' }
+      head += transform.push(decoder.decode(next.value, { stream: true }))
+    }
+  } catch (error) {
+    body.destroy()
+    return { error: (error as Error).message }
+  }
+  return { iterator, head, decoder }
+}
+
 /**
  * Upstream body -> client ReadableStream, piped chunk by chunk (never buffered whole). A client that goes
  * away cancels the stream, which destroys the upstream body and with it the upstream socket.
  */
-export function pipeStream(body: Readable, iterator: AsyncIterator<Buffer>, first: Buffer | undefined, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void): ReadableStream<Uint8Array> {
+export function pipeStream(body: Readable, primed: PrimedStream, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
-  const decoder = new TextDecoder()
-  let pending = first
+  const { iterator, decoder } = primed
+  let head = primed.head
   let done = false
   const finish = (outcome: StreamOutcome) => {
     if (done) return
@@ -93,11 +143,15 @@ export function pipeStream(body: Readable, iterator: AsyncIterator<Buffer>, firs
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
+        if (head) {
+          controller.enqueue(encoder.encode(head))
+          head = ''
+          return
+        }
         for (;;) {
-          const next = pending ? { done: false as const, value: pending } : await iterator.next()
-          pending = undefined
+          const next = await iterator.next()
           if (next.done) {
-            const tail = transform.end()
+            const tail = transform.push(decoder.decode()) + transform.end()
             if (tail) controller.enqueue(encoder.encode(tail))
             controller.close()
             finish({ usage: transform.usage })

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
+import { randomToken } from '../../../core/canonical/random-id.ts'
 
 /** Call ids for function calls, which this format often sends without one. */
-export const callId = () => `call_${randomBytes(12).toString('base64url').replace(/[-_]/g, '').slice(0, 16)}`
-export const responseId = () => randomBytes(12).toString('base64url')
+export const callId = () => `call_${randomToken(16)}`
+export const responseId = () => randomToken(16)

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
+import { randomToken } from '../../../core/canonical/random-id.ts'
 
-const token = () => randomBytes(18).toString('base64url').replace(/[-_]/g, '').slice(0, 24)
+const token = () => randomToken(24)
 export const messageId = () => `msg_${token()}`
 export const toolUseId = () => `toolu_${token()}`

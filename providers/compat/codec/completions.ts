@@ -10,13 +10,17 @@ import { chatCompletionId } from './ids.ts'
  */
 export function decodeCompletionsRequest(body: Record<string, unknown>): CanonicalRequest {
   if (typeof body.model !== 'string' || !body.model) throw new RequestValidationError('you must provide a model parameter', 'model')
-  const prompt = Array.isArray(body.prompt) ? body.prompt.join('\n') : body.prompt
+  const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
+  const prompt = strings(body.prompt) ? body.prompt.join('\n') : body.prompt
   if (typeof prompt !== 'string') throw new RequestValidationError('prompt must be a string or an array of strings', 'prompt')
   const request: CanonicalRequest = { model: body.model, stream: body.stream === true, messages: [{ role: 'user', parts: [{ type: 'text', text: prompt }] }] }
   if (typeof body.max_tokens === 'number') request.maxTokens = body.max_tokens
   if (typeof body.temperature === 'number') request.temperature = body.temperature
   if (typeof body.top_p === 'number') request.topP = body.top_p
-  if (body.stop !== undefined && body.stop !== null) request.stop = typeof body.stop === 'string' ? [body.stop] : body.stop as string[]
+  if (body.stop !== undefined && body.stop !== null) {
+    if (typeof body.stop !== 'string' && !strings(body.stop)) throw new RequestValidationError('stop must be a string or an array of strings', 'stop')
+    request.stop = typeof body.stop === 'string' ? [body.stop] : body.stop
+  }
   if (typeof body.user === 'string') request.user = body.user
   return request
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
+import { randomToken } from '../../../core/canonical/random-id.ts'
 
 /** `chatcmpl-` + 24 random alphanumerics, the shape OpenAI uses. */
-export const chatCompletionId = () => `chatcmpl-${randomBytes(18).toString('base64url').replace(/[-_]/g, '').slice(0, 24)}`
-export const toolCallId = () => `call_${randomBytes(18).toString('base64url').replace(/[-_]/g, '').slice(0, 24)}`
+export const chatCompletionId = () => `chatcmpl-${randomToken(24)}`
+export const toolCallId = () => `call_${randomToken(24)}`

@@ -1,0 +1,131 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { openaiMock } from '../../playground/mock-upstream/openai.ts'
+import { messagesMock } from '../../playground/mock-upstream/messages.ts'
+import { responsesMock } from '../../playground/mock-upstream/responses.ts'
+import { generateMock } from '../../playground/mock-upstream/generate.ts'
+
+/**
+ * A mock upstream of one family that misbehaves on purpose. The credential's key names the fault
+ * (`reset-post`, `hang-pre`, ...; anything else answers normally), or `choose` decides per request.
+ * `-pre` faults happen before any byte of the answer (or, for `nonjson-pre` and `truncated-pre` on a
+ * stream, with status 200 but no usable event); `-post` faults happen after the first events, which
+ * carry the start of the text ("Hello from the playground ...").
+ */
+export type Fault =
+  | 'ok' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
+  | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-500'
+export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-500']
+
+export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
+const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
+
+export interface FaultRecord { key: string; fault: Fault; url: string; at: number; stream: boolean; closedAt?: number; aborted?: boolean }
+
+export interface FaultUpstream {
+  url: string
+  /** Base URL for the family's config entry (`/v1` appended where the family expects it). */
+  baseUrl: string
+  requests: FaultRecord[]
+  /** Resolves with the time the proxy closed a request's socket while its answer was still open. */
+  nextAbort(): Promise<FaultRecord>
+  close(): Promise<void>
+}
+
+export interface FaultUpstreamOptions { choose?: (key: string) => Fault }
+
+const keyOf = (req: IncomingMessage) => String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, ''))
+
+/** SSE events of a complete answer, each with its blank line. */
+const splitEvents = (text: string) => text.match(/[\s\S]*?(?:\r?\n\r?\n|$)/g)!.filter(Boolean)
+
+export async function startFaultUpstream(family: UpstreamFamily, options: FaultUpstreamOptions = {}): Promise<FaultUpstream> {
+  const requests: FaultRecord[] = []
+  let waiters: Array<(record: FaultRecord) => void> = []
+  const hanging = new Set<ServerResponse>()
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks).toString('utf8')
+    const key = keyOf(req)
+    const fault = options.choose?.(key) ?? (faults.includes(key as Fault) ? key as Fault : 'ok')
+    const stream = /"stream"\s*:\s*true/.test(body) || /stream/i.test(req.url ?? '')
+    const record: FaultRecord = { key, fault, url: req.url ?? '', at: Date.now(), stream }
+    requests.push(record)
+    res.on('close', () => {
+      record.closedAt = Date.now()
+      if (res.writableFinished) return
+      record.aborted = true
+      hanging.delete(res)
+      const current = waiters
+      waiters = []
+      for (const wake of current) wake(record)
+    })
+
+    if (fault === 'reset-pre') return void req.socket.destroy()
+    if (fault === 'hang-pre') return void hanging.add(res)
+    if (fault === 'status-429' || fault === 'status-500') {
+      const status = fault === 'status-429' ? 429 : 500
+      res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 && { 'retry-after': '1' }) })
+      return void res.end(JSON.stringify({ error: { message: `injected ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' }, type: 'error' }))
+    }
+    const type = stream ? 'text/event-stream' : 'application/json'
+    if (fault === 'nonjson-pre') {
+      res.writeHead(200, { 'content-type': type })
+      return void res.end('<html><body>502 Bad Gateway (an HTML page from a load balancer)</body></html>')
+    }
+    if (fault === 'truncated-pre') {
+      res.writeHead(200, { 'content-type': type })
+      res.write(stream ? 'data: {"id":"cut-off-in-the-middle","obj' : '{"id":"cut-off-in-the-middle","obj')
+      setTimeout(() => req.socket.destroy(), 20)
+      return
+    }
+
+    const answer = await handlers[family](new Request(`http://mock${req.url}`, { method: req.method, headers: req.headers as HeadersInit, body: req.method === 'GET' ? undefined : body }))
+    const text = await answer.text()
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? type })
+    if (fault === 'ok' || !stream || answer.status !== 200) return void res.end(text)
+
+    // -post faults: send events up to the first one carrying text, then misbehave.
+    const events = splitEvents(text)
+    const cut = Math.min(events.length - 1, events.findIndex(event => event.includes('Hello')) + 1 || 1)
+    res.write(events.slice(0, cut).join(''))
+    await new Promise(resolve => setTimeout(resolve, 30))
+    if (fault === 'hang-post') return void hanging.add(res)
+    if (fault === 'truncated-post') res.write('data: {"half an event, then the connection dies')
+    setTimeout(() => req.socket.destroy(), 20)
+  }
+
+  const server: Server = createServer((req, res) => {
+    serve(req, res).catch(() => res.destroy())
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    url,
+    baseUrl: family === 'compat' || family === 'gamma' ? `${url}/v1` : url,
+    requests,
+    nextAbort: () => new Promise(resolve => waiters.push(resolve)),
+    close: () => new Promise((resolve) => {
+      for (const res of hanging) res.destroy()
+      server.closeAllConnections()
+      server.close(() => resolve())
+    }),
+  }
+}
+
+/** Config entries for one family: one entry per key, all serving `upstreamModel` as `alias`. */
+export function familyEntries(family: UpstreamFamily, baseUrl: string, keys: string[], alias: string): Record<string, unknown[]> {
+  const upstreamModel = { compat: 'mock-gpt', beta: 'mock-claude', gamma: 'mock-codex', alpha: 'mock-gemini' }[family]
+  const models = [{ name: upstreamModel, alias }]
+  if (family === 'compat') return { 'compat-provider': [{ name: `fault-${alias}`, 'base-url': baseUrl, 'api-key-entries': keys.map(key => ({ 'api-key': key })), models }] }
+  return { [`${family}-api-key`]: keys.map(key => ({ 'api-key': key, 'base-url': baseUrl, models })) }
+}
+
+/** Merge several `familyEntries` results into one config object. */
+export function mergeEntries(parts: Array<Record<string, unknown[]>>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {}
+  for (const part of parts) for (const [key, list] of Object.entries(part)) (out[key] ??= []).push(...list)
+  return out
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { familyEntries, mergeEntries, startFaultUpstream, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
+import { clientCall, clientFormats, clientHeaders, streamCompleted, streamErrorEnding, type ClientFormat } from '../helpers/client-formats.ts'
+
+/**
+ * Upstream faults over every client format x upstream family. Before the first byte reaches the client
+ * a fault is one more failed attempt: the next credential answers. After it, the client gets an error in
+ * its own format and a clean end of stream: no hang, no reset, no half frame.
+ */
+
+const families: UpstreamFamily[] = ['compat', 'beta', 'gamma', 'alpha']
+const pre: Fault[] = ['nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre']
+const post: Fault[] = ['truncated-post', 'reset-post', 'hang-post']
+
+let upstreams: Record<UpstreamFamily, FaultUpstream>
+let proxy: TestProxy
+beforeAll(async () => {
+  const started = await Promise.all(families.map(family => startFaultUpstream(family)))
+  upstreams = Object.fromEntries(families.map((family, i) => [family, started[i]!])) as Record<UpstreamFamily, FaultUpstream>
+  // One alias per family and fault, served by the faulty key first and a good one second (fill-first).
+  const entries = mergeEntries(families.flatMap(family => [...pre, ...post].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `${family}-${fault}`))))
+  proxy = await startTestProxy({
+    'api-keys': ['k'],
+    routing: { strategy: 'fill-first' },
+    // A 200 whose stream dies before its first event is retried once (rule 11).
+    streaming: { 'bootstrap-retries': 1 },
+    timeouts: { 'first-byte-seconds': 1, 'stream-idle-seconds': 1 },
+    ...entries,
+  })
+})
+afterAll(async () => {
+  await proxy?.close()
+  await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream.close()))
+})
+
+async function call(format: ClientFormat, model: string, stream: boolean) {
+  const { path, body } = clientCall(format, model, stream)
+  const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders('k'), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
+  return { status: response.status, text: await response.text() }
+}
+
+const preCases = clientFormats.flatMap(client => families.flatMap(family => pre.flatMap(fault => [true, false]
+  .filter(stream => stream || client !== 'generate-array')
+  .map(stream => ({ client, family, fault, stream })))))
+const postCases = clientFormats.flatMap(client => families.flatMap(family => post.map(fault => ({ client, family, fault }))))
+
+describe.concurrent('a fault before the first byte fails over to the next credential', () => {
+  it.each(preCases)('$client client, $family upstream, $fault, stream $stream', async ({ client, family, fault, stream }) => {
+    const { status, text } = await call(client, `${family}-${fault}`, stream)
+    expect(status, text).toBe(200)
+    // Text arrives in word-sized deltas on a stream.
+    expect(text).toContain('Hello')
+    expect(text).toContain('playground')
+    if (stream) expect(streamCompleted(client, text), text).toBeUndefined()
+    else expect(() => JSON.parse(text)).not.toThrow()
+    expect(upstreams[family].requests.some(r => r.key === fault)).toBe(true)
+  })
+})
+
+describe.concurrent('a fault after the first byte ends the stream with an error in the client format', () => {
+  it.each(postCases)('$client client, $family upstream, $fault', async ({ client, family, fault }) => {
+    const started = Date.now()
+    const { status, text } = await call(client, `${family}-${fault}`, true)
+    expect(status).toBe(200)
+    expect(text).toContain('Hello')
+    expect(streamErrorEnding(client, text), text).toBeUndefined()
+    expect(Date.now() - started).toBeLessThan(5000)
+  })
+})
