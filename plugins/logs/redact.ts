@@ -8,6 +8,7 @@ export function secretsOf(config: ProxyConfig): string[] {
   for (const provider of config['compat-provider']) for (const entry of provider['api-key-entries']) if (entry['api-key']) out.add(entry['api-key'])
   if (config['remote-management']['secret-key']) out.add(config['remote-management']['secret-key'])
   if (config.partner['upstream-api-key']) out.add(config.partner['upstream-api-key'])
+  for (const entry of config.partner['upstream-api-keys']) if (entry['upstream-api-key']) out.add(entry['upstream-api-key'])
   return [...out].filter(secret => secret.length >= 4).sort((a, b) => b.length - a.length)
 }
 
