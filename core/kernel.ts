@@ -63,6 +63,8 @@ export interface ProxyKernel {
   matchClientKey(key: string | undefined): string | undefined
   /** A plugin's own config keys: validated with the rest now and on every reload, defaults filled in. */
   addConfigSchema(schema: z.ZodType): void
+  /** Every schema added by plugins: a management write checks them before it touches the file. */
+  readonly configSchemas: readonly z.ZodType[]
   /** Swap in a new validated config and let plugins react (`config-reload`). */
   applyConfig(config: ProxyConfig): Promise<void>
 }
@@ -110,6 +112,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
       models = buildModelIndex(next, config['force-model-prefix'])
     },
     matchClientKey: key => keyMatcher(key),
+    configSchemas: schemas,
     addConfigSchema(schema) {
       schemas.push(schema)
       config = withPluginKeys(config, [schema])

@@ -16,7 +16,8 @@ function resolveAuthDir(config: ProxyConfig, path: string): ProxyConfig {
 export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) => void): Promise<ProxyConfig> {
   const path = kernel.configPath
   if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  await editConfigFile(path, edit)
+  // Plugin keys (partner, metrics, ...) are checked before the write too, not only when applied after it.
+  await editConfigFile(path, edit, [...kernel.configSchemas])
   await kernel.applyConfig(resolveAuthDir(await readYamlConfig(path, kernel.configBases), path))
   return kernel.config
 }
@@ -24,7 +25,7 @@ export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) =>
 export async function replaceConfig(kernel: ProxyKernel, doc: Document): Promise<ProxyConfig> {
   const path = kernel.configPath
   if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  await writeDocument(path, doc)
+  await writeDocument(path, doc, [...kernel.configSchemas])
   await kernel.applyConfig(resolveAuthDir(await readYamlConfig(path, kernel.configBases), path))
   return kernel.config
 }

@@ -29,6 +29,14 @@ describe('configuration endpoints', () => {
     expect(managed.text()).toBe(before)
   })
 
+  it('PUT /config.yaml and single-field writes check plugin-owned keys before writing', async () => {
+    const before = managed.text()
+    const bad = `${before}\nmetrics:\n  path: no-leading-slash\n`
+    const result = await json(await call('PUT', '/config.yaml', bad, { 'content-type': 'application/yaml' }))
+    expect(result).toMatchObject({ status: 400, body: { error: 'invalid_config', message: expect.stringContaining('metrics.path') } })
+    expect(managed.text()).toBe(before)
+  })
+
   it('PUT /config.yaml writes, applies live and reports what changed', async () => {
     const text = managed.text().replace('request-retry: 3', 'request-retry: 5 # raised').replace('client-one # the first client', 'client-two')
     const result = await json(await call('PUT', '/config.yaml', text, { 'content-type': 'application/yaml' }))
