@@ -4,7 +4,7 @@ import type { ProxyConfig } from './config/schema.ts'
 import { createKernel, type ProxyKernel } from './kernel.ts'
 import { loadPlugins, type PluginSpec } from './plugin.ts'
 import { builtinPlugins } from './builtins.ts'
-import { corsHeaders, jsonResponse } from './http/respond.ts'
+import { corsHeaders, hasBaseHeaders, jsonResponse } from './http/respond.ts'
 import { genericErrorBody } from './http/errors.ts'
 import { createProxyStorage } from './storage.ts'
 
@@ -42,9 +42,10 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
     // Only safe ids are kept: they end up in log file names.
     const id = inbound && /^[\w.-]{1,128}$/.test(inbound) ? inbound : crypto.randomUUID()
     event.context.requestId = id
+    event.context.baseHeaders = { ...corsHeaders, 'x-request-id': id }
     event.context.maxBodyBytes = kernel.config['max-request-body-mb'] * 1024 * 1024
     const response = await next()
-    if (response instanceof Response) {
+    if (response instanceof Response && !(response as unknown as Record<symbol, boolean>)[hasBaseHeaders]) {
       for (const name in corsHeaders) response.headers.set(name, corsHeaders[name]!)
       if (!response.headers.has('x-request-id')) response.headers.set('x-request-id', id)
     }

@@ -1,4 +1,5 @@
 import { FastResponse } from 'srvx'
+import type { H3Event } from 'h3'
 
 /** CORS headers of the spec's Versioning section: on every response, errors included. */
 export const corsHeaders: Record<string, string> = {
@@ -20,4 +21,18 @@ export const sseHeaders: Record<string, string> = {
   'cache-control': 'no-cache',
   connection: 'keep-alive',
   'x-accel-buffering': 'no',
+}
+
+/** Set on a response that already carries the base headers (CORS, X-Request-ID): the app middleware leaves it alone. */
+export const hasBaseHeaders = Symbol.for('model-proxy.base-headers')
+
+/**
+ * A 200 answer of the pipeline with the middleware's base headers in its init object: touching
+ * `response.headers` afterwards would build a web Headers object per request (~5% of a proxied request).
+ */
+export function answerResponse(event: H3Event, body: string | ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+  const base = event.context.baseHeaders as Record<string, string> | undefined
+  const response = new FastResponse(body, { status: 200, headers: base ? { ...base, ...headers } : headers })
+  if (base) (response as unknown as Record<symbol, boolean>)[hasBaseHeaders] = true
+  return response
 }

@@ -3,8 +3,7 @@ import type { AttemptResult, Candidate, PickContext, ProxyRequest, ResponseConte
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
 import { ProxyError } from '../http/errors.ts'
 import { sendUpstream, type UpstreamHttpResponse } from '../http/upstream.ts'
-import { FastResponse } from 'srvx'
-import { jsonResponse, sseHeaders } from '../http/respond.ts'
+import { answerResponse, sseHeaders } from '../http/respond.ts'
 import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { translateResponse, type ClientEncoding } from './non-stream.ts'
@@ -150,7 +149,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     await hooks.callHook('before-response', ctx)
     const contentType = ctx.sse ? sseHeaders : { 'content-type': 'application/json' }
     ctx.responseHeaders[overheadHeader] = overheadValue(timing)
-    return new FastResponse(ctx.stream, { status: 200, headers: { ...ctx.responseHeaders, ...contentType } })
+    return answerResponse(request.event, ctx.stream, { ...ctx.responseHeaders, ...contentType })
   }
   let text: string
   try {
@@ -168,14 +167,14 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     await hooks.callHook('before-response', ctx)
     await hooks.callHook('after-response', ctx)
     ctx.responseHeaders[overheadHeader] = overheadValue(timing)
-    return new FastResponse(text, { status: 200, headers: { ...ctx.responseHeaders, 'content-type': 'application/json' } })
+    return answerResponse(request.event, text, { ...ctx.responseHeaders, 'content-type': 'application/json' })
   }
   const translated = translateResponse(kernel, request, provider.format, text, options.client, provider.passthrough !== false)
   ctx.usage = translated.usage
   await hooks.callHook('before-response', ctx)
   await hooks.callHook('after-response', ctx)
   ctx.responseHeaders[overheadHeader] = overheadValue(timing)
-  return jsonResponse(translated.body, 200, { ...ctx.responseHeaders, 'content-type': 'application/json' })
+  return answerResponse(request.event, JSON.stringify(translated.body), { ...ctx.responseHeaders, 'content-type': 'application/json' })
 }
 
 /** Upstream error body (its own format) -> what the client sees. */
