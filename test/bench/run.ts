@@ -4,7 +4,8 @@ import { benchTranslate } from './translate.ts'
 import { benchProxy } from './proxy/index.ts'
 import { cpus } from 'node:os'
 
-const only = process.argv[2]
+const withGateway = process.argv.includes('--gateway') || process.env.BENCH_GATEWAY === 'portkey'
+const only = process.argv.slice(2).find(arg => !arg.startsWith('--'))
 const suites: Record<string, () => Promise<Array<Record<string, string | number>>>> = {
   'routing pick+mark': benchRoutingPick,
   'translation µs per request (client row, upstream column; streamed answer)': benchTranslate,
@@ -16,7 +17,7 @@ for (const [name, run] of Object.entries(suites)) {
   console.table(await run())
 }
 if (!only || 'proxy'.includes(only)) {
-  for (const [name, rows] of await benchProxy()) {
+  for (const [name, rows] of await benchProxy(withGateway)) {
     console.log(`\n## ${name}`)
     console.table(rows)
   }

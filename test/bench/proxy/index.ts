@@ -1,10 +1,11 @@
 import { startMock, startPassthrough, startProxy } from './processes.ts'
+import { gatewayName, gatewayRows, startGateway } from './gateway.ts'
 import { concurrentStreamsRow, cpuRow, latencyRow, streamRows, throughputRows } from './scenarios.ts'
 
 type Rows = Array<Record<string, string | number>>
 
 /** The proxy against the physical floor (a raw Node passthrough), each its own process, same run. */
-export async function benchProxy(): Promise<Array<[string, Rows]>> {
+export async function benchProxy(withGateway = false): Promise<Array<[string, Rows]>> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 3)
   const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
   const mock = await startMock()
@@ -19,8 +20,18 @@ export async function benchProxy(): Promise<Array<[string, Rows]>> {
       ['streams: added time to first and last byte', await streamRows(floor.url, proxy.url, 200)],
       ['CPU', await cpuRow(proxy, seconds)],
       ['memory', await concurrentStreamsRow(1000)],
+      ...(withGateway ? [[`peer gateway: ${gatewayName} (same mock, same run)`, await peerRows(mock.url, floor.url, proxy, seconds, rounds)] as [string, Rows]] : []),
     ]
   } finally {
     await Promise.all([proxy.stop(), floor.stop(), mock.stop()])
+  }
+}
+
+async function peerRows(mock: string, floor: string, proxy: Awaited<ReturnType<typeof startProxy>>, seconds: number, rounds: number): Promise<Rows> {
+  const gateway = await startGateway(mock)
+  try {
+    return await gatewayRows(floor, proxy, gateway, seconds, rounds)
+  } finally {
+    await gateway.stop()
   }
 }

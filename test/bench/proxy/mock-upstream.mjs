@@ -8,10 +8,11 @@ const chatFrames = [...Array.from({ length: 64 }, (_, i) => chatChunk(i)), 'data
 const dripMs = Number(process.env.DRIP_MS ?? 0)
 
 createServer((req, res) => {
-  let size = 0
-  req.on('data', chunk => { size += chunk.length })
+  let body = ''
+  req.on('data', chunk => { body += chunk })
   req.on('end', () => {
-    const stream = req.headers.accept === 'text/event-stream' || req.url.includes('stream=1')
+    // Some gateways drop the client's Accept header: the body's own stream flag counts too.
+    const stream = req.headers.accept === 'text/event-stream' || req.url.includes('stream=1') || /"stream"\s*:\s*true/.test(body)
     if (req.url.startsWith('/v1/messages')) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(messagesReply) })
       return res.end(messagesReply)
