@@ -49,8 +49,8 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
   }
 
   const tried = new Set<string>()
-  // The request's AbortSignal is created on first access (an AbortController and listeners per
-  // request): only streams, which can outlive a client by minutes, and waits take it.
+  // The request's AbortSignal (created on first access): a client that leaves, stream or not, takes its
+  // upstream call with it, so a long non-stream generation does not keep spending the credential's quota.
   const signalOf = () => request.event.req.signal
   let lastError: Failure | undefined
   let lastCandidate: Candidate | undefined
@@ -78,9 +78,9 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
     lastCandidate = candidate
     tried.add(candidateKey(candidate))
 
-    const outcome = await attemptOnce(kernel, request, candidate, request.stream ? signalOf() : undefined, options, attempt)
+    const outcome = await attemptOnce(kernel, request, candidate, signalOf(), options, attempt)
     if (outcome instanceof Response) return outcome
-    if (request.stream && signalOf().aborted) return new Response(null, { status: 499 })
+    if (signalOf().aborted) return new Response(null, { status: 499 })
     lastError = outcome.failure
     if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, outcome.failure)
     next = outcome.result.retryWith

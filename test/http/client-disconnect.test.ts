@@ -5,7 +5,7 @@ import { familyEntries, mergeEntries, startFaultUpstream, type FaultUpstream, ty
 import { clientCall, clientFormats, clientHeaders, type ClientFormat } from '../helpers/client-formats.ts'
 
 /**
- * A client that goes away mid-stream (or while the upstream has not answered yet) gets its upstream
+ * A client that goes away mid-stream (or, stream or not, while the upstream has not answered yet) gets its upstream
  * request aborted at once: the mock upstream sees its socket close within 100 ms of the client's.
  */
 
@@ -52,6 +52,20 @@ function streamThenDisconnect(format: ClientFormat, model: string, afterMs?: num
   })
 }
 
+/** Non-stream request; destroy the socket after `afterMs`. Resolves with the time of the destroy. */
+function callThenDisconnect(format: ClientFormat, model: string, afterMs: number): Promise<number> {
+  const { path, body } = clientCall(format, model, false)
+  return new Promise((resolve) => {
+    const req = httpRequest(new URL(path, proxy.url), { method: 'POST', headers: clientHeaders('k') })
+    req.on('error', () => {})
+    req.end(JSON.stringify(body))
+    setTimeout(() => {
+      req.destroy()
+      resolve(Date.now())
+    }, afterMs)
+  })
+}
+
 const cases = clientFormats.flatMap(client => families.map(family => ({ client, family })))
 
 describe('client disconnect aborts the upstream request', () => {
@@ -60,6 +74,14 @@ describe('client disconnect aborts the upstream request', () => {
     const destroyedAt = await streamThenDisconnect(client, `${family}-mid`)
     const record = await aborted
     expect(record.fault).toBe('hang-post')
+    expect(record.closedAt! - destroyedAt).toBeLessThanOrEqual(100)
+  })
+
+  it.each(cases)('non-stream, before the upstream answered: $client client, $family upstream', async ({ client, family }) => {
+    const aborted = upstreams[family].nextAbort()
+    const destroyedAt = await callThenDisconnect(client, `${family}-before`, 200)
+    const record = await aborted
+    expect(record.fault).toBe('hang-pre')
     expect(record.closedAt! - destroyedAt).toBeLessThanOrEqual(100)
   })
 
