@@ -7,6 +7,8 @@ import { builtinPlugins } from './builtins.ts'
 import { corsHeaders, hasBaseHeaders, jsonResponse } from './http/respond.ts'
 import { genericErrorBody } from './http/errors.ts'
 import { createProxyStorage } from './storage.ts'
+import { sweepAtomicTempFiles } from './config/write.ts'
+import { dirname } from 'node:path'
 
 export interface CreateProxyOptions {
   config: ProxyConfig
@@ -34,6 +36,8 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   const storage = options.storage ?? await createProxyStorage({ driver: 'memory' })
   const kernel = createKernel({ config: options.config, storage, logger: options.logger, configPath: options.configPath, configBases: options.configBases })
   const { app } = kernel
+  // A process killed mid-write may have left `.config.yaml.<uuid>.tmp` beside the file.
+  if (options.configPath) void sweepAtomicTempFiles(dirname(options.configPath)).catch(() => {})
 
   app.use(async (event, next) => {
     if (event.req.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...corsHeaders, 'access-control-max-age': '86400' } })

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { createStorage, type Driver, type Storage } from 'unstorage'
-import { isAtomicTempFile, writeFileAtomic } from './config/write.ts'
+import { isAtomicTempFile, sweepAtomicTempFiles, writeFileAtomic } from './config/write.ts'
 
 export type StorageOptions =
   | { driver: 'memory' }
@@ -13,6 +13,7 @@ export async function createProxyStorage(options: StorageOptions = { driver: 'me
   if (options.driver === 'memory') return createStorage()
   if (options.driver === 'fs') {
     const { default: fsDriver } = await import('unstorage/drivers/fs-lite')
+    void sweepAtomicTempFiles(options.base, 8).catch(() => {})
     return createStorage({ driver: atomicWrites(fsDriver({ base: options.base, ignore: isAtomicTempFile }), options.base) })
   }
   const { default: redisDriver } = await import('unstorage/drivers/redis')

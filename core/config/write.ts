@@ -1,4 +1,4 @@
-import { open, rename, readFile, unlink } from 'node:fs/promises'
+import { open, readdir, rename, readFile, stat, unlink } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { dirname, basename, join } from 'node:path'
 import { parseDocument, type Document } from 'yaml'
@@ -7,6 +7,24 @@ import { ConfigError, validateConfig } from './validate.ts'
 
 /** Temp files of `writeFileAtomic`: `.<name>.<random>.tmp` beside the target (readers skip them). */
 export const isAtomicTempFile = (name: string) => /(^|\/)\.[^/]*\.[\w-]+\.tmp$/.test(name)
+
+/**
+ * Remove temp files a killed writer left behind, in `dir` and `depth` levels below. Only those older than
+ * `olderThanMs`: another instance sharing the folder may be in the middle of a write right now.
+ */
+export async function sweepAtomicTempFiles(dir: string, depth = 0, olderThanMs = 10 * 60_000): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
+  let removed = 0
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory() && depth > 0) removed += await sweepAtomicTempFiles(path, depth - 1, olderThanMs)
+    else if (entry.isFile() && isAtomicTempFile(entry.name)) {
+      const info = await stat(path).catch(() => undefined)
+      if (info && Date.now() - info.mtimeMs > olderThanMs && await unlink(path).then(() => true, () => false)) removed++
+    }
+  }
+  return removed
+}
 
 /**
  * Write so that a reader (or a crash, SIGKILL included) sees the old file or the new one, never half of

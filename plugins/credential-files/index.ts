@@ -1,6 +1,7 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import type { RoutingState } from '../routing/state.ts'
 import { CredentialFileStore } from './store.ts'
+import { sweepAtomicTempFiles } from '../../core/config/write.ts'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
 import { serviceAccountToken } from './service-account.ts'
@@ -25,6 +26,7 @@ export default defineProxyPlugin({
   setup(kernel) {
     const store = new CredentialFileStore(kernel.config['auth-dir'])
     try { store.load() } catch (error) { kernel.logger.warn(`auth-dir ${store.dir}: ${(error as Error).message}`) }
+    void sweepAtomicTempFiles(store.dir).catch(() => {})
     const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
     const clientFor = (type: string) => oauthClientFor(kernel.config, type)
 
