@@ -2,6 +2,7 @@ import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { bridgeRequest } from './bridge.ts'
 import { authorizeUpgrade } from './upgrade-auth.ts'
+import { expandRequest, linkAfter, warmupEvents, type ChainLink } from './response-chain.ts'
 
 type Peer = { send(data: string): void; context: Record<string, unknown> }
 
@@ -20,7 +21,20 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
   }
   const { type: _type, response: nested, ...rest } = message
   // Accept both `{type, ...request}` and `{type, response: {...request}}`.
-  const body = { ...(nested && typeof nested === 'object' ? nested as object : rest), stream: true }
+  const sent = (nested && typeof nested === 'object' ? nested : rest) as Record<string, unknown>
+  const expanded = expandRequest(sent, peer.context.last as ChainLink | undefined)
+  peer.context.last = undefined
+  if ('error' in expanded) {
+    peer.send(JSON.stringify({ type: 'error', ...expanded.error }))
+    return
+  }
+  const body: Record<string, unknown> = { ...expanded.body, stream: true }
+  if (sent.generate === false) {
+    const events = warmupEvents(body.model)
+    peer.context.last = linkAfter(body, events.at(-1)!.response as Record<string, unknown>)
+    for (const event of events) peer.send(JSON.stringify(event))
+    return
+  }
   const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.clientKey as string | undefined)
   if (!reply.events) {
     let error: unknown = reply.body
@@ -28,7 +42,15 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     peer.send(JSON.stringify({ type: 'error', status: reply.status, error }))
     return
   }
-  for await (const event of reply.events) peer.send(event.data)
+  for await (const event of reply.events) {
+    if (event.event === 'response.completed' || event.data.includes('"response.completed"')) {
+      try {
+        const parsed = JSON.parse(event.data)
+        if (parsed.type === 'response.completed') peer.context.last = linkAfter(body, parsed.response ?? {})
+      } catch {}
+    }
+    peer.send(event.data)
+  }
 }
 
 /** `GET /v1/responses` with `Upgrade: websocket` (spec Events 4), client key required. */
