@@ -21,6 +21,8 @@ export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, up
   const source = kernel.formats.get(upstream)
   if (upstream === request.inbound && !client && passthrough) {
     if ('model' in json) json.model = request.model
+    // generateContent names the model in `modelVersion`: the client sees only the name it asked for.
+    if (typeof json.modelVersion === 'string') json.modelVersion = request.model
     const canonical = source?.response.decode(json)
     return { body: json, usage: canonical?.usage }
   }

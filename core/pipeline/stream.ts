@@ -27,7 +27,8 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
   const encoderForErrors = codec?.stream.createEncoder({ model: request.model })
   const rename = upstreamModel === request.model
     ? undefined
-    : { pattern: new RegExp(`("model"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
+    // generateContent names the model in `modelVersion`, the other formats in `model`.
+    : { pattern: new RegExp(`("(?:model|modelVersion)"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
   const renamed = (text: string) => rename ? text.replace(rename.pattern, rename.value) : text
   // Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it.
   let carry = ''
