@@ -42,12 +42,26 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger): Part[]
       const id = ledger.call(raw.functionCall.name, raw.functionCall.id)
       parts.push({ type: 'tool_call', id, name: raw.functionCall.name, arguments: JSON.stringify(raw.functionCall.args ?? {}) })
     } else if (raw.functionResponse && typeof raw.functionResponse.name === 'string') {
-      const response = raw.functionResponse.response
-      const content = typeof response?.result === 'string' ? response.result : typeof response?.output === 'string' ? response.output : JSON.stringify(response ?? {})
+      const content = toolResultText(raw.functionResponse.response)
       parts.push({ type: 'tool_result', callId: ledger.answer(raw.functionResponse.name, raw.functionResponse.id), name: raw.functionResponse.name, content })
     }
   }
   return parts
+}
+
+/**
+ * What a functionResponse returned, as the text other families carry: the `result`/`output` string that
+ * clients put there, the Vercel AI SDK's `{ name, content }` wrapper unwrapped (the name repeats the
+ * call's), else the whole response as JSON so nothing is lost.
+ */
+export function toolResultText(response: unknown): string {
+  const record = (response && typeof response === 'object' ? response : {}) as Raw
+  if (typeof record.result === 'string') return record.result
+  if (typeof record.output === 'string') return record.output
+  if ('content' in record && Object.keys(record).every(key => key === 'content' || key === 'name')) {
+    return typeof record.content === 'string' ? record.content : JSON.stringify(record.content ?? null)
+  }
+  return JSON.stringify(response ?? {})
 }
 
 const parseArgs = (text: string) => {
