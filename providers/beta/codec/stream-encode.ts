@@ -48,9 +48,13 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
           return begin() + ensureBlock(event.index, 'text', { type: 'text', text: '' }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'text_delta', text: event.delta } })
         case 'thinking': {
           if (event.redacted) return begin() + closeBlock() + ensureBlock(event.index, 'redacted', { type: 'redacted_thinking', data: event.signature ?? '' })
+          const signed = Boolean(event.signature) && event.origin === 'messages'
+          // Another format's bare signature (a generateContent functionCall's thoughtSignature) has nothing
+          // to show here: an empty block would be an unsigned thinking block clients keep and send back.
+          if (!event.delta && !signed && open?.canonical !== event.index) return begin()
           let out = begin() + ensureBlock(event.index, 'thinking', { type: 'thinking', thinking: '', signature: '' })
           if (event.delta) out += frame('content_block_delta', { index: open!.wire, delta: { type: 'thinking_delta', thinking: event.delta } })
-          if (event.signature && event.origin === 'messages') out += frame('content_block_delta', { index: open!.wire, delta: { type: 'signature_delta', signature: event.signature } })
+          if (signed) out += frame('content_block_delta', { index: open!.wire, delta: { type: 'signature_delta', signature: event.signature } })
           return out
         }
         case 'tool_call_start':
