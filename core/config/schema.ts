@@ -65,11 +65,14 @@ export const configSchema = z.looseObject({
     'upstream-url': z.string().default(''),
     'upstream-api-key': z.string().default(''),
     'upstream-api-keys': z.array(z.object({
-      'upstream-api-key': z.string().min(1),
-      'api-keys': z.array(z.string()).default([]),
+      'upstream-api-key': z.string().min(1, { error: 'must be a non-empty key' }),
+      'api-keys': z.array(z.string().min(1, { error: 'must be a non-empty key' })).default([]),
     })).default([]),
     'restrict-management-to-localhost': bool().default(false),
-    'model-mappings': z.array(z.object({ from: z.string().min(1), to: z.string().min(1) })).default([]),
+    'model-mappings': z.array(z.object({
+      from: z.string().min(1, { error: 'must be a non-empty model name' }),
+      to: z.string().min(1, { error: 'must be a non-empty model name' }),
+    })).default([]),
     'force-model-mappings': bool().default(false),
   }).prefault({}),
   'alpha-api-key': z.array(providerKeyEntrySchema).default([]),

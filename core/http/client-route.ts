@@ -2,7 +2,7 @@ import { getRequestIP, type H3Event } from 'h3'
 import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import { readClientKey } from '../client-key.ts'
-import { ProxyError } from './errors.ts'
+import { bodyTooLarge, ProxyError } from './errors.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
 /** Marks an in-process Request as already authorized (value: the client key, or true). Not reachable from the network. */
@@ -49,7 +49,7 @@ async function readBodyText(event: H3Event): Promise<string> {
     size += chunk.length
     if (size <= limit && !(declared > limit)) chunks.push(chunk)
   }
-  if (size > limit || declared > limit) throw new ProxyError(413, `request body too large: the limit is ${Math.round(limit / 1048576)} MB (max-request-body-mb)`, 'invalid_request_error', 'request_too_large')
+  if (size > limit || declared > limit) throw bodyTooLarge(limit)
   return Buffer.concat(chunks).toString('utf8')
 }
 

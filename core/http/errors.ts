@@ -25,3 +25,6 @@ export function errorTypeFor(status: number): string {
 export function genericErrorBody(info: ProxyErrorInfo): Record<string, unknown> {
   return { error: { message: info.message, type: info.type ?? errorTypeFor(info.status), code: info.code ?? null } }
 }
+
+/** A body over `max-request-body-mb`: the same 413 wherever a body is read. */
+export const bodyTooLarge = (limitBytes: number) => new ProxyError(413, `request body too large: the limit is ${Math.round(limitBytes / 1048576)} MB (max-request-body-mb)`, 'invalid_request_error', 'request_too_large')

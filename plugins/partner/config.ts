@@ -1,35 +1,11 @@
-import { z } from 'zod'
 import type { ProxyConfig } from '../../core/config/schema.ts'
 
-const bool = () => z.boolean({ error: 'must be true or false' })
-
 /**
- * The spec's `partner` section, owned by this plugin (the base schema lists the key too, so `ProxyConfig`
- * types it). It accepts exactly what the base accepts: the management API writes a YAML that passes the
- * base schema before plugin schemas see it, so a stricter rule here could leave a refused value on disk.
- * The URL is checked where it is used instead (`partnerBaseUrl`).
+ * The spec's `partner` section is part of the base config schema (core/config/schema.ts): read per
+ * request from `kernel.config.partner`, so a reload applies to the next request. The URL is checked
+ * where it is used (`partnerBaseUrl`), so a bad one answers 503 instead of stopping the proxy.
  */
-export const partnerSectionSchema = z.object({
-  'upstream-url': z.string().default(''),
-  'upstream-api-key': z.string().default(''),
-  'upstream-api-keys': z.array(z.object({
-    'upstream-api-key': z.string().min(1, { error: 'must be a non-empty key' }),
-    'api-keys': z.array(z.string().min(1, { error: 'must be a non-empty key' })).default([]),
-  })).default([]),
-  'restrict-management-to-localhost': bool().default(false),
-  'model-mappings': z.array(z.object({
-    from: z.string().min(1, { error: 'must be a non-empty model name' }),
-    to: z.string().min(1, { error: 'must be a non-empty model name' }),
-  })).default([]),
-  'force-model-mappings': bool().default(false),
-}).prefault({})
-
-export const partnerConfigSchema = z.looseObject({ partner: partnerSectionSchema })
-
 export type PartnerSettings = ProxyConfig['partner']
-
-/** Read at request time, never cached: a reload (management write or file edit) applies to the next request. */
-export const partnerSettings = (config: ProxyConfig): PartnerSettings => config.partner
 
 /** `upstream-url` without its trailing slash, or why it cannot be used (empty, not http(s)). */
 export function partnerBaseUrl(settings: Pick<PartnerSettings, 'upstream-url'>): { url: string } | { problem: string } {

@@ -1,6 +1,6 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import type { ProxyConfig } from '../../core/config/schema.ts'
-import { partnerBaseUrl, partnerConfigSchema } from './config.ts'
+import { partnerBaseUrl } from './config.ts'
 import { addMappedCandidates } from './serve-locally.ts'
 import { addProviderRoutes } from './routes-provider.ts'
 import { addProxiedRoutes } from './routes-proxied.ts'
@@ -13,7 +13,6 @@ import { addProxiedRoutes } from './routes-proxied.ts'
  */
 export default defineProxyPlugin({
   name: 'partner',
-  configSchema: partnerConfigSchema,
   setup(kernel) {
     // A URL that cannot be used is told at start and on every reload, not only by the first 503.
     const checkUrl = (config: ProxyConfig) => {

@@ -1,7 +1,5 @@
 import { Transform, type Readable } from 'node:stream'
-import { ProxyError } from '../../core/http/errors.ts'
-
-const tooLarge = (limit: number) => new ProxyError(413, `request body too large: the limit is ${Math.round(limit / 1048576)} MB (max-request-body-mb)`, 'invalid_request_error', 'request_too_large')
+import { bodyTooLarge as tooLarge } from '../../core/http/errors.ts'
 
 /** A streamed body held to `max-request-body-mb`: refused up front by its declared length, or cut when it passes the limit. */
 export function limitBody(body: Readable, limit: number, declared: string | null): Readable {

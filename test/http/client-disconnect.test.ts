@@ -29,9 +29,9 @@ afterAll(async () => {
   await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream.close()))
 })
 
-/** Stream request; destroy the socket after the first body bytes (or after `afterMs` without waiting). Resolves with the time of the destroy. */
-function streamThenDisconnect(format: ClientFormat, model: string, afterMs?: number): Promise<number> {
-  const { path, body } = clientCall(format, model, true)
+/** Stream request (or not); destroy the socket after the first body bytes (or after `afterMs` without waiting). Resolves with the time of the destroy. */
+function streamThenDisconnect(format: ClientFormat, model: string, afterMs?: number, stream = true): Promise<number> {
+  const { path, body } = clientCall(format, model, stream)
   const url = new URL(path, proxy.url)
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', headers: clientHeaders('k') }, (res) => {
@@ -52,20 +52,6 @@ function streamThenDisconnect(format: ClientFormat, model: string, afterMs?: num
   })
 }
 
-/** Non-stream request; destroy the socket after `afterMs`. Resolves with the time of the destroy. */
-function callThenDisconnect(format: ClientFormat, model: string, afterMs: number): Promise<number> {
-  const { path, body } = clientCall(format, model, false)
-  return new Promise((resolve) => {
-    const req = httpRequest(new URL(path, proxy.url), { method: 'POST', headers: clientHeaders('k') })
-    req.on('error', () => {})
-    req.end(JSON.stringify(body))
-    setTimeout(() => {
-      req.destroy()
-      resolve(Date.now())
-    }, afterMs)
-  })
-}
-
 const cases = clientFormats.flatMap(client => families.map(family => ({ client, family })))
 
 describe('client disconnect aborts the upstream request', () => {
@@ -79,7 +65,7 @@ describe('client disconnect aborts the upstream request', () => {
 
   it.each(cases)('non-stream, before the upstream answered: $client client, $family upstream', async ({ client, family }) => {
     const aborted = upstreams[family].nextAbort()
-    const destroyedAt = await callThenDisconnect(client, `${family}-before`, 200)
+    const destroyedAt = await streamThenDisconnect(client, `${family}-before`, 200, false)
     const record = await aborted
     expect(record.fault).toBe('hang-pre')
     expect(record.closedAt! - destroyedAt).toBeLessThanOrEqual(100)

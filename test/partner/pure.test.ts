@@ -3,7 +3,8 @@ import { decideModelRoute, findMapping } from '../../plugins/partner/model-route
 import { upstreamKeyFor } from '../../plugins/partner/upstream-key.ts'
 import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from '../../plugins/partner/forward-headers.ts'
 import { formatOfLocalPath, generateModelMethod, splitProviderPath } from '../../plugins/partner/segments.ts'
-import { partnerBaseUrl, partnerConfigSchema } from '../../plugins/partner/config.ts'
+import { partnerBaseUrl } from '../../plugins/partner/config.ts'
+import { configSchema as partnerConfigSchema } from '../../core/config/schema.ts'
 
 const local = new Set(['local-a', 'local-b'])
 const has = (model: string) => local.has(model)
