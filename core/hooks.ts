@@ -128,6 +128,13 @@ const serialCaller = (hooks: AnyHook[], args: unknown[]) => callSerially(hooks, 
 /** The kernel's hook bus: hookable, with a cheaper serial caller on the hot path. */
 export function createProxyHooks(): Hookable<ProxyHooks> {
   const hooks = createHooks<ProxyHooks>()
-  hooks.callHook = ((name: string, ...args: unknown[]) => hooks.callHookWith(serialCaller as never, name as never, args as never)) as typeof hooks.callHook
+  // hookable copies the hook list and builds an event object per call; with no before/after observers
+  // the registered list is read as it is (a hook removed mid-call takes effect from the next call).
+  const internal = hooks as unknown as { _hooks: Record<string, AnyHook[] | undefined>; _before?: unknown; _after?: unknown }
+  hooks.callHook = ((name: string, ...args: unknown[]) => {
+    if (internal._before || internal._after) return hooks.callHookWith(serialCaller as never, name as never, args as never)
+    const list = internal._hooks[name]
+    return list ? callSerially(list, args, 0) : undefined
+  }) as typeof hooks.callHook
   return hooks
 }

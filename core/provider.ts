@@ -30,7 +30,10 @@ export interface ProviderDef {
   models?: ModelInfo[]
   /** Credentials from the config's entries (API keys); OAuth files come through the credential store. */
   credentials(config: ProxyConfig): Credential[]
-  /** The HTTP request for one call (URL, method, headers with auth, body). */
+  /**
+   * The HTTP request for one call (URL, method, headers with auth, body). Put `body` in `json` as it is,
+   * or a new object: never edit it in place (an unchanged body is sent as the client's own bytes).
+   */
   buildRequest(call: UpstreamCall): UpstreamHttpRequest
 }
 

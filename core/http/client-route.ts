@@ -31,7 +31,38 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
   return match
 }
 
-/** Parse a JSON object body; malformed or non-object bodies are the client's 400. */
+type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
+
+/** A Node request's body, collected from its events (an async iterator per request costs more than the parse). */
+function readNodeBody(source: NodeBody, limit: number, declared: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit && !(declared > limit)) chunks.push(chunk)
+    }
+    const cleanup = () => {
+      source.removeListener('data', onData)
+      source.removeListener('end', onEnd)
+      source.removeListener('error', onError)
+      source.removeListener('close', onClose)
+    }
+    const onEnd = () => {
+      cleanup()
+      if (size > limit || declared > limit) return reject(bodyTooLarge(limit))
+      resolve(chunks.length === 1 ? chunks[0] : chunks.length ? Buffer.concat(chunks, size) : undefined)
+    }
+    const onError = (error: Error) => { cleanup(); reject(error) }
+    // A client that hangs up mid-body: no 'end' will come.
+    const onClose = () => source.complete ? onEnd() : onError(new ProxyError(400, 'the client closed the connection before the body ended', 'invalid_request_error', 'incomplete_body'))
+    source.on('data', onData)
+    source.once('end', onEnd)
+    source.once('error', onError)
+    source.once('close', onClose)
+  })
+}
+
 /**
  * The body as text, at most `max-request-body-mb`. A larger body is read to its end without being kept
  * (the client then gets a clean 413 instead of a reset connection) and refused.
@@ -40,8 +71,9 @@ async function readBodyText(event: H3Event): Promise<string> {
   const limit = (event.context.maxBodyBytes as number | undefined) ?? Number.POSITIVE_INFINITY
   const declared = Number(event.req.headers.get('content-length') ?? Number.NaN)
   // On Node, read the IncomingMessage itself: the web stream srvx would build around it costs more than the parse.
-  const nodeRequest = (event.req as { runtime?: { node?: { req?: AsyncIterable<Uint8Array> & { readableEnded?: boolean } } } }).runtime?.node?.req
-  const source = nodeRequest && !nodeRequest.readableEnded ? nodeRequest : event.req.body as unknown as AsyncIterable<Uint8Array> | null
+  const nodeRequest = (event.req as { runtime?: { node?: { req?: NodeBody } } }).runtime?.node?.req
+  if (nodeRequest && !nodeRequest.readableEnded && !nodeRequest.destroyed) return (await readNodeBody(nodeRequest, limit, declared))?.toString('utf8') ?? ''
+  const source = event.req.body as unknown as AsyncIterable<Uint8Array> | null
   if (!source) return ''
   const chunks: Uint8Array[] = []
   let size = 0
@@ -53,6 +85,11 @@ async function readBodyText(event: H3Event): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** The text each parsed body came from: a same-format upstream request sends it as it came, no re-serializing. */
+const bodyTexts = new WeakMap<object, string>()
+export const bodyTextOf = (body: object): string | undefined => bodyTexts.get(body)
+
+/** Parse a JSON object body; malformed or non-object bodies are the client's 400. */
 export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
   const text = await readBodyText(event)
   if (!text.trim()) throw new ProxyError(400, 'request body is empty: expected a JSON object', 'invalid_request_error', 'invalid_json')
@@ -63,6 +100,7 @@ export async function readJsonObject(event: H3Event): Promise<Record<string, unk
     throw new ProxyError(400, `request body is not valid JSON: ${(error as Error).message}`, 'invalid_request_error', 'invalid_json')
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ProxyError(400, 'request body must be a JSON object', 'invalid_request_error', 'invalid_json')
+  bodyTexts.set(body, text)
   return body as Record<string, unknown>
 }
 

@@ -1,12 +1,18 @@
-import { Agent, request, type Dispatcher } from 'undici'
+import { Agent, type Dispatcher } from 'undici'
 import type { Readable } from 'node:stream'
+import type { ClientSignal } from './client-abort.ts'
 
 export interface UpstreamHttpRequest {
   url: string
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
   headers: Record<string, string>
-  /** JSON body, serialized once after every `before-upstream` hook has had its say. */
+  /**
+   * JSON body, serialized once after every `before-upstream` hook has had its say. A hook that changes
+   * it assigns a new object (never edits in place: it may be the client's own parsed body).
+   */
   json?: Record<string, unknown>
+  /** `json` as the client sent it, byte for byte: sent instead of re-serializing while `json` is still that object. */
+  jsonText?: { of: Record<string, unknown>; text: string }
   /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
   body?: string | Buffer | Readable
   /** Outbound proxy for this request; '' or undefined = direct. */
@@ -56,16 +62,30 @@ function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
   return dispatcher
 }
 
-/** Send one upstream request; the body stays a stream. Aborting `signal` closes the upstream socket. */
 export interface UpstreamTimeouts { connectMs?: number; firstByteMs?: number; idleMs?: number }
 
-export async function sendUpstream(req: UpstreamHttpRequest, signal?: AbortSignal, timeouts: UpstreamTimeouts = {}): Promise<UpstreamHttpResponse> {
-  const res = await request(req.url, {
+/** `https://host:port/path?query` -> [origin, path]: undici's dispatcher takes them apart, no URL object per request. */
+export function splitUrl(url: string): [string, string] {
+  const slash = url.indexOf('/', url.indexOf('//') + 2)
+  return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)]
+}
+
+function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
+  if (req.body !== undefined) return req.body
+  if (!req.json) return undefined
+  return req.jsonText?.of === req.json ? req.jsonText.text : JSON.stringify(req.json)
+}
+
+/** Send one upstream request; the body stays a stream. When `signal` fires, the upstream socket closes. */
+export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<UpstreamHttpResponse> {
+  const [origin, path] = splitUrl(req.url)
+  const res = await dispatcherFor(req.proxyUrl, timeouts.connectMs).request({
+    origin,
+    path,
     method: req.method,
     headers: req.headers,
-    body: req.body ?? (req.json ? JSON.stringify(req.json) : undefined),
-    signal,
-    dispatcher: dispatcherFor(req.proxyUrl, timeouts.connectMs),
+    body: bodyOf(req),
+    signal: signal as AbortSignal | undefined,
     // undici: headersTimeout = until the response starts; bodyTimeout = the longest silence inside it.
     headersTimeout: timeouts.firstByteMs,
     bodyTimeout: timeouts.idleMs,

@@ -14,6 +14,8 @@ import { sleep } from './sleep.ts'
 import { withNonStreamKeepalive } from './nonstream-keepalive.ts'
 import { candidateKey } from '../model-index.ts'
 import { overheadHeader, overheadValue, startTiming } from './timing.ts'
+import { clientSignal, type ClientSignal } from '../http/client-abort.ts'
+import { bodyTextOf } from '../http/client-route.ts'
 
 /** Options an endpoint passes about how the client wants its answer framed. */
 export interface RunOptions {
@@ -49,9 +51,9 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
   }
 
   const tried = new Set<string>()
-  // The request's AbortSignal (created on first access): a client that leaves, stream or not, takes its
-  // upstream call with it, so a long non-stream generation does not keep spending the credential's quota.
-  const signalOf = () => request.event.req.signal
+  // A client that leaves, stream or not, takes its upstream call with it, so a long non-stream
+  // generation does not keep spending the credential's quota.
+  const signal = clientSignal(request.event)
   let lastError: Failure | undefined
   let lastCandidate: Candidate | undefined
   let next: Candidate | undefined
@@ -62,9 +64,9 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
     if (!candidate) {
       const pick: PickContext = { request, candidates: route.candidates, tried }
       await hooks.callHook('credential-pick', pick)
-      if (!pick.pick && pick.waitUntil !== undefined && !signalOf().aborted) {
+      if (!pick.pick && pick.waitUntil !== undefined && !signal.aborted) {
         const waitStart = performance.now()
-        await sleep(pick.waitUntil - Date.now(), signalOf())
+        await sleep(pick.waitUntil - Date.now(), signal)
         timing.waitedMs += performance.now() - waitStart
         attempt--
         continue
@@ -78,9 +80,9 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
     lastCandidate = candidate
     tried.add(candidateKey(candidate))
 
-    const outcome = await attemptOnce(kernel, request, candidate, signalOf(), options, attempt)
+    const outcome = await attemptOnce(kernel, request, candidate, signal, options, attempt)
     if (outcome instanceof Response) return outcome
-    if (signalOf().aborted) return new Response(null, { status: 499 })
+    if (signal.aborted) return new Response(null, { status: 499 })
     lastError = outcome.failure
     if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, outcome.failure)
     next = outcome.result.retryWith
@@ -90,12 +92,17 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
 }
 
 /** One upstream attempt: a client Response on success, or the failure and what the hooks decided. */
-async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, signal: AbortSignal | undefined, options: RunOptions, attempt: number): Promise<Response | { failure: Failure; result: AttemptResult }> {
+async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, signal: ClientSignal, options: RunOptions, attempt: number): Promise<Response | { failure: Failure; result: AttemptResult }> {
   const { hooks } = kernel
   const provider = kernel.providers.get(candidate.credential.family)
   if (!provider) throw new ProxyError(500, `provider family ${candidate.credential.family} is not installed`, 'server_error')
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint })
+  // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
+  if (body === request.body && http.json === body) {
+    const text = bodyTextOf(body)
+    if (text !== undefined) http.jsonText = { of: body, text }
+  }
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await hooks.callHook('before-upstream', { request, candidate, http })

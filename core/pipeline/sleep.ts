@@ -1,13 +1,15 @@
+import { onClientGone, type ClientSignal } from '../http/client-abort.ts'
+
 /** Wait, but give up at once when the client goes away. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: ClientSignal): Promise<void> {
   if (ms <= 0 || signal?.aborted) return Promise.resolve()
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
+      unsubscribe?.()
       resolve()
     }
     const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done, { once: true })
+    const unsubscribe = signal && onClientGone(signal, done)
   })
 }

@@ -45,12 +45,14 @@ export default defineProxyPlugin({
     kernel.hooks.hook('close', () => { kernel.logger.removeReporter?.(reporter) })
 
     kernel.hooks.hook('after-response', (ctx) => {
+      // Logging off: no line is built either.
+      if (!kernel.config['logging-to-file']) return
       const { request } = ctx
       const route = ctx.candidate ? ` -> ${ctx.candidate.upstreamModel} via ${ctx.candidate.credential.id}` : ''
       write(ctx.status >= 500 ? 'ERROR' : ctx.status >= 400 ? 'WARN' : 'INFO', `${request.event.req.method} ${request.event.url.pathname} ${request.id} model=${request.model}${route} status=${ctx.status} ${ctx.durationMs}ms${ctx.error ? ` error=${ctx.error}` : ''}`)
       // Request logs are file logs too: nothing is written unless logging-to-file is on.
       const full = kernel.config['request-log']
-      if (!kernel.config['logging-to-file'] || (!full && ctx.status < 400 && !ctx.error)) return
+      if (!full && ctx.status < 400 && !ctx.error) return
       try {
         writeRequestLog(dir(), full ? 'request' : 'error', ctx, requestLogText(ctx, clean), kernel.config['error-logs-max-files'])
       } catch (error) {

@@ -63,13 +63,14 @@ export default defineProxyPlugin({
       if (usage.cachedInputTokens) metrics.tokens.inc({ model, provider, type: 'cached' }, usage.cachedInputTokens)
     })
 
-    kernel.app.use(async (event, next) => {
+    // The path is live config, so not a route; a GET-only middleware costs client POSTs nothing.
+    kernel.app.use(async (event) => {
       const current = settings()
-      if (!current.enable || event.req.method !== 'GET' || event.url.pathname !== current.path) return next()
+      if (!current.enable || event.url.pathname !== current.path) return
       const refused = await access(event, current)
       if (refused) return refused
       return new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } })
-    })
+    }, { method: 'GET' })
     kernel.hooks.hook('close', () => { metrics.registry.clear() })
   },
 })

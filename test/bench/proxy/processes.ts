@@ -29,7 +29,7 @@ export const startMock = (dripMs = 0) => start([join(here, 'mock-upstream.mjs')]
 export const startPassthrough = (upstream: string) => start([join(here, 'passthrough.mjs')], { UPSTREAM: upstream })
 
 /** This proxy, as `proxy start` with a temp project: compat and beta providers on the mock, state in memory. */
-export function startProxy(upstream: string): Promise<Running> {
+export function startProxy(upstream: string, nodeArgs: string[] = []): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'proxy-bench-'))
   writeFileSync(join(dir, 'proxy.config.mjs'), "export default { config: './config.yaml', storage: { driver: 'memory' } }\n")
   writeFileSync(join(dir, 'config.yaml'), [
@@ -38,7 +38,7 @@ export function startProxy(upstream: string): Promise<Running> {
     `beta-api-key: [{ api-key: up, base-url: '${upstream}', models: [{ name: bench-claude, alias: bench-claude }], excluded-models: ['claude-*'] }]`,
     '',
   ].join('\n'))
-  return start([bin, 'start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], {}, dir)
+  return start([...nodeArgs, bin, 'start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], {}, dir)
 }
 
 /** Resident memory of a process, MB (Linux /proc). */

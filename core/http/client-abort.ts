@@ -1,0 +1,52 @@
+import { EventEmitter } from 'node:events'
+import type { H3Event } from 'h3'
+
+/**
+ * "The client has gone": what the pipeline waits on and hands to undici as the upstream call's signal
+ * (undici takes an EventEmitter with `aborted` as well as an AbortSignal). On Node it is a plain
+ * EventEmitter fed by the response's `close`: srvx's `req.signal` builds an AbortController and
+ * EventTarget listeners per request, ~3% of a proxied request's CPU.
+ */
+export type ClientSignal = AbortSignal | ClientGone
+
+export class ClientGone extends EventEmitter {
+  aborted = false
+  abort(): void {
+    if (this.aborted) return
+    this.aborted = true
+    this.emit('abort')
+  }
+}
+
+interface NodePair {
+  req: { aborted?: boolean; errored?: unknown; destroyed?: boolean; complete?: boolean }
+  res: { writableEnded: boolean; destroyed: boolean; once(event: 'close', listener: () => void): unknown }
+}
+
+const cached = Symbol.for('model-proxy.client-signal')
+
+/** The client's signal for this request, made once (in-process and non-Node requests use the request's own AbortSignal). */
+export function clientSignal(event: H3Event): ClientSignal {
+  const context = event.context as Record<symbol, ClientSignal | undefined>
+  const existing = context[cached]
+  if (existing) return existing
+  const node = (event.req as { runtime?: { node?: Partial<NodePair> } }).runtime?.node
+  if (!node?.req || !node.res) return (context[cached] = event.req.signal)
+  const { req, res } = node as NodePair
+  const signal = new ClientGone()
+  // Same rule as srvx: the response closed before it ended, or the request broke.
+  const onClose = () => { if (req.errored || !res.writableEnded) signal.abort() }
+  res.once('close', onClose)
+  if (res.destroyed || req.aborted || req.errored || (req.destroyed && !req.complete)) onClose()
+  return (context[cached] = signal)
+}
+
+/** Run `listener` once when the client goes; returns the unsubscribe. */
+export function onClientGone(signal: ClientSignal, listener: () => void): () => void {
+  if (signal instanceof ClientGone) {
+    signal.once('abort', listener)
+    return () => signal.removeListener('abort', listener)
+  }
+  signal.addEventListener('abort', listener, { once: true })
+  return () => signal.removeEventListener('abort', listener)
+}
