@@ -2,6 +2,7 @@ import { createJiti } from 'jiti'
 import type { z } from 'zod'
 import type { ProxyKernel } from './kernel.ts'
 import { fileURLToPath } from 'node:url'
+import { isAbsolute } from 'node:path'
 
 /** The package name plugins import the public API from, and where that entry lives. */
 export const packageName = 'model-proxy'
@@ -20,13 +21,23 @@ export function defineProxyPlugin<T extends ProxyPlugin>(plugin: T): T {
 
 export type PluginSpec = string | ProxyPlugin
 
-/** Built-in and third-party plugins load the same way: a module path resolved from `cwd`, imported through jiti. */
+const ownRoot = fileURLToPath(new URL('..', import.meta.url))
+
+/**
+ * Built-in and third-party plugins load the same way: a module path resolved from `cwd`, imported through
+ * jiti. Our own files run without jiti's interop Proxy around every module (each call across modules
+ * paid its get trap, ~5-10% of a proxied request's CPU); code from elsewhere keeps jiti's full interop,
+ * so any import style of any package works there as it does under Node.
+ */
 export async function loadPlugins(specs: PluginSpec[], cwd: string): Promise<ProxyPlugin[]> {
   // `import { defineProxyPlugin } from 'model-proxy'` works from any folder, installed or not.
-  const jiti = createJiti(`${cwd}/`, { moduleCache: false, alias: { [packageName]: publicEntry } })
+  const options = { moduleCache: false, alias: { [packageName]: publicEntry } }
+  const own = createJiti(`${cwd}/`, { ...options, interopDefault: false })
+  const foreign = createJiti(`${cwd}/`, options)
   const plugins: ProxyPlugin[] = []
   for (const spec of specs) {
     if (typeof spec !== 'string') { plugins.push(spec); continue }
+    const jiti = isAbsolute(spec) && spec.startsWith(ownRoot) && !spec.startsWith(`${ownRoot}playground/`) ? own : foreign
     const mod = await jiti.import<ProxyPlugin>(spec, { default: true })
     if (!mod || typeof mod.setup !== 'function') throw new Error(`plugin ${spec} does not export a defineProxyPlugin() default`)
     plugins.push(mod)

@@ -8,15 +8,24 @@ export type StorageOptions =
   | { driver: 'fs'; base: string }
   | { driver: 'redis'; url?: string; base?: string }
 
+/**
+ * A package's default export through any loader: jiti without its interop Proxy (core/cli/bin.mjs)
+ * may hand back a CommonJS `module.exports` itself rather than a namespace.
+ */
+function defaultExport<T>(mod: { default: T } | T): T {
+  const inner = (mod as { default?: T }).default
+  return inner ?? mod as T
+}
+
 /** State lives behind unstorage: memory in tests, fs on one machine, redis for several instances. */
 export async function createProxyStorage(options: StorageOptions = { driver: 'memory' }): Promise<Storage> {
   if (options.driver === 'memory') return createStorage()
   if (options.driver === 'fs') {
-    const { default: fsDriver } = await import('unstorage/drivers/fs-lite')
+    const fsDriver = defaultExport(await import('unstorage/drivers/fs-lite'))
     void sweepAtomicTempFiles(options.base, 8).catch(() => {})
     return createStorage({ driver: atomicWrites(fsDriver({ base: options.base, ignore: isAtomicTempFile }), options.base) })
   }
-  const { default: redisDriver } = await import('unstorage/drivers/redis')
+  const redisDriver = defaultExport(await import('unstorage/drivers/redis'))
   return createStorage({ driver: redisDriver({ url: options.url ?? 'redis://127.0.0.1:6379', base: options.base ?? 'model-proxy' }) })
 }
 

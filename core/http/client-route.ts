@@ -53,9 +53,9 @@ function readNodeBody(source: NodeBody, limit: number, declared: number): Promis
       if (size > limit || declared > limit) return reject(bodyTooLarge(limit))
       resolve(chunks.length === 1 ? chunks[0] : chunks.length ? Buffer.concat(chunks, size) : undefined)
     }
-    const onError = (error: Error) => { cleanup(); reject(error) }
-    // A client that hangs up mid-body: no 'end' will come.
-    const onClose = () => source.complete ? onEnd() : onError(new ProxyError(400, 'the client closed the connection before the body ended', 'invalid_request_error', 'incomplete_body'))
+    // A client that hangs up mid-body ('aborted', or a close with no 'end'): its fault, not a server error.
+    const onError = () => { cleanup(); reject(new ProxyError(400, 'the client closed the connection before the body ended', 'invalid_request_error', 'incomplete_body')) }
+    const onClose = () => source.complete ? onEnd() : onError()
     source.on('data', onData)
     source.once('end', onEnd)
     source.once('error', onError)

@@ -34,13 +34,13 @@ export default defineProxyPlugin({
       const { credential } = ctx.candidate
       const provider = credential.provider
       if (ctx.firstByteMs !== undefined) {
-        metrics.firstByte.observe({ provider }, ctx.firstByteMs / 1000)
-        if (ctx.durationMs !== undefined) metrics.upstreamDuration.observe({ provider }, ctx.durationMs / 1000)
+        metrics.firstByte.observe([provider], ctx.firstByteMs / 1000)
+        if (ctx.durationMs !== undefined) metrics.upstreamDuration.observe([provider], ctx.durationMs / 1000)
       }
       const previous = retried.get(ctx.request)
-      if (previous && previous.id !== credential.id) metrics.failovers.inc({ from_provider: previous.provider, to_provider: provider })
+      if (previous && previous.id !== credential.id) metrics.failovers.inc([previous.provider, provider])
       if (ctx.action === 'retry') {
-        metrics.retries.inc({ provider, status: String(ctx.status) })
+        metrics.retries.inc([provider, String(ctx.status)])
         retried.set(ctx.request, credential)
       }
     })
@@ -53,14 +53,14 @@ export default defineProxyPlugin({
       const model = candidate || kernel.models.has(request.model) ? request.model : 'unknown'
       const status = ctx.error && ctx.status < 400 ? 499 : ctx.status
       const endpoint = endpointLabel(request.event.url.pathname, request.event.context.matchedRoute?.route)
-      metrics.requests.inc({ endpoint, model, provider, status: String(status) })
-      if (candidate && ctx.upstreamMs !== undefined) metrics.upstreamDuration.observe({ provider }, ctx.upstreamMs / 1000)
+      metrics.requests.inc([endpoint, model, provider, String(status)])
+      if (candidate && ctx.upstreamMs !== undefined) metrics.upstreamDuration.observe([provider], ctx.upstreamMs / 1000)
       const usage = ctx.usage
       if (!usage) return
-      if (usage.inputTokens) metrics.tokens.inc({ model, provider, type: 'input' }, usage.inputTokens)
-      if (usage.outputTokens) metrics.tokens.inc({ model, provider, type: 'output' }, usage.outputTokens)
-      if (usage.reasoningTokens) metrics.tokens.inc({ model, provider, type: 'reasoning' }, usage.reasoningTokens)
-      if (usage.cachedInputTokens) metrics.tokens.inc({ model, provider, type: 'cached' }, usage.cachedInputTokens)
+      if (usage.inputTokens) metrics.tokens.inc([model, provider, 'input'], usage.inputTokens)
+      if (usage.outputTokens) metrics.tokens.inc([model, provider, 'output'], usage.outputTokens)
+      if (usage.reasoningTokens) metrics.tokens.inc([model, provider, 'reasoning'], usage.reasoningTokens)
+      if (usage.cachedInputTokens) metrics.tokens.inc([model, provider, 'cached'], usage.cachedInputTokens)
     })
 
     // The path is live config, so not a route; a GET-only middleware costs client POSTs nothing.

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { Gauge, Registry } from 'prom-client'
+import { CounterTally, HistogramTally } from './tally.ts'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import type { CredentialState } from '../../core/credential.ts'
 import type { RoutingState } from '../routing/state.ts'
@@ -16,14 +17,18 @@ export type ProxyMetrics = ReturnType<typeof createProxyMetrics>
 export function createProxyMetrics(kernel: ProxyKernel) {
   const registry = new Registry()
   const registers = [registry]
+  const register = <T extends CounterTally | HistogramTally>(metric: T): T => {
+    registry.registerMetric(metric as never)
+    return metric
+  }
   return {
     registry,
-    requests: new Counter({ name: 'proxy_requests_total', help: 'Proxied model requests by client endpoint, model asked for, provider that answered and status.', labelNames: ['endpoint', 'model', 'provider', 'status'] as const, registers }),
-    firstByte: new Histogram({ name: 'proxy_upstream_first_byte_seconds', help: 'Upstream time to response headers, per attempt.', labelNames: ['provider'] as const, buckets: latencyBuckets, registers }),
-    upstreamDuration: new Histogram({ name: 'proxy_upstream_duration_seconds', help: 'Upstream time until the body ended (streams: the whole stream), per attempt that got an answer.', labelNames: ['provider'] as const, buckets: latencyBuckets, registers }),
-    tokens: new Counter({ name: 'proxy_tokens_total', help: 'Tokens reported by upstreams, by model asked for and type (input, output, reasoning, cached).', labelNames: ['model', 'provider', 'type'] as const, registers }),
-    retries: new Counter({ name: 'proxy_upstream_retries_total', help: 'Failed upstream attempts that were retried, by provider and upstream status (0 = no connection).', labelNames: ['provider', 'status'] as const, registers }),
-    failovers: new Counter({ name: 'proxy_failovers_total', help: 'Retries that moved to another credential, by provider left and provider tried.', labelNames: ['from_provider', 'to_provider'] as const, registers }),
+    requests: register(new CounterTally('proxy_requests_total', 'Proxied model requests by client endpoint, model asked for, provider that answered and status.', ['endpoint', 'model', 'provider', 'status'])),
+    firstByte: register(new HistogramTally('proxy_upstream_first_byte_seconds', 'Upstream time to response headers, per attempt.', ['provider'], latencyBuckets)),
+    upstreamDuration: register(new HistogramTally('proxy_upstream_duration_seconds', 'Upstream time until the body ended (streams: the whole stream), per attempt that got an answer.', ['provider'], latencyBuckets)),
+    tokens: register(new CounterTally('proxy_tokens_total', 'Tokens reported by upstreams, by model asked for and type (input, output, reasoning, cached).', ['model', 'provider', 'type'])),
+    retries: register(new CounterTally('proxy_upstream_retries_total', 'Failed upstream attempts that were retried, by provider and upstream status (0 = no connection).', ['provider', 'status'])),
+    failovers: register(new CounterTally('proxy_failovers_total', 'Retries that moved to another credential, by provider left and provider tried.', ['from_provider', 'to_provider'])),
     credentials: new Gauge({
       name: 'proxy_credentials',
       help: 'Credentials by provider and state (ready, cooldown, blocked, disabled), read at scrape time.',

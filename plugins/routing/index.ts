@@ -41,13 +41,14 @@ export default defineProxyPlugin({
     kernel.hooks.hook('credential-pick', (ctx) => {
       if (ctx.pick) return
       const { config } = kernel
-      const seen = tally(ctx.request).credentials
       const limit = config['max-retry-credentials']
-      const candidates = limit > 0 && seen.size >= limit ? ctx.candidates.filter(c => seen.has(c.credential.id)) : ctx.candidates
+      // Which credentials a request has used matters only under a cap: no per-request bookkeeping otherwise.
+      const seen = limit > 0 ? tally(ctx.request).credentials : undefined
+      const candidates = seen && seen.size >= limit ? ctx.candidates.filter(c => seen.has(c.credential.id)) : ctx.candidates
       const result = pickCandidate({ model: ctx.request.model, candidates, tried: ctx.tried, strategy: config.routing.strategy, available: c => state.availability(c), cursors })
       if (result.pick) {
         ctx.pick = result.pick
-        seen.add(result.pick.credential.id)
+        seen?.add(result.pick.credential.id)
         return
       }
       if (result.earliestReady === undefined) return
