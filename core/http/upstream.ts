@@ -42,7 +42,7 @@ const dispatchers = shared.dispatchers
 /** Outbound proxy dispatchers by URL scheme (registered by the outbound-proxy plugin). */
 export const proxyDispatcherFactories = shared.factories
 
-function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
+export function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
   if (!proxyUrl) {
     if (!connectMs) return shared.directAgent
     // One pool per connect timeout (in practice: one per process).
@@ -70,7 +70,7 @@ export function splitUrl(url: string): [string, string] {
   return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)]
 }
 
-function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
+export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
   if (req.body !== undefined) return req.body
   if (!req.json) return undefined
   return req.jsonText?.of === req.json ? req.jsonText.text : JSON.stringify(req.json)

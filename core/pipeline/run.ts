@@ -3,6 +3,7 @@ import type { AttemptResult, Candidate, PickContext, ProxyRequest, ResponseConte
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
 import { ProxyError } from '../http/errors.ts'
 import { sendUpstream, type UpstreamHttpResponse } from '../http/upstream.ts'
+import { sendUpstreamBuffered, type BufferedUpstreamResponse, type UpstreamExchangeError } from '../http/upstream-buffered.ts'
 import { answerResponse, sseHeaders } from '../http/respond.ts'
 import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
@@ -123,22 +124,27 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     return { failure, result }
   }
 
-  let upstream: UpstreamHttpResponse
+  const limits = kernel.config.timeouts
+  const timeouts = { connectMs: limits['connect-seconds'] * 1000, firstByteMs: limits['first-byte-seconds'] * 1000, idleMs: limits['stream-idle-seconds'] * 1000 }
+  // Streams stay streams; a non-stream answer is read whole by a lighter undici handler.
+  let upstream: UpstreamHttpResponse | BufferedUpstreamResponse
   try {
-    const limits = kernel.config.timeouts
-    upstream = await sendUpstream(http, signal, { connectMs: limits['connect-seconds'] * 1000, firstByteMs: limits['first-byte-seconds'] * 1000, idleMs: limits['stream-idle-seconds'] * 1000 })
+    upstream = request.stream ? await sendUpstream(http, signal, timeouts) : await sendUpstreamBuffered(http, signal, timeouts)
   } catch (error) {
+    // By name, not instanceof: plugins may hold their own copy of the module (core/http/upstream.ts).
+    const stage = (error as Partial<UpstreamExchangeError>).name === 'UpstreamExchangeError' ? (error as UpstreamExchangeError).stage : 'connect'
+    if (stage === 'body') return fail({ status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' }, 502)
     return fail({ status: 502, message: `upstream connection failed: ${(error as Error).message}`, type: 'server_error' }, 0)
   }
-  firstByteMs = performance.now() - sentAt
+  firstByteMs = ('headersAt' in upstream ? upstream.headersAt : performance.now()) - sentAt
   if (upstream.status >= 400) {
-    const text = await upstream.body.text().catch(() => '')
+    const text = 'text' in upstream ? upstream.text : await upstream.body.text().catch(() => '')
     const info = decodeUpstreamError(kernel, provider.format, upstream.status, scrubSecrets(text, candidate.credential))
     return fail({ ...info, retryAfter: retryAfterSeconds(upstream.headers['retry-after']) }, upstream.status)
   }
 
   const ctx: ResponseContext = { request, candidate, status: upstream.status, durationMs: 0, upstreamHeaders: upstream.headers, responseHeaders: {} }
-  if (request.stream) {
+  if ('body' in upstream) {
     // Read up to the first whole event before answering: a stream that dies (or sends junk) before it can still fail over.
     const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true, options.client, provider.passthrough !== false)
     const primed = await primeStream(upstream.body, transform)
@@ -158,12 +164,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     ctx.responseHeaders[overheadHeader] = overheadValue(timing)
     return answerResponse(request.event, ctx.stream, { ...ctx.responseHeaders, ...contentType })
   }
-  let text: string
-  try {
-    text = await upstream.body.text()
-  } catch (error) {
-    return fail({ status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' }, 502)
-  }
+  const { text } = upstream
   // A 200 that is not JSON (a gateway's HTML page) is an upstream failure like a 502: the next credential may answer.
   if (!looksLikeJsonObject(text)) return fail({ status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
   ctx.upstreamMs = upstreamDone()
