@@ -25,7 +25,13 @@ export interface UpstreamHttpResponse {
   body: Readable & { text(): Promise<string> }
 }
 
-const newAgent = () => new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256, pipelining: 1 })
+/**
+ * No cap on connections per origin: a long agent stream holds its socket for minutes, and a cap would
+ * queue every request past it behind them (256 did: 1,000 streams ran in four waves). Idle sockets
+ * close after keepAliveTimeout.
+ */
+const agentOptions = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 }
+const newAgent = () => new Agent(agentOptions)
 
 /**
  * Process-wide pools. Plugins are loaded through jiti and may get their own copy of this module (and a
@@ -48,7 +54,7 @@ export function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher
     // One pool per connect timeout (in practice: one per process).
     const key = `direct:${connectMs}`
     let agent = dispatchers.get(key)
-    if (!agent) dispatchers.set(key, agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256, pipelining: 1, connect: { timeout: connectMs } }))
+    if (!agent) dispatchers.set(key, agent = new Agent({ ...agentOptions, connect: { timeout: connectMs } }))
     return agent
   }
   let dispatcher = dispatchers.get(proxyUrl)

@@ -6,11 +6,12 @@ type Rows = Array<Record<string, string | number>>
 
 /** The proxy against the physical floor (a raw Node passthrough), each its own process, same run. */
 export async function benchProxy(withGateway = false): Promise<Array<[string, Rows]>> {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 3)
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+  const seconds = Number(process.env.BENCH_SECONDS ?? 2)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
   const mock = await startMock()
   const floor = await startPassthrough(mock.url)
-  const proxy = await startProxy(mock.url)
+  // BENCH_PROXY_NODE_ARGS='--cpu-prof --cpu-prof-dir=prof': profile the proxy process under the bench's load.
+  const proxy = await startProxy(mock.url, (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean))
   try {
     // Warm both (JIT, keep-alive pools) before measuring.
     await throughputRows(floor.url, proxy.url, 1, 1)
@@ -18,7 +19,7 @@ export async function benchProxy(withGateway = false): Promise<Array<[string, Ro
       ['throughput and latency (floor = raw Node passthrough)', await throughputRows(floor.url, proxy.url, seconds, rounds)],
       ['added latency at concurrency 1', await latencyRow(floor.url, proxy.url, 500)],
       ['streams: added time to first and last byte', await streamRows(floor.url, proxy.url, 200)],
-      ['CPU', await cpuRow(proxy, seconds)],
+      ['CPU', await cpuRow(floor, proxy, seconds, rounds)],
       ['memory', await concurrentStreamsRow(1000)],
       ...(withGateway ? [[`peer gateway: ${gatewayName} (same mock, same run)`, await peerRows(mock.url, floor.url, proxy, seconds, rounds)] as [string, Rows]] : []),
     ]

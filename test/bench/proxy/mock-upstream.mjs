@@ -7,7 +7,12 @@ const chatChunk = i => `data: {"id":"chatcmpl-bench","object":"chat.completion.c
 const chatFrames = [...Array.from({ length: 64 }, (_, i) => chatChunk(i)), 'data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n', 'data: [DONE]\n\n']
 const dripMs = Number(process.env.DRIP_MS ?? 0)
 
+// How many streams were open at once (GET /stats): shows whether a pool in front queued any.
+let open = 0
+let peakOpen = 0
+
 createServer((req, res) => {
+  if (req.url === '/stats') return res.end(JSON.stringify({ open, peakOpen }))
   let body = ''
   req.on('data', chunk => { body += chunk })
   req.on('end', () => {
@@ -23,6 +28,8 @@ createServer((req, res) => {
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
     if (!dripMs) return res.end(chatFrames.join(''))
+    peakOpen = Math.max(peakOpen, ++open)
+    res.once('close', () => { open-- })
     let i = 0
     const timer = setInterval(() => {
       if (res.destroyed) return clearInterval(timer)

@@ -82,42 +82,73 @@ export async function latencyRow(floor: string, proxy: string, count: number) {
   return [{ scenario: `same-format chat, c=1, ${count} sequential`, 'floor p50 ms': fmt(median(floors), 3), 'proxy p50 ms': fmt(median(proxies), 3), 'added p50 ms': fmt(median(proxies) - median(floors), 3) }]
 }
 
-/** CPU µs the proxy process spends per request (same-format chat, c=32). */
-export async function cpuRow(proxyRun: Running, seconds: number) {
-  const before = cpuMicros(proxyRun.pid)
-  const result = await load(`${proxyRun.url}/v1/chat/completions`, chatBody('bench'), 32, seconds)
-  return [{ scenario: 'CPU per request, same-format chat c=32', 'proxy CPU µs/request': fmt((cpuMicros(proxyRun.pid) - before) / result.requests, 1), requests: result.requests }]
+/** CPU µs each process spends per request (same-format chat, c=32), floor and proxy interleaved, medians. */
+export async function cpuRow(floorRun: Running, proxyRun: Running, seconds: number, rounds: number) {
+  const perRequest = async (run: Running) => {
+    const before = cpuMicros(run.pid)
+    const result = await load(`${run.url}/v1/chat/completions`, chatBody('bench'), 32, seconds)
+    return (cpuMicros(run.pid) - before) / result.requests
+  }
+  const floors: number[] = []
+  const proxies: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    floors.push(await perRequest(floorRun))
+    proxies.push(await perRequest(proxyRun))
+  }
+  const floor = median(floors)
+  const proxy = median(proxies)
+  return [{ scenario: `CPU per request, same-format chat c=32 (median of ${rounds})`, 'floor CPU µs/request': fmt(floor, 0), 'proxy CPU µs/request': fmt(proxy, 0), 'proxy / floor': fmt(proxy / floor) }]
 }
 
-/** 1,000 streams open at once through a fresh proxy on a slow-dripping upstream: RSS during and after. */
+/** One burst of `streams` streams opened at once; resolves when all have ended. */
+async function streamBurst(url: string, streams: number) {
+  const agent = new Agent({ connections: streams, pipelining: 1 })
+  let errors = 0
+  let completed = 0
+  const started = performance.now()
+  await Promise.all(Array.from({ length: streams }, async () => {
+    try {
+      const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench', true)) })
+      if (response.statusCode !== 200) errors++
+      const text = await response.body.text()
+      if (text.includes('[DONE]')) completed++
+      else errors++
+    } catch {
+      errors++
+    }
+  }))
+  await agent.close()
+  return { errors, completed, seconds: (performance.now() - started) / 1000 }
+}
+
+/**
+ * 1,000 streams open at once through a fresh proxy on a slow-dripping upstream, twice: RSS during and
+ * after each burst. The upstream counts how many it held open at once (all of them, or a pool queued some).
+ */
 export async function concurrentStreamsRow(streams: number) {
   const mock = await startMock(50)
   const proxy = await startProxy(mock.url)
+  const settle = () => new Promise(resolve => setTimeout(resolve, 5000))
   try {
     const idle = rssMb(proxy.pid)
-    const agent = new Agent({ connections: streams, pipelining: 1 })
-    let peak = idle
-    const sampler = setInterval(() => { peak = Math.max(peak, rssMb(proxy.pid)) }, 100)
-    let errors = 0
-    let completed = 0
-    await Promise.all(Array.from({ length: streams }, async () => {
-      try {
-        const response = await request(`${proxy.url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench', true)) })
-        if (response.statusCode !== 200) errors++
-        const text = await response.body.text()
-        if (text.includes('[DONE]')) completed++
-        else errors++
-      } catch {
-        errors++
-      }
-    }))
-    clearInterval(sampler)
-    await agent.close()
-    await new Promise(resolve => setTimeout(resolve, 3000))
-    const after3 = rssMb(proxy.pid)
-    // V8 gives pages back lazily (no forced GC in the proxy): a later sample shows where it settles.
-    await new Promise(resolve => setTimeout(resolve, 12_000))
-    return [{ scenario: `${streams} concurrent streams (64 deltas over ~3.3 s)`, 'idle RSS MB': fmt(idle, 0), 'peak RSS MB': fmt(peak, 0), 'RSS 3 s after MB': fmt(after3, 0), 'RSS 15 s after MB': fmt(rssMb(proxy.pid), 0), completed, errors }]
+    const bursts = []
+    for (let i = 0; i < 2; i++) {
+      let peak = 0
+      const sampler = setInterval(() => { peak = Math.max(peak, rssMb(proxy.pid)) }, 100)
+      const burst = await streamBurst(proxy.url, streams)
+      clearInterval(sampler)
+      await settle()
+      bursts.push({ ...burst, peak, after: rssMb(proxy.pid) })
+    }
+    const { peakOpen } = await (await fetch(`${mock.url}/stats`)).json() as { peakOpen: number }
+    const [first, second] = bursts as [typeof bursts[0], typeof bursts[0]]
+    return [{
+      scenario: `${streams} concurrent streams (64 deltas over ~3.3 s), two bursts`,
+      'idle RSS MB': fmt(idle, 0), 'peak RSS MB': fmt(Math.max(first.peak, second.peak), 0),
+      'RSS 5 s after 1st MB': fmt(first.after, 0), 'RSS 5 s after 2nd MB': fmt(second.after, 0),
+      'upstream streams open at once': peakOpen, 'burst s': `${fmt(first.seconds, 1)} / ${fmt(second.seconds, 1)}`,
+      completed: first.completed + second.completed, errors: first.errors + second.errors,
+    }]
   } finally {
     await proxy.stop()
     await mock.stop()
