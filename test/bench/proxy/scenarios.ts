@@ -1,6 +1,6 @@
 import { request, Agent } from 'undici'
 import { load, median, type LoadResult } from './load.ts'
-import { cpuMicros, rssMb, startMock, startProxy, type Running } from './processes.ts'
+import { cpuMicros, rssMb, startMock, startPassthrough, startProxy, type Running } from './processes.ts'
 
 const chatBody = (model: string, stream = false) => ({ model, stream, messages: [{ role: 'user', content: 'hello' }] })
 const messagesBody = { model: 'bench', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] }
@@ -127,6 +127,7 @@ async function streamBurst(url: string, streams: number) {
  */
 export async function concurrentStreamsRow(streams: number) {
   const mock = await startMock(50)
+  const floor = await startPassthrough(mock.url)
   const proxy = await startProxy(mock.url)
   const settle = () => new Promise(resolve => setTimeout(resolve, 5000))
   try {
@@ -135,11 +136,18 @@ export async function concurrentStreamsRow(streams: number) {
     for (let i = 0; i < 2; i++) {
       let peak = 0
       const sampler = setInterval(() => { peak = Math.max(peak, rssMb(proxy.pid)) }, 100)
+      const cpuBefore = cpuMicros(proxy.pid)
       const burst = await streamBurst(proxy.url, streams)
+      const cpu = cpuMicros(proxy.pid) - cpuBefore
       clearInterval(sampler)
       await settle()
-      bursts.push({ ...burst, peak, after: rssMb(proxy.pid) })
+      bursts.push({ ...burst, peak, cpu, after: rssMb(proxy.pid) })
     }
+    // The same burst through the floor: what relaying this many streamed chunks costs any Node proxy.
+    const floorBefore = cpuMicros(floor.pid)
+    const floorBurst = await streamBurst(floor.url, streams)
+    const floorCpu = cpuMicros(floor.pid) - floorBefore
+    const chunks = 66 * streams
     const { peakOpen } = await (await fetch(`${mock.url}/stats`)).json() as { peakOpen: number }
     const [first, second] = bursts as [typeof bursts[0], typeof bursts[0]]
     return [{
@@ -147,10 +155,11 @@ export async function concurrentStreamsRow(streams: number) {
       'idle RSS MB': fmt(idle, 0), 'peak RSS MB': fmt(Math.max(first.peak, second.peak), 0),
       'RSS 5 s after 1st MB': fmt(first.after, 0), 'RSS 5 s after 2nd MB': fmt(second.after, 0),
       'upstream streams open at once': peakOpen, 'burst s': `${fmt(first.seconds, 1)} / ${fmt(second.seconds, 1)}`,
-      completed: first.completed + second.completed, errors: first.errors + second.errors,
+      'CPU µs per chunk, floor / proxy': `${fmt(floorCpu / chunks, 0)} / ${fmt(Math.min(first.cpu, second.cpu) / chunks, 0)}`,
+      completed: first.completed + second.completed + floorBurst.completed, errors: first.errors + second.errors + floorBurst.errors,
     }]
   } finally {
-    await proxy.stop()
+    await Promise.all([proxy.stop(), floor.stop()])
     await mock.stop()
   }
 }
