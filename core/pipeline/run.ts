@@ -17,6 +17,7 @@ import { candidateKey } from '../model-index.ts'
 import { overheadHeader, overheadValue, startTiming } from './timing.ts'
 import { clientSignal, type ClientSignal } from '../http/client-abort.ts'
 import { bodyTextOf } from '../http/client-route.ts'
+import { clientBytesUsable } from './client-bytes.ts'
 
 /** Options an endpoint passes about how the client wants its answer framed. */
 export interface RunOptions {
@@ -102,7 +103,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
   if (body === request.body && http.json === body) {
     const text = bodyTextOf(body)
-    if (text !== undefined) http.jsonText = { of: body, text }
+    if (text !== undefined && clientBytesUsable(text, request.inbound)) http.jsonText = { of: body, text }
   }
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined

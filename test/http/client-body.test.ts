@@ -39,6 +39,13 @@ describe('the client body on the same-format path', () => {
     expect(JSON.parse(sent)).toEqual({ ...JSON.parse(oddly('renamed')), model: 'upstream-name' })
   })
 
+  it('is re-serialized when it names the model twice: the upstream sees the model that was routed', async () => {
+    const twice = '{"model":"renamed","messages":[{"role":"user","content":"x"}],"model":"same"}'
+    await (await post(twice)).text()
+    const sent = upstream.requests.at(-1)!.body
+    expect(sent).toBe(JSON.stringify({ model: 'same', messages: [{ role: 'user', content: 'x' }] }))
+  })
+
   it('carries what a payload rule changed, not the client bytes', async () => {
     await (await post(oddly('ruled'))).text()
     expect(JSON.parse(upstream.requests.at(-1)!.body)).toEqual({ ...JSON.parse(oddly('ruled')), temperature: 0.5 })
