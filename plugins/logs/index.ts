@@ -42,7 +42,10 @@ export default defineProxyPlugin({
     }
     kernel.logger.addReporter?.(reporter)
     // A rebuilt app (proxy dev) must not leave its reporter behind: lines would be written twice.
-    kernel.hooks.hook('close', () => { kernel.logger.removeReporter?.(reporter) })
+    kernel.hooks.hook('close', () => {
+      kernel.logger.removeReporter?.(reporter)
+      log.flush()
+    })
 
     kernel.hooks.hook('after-response', (ctx) => {
       // Logging off: no line is built either.

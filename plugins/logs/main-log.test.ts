@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MainLog } from './main-log.ts'
@@ -16,12 +16,29 @@ describe('main.log', () => {
     const log = new MainLog(() => dir, () => 1) // 1 MB total: files rotate at 256 KB
     const line = 'x'.repeat(1023)
     for (let i = 0; i < 2000; i++) log.write(line)
+    log.flush()
     const names = readdirSync(dir).sort()
     expect(names).toContain('main.log')
     expect(names).toContain('main.log.1')
     const total = names.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0)
     expect(total).toBeLessThanOrEqual(1024 * 1024 + 256 * 1024)
     expect(names.every(name => /^main\.log(\.\d+)?$/.test(name))).toBe(true)
+  })
+})
+
+describe('main.log writes', () => {
+  it('queue lines and append them once per event-loop turn, in order; a removed folder is made again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-log-'))
+    dirs.push(dir)
+    const log = new MainLog(() => dir, () => 0)
+    for (let i = 0; i < 100; i++) log.write(`line ${i}`)
+    expect(existsSync(join(dir, 'main.log'))).toBe(false)
+    await new Promise(resolve => setImmediate(resolve))
+    expect(readFileSync(join(dir, 'main.log'), 'utf8').split('\n').filter(Boolean)).toEqual(Array.from({ length: 100 }, (_, i) => `line ${i}`))
+    rmSync(dir, { recursive: true })
+    log.write('after removal')
+    log.flush()
+    expect(readFileSync(join(dir, 'main.log'), 'utf8')).toBe('after removal\n')
   })
 })
 

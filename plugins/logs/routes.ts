@@ -51,6 +51,7 @@ export function addLogRoutes(kernel: ProxyKernel, guard: Guard, log: MainLog, di
 
 /** `GET /logs?limit=&after=`: newest lines (after a Unix time), with the timestamp to poll from next. */
 export function readLogLines(log: MainLog, limit: number, after: number) {
+  log.flush()
   const files = [...log.rotated().reverse().map(name => join(log.path, '..', name)), log.path]
   let lines: string[] = []
   for (const file of files) if (existsSync(file)) lines.push(...readFileSync(file, 'utf8').split('\n').filter(Boolean))
