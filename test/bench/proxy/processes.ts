@@ -28,8 +28,11 @@ export function start(args: string[], env: Record<string, string> = {}, cwd = he
 export const startMock = (dripMs = 0) => start([join(here, 'mock-upstream.mjs')], { DRIP_MS: String(dripMs) })
 export const startPassthrough = (upstream: string) => start([join(here, 'passthrough.mjs')], { UPSTREAM: upstream })
 
-/** This proxy, as `proxy start` with a temp project: compat and beta providers on the mock, state in memory. */
-export function startProxy(upstream: string, nodeArgs: string[] = []): Promise<Running> {
+/**
+ * This proxy, as `proxy start` with a temp project: compat and beta providers on the mock, state in
+ * memory. `root` = another checkout of the project (the A/B bench starts two trees side by side).
+ */
+export function startProxy(upstream: string, nodeArgs: string[] = [], root?: string): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'proxy-bench-'))
   writeFileSync(join(dir, 'proxy.config.mjs'), "export default { config: './config.yaml', storage: { driver: 'memory' } }\n")
   writeFileSync(join(dir, 'config.yaml'), [
@@ -38,7 +41,7 @@ export function startProxy(upstream: string, nodeArgs: string[] = []): Promise<R
     `beta-api-key: [{ api-key: up, base-url: '${upstream}', models: [{ name: bench-claude, alias: bench-claude }], excluded-models: ['claude-*'] }]`,
     '',
   ].join('\n'))
-  return start([...nodeArgs, bin, 'start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], {}, dir)
+  return start([...nodeArgs, root ? join(root, 'core/cli/bin.mjs') : bin, 'start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], {}, dir)
 }
 
 /** Resident memory of a process, MB (Linux /proc). */

@@ -1,0 +1,43 @@
+// A/B of two trees of this project, each started as `proxy start` on the same bench mock, interleaved
+// with the floor: CPU µs per request (from /proc) and requests per second, round by round.
+//   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/node_modules
+//   node --import jiti/register test/bench/ab.ts /tmp/base [.]      (BENCH_ROUNDS, BENCH_SECONDS)
+import { resolve } from 'node:path'
+import { load, median } from './proxy/load.ts'
+import { cpuMicros, startMock, startPassthrough, startProxy, type Running } from './proxy/processes.ts'
+
+const [baseline, candidate = '.'] = process.argv.slice(2)
+if (!baseline) {
+  console.error('usage: node --import jiti/register test/bench/ab.ts <baseline tree> [candidate tree]')
+  process.exit(2)
+}
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+const body = { model: 'bench', messages: [{ role: 'user', content: 'hello' }] }
+
+const mock = await startMock()
+const sides: Array<[string, Running]> = [
+  ['floor', await startPassthrough(mock.url)],
+  ['A (baseline)', await startProxy(mock.url, [], resolve(baseline))],
+  ['B (candidate)', await startProxy(mock.url, [], resolve(candidate))],
+]
+try {
+  for (const [, side] of sides) await load(`${side.url}/v1/chat/completions`, body, 32, 1)
+  const results = new Map(sides.map(([name]) => [name, { cpu: [] as number[], rps: [] as number[] }]))
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, side] of sides) {
+      const before = cpuMicros(side.pid)
+      const result = await load(`${side.url}/v1/chat/completions`, body, 32, seconds)
+      results.get(name)!.cpu.push((cpuMicros(side.pid) - before) / result.requests)
+      results.get(name)!.rps.push(result.rps)
+    }
+  }
+  const floorRps = median(results.get('floor')!.rps)
+  console.table(sides.map(([name]) => {
+    const { cpu, rps } = results.get(name)!
+    return { side: name, 'CPU µs/request by round': cpu.map(v => Math.round(v)).join(' '), 'median CPU': Math.round(median(cpu)), 'median rps': Math.round(median(rps)), 'ratio to floor': Number((median(rps) / floorRps).toFixed(2)) }
+  }))
+} finally {
+  await Promise.all(sides.map(([, side]) => side.stop()))
+  await mock.stop()
+}
