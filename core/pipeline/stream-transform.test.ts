@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { chatCodec } from '../../providers/compat/codec/index.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import type { ProxyRequest } from '../hooks.ts'
+import { createStreamTransform, lastEventEnd } from './stream-transform.ts'
+
+describe('lastEventEnd', () => {
+  it.each([
+    ['no blank line', 'data: a\n', 0],
+    ['one LF event', 'data: a\n\n', 9],
+    ['an event and a partial one', 'data: a\n\ndata: b', 9],
+    ['CRLF events', 'data: a\r\n\r\ndata: b\r\n\r\n', 22],
+    ['CR events', 'data: a\r\rdata: b', 9],
+    ['CRLF after an LF event', 'data: a\n\ndata: b\r\n\r\nda', 20],
+    ['LF after a CRLF event', 'data: a\r\n\r\ndata: b\n\nx', 20],
+  ])('%s', (_name, text, expected) => {
+    expect(lastEventEnd(Buffer.from(text))).toBe(expected)
+  })
+})
+
+const frame = (model: string, content: string) => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"${model}","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}\n\n`
+const upstreamText = frame('up', 'héllo wörld ✓') + frame('up', 'ünïcode') + 'data: [DONE]\n\n'
+const kernel = { formats: new Map([['chat', chatCodec]]) } as unknown as ProxyKernel
+const request = (model: string) => ({ inbound: 'chat', model }) as ProxyRequest
+
+/** Feed `text` in pieces of `size` bytes (cutting UTF-8 characters too); collect what the client gets. */
+function run(model: string, size: number) {
+  const transform = createStreamTransform(kernel, request(model), 'chat', 'up')
+  const bytes = Buffer.from(upstreamText)
+  const outputs: Buffer[] = []
+  for (let at = 0; at < bytes.length; at += size) {
+    const out = transform.push(bytes.subarray(at, at + size))
+    if (out) outputs.push(Buffer.from(out))
+  }
+  const tail = transform.end()
+  if (tail) outputs.push(Buffer.from(tail))
+  return { outputs, text: Buffer.concat(outputs).toString('utf8'), primed: transform.primed }
+}
+
+describe('same-format stream passthrough', () => {
+  it.each([1, 3, 7, 37, 4096])('pieces of %i bytes: the upstream bytes come out whole, each output ends an event', (size) => {
+    const { outputs, text, primed } = run('up', size)
+    expect(text).toBe(upstreamText)
+    expect(primed).toBe(true)
+    for (const out of outputs) expect(out.subarray(-2).toString()).toBe('\n\n')
+  })
+
+  it.each([1, 5, 64])('pieces of %i bytes with an alias: only the model name changes', (size) => {
+    expect(run('my-alias', size).text).toBe(upstreamText.replaceAll('"model":"up"', '"model":"my-alias"'))
+  })
+
+  it('a stream cut mid-event ends with what was left, and a failure is an error event in the client format', () => {
+    const transform = createStreamTransform(kernel, request('up'), 'chat', 'up')
+    expect(transform.push(Buffer.from('data: {"partial"'))).toBeUndefined()
+    expect(transform.primed).toBe(false)
+    expect(Buffer.from(transform.end()!).toString()).toBe('data: {"partial"')
+    expect(Buffer.from(transform.fail('boom')!).toString()).toContain('boom')
+  })
+})

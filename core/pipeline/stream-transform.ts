@@ -1,0 +1,112 @@
+import type { StreamEncoder, StreamDecoder, WireFormat } from '../canonical/codec.ts'
+import type { StreamEvent, Usage } from '../canonical/types.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import type { ProxyRequest } from '../hooks.ts'
+import { createSseParser } from '../http/sse.ts'
+import { ProxyError } from '../http/errors.ts'
+import type { ClientEncoding } from './non-stream.ts'
+
+/** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
+export interface StreamTransform {
+  push(chunk: Uint8Array): Uint8Array | undefined
+  end(): Uint8Array | undefined
+  fail(message: string): Uint8Array | undefined
+  /** The upstream has sent something real (a whole event): from here on the answer is committed. */
+  readonly primed: boolean
+  readonly usage?: Usage
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const bytes = (text: string) => text ? Buffer.from(text, 'utf8') : undefined
+const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+
+/** Index just past the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) in `buffer`, 0 when there is none. */
+export function lastEventEnd(buffer: Buffer): number {
+  const lf = buffer.lastIndexOf('\n\n')
+  // The other separators count only past the last `\n\n`: search the tail alone, not the whole chunk.
+  const from = lf === -1 ? 0 : lf
+  const tail = from ? buffer.subarray(from) : buffer
+  const crlf = tail.lastIndexOf('\r\n\r\n')
+  const cr = tail.lastIndexOf('\r\r')
+  return Math.max(lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : from + crlf + 4, cr === -1 ? 0 : from + cr + 2)
+}
+
+/**
+ * Same format: whole events pass through as the upstream's own bytes (no decode, no encode); only when
+ * the client used an alias is the model name rewritten, in whole events (a cut at a blank line never
+ * splits a UTF-8 character).
+ */
+function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string): StreamTransform {
+  const codec = kernel.formats.get(request.inbound)
+  const encoderForErrors = codec?.stream.createEncoder({ model: request.model })
+  const rename = upstreamModel === request.model
+    ? undefined
+    // generateContent names the model in `modelVersion`, the other formats in `model`.
+    : { pattern: new RegExp(`("(?:model|modelVersion)"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
+  const out = (events: Buffer) => rename ? Buffer.from(events.toString('utf8').replace(rename.pattern, rename.value), 'utf8') : events
+  // Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it.
+  let carry: Buffer | undefined
+  let primed = false
+  return {
+    push(chunk) {
+      const buffer = carry ? Buffer.concat([carry, chunk]) : asBuffer(chunk)
+      const cut = lastEventEnd(buffer)
+      carry = cut < buffer.length ? buffer.subarray(cut) : undefined
+      if (!cut) return undefined
+      primed = true
+      return out(cut === buffer.length ? buffer : buffer.subarray(0, cut))
+    },
+    // A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line).
+    end: () => carry && out(carry),
+    fail: message => encoderForErrors ? bytes(encoderForErrors.push({ type: 'error', status: 502, message }) + encoderForErrors.end()) : undefined,
+    get primed() { return primed },
+  }
+}
+
+/** Different formats: upstream SSE -> canonical events -> client wire text, with per-request state. */
+function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): StreamTransform {
+  const parser = createSseParser()
+  const text = new TextDecoder()
+  let usage: Usage | undefined
+  let finished = false
+  let primed = false
+  const emit = (events: StreamEvent[]) => {
+    if (events.length) primed = true
+    let out = ''
+    for (const event of events) {
+      if (event.type === 'finish') {
+        if (finished) continue
+        finished = true
+        usage = event.usage
+      }
+      out += encoder.push(event)
+    }
+    return out
+  }
+  return {
+    push(chunk) {
+      let out = ''
+      for (const sse of parser.push(text.decode(chunk, { stream: true }))) out += emit(decoder.push(sse))
+      return bytes(out)
+    },
+    end() {
+      let out = ''
+      for (const sse of parser.push(text.decode())) out += emit(decoder.push(sse))
+      for (const sse of parser.end()) out += emit(decoder.push(sse))
+      return bytes(out + emit(decoder.end()) + encoder.end())
+    },
+    fail(message) {
+      return bytes(encoder.push({ type: 'error', status: 502, message }) + encoder.end())
+    },
+    get primed() { return primed },
+    get usage() { return usage },
+  }
+}
+
+export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string, sse = true, client?: ClientEncoding, passthrough = true): StreamTransform {
+  if (upstream === request.inbound && sse && !client && passthrough) return passthroughTransform(kernel, request, upstreamModel)
+  const source = kernel.formats.get(upstream)
+  const target = client ?? kernel.formats.get(request.inbound)
+  if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
+  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse }))
+}
