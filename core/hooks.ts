@@ -26,6 +26,8 @@ export interface ProxyRequest {
   startedAt: number
   /** Where the time went (set by the executor): the proxy's overhead vs. waiting for upstreams. */
   timing?: RequestTiming
+  /** What the last translated attempt could not carry to its upstream format (`x-proxy-dropped`). */
+  dropped?: string[]
 }
 
 /** One way to serve the request: a credential and the upstream model name to send. */

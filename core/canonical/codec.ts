@@ -1,4 +1,5 @@
 import type { CanonicalRequest, CanonicalResponse, StreamEvent } from './types.ts'
+import type { ModelInfo } from '../model-info.ts'
 
 /** Wire formats the proxy speaks. Payload-rule protocol names: chat=proto_chat, generate=proto_alpha, messages=proto_beta, responses=proto_gamma. */
 export type WireFormat = 'chat' | 'responses' | 'messages' | 'generate'
@@ -36,8 +37,19 @@ export interface StreamEncoderOptions {
   sse?: boolean
 }
 
+/** One model as a listing shows it: the name clients use, who serves it, the catalog's limits when known. */
+export interface ListedModel { id: string; ownedBy: string; created: number; info?: ModelInfo }
+
+/** The format's model listing (`GET .../models`, `GET .../models/{id}`). */
+export interface ModelListShape {
+  list(models: ListedModel[]): Record<string, unknown>
+  entry(model: ListedModel): Record<string, unknown>
+}
+
 export interface WireCodec {
   format: WireFormat
+  /** How the format's SDKs expect a model list and one model (formats without their own listing have none). */
+  models?: ModelListShape
   request: {
     /** Throws `RequestValidationError` (core/canonical/errors.ts) for invalid input; never anything else. */
     decode(body: unknown): CanonicalRequest

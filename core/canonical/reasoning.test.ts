@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { budgetToEffort, clampBudget, clampReasoning, effortBudget } from './reasoning.ts'
+import { budgetToEffort, clampBudget, clampReasoning, effortBudget, openaiEffort } from './reasoning.ts'
 
 describe('reasoning table', () => {
-  it.each(Object.entries(effortBudget))('%s -> %i', (effort, budget) => {
+  // `max` shares xhigh's budget (the largest any catalog accepts), so a budget comes back as xhigh.
+  it.each(Object.entries(effortBudget).filter(([effort]) => effort !== 'max'))('%s -> %i', (effort, budget) => {
     if (budget > 0) expect(budgetToEffort(budget)).toBe(effort)
+  })
+
+  // The chat and responses knob only ever gets a value those APIs accept: adaptive (`auto`) leaves it unset.
+  it.each([
+    [{ effort: 'auto' }, undefined], [{ effort: 'max' }, 'max'], [{ effort: 'none' }, 'none'], [{ budgetTokens: -1 }, undefined],
+    [{ budgetTokens: 0 }, 'none'], [{ budgetTokens: 2000 }, 'medium'], [{ budgetTokens: 2000, effort: 'high' }, 'high'], [undefined, undefined], [{}, undefined],
+  ] as const)('openaiEffort(%j) = %s', (reasoning, expected) => {
+    expect(openaiEffort(reasoning)).toBe(expected)
   })
 
   it.each([

@@ -1,6 +1,23 @@
 import type { Reasoning, ReasoningEffort } from './types.ts'
 
-/** Effort -> thinking budget in tokens. `auto` is dynamic (-1 where a format supports it). One table for every format. */
+/**
+ * The one effort table. Each canonical effort, per family knob:
+ *
+ * | effort  | thinking budget (messages `budget_tokens`, generateContent `thinkingBudget`) | chat `reasoning_effort`, responses `reasoning.effort` |
+ * |---------|-------------------------|----------------|
+ * | none    | 0 (messages: `thinking: {type: 'disabled'}`) | `none`  |
+ * | minimal | 512 (messages: 1024, its floor) | `minimal` |
+ * | low     | 1024                    | `low`          |
+ * | medium  | 8192                    | `medium`       |
+ * | high    | 24576                   | `high`         |
+ * | xhigh   | 32768                   | `xhigh`        |
+ * | max     | 32768                   | `max`          |
+ * | auto    | -1 dynamic (messages: 8192) | not sent: the model's default |
+ *
+ * A messages client's `output_config.effort` (`low`..`max`) is the effort of the same name; adaptive
+ * thinking without one is `auto`. Budgets are clamped to the upstream model's range when its catalog
+ * entry has one (`clampReasoning`).
+ */
 export const effortBudget: Record<ReasoningEffort, number> = {
   none: 0,
   minimal: 512,
@@ -8,7 +25,18 @@ export const effortBudget: Record<ReasoningEffort, number> = {
   medium: 8192,
   high: 24576,
   xhigh: 32768,
+  max: 32768,
   auto: -1,
+}
+
+/** Values the chat and responses APIs accept for their effort knob; `auto` is not one of them. */
+export type OpenAIEffort = Exclude<ReasoningEffort, 'auto'>
+
+/** Canonical reasoning -> the chat/responses effort knob; undefined = leave it unset (the model's default). */
+export function openaiEffort(reasoning: Reasoning | undefined): OpenAIEffort | undefined {
+  if (!reasoning) return undefined
+  const effort = reasoning.effort ?? (reasoning.budgetTokens === undefined ? undefined : budgetToEffort(reasoning.budgetTokens))
+  return effort === 'auto' ? undefined : effort
 }
 
 /** Budget -> the nearest effort not below it (0 = none, negative = auto). */

@@ -32,7 +32,8 @@ export interface Message { role: Role; parts: Part[]; name?: string }
 export interface ToolDef { name: string; description?: string; parameters?: Record<string, unknown> }
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string }
 
-export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'auto'
+/** `auto`: the model decides (messages `thinking: {type: 'adaptive'}` without an effort, generateContent budget -1). */
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | 'auto'
 /** Either an effort level or an explicit budget; `core/canonical/reasoning.ts` converts between them. */
 export interface Reasoning { effort?: ReasoningEffort; budgetTokens?: number; includeThoughts?: boolean }
 
@@ -59,6 +60,11 @@ export interface CanonicalRequest {
   user?: string
   /** Fields a format has and the canonical request lacks, keyed by wire format name, so same-family round trips lose nothing. */
   extensions?: Record<string, Record<string, unknown>>
+  /**
+   * What the decoder could keep only in `extensions` or had to skip (unknown fields, server tools, block
+   * types, roles), in the client's own words: all of it is lost when the request goes to another format.
+   */
+  unmapped?: string[]
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter'

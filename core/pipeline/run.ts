@@ -27,6 +27,9 @@ export interface RunOptions {
   client?: ClientEncoding
 }
 
+/** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
+export const droppedHeader = 'x-proxy-dropped'
+
 /** Hard stop for a misbehaving routing plugin: never loop forever. */
 const maxAttempts = 64
 
@@ -99,7 +102,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   const provider = kernel.providers.get(candidate.credential.family)
   if (!provider) throw new ProxyError(500, `provider family ${candidate.credential.family} is not installed`, 'server_error')
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
-  const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint })
+  const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
   if (body === request.body && http.json === body) {
     const text = bodyTextOf(body)
@@ -144,7 +147,9 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     return fail({ ...info, retryAfter: retryAfterSeconds(upstream.headers['retry-after']) }, upstream.status)
   }
 
-  const ctx: ResponseContext = { request, candidate, status: upstream.status, durationMs: 0, upstreamHeaders: upstream.headers, responseHeaders: {} }
+  // What the translation could not carry is said in the answer (docs/clients.md).
+  const responseHeaders: Record<string, string> = request.dropped?.length ? { [droppedHeader]: request.dropped.join(',') } : {}
+  const ctx: ResponseContext = { request, candidate, status: upstream.status, durationMs: 0, upstreamHeaders: upstream.headers, responseHeaders }
   if ('body' in upstream) {
     // Read up to the first whole event before answering: a stream that dies (or sends junk) before it can still fail over.
     const transform = createStreamTransform(kernel, request, provider.format, candidate.upstreamModel, options.sse ?? true, options.client, provider.passthrough !== false)

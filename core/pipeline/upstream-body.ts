@@ -3,6 +3,7 @@ import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
+import { droppedFields } from '../canonical/dropped.ts'
 
 /** Formats whose body names the model (generateContent puts it in the URL instead). */
 const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
@@ -13,6 +14,7 @@ const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, 
  */
 export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): Record<string, unknown> {
   if (upstream === request.inbound) {
+    request.dropped = undefined
     if (!modelInBody[upstream]) return request.body
     return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
   }
@@ -23,5 +25,7 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const reasoning = clampReasoning(request.canonical.reasoning, kernel.modelInfo.get(upstreamModel)?.thinking)
   const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) })
   if (modelInBody[upstream]) body.model = upstreamModel
+  request.dropped = droppedFields(request.canonical, request.inbound, upstream)
+  if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
   return body
 }

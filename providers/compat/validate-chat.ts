@@ -1,7 +1,5 @@
 import { RequestValidationError } from '../../core/canonical/errors.ts'
 
-const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function'])
-
 function range(body: Record<string, unknown>, field: string, min: number, max: number): void {
   const value = body[field]
   if (value === undefined || value === null) return
@@ -18,8 +16,9 @@ export function validateChatRequest(body: Record<string, unknown>): void {
   const messages = body.messages
   if (!Array.isArray(messages) || !messages.length) throw new RequestValidationError("'messages' must be a non-empty array", 'messages')
   for (let i = 0; i < messages.length; i++) {
+    // Any role name passes: a compatible upstream may define its own, and the decoder skips the ones other formats lack.
     const message = messages[i] as { role?: unknown } | null
-    if (!message || typeof message !== 'object' || !roles.has(message.role as string)) {
+    if (!message || typeof message !== 'object' || typeof message.role !== 'string' || !message.role) {
       throw new RequestValidationError(`messages[${i}].role must be one of system, user, assistant, tool`, `messages[${i}].role`)
     }
   }
@@ -39,8 +38,9 @@ export function validateChatRequest(body: Record<string, unknown>): void {
   if (tools !== undefined && tools !== null) {
     if (!Array.isArray(tools)) throw new RequestValidationError('tools must be an array', 'tools')
     tools.forEach((tool, i) => {
-      if ((tool as { type?: unknown })?.type !== 'function') throw new RequestValidationError(`tools[${i}].type must be 'function'`, `tools[${i}].type`)
-      if (typeof (tool as { function?: { name?: unknown } }).function?.name !== 'string') throw new RequestValidationError(`tools[${i}].function.name must be a string`, `tools[${i}].function.name`)
+      if (!tool || typeof tool !== 'object' || typeof (tool as { type?: unknown }).type !== 'string') throw new RequestValidationError(`tools[${i}].type must be 'function'`, `tools[${i}].type`)
+      // Other tool types (`custom`, a compatible server's own) pass through; only function tools translate.
+      if ((tool as { type?: unknown }).type === 'function' && typeof (tool as { function?: { name?: unknown } }).function?.name !== 'string') throw new RequestValidationError(`tools[${i}].function.name must be a string`, `tools[${i}].function.name`)
     })
   }
 }

@@ -85,7 +85,7 @@ describe('upstream errors come back in the client format', () => {
     const messages = await post('/v1/messages', { model: familyModels.compat, messages: [{ role: 'user', content: 'x' }] })
     expect(messages.status).toBe(400)
     expect((await messages.json()).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('max_tokens') })
-    const generate = await post(`/v1beta/models/${familyModels.compat}:generateContent`, { contents: [{ role: 'wizard', parts: [{ text: 'x' }] }] })
+    const generate = await post(`/v1beta/models/${familyModels.compat}:generateContent`, { contents: [{ role: 5, parts: [{ text: 'x' }] }] })
     expect(generate.status).toBe(400)
     expect((await generate.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('contents[0].role') })
   })

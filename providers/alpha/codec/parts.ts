@@ -24,7 +24,7 @@ export class CallLedger {
 }
 
 /** One content's parts -> canonical parts. `thought: true` is thinking; a thoughtSignature travels as a signed thinking part. */
-export function partsFromGenerate(rawParts: unknown, ledger: CallLedger): Part[] {
+export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmapped?: Set<string>): Part[] {
   if (!Array.isArray(rawParts)) return []
   const parts: Part[] = []
   for (const raw of rawParts as Raw[]) {
@@ -44,6 +44,9 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger): Part[]
     } else if (raw.functionResponse && typeof raw.functionResponse.name === 'string') {
       const content = toolResultText(raw.functionResponse.response)
       parts.push({ type: 'tool_result', callId: ledger.answer(raw.functionResponse.name, raw.functionResponse.id), name: raw.functionResponse.name, content })
+    } else if (!signature) {
+      // executableCode, codeExecutionResult, videoMetadata...: no canonical form.
+      unmapped?.add(`part:${Object.keys(raw).find(key => key !== 'thought') ?? 'empty'}`)
     }
   }
   return parts

@@ -34,6 +34,7 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   if (typeof raw.model !== 'string' || !raw.model) throw new RequestValidationError('model is required', 'model')
   if (!Array.isArray(raw.contents)) throw new RequestValidationError('contents must be an array', 'contents')
   const ledger = new CallLedger()
+  const unmapped = new Set<string>()
   const messages: Message[] = []
   const system = obj(pick(raw, 'systemInstruction', 'system_instruction'))
   const systemText = Array.isArray(system?.parts) ? system.parts.map((p: Raw) => p?.text ?? '').join('\n') : typeof system === 'string' ? system : ''
@@ -41,8 +42,13 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   raw.contents.forEach((content: unknown, i: number) => {
     const c = obj(content)
     const role = c?.role ?? 'user'
-    if (!c || (role !== 'user' && role !== 'model' && role !== 'function')) throw new RequestValidationError(`contents[${i}].role must be user or model`, `contents[${i}].role`)
-    const parts = partsFromGenerate(c.parts, ledger)
+    if (!c || typeof role !== 'string') throw new RequestValidationError(`contents[${i}].role must be user or model`, `contents[${i}].role`)
+    // A role this decoder does not know passes untouched on the same-format path; other formats lose it.
+    if (role !== 'user' && role !== 'model' && role !== 'function') {
+      unmapped.add(`role:${role}`)
+      return
+    }
+    const parts = partsFromGenerate(c.parts, ledger, unmapped)
     const results = parts.filter(part => part.type === 'tool_result')
     const rest = parts.filter(part => part.type !== 'tool_result')
     if (results.length) messages.push({ role: 'tool', parts: results })
@@ -85,11 +91,21 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   const toolChoice = toolChoiceFrom(obj(pick(raw, 'toolConfig', 'tool_config')))
   if (toolChoice) request.toolChoice = toolChoice
   const extra: Raw = {}
-  for (const key in raw) if (!known.has(key)) extra[key] = raw[key]
+  for (const key of Object.keys(raw)) {
+    if (known.has(key) || key === '__proto__') continue
+    extra[key] = raw[key]
+    unmapped.add(key)
+  }
   const extraConfig: Raw = {}
-  for (const key in config) if (!knownConfig.has(key)) extraConfig[key] = config[key]
+  for (const key of Object.keys(config)) {
+    if (knownConfig.has(key) || key === '__proto__') continue
+    extraConfig[key] = config[key]
+    unmapped.add(`generationConfig.${key}`)
+  }
   if (Object.keys(extraConfig).length) extra.generationConfig = extraConfig
   if (otherTools.length) extra.tools = otherTools
+  for (const tool of otherTools) unmapped.add(`tool:${Object.keys(tool ?? {})[0] ?? 'empty'}`)
   if (Object.keys(extra).length) request.extensions = { generate: extra }
+  if (unmapped.size) request.unmapped = [...unmapped]
   return request
 }

@@ -26,24 +26,29 @@ export function parseInput(text: string): Record<string, unknown> {
   }
 }
 
-/** Content blocks of one message -> canonical parts (tool results included). */
-export function partsFromBlocks(content: unknown): Part[] {
+/**
+ * Content blocks of one message -> canonical parts (tool results included). Blocks with no canonical
+ * form (documents, server tool results...) and `cache_control` marks are named in `unmapped`.
+ */
+export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : []
   if (!Array.isArray(content)) return []
   const parts: Part[] = []
   for (const block of content as Raw[]) {
     if (!block || typeof block !== 'object') continue
+    if (block.cache_control) unmapped?.add('cache_control')
     switch (block.type) {
       case 'text': if (typeof block.text === 'string') parts.push({ type: 'text', text: block.text }); break
       case 'image': { const image = imageFromBlock(block); if (image) parts.push(image); break }
       case 'tool_use': parts.push({ type: 'tool_call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) }); break
       case 'tool_result': {
-        const inner = typeof block.content === 'string' ? block.content : partsFromBlocks(block.content).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image')
+        const inner = typeof block.content === 'string' ? block.content : partsFromBlocks(block.content, unmapped).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image')
         parts.push({ type: 'tool_result', callId: String(block.tool_use_id ?? ''), content: inner ?? '', ...(block.is_error === true && { isError: true }) })
         break
       }
       case 'thinking': parts.push({ type: 'thinking', text: String(block.thinking ?? ''), origin: 'messages', ...(typeof block.signature === 'string' && { signature: block.signature }) }); break
       case 'redacted_thinking': parts.push({ type: 'thinking', text: String(block.data ?? ''), redacted: true, signature: String(block.data ?? ''), origin: 'messages' }); break
+      default: unmapped?.add(`block:${String(block.type)}`)
     }
   }
   return parts

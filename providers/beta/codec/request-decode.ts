@@ -1,9 +1,12 @@
 import type { CanonicalRequest, Message, Part, ToolChoice } from '../../../core/canonical/types.ts'
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
 import { partsFromBlocks } from './blocks.ts'
+import { decodeMessagesReasoning } from './reasoning.ts'
 
 type Raw = Record<string, any>
-const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata'])
+const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config'])
+/** What a custom tool definition holds that canonical tools keep; other keys (`defer_loading`, `cache_control`...) are unmapped. */
+const toolKeys = new Set(['type', 'name', 'description', 'input_schema'])
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
 
 function range(raw: Raw, field: string, min: number, max: number) {
@@ -29,6 +32,45 @@ function decodeToolChoice(raw: Raw | undefined): ToolChoice | undefined {
   return undefined
 }
 
+/** The text of a system prompt: a string or text blocks (their `cache_control` marks are noted). */
+function systemText(value: unknown, unmapped: Set<string>): string {
+  if (typeof value === 'string') return value
+  if (!Array.isArray(value)) return ''
+  return partsFromBlocks(value, unmapped).map(part => part.type === 'text' ? part.text : '').filter(Boolean).join('\n')
+}
+
+/**
+ * `messages[]`: user and assistant turns, and `system` messages where the client put them (the format
+ * allows system instructions mid-conversation). A role the decoder does not know is skipped and named:
+ * the same-format path sends the body as it came, so only other formats lose it.
+ */
+function decodeTurns(list: unknown[], unmapped: Set<string>): Message[] {
+  const messages: Message[] = []
+  list.forEach((message: unknown, i: number) => {
+    const m = obj(message)
+    if (!m || typeof m.role !== 'string') throw new RequestValidationError(`messages.${i}.role: Field required`, `messages[${i}].role`)
+    if (m.role === 'system') {
+      const text = systemText(m.content, unmapped)
+      if (text) messages.push({ role: 'system', parts: [{ type: 'text', text }] })
+    } else if (m.role === 'user' || m.role === 'assistant') {
+      messages.push(...splitTurn(m.role, partsFromBlocks(m.content, unmapped)))
+    } else {
+      unmapped.add(`role:${m.role}`)
+    }
+  })
+  return messages
+}
+
+function decodeTools(tools: Raw[], request: CanonicalRequest, unmapped: Set<string>): void {
+  const custom = tools.filter(tool => tool && (tool.type === undefined || tool.type === 'custom') && typeof tool.name === 'string')
+  request.tools = custom.map(tool => ({ name: tool.name, ...(typeof tool.description === 'string' && { description: tool.description }), ...(obj(tool.input_schema) && { parameters: tool.input_schema }) }))
+  for (const tool of tools) {
+    if (!tool || typeof tool !== 'object') continue
+    if (tool.type !== undefined && tool.type !== 'custom') unmapped.add(`tool:${String(tool.type)}`)
+    else for (const key of Object.keys(tool)) if (!toolKeys.has(key)) unmapped.add(`tools.${key}`)
+  }
+}
+
 /** Shared by `/v1/messages` and count_tokens (which has no max_tokens). */
 export function decodeMessagesBody(body: unknown, requireMaxTokens: boolean): CanonicalRequest {
   const raw = obj(body)
@@ -38,39 +80,46 @@ export function decodeMessagesBody(body: unknown, requireMaxTokens: boolean): Ca
   if (requireMaxTokens && (!Number.isInteger(raw.max_tokens) || raw.max_tokens < 1)) throw new RequestValidationError('max_tokens: must be a positive integer', 'max_tokens')
   range(raw, 'temperature', 0, 2)
   range(raw, 'top_p', 0, 1)
+  const unmapped = new Set<string>()
   const messages: Message[] = []
-  const system = typeof raw.system === 'string' ? raw.system : Array.isArray(raw.system) ? raw.system.map((b: Raw) => b?.text ?? '').join('\n') : ''
+  const system = systemText(raw.system, unmapped)
   if (system) messages.push({ role: 'system', parts: [{ type: 'text', text: system }] })
-  raw.messages.forEach((message: unknown, i: number) => {
-    const m = obj(message)
-    if (!m || (m.role !== 'user' && m.role !== 'assistant')) throw new RequestValidationError(`messages.${i}.role: must be user or assistant`, `messages[${i}].role`)
-    messages.push(...splitTurn(m.role, partsFromBlocks(m.content)))
-  })
+  messages.push(...decodeTurns(raw.messages, unmapped))
   const request: CanonicalRequest = { model: raw.model, messages, stream: raw.stream === true }
   if (typeof raw.max_tokens === 'number') request.maxTokens = raw.max_tokens
   if (typeof raw.temperature === 'number') request.temperature = raw.temperature
   if (typeof raw.top_p === 'number') request.topP = raw.top_p
   if (typeof raw.top_k === 'number') request.topK = raw.top_k
   if (Array.isArray(raw.stop_sequences)) request.stop = raw.stop_sequences.filter((s: unknown) => typeof s === 'string')
-  if (Array.isArray(raw.tools)) {
-    const custom = raw.tools.filter((tool: Raw) => tool && (tool.type === undefined || tool.type === 'custom') && typeof tool.name === 'string')
-    request.tools = custom.map((tool: Raw) => ({ name: tool.name, ...(typeof tool.description === 'string' && { description: tool.description }), ...(obj(tool.input_schema) && { parameters: tool.input_schema }) }))
-  }
+  if (Array.isArray(raw.tools)) decodeTools(raw.tools, request, unmapped)
   const choice = obj(raw.tool_choice)
   const toolChoice = decodeToolChoice(choice)
   if (toolChoice) request.toolChoice = toolChoice
+  else if (choice) unmapped.add('tool_choice')
   if (choice?.disable_parallel_tool_use === true) request.parallelToolCalls = false
-  const thinking = obj(raw.thinking)
-  if (thinking?.type === 'enabled') request.reasoning = { budgetTokens: Number(thinking.budget_tokens) || 1024, includeThoughts: true }
-  else if (thinking?.type === 'disabled') request.reasoning = { budgetTokens: 0 }
-  else if (thinking?.type === 'adaptive') request.reasoning = { effort: 'auto', includeThoughts: true }
+  const outputConfig = obj(raw.output_config)
+  const reasoning = decodeMessagesReasoning(obj(raw.thinking), outputConfig)
+  if (reasoning) request.reasoning = reasoning
+  if (raw.thinking !== undefined && !['enabled', 'disabled', 'adaptive'].includes(obj(raw.thinking)?.type)) unmapped.add('thinking')
+  const format = obj(outputConfig?.format)
+  if (format?.type === 'json_schema' && obj(format.schema)) request.responseFormat = { type: 'json_schema', schema: format.schema }
+  for (const key of Object.keys(outputConfig ?? {})) if (key !== 'effort' && key !== 'format') unmapped.add(`output_config.${key}`)
   if (typeof raw.metadata?.user_id === 'string') request.user = raw.metadata.user_id
   const extra: Raw = {}
-  for (const key in raw) if (!known.has(key)) extra[key] = raw[key]
+  for (const key of Object.keys(raw)) {
+    if (known.has(key) || key === '__proto__') continue
+    extra[key] = raw[key]
+    unmapped.add(key)
+  }
   if (Array.isArray(raw.tools) && raw.tools.some((tool: Raw) => tool?.type && tool.type !== 'custom')) extra.tools = raw.tools
   if (Array.isArray(raw.system)) extra.system = raw.system
-  if (raw.metadata && Object.keys(raw.metadata).some(k => k !== 'user_id')) extra.metadata = raw.metadata
+  if (outputConfig) extra.output_config = outputConfig
+  if (raw.metadata && Object.keys(raw.metadata).some(k => k !== 'user_id')) {
+    extra.metadata = raw.metadata
+    unmapped.add('metadata')
+  }
   if (Object.keys(extra).length) request.extensions = { messages: extra }
+  if (unmapped.size) request.unmapped = [...unmapped]
   return request
 }
 

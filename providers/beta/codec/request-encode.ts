@@ -9,11 +9,24 @@ const minThinkingBudget = 1024
 
 type Raw = Record<string, any>
 
-/** Canonical messages -> alternating user/assistant turns (tool results ride in user turns). */
-function encodeTurns(messages: Message[]): Raw[] {
+const textOf = (message: Message) => message.parts.map(part => part.type === 'text' ? part.text : '').filter(Boolean).join('\n\n')
+
+/**
+ * Canonical messages -> alternating user/assistant turns (tool results ride in user turns). System
+ * messages after the conversation started stay where they are, as `system` turns (the format's own
+ * mid-conversation instructions); the leading ones go to the top-level `system` field.
+ */
+function encodeTurns(messages: Message[]): { system: string[]; turns: Raw[] } {
+  const system: string[] = []
   const turns: Raw[] = []
   for (const message of messages) {
-    if (message.role === 'system') continue
+    if (message.role === 'system') {
+      const text = textOf(message)
+      if (!text) continue
+      if (turns.length) turns.push({ role: 'system', content: text })
+      else system.push(text)
+      continue
+    }
     const role = message.role === 'assistant' ? 'assistant' : 'user'
     const blocks = blocksFromParts(message.parts)
     if (!blocks.length) continue
@@ -23,14 +36,14 @@ function encodeTurns(messages: Message[]): Raw[] {
   }
   // The format wants tool_result blocks first in their user turn.
   for (const turn of turns) if (turn.role === 'user') turn.content.sort((a: Raw, b: Raw) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'))
-  return turns
+  return { system, turns }
 }
 
 /** Canonical -> messages body. */
 export function encodeMessagesRequest(request: CanonicalRequest): Record<string, unknown> {
   const extra = request.extensions?.messages ?? {}
-  const body: Raw = { ...extra, model: request.model, messages: encodeTurns(request.messages), max_tokens: request.maxTokens ?? defaultMaxTokens }
-  const system = request.messages.filter(m => m.role === 'system').flatMap(m => m.parts.map(p => p.type === 'text' ? p.text : '')).filter(Boolean)
+  const { system, turns } = encodeTurns(request.messages)
+  const body: Raw = { ...extra, model: request.model, messages: turns, max_tokens: request.maxTokens ?? defaultMaxTokens }
   if (extra.system) body.system = extra.system
   else if (system.length) body.system = system.join('\n\n')
   if (request.stream) body.stream = true

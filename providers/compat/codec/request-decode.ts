@@ -6,18 +6,27 @@ import { partsFromContent } from './content.ts'
 
 /** Fields the canonical request models; everything else rides in `extensions.chat`. */
 const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user'])
-const efforts = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'auto'])
+/** Unknown fields whose effect every format has anyway: usage is always reported on a translated stream. */
+const noLoss = new Set(['stream_options'])
+const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function'])
+const efforts = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'auto'])
 
 const num = (value: unknown) => typeof value === 'number' && Number.isFinite(value) ? value : undefined
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined
 
-function decodeMessage(raw: Record<string, unknown>, index: number): Message {
+function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Set<string>): Message[] {
+  // A role this format does not define (some compatible servers have their own) passes through on the
+  // same-format path; other formats have no place for it.
+  if (!roles.has(raw.role as string)) {
+    unmapped.add(`role:${String(raw.role)}`)
+    return []
+  }
   const role = raw.role === 'developer' ? 'system' : raw.role as Message['role'] | 'function'
   if (role === 'tool' || role === 'function') {
     const callId = typeof raw.tool_call_id === 'string' ? raw.tool_call_id : typeof raw.name === 'string' ? raw.name : ''
     const parts = partsFromContent(raw.content)
     const content = typeof raw.content === 'string' ? raw.content : parts
-    return { role: 'tool', parts: [{ type: 'tool_result', callId, content, ...(typeof raw.name === 'string' && { name: raw.name }) }] }
+    return [{ role: 'tool', parts: [{ type: 'tool_result', callId, content, ...(typeof raw.name === 'string' && { name: raw.name }) }] }]
   }
   const parts: Part[] = []
   if (role === 'assistant') {
@@ -35,7 +44,7 @@ function decodeMessage(raw: Record<string, unknown>, index: number): Message {
   }
   const message: Message = { role, parts }
   if (typeof raw.name === 'string') message.name = raw.name
-  return message
+  return [message]
 }
 
 function decodeToolChoice(raw: unknown): ToolChoice | undefined {
@@ -50,7 +59,8 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   if (!raw) throw new RequestValidationError('request body must be a JSON object')
   if (typeof raw.model !== 'string' || !raw.model) throw new RequestValidationError('you must provide a model parameter', 'model')
   validateChatRequest(raw)
-  const messages = (raw.messages as Array<Record<string, unknown>>).map(decodeMessage)
+  const unmapped = new Set<string>()
+  const messages = (raw.messages as Array<Record<string, unknown>>).flatMap((message, i) => decodeMessage(message, i, unmapped))
   const request: CanonicalRequest = { model: raw.model, messages, stream: raw.stream === true }
   const maxTokens = num(raw.max_completion_tokens) ?? num(raw.max_tokens)
   if (maxTokens !== undefined) request.maxTokens = maxTokens
@@ -63,16 +73,20 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   if (num(raw.n) !== undefined) request.n = raw.n as number
   if (typeof raw.user === 'string') request.user = raw.user
   if (Array.isArray(raw.tools)) {
-    request.tools = raw.tools.map((tool): ToolDef => {
+    request.tools = raw.tools.flatMap((tool): ToolDef[] => {
+      if (tool.type !== 'function') {
+        unmapped.add(`tool:${String(tool.type)}`)
+        return []
+      }
       const fn = obj((tool as Record<string, unknown>).function)!
-      return { name: fn.name as string, ...(typeof fn.description === 'string' && { description: fn.description }), ...(obj(fn.parameters) && { parameters: fn.parameters as Record<string, unknown> }) }
+      return [{ name: fn.name as string, ...(typeof fn.description === 'string' && { description: fn.description }), ...(obj(fn.parameters) && { parameters: fn.parameters as Record<string, unknown> }) }]
     })
   }
   const toolChoice = decodeToolChoice(raw.tool_choice)
   if (toolChoice) request.toolChoice = toolChoice
   if (typeof raw.parallel_tool_calls === 'boolean') request.parallelToolCalls = raw.parallel_tool_calls
   if (typeof raw.reasoning_effort === 'string') {
-    if (!efforts.has(raw.reasoning_effort)) throw new RequestValidationError('reasoning_effort must be one of none, minimal, low, medium, high, xhigh, auto', 'reasoning_effort')
+    if (!efforts.has(raw.reasoning_effort)) throw new RequestValidationError('reasoning_effort must be one of none, minimal, low, medium, high, xhigh, max, auto', 'reasoning_effort')
     request.reasoning = { effort: raw.reasoning_effort as ReasoningEffort }
   }
   const format = obj(raw.response_format)
@@ -81,7 +95,12 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
     request.responseFormat = { type: format.type, ...(schema && { name: schema.name as string, schema: schema.schema as Record<string, unknown>, strict: schema.strict as boolean }) }
   }
   const extra: Record<string, unknown> = {}
-  for (const key in raw) if (!known.has(key)) extra[key] = raw[key]
+  for (const key of Object.keys(raw)) {
+    if (known.has(key) || key === '__proto__') continue
+    extra[key] = raw[key]
+    if (!noLoss.has(key)) unmapped.add(key)
+  }
   if (Object.keys(extra).length) request.extensions = { chat: extra }
+  if (unmapped.size) request.unmapped = [...unmapped]
   return request
 }

@@ -1,5 +1,5 @@
 import type { CanonicalRequest, ImagePart, Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart } from '../../../core/canonical/types.ts'
-import { budgetToEffort } from '../../../core/canonical/reasoning.ts'
+import { openaiEffort } from '../../../core/canonical/reasoning.ts'
 import { contentFromParts, toolResultText } from './content.ts'
 
 function encodeMessages(message: Message): Array<Record<string, unknown>> {
@@ -46,9 +46,9 @@ export function encodeChatRequest(request: CanonicalRequest): Record<string, unk
   }
   if (request.toolChoice) body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } }
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls
-  const reasoning = request.reasoning
-  if (reasoning?.effort) body.reasoning_effort = reasoning.effort
-  else if (reasoning?.budgetTokens !== undefined) body.reasoning_effort = budgetToEffort(reasoning.budgetTokens)
+  // Only values the API accepts: `auto` (adaptive thinking) leaves the knob to the model's default.
+  const effort = openaiEffort(request.reasoning)
+  if (effort) body.reasoning_effort = effort
   const format = request.responseFormat
   if (format) body.response_format = format.type === 'json_schema' ? { type: 'json_schema', json_schema: { name: format.name ?? 'response', schema: format.schema ?? {}, ...(format.strict !== undefined && { strict: format.strict }) } } : { type: format.type }
   // Ask for usage on streams that cross formats: the canonical finish carries it.

@@ -42,7 +42,11 @@ export function decodeContentPart(part: unknown, param: string): TextPart | Imag
       throw new RequestValidationError(`${param} needs image_url or file_id`, param)
     }
     case 'input_file': return placeholder('input_file', part)
-    default: throw new RequestValidationError(`${param}.type ${JSON.stringify(part.type)} is not supported`, param)
+    // A part type this decoder does not know (the vendor's newest) passes untouched on the same-format
+    // path; elsewhere the model at least sees that something was there.
+    default:
+      if (typeof part.type !== 'string') throw new RequestValidationError(`${param}.type must be a string`, param)
+      return placeholder(part.type, part)
   }
 }
 

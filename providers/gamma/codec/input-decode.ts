@@ -11,16 +11,16 @@ const messageRoles = new Set(['user', 'assistant', 'system', 'developer'])
  * assistant message and function_call items; it becomes one assistant message so other formats see the
  * text and its tool calls together.
  */
-export function decodeInput(input: unknown, instructions: string | undefined): Message[] {
+export function decodeInput(input: unknown, instructions: string | undefined, unmapped = new Set<string>()): Message[] {
   const messages: Message[] = []
   if (instructions) messages.push({ role: 'system', parts: [{ type: 'text', text: instructions }] })
   if (typeof input === 'string') messages.push({ role: 'user', parts: [{ type: 'text', text: input }] })
-  else if (Array.isArray(input)) decodeItems(input, messages)
+  else if (Array.isArray(input)) decodeItems(input, messages, unmapped)
   else if (!absent(input)) throw new RequestValidationError('input must be a string or an array of items', 'input')
   return messages
 }
 
-function decodeItems(items: unknown[], messages: Message[]): void {
+function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string>): void {
   // function_call_output carries no name; formats that need one (generateContent) get it from the call.
   const callNames = new Map<string, string>()
   const assistant = (part: Part) => {
@@ -32,7 +32,7 @@ function decodeItems(items: unknown[], messages: Message[]): void {
     const param = `input[${i}]`
     if (!isObject(item) || !(absent(item.type) || typeof item.type === 'string')) throw new RequestValidationError(`${param} must be an input item object`, param)
     switch (item.type ?? 'message') {
-      case 'message': return decodeMessage(item, param, messages, assistant)
+      case 'message': return decodeMessage(item, param, messages, assistant, unmapped)
       case 'function_call': {
         const call = decodeCall(item, param)
         callNames.set(call.id, call.name)
@@ -53,14 +53,19 @@ function decodeItems(items: unknown[], messages: Message[]): void {
       }
       // item_reference, compaction, built-in tool calls...: the canonical messages have no place for them.
       // Same-format traffic never needs them decoded (the body passes through untouched), so skip, not fail.
-      default: return
+      default: unmapped.add(`item:${String(item.type)}`)
     }
   })
 }
 
-function decodeMessage(item: Json, param: string, messages: Message[], assistant: (part: Part) => void): void {
+function decodeMessage(item: Json, param: string, messages: Message[], assistant: (part: Part) => void, unmapped: Set<string>): void {
   const role = str(item.role)
-  if (!role || !messageRoles.has(role)) throw new RequestValidationError(`${param}.role must be one of user, assistant, system, developer`, param)
+  if (!role) throw new RequestValidationError(`${param}.role must be one of user, assistant, system, developer`, param)
+  // A role this decoder does not know may be the vendor's newest: it passes on the same-format path only.
+  if (!messageRoles.has(role)) {
+    unmapped.add(`role:${role}`)
+    return
+  }
   const parts = decodeContent(item.content, `${param}.content`)
   if (role === 'assistant') parts.forEach(assistant)
   // developer is this format's name for system instructions inside the conversation.

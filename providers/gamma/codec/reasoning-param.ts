@@ -1,9 +1,9 @@
 import type { Reasoning, ReasoningEffort } from '../../../core/canonical/types.ts'
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
-import { budgetToEffort } from '../../../core/canonical/reasoning.ts'
+import { openaiEffort } from '../../../core/canonical/reasoning.ts'
 import { absent, isObject, type Json } from './guards.ts'
 
-const efforts: ReadonlySet<string> = new Set<ReasoningEffort>(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'auto'])
+const efforts: ReadonlySet<string> = new Set<ReasoningEffort>(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'auto'])
 
 /**
  * `reasoning: {effort, summary}` -> canonical. Summaries are how this format shows thoughts, so
@@ -14,7 +14,7 @@ export function decodeReasoning(value: unknown): { reasoning?: Reasoning; wire?:
   if (!isObject(value)) throw new RequestValidationError('reasoning must be an object', 'reasoning')
   const { effort, ...rest } = value
   if (!absent(effort) && !(typeof effort === 'string' && efforts.has(effort))) {
-    throw new RequestValidationError('reasoning.effort must be one of none, minimal, low, medium, high, xhigh', 'reasoning.effort')
+    throw new RequestValidationError('reasoning.effort must be one of none, minimal, low, medium, high, xhigh, max', 'reasoning.effort')
   }
   const summary = rest.summary ?? rest.generate_summary
   const reasoning: Reasoning = { includeThoughts: typeof summary === 'string' && summary !== 'none' }
@@ -25,9 +25,9 @@ export function decodeReasoning(value: unknown): { reasoning?: Reasoning; wire?:
 export function encodeReasoning(reasoning: Reasoning | undefined, wire: unknown): Json | undefined {
   const out: Json = isObject(wire) ? { ...wire } : {}
   if (!reasoning) return Object.keys(out).length ? out : undefined
-  const effort = reasoning.effort ?? (reasoning.budgetTokens === undefined ? undefined : budgetToEffort(reasoning.budgetTokens))
   // The format has no dynamic level: `auto` leaves the choice to the model's default.
-  if (effort && effort !== 'auto') out.effort = effort
+  const effort = openaiEffort(reasoning)
+  if (effort) out.effort = effort
   if (reasoning.includeThoughts === false || effort === 'none') {
     delete out.summary
     delete out.generate_summary

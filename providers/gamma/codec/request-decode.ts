@@ -36,7 +36,8 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (typeof model !== 'string' || !model) throw new RequestValidationError('model is required', 'model')
   const instructions = field(body, 'instructions', text, 'a string')
   if (absent(body.input) && instructions === undefined) throw new RequestValidationError('input or instructions is required', 'input')
-  const messages = decodeInput(body.input, instructions)
+  const unmapped = new Set<string>()
+  const messages = decodeInput(body.input, instructions, unmapped)
   if (!messages.length) throw new RequestValidationError('input has no message to send', 'input')
 
   const request: CanonicalRequest = { model, messages, stream: field(body, 'stream', bool, 'a boolean') ?? false }
@@ -67,6 +68,11 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (reasoning.wire) extension.reasoning = reasoning.wire
   if (format.wire) extension.text = format.wire
   if (Object.keys(extension).length) request.extensions = { responses: extension }
+  for (const key of Object.keys(unknownFields(body, mapped))) if (!(key === 'store' && body.store === false)) unmapped.add(key)
+  for (const tool of tools.wire ?? []) if (tool.type !== 'function') unmapped.add(`tool:${String(tool.type)}`)
+  if (choice.wire) unmapped.add('tool_choice')
+  for (const key of Object.keys(format.wire ?? {})) unmapped.add(`text.${key}`)
+  if (unmapped.size) request.unmapped = [...unmapped]
   return request
 }
 
