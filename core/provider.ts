@@ -13,6 +13,11 @@ export interface UpstreamCall {
   stream: boolean
   /** Client endpoint kind (`chat`, `completions`, `count_tokens`...). */
   endpoint: string
+  /**
+   * The client's request headers: a provider forwards the ones of its own vendor that change what the
+   * upstream does (docs/clients.md, "Headers"), never credentials.
+   */
+  clientHeaders?: Headers
 }
 
 /** A provider family: how it reads its credentials from config and how it addresses its upstream. */
