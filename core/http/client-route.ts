@@ -107,8 +107,8 @@ export async function readJsonObject(event: H3Event): Promise<Record<string, unk
 export interface ClientRoute {
   method: 'GET' | 'POST'
   path: string
-  /** Wire format of the endpoint: errors come back in it. */
-  format: WireFormat
+  /** Wire format of the endpoint: errors come back in it (a function when the client decides, as for `/v1/models`). */
+  format: WireFormat | ((event: H3Event) => WireFormat)
   handler(event: H3Event, clientKey: string | undefined): Promise<Response> | Response
 }
 
@@ -121,7 +121,7 @@ export function addClientRoute(kernel: ProxyKernel, route: ClientRoute): void {
     } catch (error) {
       const info = toErrorInfo(error)
       if (info.status >= 500) kernel.logger.error(`${route.method} ${route.path}:`, error)
-      return errorResponse(kernel, route.format, info)
+      return errorResponse(kernel, typeof route.format === 'function' ? route.format(event) : route.format, info)
     }
   })
 }

@@ -123,7 +123,7 @@ describe('generateMock through @google/genai', () => {
     const response = await ai.models.generateContent({ model: 'mock-gemini', contents: 'ping' })
     expect(response.text).toBe(echo('ping'))
     expect(response.usageMetadata?.totalTokenCount).toBeGreaterThan(0)
-    expect(mock.requests.at(-1)!.url).toBe('/v1beta/models/mock-gemini:generateContent')
+    expect(mock.requests.at(-1)!.url).toBe('/v1/models/mock-gemini:generateContent') // genai 3 defaults to v1
     expect(mock.requests.at(-1)!.headers['x-goog-api-key']).toBe('sdk-key')
   })
 
@@ -136,7 +136,7 @@ describe('generateMock through @google/genai', () => {
       calls.push(...chunk.functionCalls ?? [])
       for (const part of chunk.candidates?.[0]?.content?.parts ?? []) if (part.thought) thoughts.push(part.text ?? '')
     }
-    expect(mock.requests.at(-1)!.url).toBe('/v1beta/models/mock-gemini:streamGenerateContent?alt=sse')
+    expect(mock.requests.at(-1)!.url).toBe('/v1/models/mock-gemini:streamGenerateContent?alt=sse')
     expect(thoughts).toEqual(['Thinking.'])
     expect(calls).toEqual([{ name: 'lookup', args: { query: 'lookup cats' } }])
 

@@ -1,29 +1,64 @@
+import type { H3Event } from 'h3'
+import type { ListedModel, WireFormat } from '../../core/canonical/codec.ts'
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import { addClientRoute } from '../../core/http/client-route.ts'
 import { jsonResponse } from '../../core/http/respond.ts'
-import { messagesModelList, openaiModelList, wantsMessagesList, type ListedModel } from './list-shapes.ts'
+import { ProxyError } from '../../core/http/errors.ts'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { listFormatFor } from './list-shapes.ts'
 
-/** `GET /v1/models`: the model names clients may use (aliases), shape chosen by User-Agent. */
+/** `/v1beta/models/models%2Fx` or `/v1/models/x` -> `x` (generateContent SDKs put `models/` in front). */
+const modelIdOf = (event: H3Event, prefix: string) => decodeURIComponent(event.url.pathname.slice(prefix.length)).replace(/^models\//, '')
+
+const clientFormat = (event: H3Event): WireFormat => listFormatFor({
+  userAgent: event.req.headers.get('user-agent'),
+  anthropicVersion: event.req.headers.has('anthropic-version'),
+  xApiKey: event.req.headers.has('x-api-key'),
+  googKey: event.req.headers.has('x-goog-api-key') || event.url.searchParams.has('key'),
+})
+
+/** The models clients may name (aliases), sorted; rule 7: a model is listed while one of its credentials is usable. */
+function listedModels(kernel: ProxyKernel, created: number): ListedModel[] {
+  const models: ListedModel[] = []
+  const available = kernel.services.availability
+  for (const [id, candidates] of kernel.models) {
+    if (available && !candidates.some(candidate => available(candidate) === true)) continue
+    const info = kernel.modelInfo.get(candidates[0]?.upstreamModel ?? id)
+    models.push({ id, ownedBy: candidates[0]?.credential.provider ?? 'proxy', created, ...(info && { info }) })
+  }
+  return models.sort((a, b) => a.id.localeCompare(b.id))
+}
+
+/**
+ * The model listings: `GET /v1/models` and `/v1/models/{id}` in the shape the client's SDK expects
+ * (openai, the messages SDK, genai 3), `GET /v1beta/models[/{model}]` in the generateContent shape.
+ */
 export default defineProxyPlugin({
   name: 'models',
   setup(kernel) {
     const created = Math.floor(Date.now() / 1000)
-    addClientRoute(kernel, {
-      method: 'GET',
-      path: '/v1/models',
-      format: 'chat',
-      handler(event) {
-        const models: ListedModel[] = []
-        const available = kernel.services.availability
-        for (const [id, candidates] of kernel.models) {
-          // Rule 7: a model stays listed while one of its credentials is usable, hidden once the last cools down.
-          if (available && !candidates.some(candidate => available(candidate) === true)) continue
-          models.push({ id, ownedBy: candidates[0]?.credential.provider ?? 'proxy' })
-        }
-        models.sort((a, b) => a.id.localeCompare(b.id))
-        const messages = wantsMessagesList(event.req.headers.get('user-agent'))
-        return jsonResponse(messages ? messagesModelList(models, created) : openaiModelList(models, created))
-      },
-    })
+    const shape = (format: WireFormat) => {
+      const models = kernel.formats.get(format)?.models ?? kernel.formats.get('chat')?.models
+      if (!models) throw new ProxyError(501, `no model listing for ${format} is installed`, 'server_error')
+      return models
+    }
+    const routes: Array<{ prefix: string; format: (event: H3Event) => WireFormat }> = [
+      { prefix: '/v1/models', format: clientFormat },
+      { prefix: '/v1beta/models', format: () => 'generate' },
+    ]
+    for (const { prefix, format } of routes) {
+      addClientRoute(kernel, { method: 'GET', path: prefix, format, handler: event => jsonResponse(shape(format(event)).list(listedModels(kernel, created))) })
+      addClientRoute(kernel, {
+        method: 'GET',
+        path: `${prefix}/**`,
+        format,
+        handler(event) {
+          const id = modelIdOf(event, `${prefix}/`)
+          const model = listedModels(kernel, created).find(listed => listed.id === id)
+          if (!model) throw new ProxyError(404, `model ${JSON.stringify(id)} is not served by any configured provider`, 'invalid_request_error', 'model_not_found')
+          return jsonResponse(shape(format(event)).entry(model))
+        },
+      })
+    }
   },
 })

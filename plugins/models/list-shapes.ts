@@ -1,18 +1,16 @@
-export interface ListedModel { id: string; ownedBy: string }
+import type { WireFormat } from '../../core/canonical/codec.ts'
 
-/** OpenAI list shape (`GET /v1/models` for every client but the messages-format CLI). */
-export function openaiModelList(models: ListedModel[], created: number) {
-  return { object: 'list', data: models.map(model => ({ id: model.id, object: 'model', created, owned_by: model.ownedBy })) }
-}
+/** What a request for `GET /v1/models[/{id}]` tells about its client. */
+export interface ClientSigns { userAgent: string | null; anthropicVersion: boolean; xApiKey: boolean; googKey: boolean }
 
-/** Messages-format list shape, for the beta family's CLI. */
-export function messagesModelList(models: ListedModel[], created: number) {
-  const createdAt = new Date(created * 1000).toISOString()
-  const data = models.map(model => ({ type: 'model', id: model.id, display_name: model.id, created_at: createdAt }))
-  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }
-}
-
-/** The beta family's CLI identifies itself as `claude-cli/<version>`; it expects the messages-format list. */
-export function wantsMessagesList(userAgent: string | null): boolean {
-  return !!userAgent && /^claude-cli\//i.test(userAgent)
+/**
+ * The listing shape a client of `GET /v1/models` expects, told by how it authenticates:
+ * `anthropic-version` or `x-api-key` (or the beta CLI's `claude-cli/` User-Agent) is a messages SDK;
+ * `x-goog-api-key` or `?key=` is a generateContent SDK (genai 3 lists through `/v1/models`); anyone else
+ * gets the OpenAI list.
+ */
+export function listFormatFor(signs: ClientSigns): WireFormat {
+  if (signs.anthropicVersion || signs.xApiKey || (signs.userAgent && /^claude-cli\//i.test(signs.userAgent))) return 'messages'
+  if (signs.googKey) return 'generate'
+  return 'chat'
 }

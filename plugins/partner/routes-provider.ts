@@ -15,6 +15,7 @@ const aliasRoutes: Array<{ path: string; format: WireFormat }> = [
   { path: '/api/provider/:segment/v1/chat/completions', format: 'chat' },
   { path: '/api/provider/:segment/v1/messages', format: 'messages' },
   { path: '/api/provider/:segment/v1beta/models/**', format: 'generate' },
+  { path: '/api/provider/:segment/v1/models/**', format: 'generate' },
 ]
 
 export function addProviderRoutes(kernel: ProxyKernel): void {

@@ -17,7 +17,8 @@ export function splitProviderPath(pathname: string): { segment: string; localPat
   return { segment: rest.slice(0, slash), localPath: rest.slice(slash) }
 }
 
-const generatePath = /^\/v1beta\/models\/([^/]+)$/
+/** `/v1beta/models/...` and `/v1/models/...` (genai 3's default API version). */
+const generatePath = /^\/v1(?:beta)?\/models\/([^/]+)$/
 
 /** The format a local client path speaks, when it is one of the three aliased endpoints. */
 export function formatOfLocalPath(localPath: string): WireFormat | undefined {
@@ -27,7 +28,7 @@ export function formatOfLocalPath(localPath: string): WireFormat | undefined {
   return method === 'generateContent' || method === 'streamGenerateContent' ? 'generate' : undefined
 }
 
-/** `/v1beta/models/gemini-x:streamGenerateContent` -> `['gemini-x', 'streamGenerateContent']`. */
+/** `/v1beta/models/gemini-x:streamGenerateContent` (or `/v1/...`) -> `['gemini-x', 'streamGenerateContent']`. */
 export function generateModelMethod(localPath: string): [string, string] | undefined {
   const tail = generatePath.exec(localPath)?.[1]
   if (!tail) return undefined

@@ -6,7 +6,6 @@ import { createProxyRequest } from '../../core/pipeline/request.ts'
 import { runPipeline } from '../../core/pipeline/run.ts'
 import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
 import { generateCodec } from './codec/index.ts'
-import { alphaModelEntry } from './model-list.ts'
 
 /** `models/gemini-x:generateContent` or `gemini-x:generateContent` -> [model, method]. */
 export function splitModelMethod(tail: string): [string, string | undefined] {
@@ -15,45 +14,34 @@ export function splitModelMethod(tail: string): [string, string | undefined] {
   return colon === -1 ? [path, undefined] : [path.slice(0, colon), path.slice(colon + 1)]
 }
 
-/** The generateContent client endpoints under `/v1beta/models`. */
+/**
+ * The generateContent client endpoints: `POST {version}/models/{model}:generateContent`,
+ * `:streamGenerateContent` and `:countTokens` under `/v1beta` and `/v1` (genai 3's default API version).
+ * The model listings (`GET .../models`) are the models plugin's.
+ */
 export function addGenerateRoutes(kernel: ProxyKernel): void {
-  const info = (id: string) => kernel.modelInfo.get(kernel.models.get(id)?.[0]?.upstreamModel ?? id)
-  addClientRoute(kernel, {
-    method: 'GET',
-    path: '/v1beta/models',
-    format: 'generate',
-    handler: () => jsonResponse({ models: [...kernel.models.keys()].sort().map(id => alphaModelEntry(id, info(id))) }),
-  })
-  addClientRoute(kernel, {
-    method: 'GET',
-    path: '/v1beta/models/**',
-    format: 'generate',
-    handler(event) {
-      const [model] = splitModelMethod(event.url.pathname.slice('/v1beta/models/'.length))
-      if (!kernel.models.has(model)) throw new ProxyError(404, `models/${model} is not found`, 'invalid_request_error', 'NOT_FOUND')
-      return jsonResponse(alphaModelEntry(model, info(model)))
-    },
-  })
-  addClientRoute(kernel, {
-    method: 'POST',
-    path: '/v1beta/models/**',
-    format: 'generate',
-    async handler(event, clientKey) {
-      const [model, method] = splitModelMethod(event.url.pathname.slice('/v1beta/models/'.length))
-      if (method !== 'generateContent' && method !== 'streamGenerateContent' && method !== 'countTokens') {
-        throw new ProxyError(404, `unknown method ${method ?? '(none)'}: use generateContent, streamGenerateContent or countTokens`, 'invalid_request_error')
-      }
-      const raw = await readJsonObject(event)
-      // countTokens may wrap the request: {generateContentRequest: {...}}
-      const body = method === 'countTokens' && raw.generateContentRequest && typeof raw.generateContentRequest === 'object'
-        ? raw.generateContentRequest as Record<string, unknown>
-        : raw
-      const canonical = generateCodec.request.decode({ ...body, model })
-      if (method === 'countTokens') return jsonResponse({ totalTokens: await countRequestTokens(canonical) })
-      const stream = method === 'streamGenerateContent'
-      const request = createProxyRequest(event, { inbound: 'generate', endpoint: 'generate', body, model, stream, clientKey })
-      request.canonical = { ...canonical, stream }
-      return runPipeline(kernel, request, { sse: !stream || event.url.searchParams.get('alt') === 'sse' })
-    },
-  })
+  for (const prefix of ['/v1beta/models/', '/v1/models/']) {
+    addClientRoute(kernel, {
+      method: 'POST',
+      path: `${prefix}**`,
+      format: 'generate',
+      async handler(event, clientKey) {
+        const [model, method] = splitModelMethod(event.url.pathname.slice(prefix.length))
+        if (method !== 'generateContent' && method !== 'streamGenerateContent' && method !== 'countTokens') {
+          throw new ProxyError(404, `unknown method ${method ?? '(none)'}: use generateContent, streamGenerateContent or countTokens`, 'invalid_request_error')
+        }
+        const raw = await readJsonObject(event)
+        // countTokens may wrap the request: {generateContentRequest: {...}}
+        const body = method === 'countTokens' && raw.generateContentRequest && typeof raw.generateContentRequest === 'object'
+          ? raw.generateContentRequest as Record<string, unknown>
+          : raw
+        const canonical = generateCodec.request.decode({ ...body, model })
+        if (method === 'countTokens') return jsonResponse({ totalTokens: await countRequestTokens(canonical) })
+        const stream = method === 'streamGenerateContent'
+        const request = createProxyRequest(event, { inbound: 'generate', endpoint: 'generate', body, model, stream, clientKey })
+        request.canonical = { ...canonical, stream }
+        return runPipeline(kernel, request, { sse: !stream || event.url.searchParams.get('alt') === 'sse' })
+      },
+    })
+  }
 }

@@ -1,4 +1,5 @@
 import { defineCodec } from '../../../core/canonical/codec.ts'
+import { generateModelList } from './model-list.ts'
 import { decodeGenerateRequest } from './request-decode.ts'
 import { encodeGenerateRequest } from './request-encode.ts'
 import { decodeGenerateResponse, encodeGenerateResponse } from './response.ts'
@@ -9,6 +10,7 @@ import { decodeGenerateError, encodeGenerateError } from './error.ts'
 /** The generateContent wire format (`/v1beta/models/{model}:generateContent`), both directions. */
 export const generateCodec = defineCodec({
   format: 'generate',
+  models: generateModelList,
   request: { decode: decodeGenerateRequest, encode: encodeGenerateRequest },
   response: { decode: decodeGenerateResponse, encode: encodeGenerateResponse },
   stream: { createDecoder: createGenerateStreamDecoder, createEncoder: createGenerateStreamEncoder },

@@ -1,4 +1,5 @@
 import { defineCodec } from '../../../core/canonical/codec.ts'
+import { messagesModelList } from './model-list.ts'
 import { decodeCountTokens, decodeMessagesRequest } from './request-decode.ts'
 import { encodeMessagesRequest } from './request-encode.ts'
 import { decodeMessagesResponse, encodeMessagesResponse } from './response.ts'
@@ -9,6 +10,7 @@ import { decodeMessagesError, encodeMessagesError } from './error.ts'
 /** The messages wire format (`/v1/messages`), both directions. */
 export const messagesCodec = defineCodec({
   format: 'messages',
+  models: messagesModelList,
   request: { decode: decodeMessagesRequest, encode: encodeMessagesRequest },
   response: { decode: decodeMessagesResponse, encode: encodeMessagesResponse },
   stream: { createDecoder: createMessagesStreamDecoder, createEncoder: createMessagesStreamEncoder },

@@ -1,4 +1,5 @@
 import { defineCodec } from '../../../core/canonical/codec.ts'
+import { openaiModelList } from './model-list.ts'
 import { decodeChatRequest } from './request-decode.ts'
 import { encodeChatRequest } from './request-encode.ts'
 import { decodeChatResponse, encodeChatResponse } from './response.ts'
@@ -9,6 +10,7 @@ import { decodeChatError, encodeChatError } from './error.ts'
 /** The chat-completions wire format (`/v1/chat/completions`), both directions. */
 export const chatCodec = defineCodec({
   format: 'chat',
+  models: openaiModelList,
   request: { decode: decodeChatRequest, encode: encodeChatRequest },
   response: { decode: decodeChatResponse, encode: encodeChatResponse },
   stream: { createDecoder: createChatStreamDecoder, createEncoder: createChatStreamEncoder },
