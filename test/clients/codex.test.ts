@@ -138,6 +138,10 @@ function expectEndpoints(transport: Transport) {
 }
 
 /** The tool calls and the tool results (by id, or by name where the format has no ids) in an upstream request. */
+const generateTurn = (body: any) => {
+  const parts = body.contents.flatMap((content: any) => content.parts ?? [])
+  return { calls: parts.filter((part: any) => part.functionCall).map((part: any) => part.functionCall.name), results: parts.filter((part: any) => part.functionResponse).map((part: any) => part.functionResponse.name) }
+}
 const toolTurn: Record<Family, (body: any) => { calls: string[]; results: string[] }> = {
   compat: body => ({
     calls: body.messages.flatMap((message: any) => message.tool_calls?.map((call: any) => call.id) ?? []),
@@ -151,10 +155,8 @@ const toolTurn: Record<Family, (body: any) => { calls: string[]; results: string
     const blocks = body.messages.flatMap((message: any) => Array.isArray(message.content) ? message.content : [])
     return { calls: blocks.filter((block: any) => block.type === 'tool_use').map((block: any) => block.id), results: blocks.filter((block: any) => block.type === 'tool_result').map((block: any) => block.tool_use_id) }
   },
-  alpha: (body) => {
-    const parts = body.contents.flatMap((content: any) => content.parts ?? [])
-    return { calls: parts.filter((part: any) => part.functionCall).map((part: any) => part.functionCall.name), results: parts.filter((part: any) => part.functionResponse).map((part: any) => part.functionResponse.name) }
-  },
+  alpha: generateTurn,
+  delta: generateTurn,
 }
 
 const transports: Transport[] = ['http', 'websocket']

@@ -11,6 +11,7 @@ const expectations: Record<Family, { url: (stream: boolean) => string; auth: Rec
   beta: { url: () => '/v1/messages', auth: { 'x-api-key': 'up-beta', 'anthropic-version': '2023-06-01' }, absent: ['authorization', 'x-goog-api-key'], body: b => expect(b).toMatchObject({ model: 'mock-claude', max_tokens: 8192, messages: [{ role: 'user', content: [{ type: 'text', text: 'exact' }] }] }) },
   gamma: { url: () => '/v1/responses', auth: { authorization: 'Bearer up-gamma' }, absent: ['x-api-key', 'x-goog-api-key'], body: b => expect(b).toMatchObject({ model: 'mock-codex', input: [expect.objectContaining({ role: 'user' })] }) },
   alpha: { url: stream => stream ? '/v1beta/models/mock-gemini:streamGenerateContent?alt=sse' : '/v1beta/models/mock-gemini:generateContent', auth: { 'x-goog-api-key': 'up-alpha' }, absent: ['authorization', 'x-api-key'], body: b => { expect(b).toMatchObject({ contents: [{ role: 'user', parts: [{ text: 'exact' }] }] }); expect(b.model).toBeUndefined() } },
+  delta: { url: stream => stream ? '/v1/publishers/google/models/mock-gemini:streamGenerateContent?alt=sse' : '/v1/publishers/google/models/mock-gemini:generateContent', auth: { 'x-goog-api-key': 'up-delta' }, absent: ['authorization', 'x-api-key'], body: b => { expect(b).toMatchObject({ contents: [{ role: 'user', parts: [{ text: 'exact' }] }] }); expect(b.model).toBeUndefined() } },
 }
 
 describe.each(Object.keys(expectations) as Family[])('%s upstream request', (family) => {
