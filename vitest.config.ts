@@ -1,8 +1,27 @@
-import { defineConfig } from 'vitest/config'
+import { join } from 'node:path'
+import { defineConfig, type Plugin } from 'vitest/config'
+import { sdkPackages } from './test/clients/lab/clients.ts'
+
+/** Set by `npm run clients:latest`: a folder holding the newest release of every client. */
+const clientsDir = process.env.CLIENTS_DIR
+
+/** The SDKs the client lab imports, resolved from that folder instead of this repo's node_modules. */
+function clientLab(dir: string): Plugin {
+  const imported = new RegExp(`^(${sdkPackages.map(name => name.replace(/[/.]/g, '\\$&')).join('|')})(/|$)`)
+  return {
+    name: 'client-lab',
+    enforce: 'pre',
+    resolveId(source, importer, options) {
+      if (!imported.test(source) || importer?.startsWith(dir)) return null
+      return this.resolve(source, join(dir, 'package.json'), { ...options, skipSelf: true })
+    },
+  }
+}
 
 export default defineConfig({
+  plugins: clientsDir ? [clientLab(clientsDir)] : [],
   test: {
-    include: ['{core,plugins,providers,playground,test}/**/*.test.ts'],
+    include: clientsDir ? ['test/clients/**/*.test.ts'] : ['{core,plugins,providers,playground,test}/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -1,4 +1,5 @@
 import { lastUserText, mockTurn, roughTokens, toDeltas } from './reply.ts'
+import { textOf } from './wire.ts'
 
 interface ChatBody {
   model?: string
@@ -19,7 +20,8 @@ export async function openaiMock(request: Request, basePath = ''): Promise<Respo
   if (!body.model) return json({ error: { message: 'model is required', type: 'invalid_request_error', code: null } }, 400)
   const messages = body.messages ?? []
   const last = messages.at(-1)
-  const toolResult = last?.role === 'tool' ? String(last.content) : undefined
+  // A tool message's content is a string or an array of text parts.
+  const toolResult = last?.role === 'tool' ? textOf(last.content) : undefined
   const turn = mockTurn(lastUserText(messages), (body.tools ?? []).map(tool => tool.function?.name ?? '').filter(Boolean), toolResult)
   const id = `chatcmpl-mock${Date.now()}`
   const created = Math.floor(Date.now() / 1000)

@@ -1,5 +1,6 @@
 import { defineProxyPlugin } from '../../core/index.ts'
 import { generateMock } from './generate.ts'
+import { deltaMock } from './delta.ts'
 import { messagesMock } from './messages.ts'
 import { openaiMock } from './openai.ts'
 import { responsesMock } from './responses.ts'
@@ -17,6 +18,7 @@ export default defineProxyPlugin({
     kernel.app.all('/mock/beta/**', event => messagesMock(event.req, '/mock/beta'))
     kernel.app.all('/mock/gamma/**', event => responsesMock(event.req, '/mock/gamma'))
     kernel.app.all('/mock/alpha/**', event => generateMock(event.req, '/mock/alpha'))
+    kernel.app.all('/mock/delta/**', event => deltaMock(event.req, '/mock/delta'))
     // config.yaml names port 8317; with `proxy dev --port N` the mock lives on N instead.
     kernel.hooks.hook('before-upstream', ({ request, http }) => {
       if (http.url.startsWith(`${configuredOrigin}/mock/`)) http.url = `http://127.0.0.1:${request.event.url.port || 8317}${http.url.slice(configuredOrigin.length)}`

@@ -1,6 +1,7 @@
 import { defineProvider } from '../../core/provider.ts'
 import type { Credential } from '../../core/credential.ts'
 import type { CompatProviderEntry } from '../../core/config/schema-entries.ts'
+import { pickClientHeaders } from '../../core/http/client-headers.ts'
 
 /** `https://host/v1/` -> `https://host/v1` so paths join cleanly. */
 const trimSlash = (url: string) => url.replace(/\/+$/, '')
@@ -25,14 +26,16 @@ export function compatCredentials(entry: CompatProviderEntry, index: number): Cr
 }
 
 const paths: Record<string, string> = { chat: '/chat/completions', completions: '/completions' }
+/** The one client header that changes what an OpenAI-style chat endpoint does: its feature gates. */
+export const compatClientHeaders = ['openai-beta'] as const
 
 /** OpenAI-compatible upstreams: chat-completions wire format, Bearer key, `base-url` ending in `/v1`. */
 export const compatProvider = defineProvider({
   family: 'compat',
   format: 'chat',
   credentials: config => config['compat-provider'].flatMap(compatCredentials),
-  buildRequest({ credential, body, endpoint }) {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: body.stream ? 'text/event-stream' : 'application/json', ...credential.headers }
+  buildRequest({ credential, body, endpoint, clientHeaders }) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: body.stream ? 'text/event-stream' : 'application/json', ...pickClientHeaders(clientHeaders, compatClientHeaders), ...credential.headers }
     if (credential.apiKey) headers.authorization = `Bearer ${credential.apiKey}`
     return { url: credential.baseUrl + (paths[endpoint] ?? paths.chat), method: 'POST', headers, json: body, proxyUrl: credential.proxyUrl }
   },

@@ -1,71 +1,43 @@
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { clientKey, families, familyModels, greeting, startFamilyProxy, type Family, type FamilyProxy } from '../helpers/family-proxy.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { readClientKey } from '../../core/client-key.ts'
+import { families, greeting, type Family } from '../helpers/family-proxy.ts'
+import { useAgentLab, type AgentRun, type AgentSpec, type RunPlace } from './lab/agent-lab.ts'
+import { clientBin, clientRow, labTitle } from './lab/clients.ts'
+import { saveFixture } from './lab/fixtures.ts'
 
 /**
- * The real Codex CLI (@openai/codex 0.169.0, a native binary) in `codex exec --json`, configured the
- * way its users add a custom provider: `config.toml` in CODEX_HOME with `[model_providers.proxy]`.
- * Codex 0.169 speaks only the responses wire API (`wire_api = "chat"` is refused at start-up); a custom
- * provider uses HTTP `POST /v1/responses` unless `supports_websockets = true`, which switches it to the
- * responses WebSocket (`GET /v1/responses` + upgrade) with a `generate: false` warm-up and
- * `previous_response_id` chaining: both transports run against every upstream family.
+ * The real Codex CLI (@openai/codex, a native binary) in `codex exec`, configured the way its users add
+ * a custom provider: `config.toml` in CODEX_HOME with `[model_providers.proxy]`. Codex speaks only the
+ * responses wire API (`wire_api = "chat"` is refused at start-up); a custom provider uses HTTP
+ * `POST /v1/responses` unless `supports_websockets = true`, which switches it to the responses WebSocket
+ * (`GET /v1/responses` + upgrade) with a `generate: false` warm-up and `previous_response_id` chaining.
  */
 
-const codex = fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url))
-const probe = spawnSync(codex, ['--version'], { encoding: 'utf8', timeout: 15_000 })
-const unavailable = probe.status === 0 ? undefined : `codex binary not runnable here: ${(probe.stderr || String(probe.error)).trim()}`
-if (unavailable) console.warn(`skipping Codex CLI tests: ${unavailable}`)
+const lab = useAgentLab()
+const row = clientRow('codex')
 
-/** Any call that tries to leave the machine fails at once instead (tests never reach the internet). */
-const offline = { HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', ALL_PROXY: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1,localhost', https_proxy: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', all_proxy: 'http://127.0.0.1:9', no_proxy: '127.0.0.1,localhost' }
-
-type Transport = 'http' | 'websocket'
-interface Call { method: string; path: string; status: number; upgrade?: boolean }
-interface Run { code: number | null; events: any[]; stderr: string }
-
-let setup: FamilyProxy
-let calls: Call[] = []
-const scratch = mkdtempSync(join(tmpdir(), 'codex-cli-'))
-
-/** Record what Codex asks of the proxy at the socket level: HTTP requests and WebSocket upgrades with their status. */
-function recordCalls(server: Server) {
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    res.on('finish', () => calls.push({ method: req.method!, path: req.url!, status: res.statusCode }))
-  })
+/** WebSocket upgrades by client key, with the status line the proxy wrote (the app recorder never sees them). */
+const upgrades: Array<{ key?: string; path: string; status: number }> = []
+beforeAll(() => {
+  const server = (lab.setup.proxy.server.server as { node?: { server?: Server } }).node!.server!
   server.prependListener('upgrade', (req: IncomingMessage, socket: Duplex) => {
     const write = socket.write
     socket.write = function (this: Duplex, chunk: unknown, ...rest: unknown[]) {
       socket.write = write
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(String(chunk))?.[1] ?? 0)
-      calls.push({ method: req.method!, path: req.url!, status, upgrade: true })
+      const key = readClientKey(new Headers(req.headers as Record<string, string>), new URL(req.url!, 'http://x'))
+      upgrades.push({ key, path: req.url!, status: Number(/^HTTP\/1\.1 (\d{3})/.exec(String(chunk))?.[1] ?? 0) })
       return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest)
     } as Duplex['write']
   })
-}
+})
 
-beforeAll(async () => {
-  if (unavailable) return
-  setup = await startFamilyProxy()
-  recordCalls((setup.proxy.server.server as { node?: { server?: Server } }).node!.server!)
-})
-afterAll(async () => {
-  await setup?.close()
-  rmSync(scratch, { recursive: true, force: true })
-})
-beforeEach(() => {
-  calls = []
-  if (setup) for (const upstream of Object.values(setup.upstreams)) upstream.requests.length = 0
-})
+type Transport = 'http' | 'websocket'
 
 /** The config.toml a user writes for the proxy, plus the switches that keep Codex from calling home. */
-function configToml(model: string, transport: Transport): string {
-  return `model = "${model}"
+function codex(place: RunPlace, args: string[], transport: Transport = 'http'): AgentSpec {
+  const config = `model = "${place.model}"
 model_provider = "proxy"
 check_for_update_on_startup = false
 
@@ -80,60 +52,30 @@ in_app_updates = false
 
 [model_providers.proxy]
 name = "model proxy"
-base_url = "${setup.proxy.url}/v1"
+base_url = "${place.url}/v1"
 env_key = "PROXY_API_KEY"
 wire_api = "responses"
 supports_websockets = ${transport === 'websocket'}
 `
-}
-
-/** `codex exec --json` in a fresh CODEX_HOME/HOME; the whole process group is killed on timeout. */
-function runCodex(model: string, transport: Transport, prompt: string): Promise<Run> {
-  const home = mkdtempSync(join(scratch, 'home-'))
-  const codexHome = join(home, '.codex')
-  const cwd = join(home, 'work')
-  mkdirSync(codexHome, { recursive: true })
-  mkdirSync(cwd)
-  writeFileSync(join(codexHome, 'config.toml'), configToml(model, transport))
-  const env = {
-    PATH: process.env.PATH!, HOME: home, CODEX_HOME: codexHome, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_DATA_HOME: join(home, '.local/share'), XDG_STATE_HOME: join(home, '.local/state'), PROXY_API_KEY: clientKey, RUST_LOG: 'warn', NO_COLOR: '1', ...offline,
+  return {
+    bin: clientBin('codex'),
+    args: ['exec', '--strict-config', '--skip-git-repo-check', '--ephemeral', '--color', 'never', ...args],
+    env: { CODEX_HOME: `${place.home}/.codex`, PROXY_API_KEY: place.key, RUST_LOG: 'warn' },
+    home: { '.codex/config.toml': config },
+    work: { 'notes.txt': `fog ${place.nonce}\n` },
   }
-  const child = spawn(codex, ['exec', '--json', '--strict-config', '--skip-git-repo-check', '--ephemeral', '--color', 'never', prompt], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk })
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk })
-  const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL') } catch {} }, 25_000)
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      rmSync(home, { recursive: true, force: true })
-      const events = stdout.split('\n').filter(line => line.startsWith('{')).map(line => JSON.parse(line))
-      resolve({ code, events, stderr })
-    })
-  })
 }
 
-const agentMessages = (run: Run) => run.events.filter(event => event.type === 'item.completed' && event.item.type === 'agent_message').map(event => event.item.text as string)
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** Whatever a stray outside call logs when it hits the dead proxy: none may appear. */
-const outsideCall = /error sending request for url \(https?:\/\/(?!127\.0\.0\.1)|127\.0\.0\.1 port 9\b/
+const events = (run: AgentRun) => run.stdout.split('\n').filter(line => line.startsWith('{')).map(line => JSON.parse(line))
+const agentMessages = (run: AgentRun) => events(run).filter(event => event.type === 'item.completed' && event.item.type === 'agent_message').map(event => event.item.text as string)
 
-function expectCleanRun(run: Run) {
+function expectClean(run: AgentRun, json = true) {
   expect(run.code, run.stderr.slice(-3000)).toBe(0)
-  expect(run.events.map(event => event.type)).toContain('turn.completed')
-  expect(run.events.filter(event => event.type === 'turn.failed' || event.type === 'error')).toEqual([])
-  expect(run.stderr).not.toMatch(outsideCall)
-}
-
-/** The only endpoint Codex uses: POST /v1/responses over HTTP, or one upgrade of GET /v1/responses. */
-function expectEndpoints(transport: Transport) {
-  if (transport === 'http') {
-    expect(calls.length).toBeGreaterThan(0)
-    expect(calls, JSON.stringify(calls)).toEqual(calls.map(() => ({ method: 'POST', path: '/v1/responses', status: 200 })))
-  } else {
-    expect(calls, JSON.stringify(calls)).toEqual([{ method: 'GET', path: '/v1/responses', status: 101, upgrade: true }])
+  expect(run.outside).toEqual([])
+  expect(run.calls.filter(call => call.status >= 400)).toEqual([])
+  if (json) {
+    expect(events(run).map(event => event.type)).toContain('turn.completed')
+    expect(events(run).filter(event => event.type === 'turn.failed' || event.type === 'error')).toEqual([])
   }
 }
 
@@ -159,41 +101,53 @@ const toolTurn: Record<Family, (body: any) => { calls: string[]; results: string
   delta: generateTurn,
 }
 
-const transports: Transport[] = ['http', 'websocket']
-const cases = families.flatMap(family => transports.map(transport => ({ family, transport })))
+/** `exec_command` really runs `cat notes.txt`; its output goes back, and the upstream sees call and result paired. */
+async function toolRoundTrip(family: Family, transport: Transport): Promise<AgentRun> {
+  const run = await lab.run(family, place => codex(place, ['--json', `(${place.nonce}) please call exec_command with {"cmd":"cat notes.txt"}`], transport))
+  expectClean(run)
+  expect(events(run).find(event => event.type === 'item.completed' && event.item.type === 'command_execution')?.item).toMatchObject({ exit_code: 0, aggregated_output: `fog ${run.place.nonce}\n` })
+  expect(agentMessages(run).at(-1)).toMatch(new RegExp(`^The tool said: [\\s\\S]*fog ${run.place.nonce}`))
+  const upstream = run.upstream(family)
+  expect(upstream).toHaveLength(2)
+  const turn = toolTurn[family](upstream[1])
+  expect(turn.calls).toHaveLength(1)
+  expect(turn.results).toEqual(turn.calls)
+  return run
+}
 
-describe.skipIf(!!unavailable).each(cases)('Codex CLI 0.169.0 ($transport) -> $family upstream', ({ family, transport }: { family: Family; transport: Transport }) => {
-  const model = familyModels[family]
-
-  it('answers a prompt with the upstream\'s text, one upstream call', { timeout: 30_000 }, async () => {
-    const prompt = `Say hi politely to ${model}`
-    const run = await runCodex(model, transport, prompt)
-    expectCleanRun(run)
-    // Codex sends its environment context as a user message just before the prompt: the messages and
-    // generateContent formats merge consecutive user turns, so the mock echoes both there.
-    expect(agentMessages(run).at(-1)).toMatch(new RegExp(`^${escape(greeting(''))}(<environment_context>[\\s\\S]*</environment_context> )?${escape(prompt)}$`))
-    expectEndpoints(transport)
-    // The WebSocket warm-up (`generate: false`) is answered by the proxy: no upstream call is spent on it.
-    expect(setup.upstreams[family].requests).toHaveLength(1)
-    // ...and what it carried (Codex's instructions) still reaches the upstream with the prompt.
-    expect(setup.upstreams[family].requests[0]!.body).toContain('You are a coding agent running in the Codex CLI')
+describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
+  it('plain: `codex exec` prints the answer', { timeout: 90_000 }, async () => {
+    const run = await lab.run(family, place => codex(place, [`Say hi to ${place.nonce}`]))
+    expectClean(run, false)
+    // Codex sends its environment context as a user message before the prompt; the mock echoes the last turn.
+    expect(run.stdout.trim().endsWith(`Say hi to ${run.place.nonce}`)).toBe(true)
+    expect(run.stdout).toContain(greeting('').trim())
+    expect(run.calls.map(call => `${call.method} ${call.path}`)).toEqual(['POST /v1/responses'])
+    expect(run.upstream(family)).toHaveLength(1)
+    if (family === 'gamma') saveFixture('codex', 'plain', run.calls[0], run.place)
   })
 
-  it('runs a tool round trip, the upstream seeing the whole conversation each time', { timeout: 30_000 }, async () => {
-    // The mock calls a tool the prompt names; its `{query}` arguments are not what exec_command takes,
-    // so Codex answers with a tool error, which the mock then quotes.
-    const prompt = 'please call exec_command now'
-    const run = await runCodex(model, transport, prompt)
-    expectCleanRun(run)
-    expect(agentMessages(run).at(-1)).toMatch(/^The tool said: failed to parse function arguments: missing field `cmd`/)
-    expectEndpoints(transport)
-    const bodies = setup.upstreams[family].requests.map(request => request.body)
-    expect(bodies).toHaveLength(2)
-    // Over the socket Codex sends only the tool output plus `previous_response_id`: the proxy must have
-    // put the prompt and the tool call back in front of it.
-    expect(bodies[1]).toContain(prompt)
-    const turn = toolTurn[family](JSON.parse(bodies[1]!))
-    expect(turn.calls).toHaveLength(1)
-    expect(turn.results).toEqual(turn.calls)
+  it('stream: `codex exec --json` events', { timeout: 90_000 }, async () => {
+    const run = await lab.run(family, place => codex(place, ['--json', `Stream to ${place.nonce}`]))
+    expectClean(run)
+    expect(agentMessages(run).at(-1)).toMatch(new RegExp(`^${greeting('').trim()}[\\s\\S]*Stream to ${run.place.nonce}$`))
+    expect(JSON.stringify(run.upstream(family)[0])).toContain('You are a coding agent running in the Codex CLI')
+    // Its session and feature headers travel to a responses upstream only.
+    const sent = lab.setup.upstreams[family].requests.find(request => request.body.includes(run.place.nonce))!
+    if (family === 'gamma') expect(sent.headers['session-id']).toBe(run.calls[0]!.headers['session-id'])
+    else expect(sent.headers['session-id']).toBeUndefined()
+  })
+
+  it('tool: exec_command runs and its output goes back (HTTP)', { timeout: 90_000 }, async () => {
+    const run = await toolRoundTrip(family, 'http')
+    expect(run.calls.map(call => `${call.method} ${call.path} ${call.status}`)).toEqual(['POST /v1/responses 200', 'POST /v1/responses 200'])
+    if (family === 'gamma') saveFixture('codex', 'tool-result', run.calls[1], run.place)
+  })
+
+  it('tool over the responses WebSocket: one upgrade, previous_response_id expanded for every family', { timeout: 90_000 }, async () => {
+    const run = await toolRoundTrip(family, 'websocket')
+    // Both turns over one socket: no HTTP request besides the upgrade.
+    expect(run.calls).toEqual([])
+    expect(upgrades.filter(upgrade => upgrade.key === run.place.key)).toEqual([{ key: run.place.key, path: '/v1/responses', status: 101 }])
   })
 })

@@ -16,12 +16,12 @@ export interface FamilyProxy { proxy: TestProxy; upstreams: Record<Family, MockU
 
 export const clientKey = 'sk-matrix'
 
-/** One proxy with a mock upstream of every family behind it. */
-export async function startFamilyProxy(): Promise<FamilyProxy> {
+/** One proxy with a mock upstream of every family behind it; `keys` are accepted besides `clientKey`. */
+export async function startFamilyProxy({ keys = [] }: { keys?: string[] } = {}): Promise<FamilyProxy> {
   const [compat, beta, gamma, alpha, delta] = await Promise.all([openaiMock, messagesMock, responsesMock, generateMock, deltaMock].map(handler => startMockUpstream(handler)))
   const upstreams = { compat: compat!, beta: beta!, gamma: gamma!, alpha: alpha!, delta: delta! }
   const proxy = await startTestProxy({
-    'api-keys': [clientKey],
+    'api-keys': [clientKey, ...keys],
     'compat-provider': [{ name: 'mock-compat', 'base-url': `${compat!.url}/v1`, 'api-key-entries': [{ 'api-key': 'up-compat' }], models: [{ name: 'mock-gpt', alias: familyModels.compat }] }],
     'beta-api-key': [{ 'api-key': 'up-beta', 'base-url': beta!.url, models: [{ name: 'mock-claude', alias: familyModels.beta }] }],
     'gamma-api-key': [{ 'api-key': 'up-gamma', 'base-url': `${gamma!.url}/v1`, models: [{ name: 'mock-codex', alias: familyModels.gamma }] }],

@@ -40,6 +40,32 @@ describe('anthropic-version and anthropic-beta', () => {
   })
 })
 
+describe('OpenAI-side headers', () => {
+  const codexHeaders = { 'openai-beta': 'responses=v1', 'x-codex-beta-features': 'remote_compaction_v2', 'session-id': 's-1', originator: 'codex_exec', 'x-codex-turn-metadata': '{}' }
+  const respond = (model: string) => fetch(`${setup.proxy.url}/v1/responses`, {
+    method: 'POST', headers: { authorization: `Bearer ${clientKey}`, 'content-type': 'application/json', ...codexHeaders },
+    body: JSON.stringify({ model, input: 'hi' }),
+  })
+
+  it('feature gates and the session id reach a gamma upstream; telemetry and the client\'s name do not', async () => {
+    expect((await respond(familyModels.gamma)).status).toBe(200)
+    const headers = sentHeaders('gamma')
+    expect(headers).toMatchObject({ 'openai-beta': 'responses=v1', 'x-codex-beta-features': 'remote_compaction_v2', 'session-id': 's-1' })
+    expect(headers.originator).toBeUndefined()
+    expect(headers['x-codex-turn-metadata']).toBeUndefined()
+  })
+
+  it('OpenAI-Beta alone reaches a compat upstream; nothing reaches the other families', async () => {
+    await respond(familyModels.compat)
+    expect(sentHeaders('compat')['openai-beta']).toBe('responses=v1')
+    expect(sentHeaders('compat')['session-id']).toBeUndefined()
+    for (const family of ['beta', 'alpha'] as const) {
+      await respond(familyModels[family])
+      expect(Object.keys(sentHeaders(family)).filter(name => name in codexHeaders)).toEqual([])
+    }
+  })
+})
+
 describe('merged with what the entry and the credential need', () => {
   let upstream: MockUpstream
   let proxy: TestProxy
