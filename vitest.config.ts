@@ -25,5 +25,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Concurrent tests per file: the client lab's agents each take seconds of CPU to start (2-core CI).
+    maxConcurrency: 3,
   },
 })

@@ -63,7 +63,7 @@ function expectEnvironmentCarried(run: AgentRun, family: Family) {
 }
 
 describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
-  it('plain: -p as JSON (x-api-key)', { timeout: 90_000 }, async () => {
+  it('plain: -p as JSON (x-api-key)', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => claude(place, ['-p', `say hello to ${place.nonce}`, '--output-format', 'json'], { auth: 'api-key' }))
     expectClean(run)
     // The mock echoes the user's last turn, which Claude Code opens with a <system-reminder>.
@@ -83,7 +83,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
     if (family === 'beta') saveFixture('claude-code', 'plain', messageCalls(run)[0], run.place)
   })
 
-  it('stream: -p as stream-json with partial messages (bearer token)', { timeout: 90_000 }, async () => {
+  it('stream: -p as stream-json with partial messages (bearer token)', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => claude(place, ['-p', `stream to ${place.nonce}`, '--output-format', 'stream-json', '--verbose', '--include-partial-messages']))
     expectClean(run)
     expect(events(run)[0]).toMatchObject({ type: 'system', subtype: 'init', model: run.place.model })
@@ -95,7 +95,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
     if (family === 'beta') saveFixture('claude-code', 'stream', messageCalls(run)[0], run.place)
   })
 
-  it('tool: Bash runs `cat notes.txt` and its output goes back as a tool_result', { timeout: 90_000 }, async () => {
+  it('tool: Bash runs `cat notes.txt` and its output goes back as a tool_result', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => claude(place, ['-p', `(${place.nonce}) please call Bash with {"command":"cat notes.txt","description":"Show notes"}`, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash']))
     expectClean(run)
     const assistant = events(run).filter(event => event.type === 'assistant').flatMap(event => event.message!.content)
@@ -113,7 +113,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
 })
 
 describe(labTitle(row, 'alpha'), () => {
-  it('/context counts tokens through /v1/messages/count_tokens, locally', { timeout: 90_000 }, async () => {
+  it('/context counts tokens through /v1/messages/count_tokens, locally', { timeout: 180_000 }, async () => {
     const run = await lab.run('alpha', place => claude(place, ['-p', '/context', '--output-format', 'stream-json', '--verbose']))
     expectClean(run)
     // The counts come back on the local command's answer, per category.
@@ -128,7 +128,7 @@ describe(labTitle(row, 'alpha'), () => {
 })
 
 describe(labTitle(row, 'gamma'), () => {
-  it('a wrong key is a messages-format 401 that Claude Code reports, exit code 1', { timeout: 90_000 }, async () => {
+  it('a wrong key is a messages-format 401 that Claude Code reports, exit code 1', { timeout: 180_000 }, async () => {
     const run = await lab.run('gamma', place => claude({ ...place, key: 'sk-wrong' }, ['-p', 'hi', '--output-format', 'json']))
     expect(run.code).toBe(1)
     expect(result(run)).toMatchObject({ is_error: true, result: expect.stringContaining('401') })
@@ -136,7 +136,7 @@ describe(labTitle(row, 'gamma'), () => {
     expect(run.outside).toEqual([])
   })
 
-  it('a claude-* name the proxy does not serve is a messages-format 404, exit code 1', { timeout: 90_000 }, async () => {
+  it('a claude-* name the proxy does not serve is a messages-format 404, exit code 1', { timeout: 180_000 }, async () => {
     // (The catalog's own names, claude-haiku-4-5 and the like, are served by a beta key entry.)
     const run = await lab.run('gamma', place => claude({ ...place, model: 'claude-unserved-9' }, ['-p', 'hi', '--output-format', 'json']))
     expect(run.code).toBe(1)

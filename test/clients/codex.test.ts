@@ -116,7 +116,7 @@ async function toolRoundTrip(family: Family, transport: Transport): Promise<Agen
 }
 
 describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
-  it('plain: `codex exec` prints the answer', { timeout: 90_000 }, async () => {
+  it('plain: `codex exec` prints the answer', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => codex(place, [`Say hi to ${place.nonce}`]))
     expectClean(run, false)
     // Codex sends its environment context as a user message before the prompt; the mock echoes the last turn.
@@ -127,7 +127,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
     if (family === 'gamma') saveFixture('codex', 'plain', run.calls[0], run.place)
   })
 
-  it('stream: `codex exec --json` events', { timeout: 90_000 }, async () => {
+  it('stream: `codex exec --json` events', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => codex(place, ['--json', `Stream to ${place.nonce}`]))
     expectClean(run)
     expect(agentMessages(run).at(-1)).toMatch(new RegExp(`^${greeting('').trim()}[\\s\\S]*Stream to ${run.place.nonce}$`))
@@ -138,13 +138,13 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
     else expect(sent.headers['session-id']).toBeUndefined()
   })
 
-  it('tool: exec_command runs and its output goes back (HTTP)', { timeout: 90_000 }, async () => {
+  it('tool: exec_command runs and its output goes back (HTTP)', { timeout: 180_000 }, async () => {
     const run = await toolRoundTrip(family, 'http')
     expect(run.calls.map(call => `${call.method} ${call.path} ${call.status}`)).toEqual(['POST /v1/responses 200', 'POST /v1/responses 200'])
     if (family === 'gamma') saveFixture('codex', 'tool-result', run.calls[1], run.place)
   })
 
-  it('tool over the responses WebSocket: one upgrade, previous_response_id expanded for every family', { timeout: 90_000 }, async () => {
+  it('tool over the responses WebSocket: one upgrade, previous_response_id expanded for every family', { timeout: 180_000 }, async () => {
     const run = await toolRoundTrip(family, 'websocket')
     // Both turns over one socket: no HTTP request besides the upgrade.
     expect(run.calls).toEqual([])

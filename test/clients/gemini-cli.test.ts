@@ -54,7 +54,7 @@ function expectClean(run: AgentRun) {
 }
 
 describe.concurrent.each(families)(labTitle(row, '%s'), (family: Family) => {
-  it('plain: -p answers as text', { timeout: 90_000 }, async () => {
+  it('plain: -p answers as text', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => gemini(place, ['-p', `plain text to ${place.nonce}`]))
     expectClean(run)
     expect(run.stdout).toContain(greeting('').trim())
@@ -64,7 +64,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family: Family) => {
   })
 
   // One run for two cases (each agent start costs seconds of CPU): the tool runs, then the answer streams.
-  it('stream + tool: read_file reads notes.txt, the result goes back as a functionResponse, the answer streams', { timeout: 90_000 }, async () => {
+  it('stream + tool: read_file reads notes.txt, the result goes back as a functionResponse, the answer streams', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => gemini(place, ['-p', `(${place.nonce}) please call read_file with {"file_path":"notes.txt"}`, '--output-format', 'stream-json']))
     expectClean(run)
     expect(lines(run).filter(line => line.type === 'tool_use').map(line => line.tool_name)).toEqual(['read_file'])
@@ -80,7 +80,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family: Family) => {
 })
 
 describe(labTitle(row, 'beta'), () => {
-  it('json output, google_web_search: the tool\'s own helper request goes through the proxy too, usage under the client\'s model name', { timeout: 90_000 }, async () => {
+  it('json output, google_web_search: the tool\'s own helper request goes through the proxy too, usage under the client\'s model name', { timeout: 180_000 }, async () => {
     // The mock calls the tool the prompt names, with `{ query }`; the CLI's search tool then asks the
     // `web-search` helper alias (pointed at the same proxy model) and sends the result back.
     const run = await lab.run('beta', place => gemini(place, ['-p', 'please use google_web_search for fog', '--output-format', 'json']))

@@ -58,7 +58,7 @@ function expectClean(run: AgentRun) {
 }
 
 describe.concurrent.each(families)(labTitle(row, '%s'), (family: Family) => {
-  it('plain: `opencode run` prints the answer', { timeout: 90_000 }, async () => {
+  it('plain: `opencode run` prints the answer', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => opencode(place, [], `say hello to ${place.nonce}`))
     expectClean(run)
     expect(run.stdout.trim()).toBe(greeting(`say hello to ${run.place.nonce}`))
@@ -67,7 +67,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family: Family) => {
   })
 
   // One run for two cases (each agent start costs seconds of CPU): the tool runs, then the answer streams.
-  it('stream + tool: read runs, its output goes back, the answer streams as --format json events', { timeout: 90_000 }, async () => {
+  it('stream + tool: read runs, its output goes back, the answer streams as --format json events', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => opencode(place, ['--format', 'json'], `(${place.nonce}) please call read with {"filePath":"${place.cwd}/notes.txt"}`))
     expectClean(run)
     const read = events(run).find(event => event.type === 'tool_use')

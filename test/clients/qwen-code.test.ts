@@ -70,7 +70,7 @@ async function toolRoundTrip(family: Family, auth: AuthType, output = ['--output
 }
 
 describe.concurrent.each(families)(labTitle(row, '%s'), (family: Family) => {
-  it('plain: -p answers as text', { timeout: 90_000 }, async () => {
+  it('plain: -p answers as text', { timeout: 180_000 }, async () => {
     const run = await lab.run(family, place => qwen(place, ['-p', `say hello to ${place.nonce}`]))
     expectClean(run)
     expect(run.stdout).toContain(greeting('').trim())
@@ -81,7 +81,7 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family: Family) => {
   })
 
   // One run for two cases (each agent start costs seconds of CPU): the answer streams, and the tool runs first.
-  it('stream + tool: read_file runs, its result goes back, the answer streams as stream-json', { timeout: 90_000 }, async () => {
+  it('stream + tool: read_file runs, its result goes back, the answer streams as stream-json', { timeout: 180_000 }, async () => {
     const run = await toolRoundTrip(family, 'openai', ['--output-format', 'stream-json', '--include-partial-messages'])
     const deltas = events(run).filter(event => event.type === 'stream_event' && event.event?.delta?.type === 'text_delta').map(event => event.event!.delta!.text)
     expect(deltas.length).toBeGreaterThan(3)
@@ -96,7 +96,7 @@ describe.concurrent.each<[AuthType, Family, string]>([
   ['gemini', 'gamma', '/v1beta/models/via-gamma:streamGenerateContent?alt=sse'],
   ['openai-responses', 'beta', '/v1/responses'],
 ])(labTitle(`${row} --auth-type %s`, '%s'), (auth, family, path) => {
-  it('tool round trip', { timeout: 90_000 }, async () => {
+  it('tool round trip', { timeout: 180_000 }, async () => {
     const run = await toolRoundTrip(family, auth)
     expect(run.calls.map(call => `${call.method} ${call.path}`)).toEqual([`POST ${path}`, `POST ${path}`])
   })

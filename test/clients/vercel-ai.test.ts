@@ -91,7 +91,7 @@ function expectUsage(usage: LanguageModelUsage) {
   expect(usage.totalTokens).toBe(usage.inputTokens! + usage.outputTokens!)
 }
 
-describe.each(cases)('[lab] $row -> $family', (flavour) => {
+describe.each(cases.map(flavour => [labTitle(flavour.row, flavour.family), flavour] as const))('%s', (_title, flavour) => {
   const family = flavour.family
   let id: string
   beforeEach(() => {

@@ -140,7 +140,7 @@ export function useAgentLab(): AgentLab {
     child.stdout.on('data', (chunk: Buffer) => { stdout += chunk })
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk })
     const kill = () => { try { process.kill(-child.pid!, 'SIGKILL') } catch {} }
-    const timer = setTimeout(kill, spec.timeoutMs ?? 60_000)
+    const timer = setTimeout(kill, spec.timeoutMs ?? 150_000)
     const code = await new Promise<number | null>((resolve) => {
       child.on('error', (error) => { stderr += String(error); resolve(-1) })
       child.on('close', resolve)
