@@ -1,7 +1,7 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import type { RoutingState } from '../routing/state.ts'
 import { CredentialFileStore } from './store.ts'
-import { sweepAtomicTempFiles } from '../../core/config/write.ts'
+import { sweepAtomicTempFiles } from '../../core/config/sweep-temp.ts'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
 import { serviceAccountToken } from './service-account.ts'
