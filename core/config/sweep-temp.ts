@@ -1,16 +1,7 @@
 import { readdir, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hostTag, isAtomicTempFile, tempFileOwner } from './atomic-write.ts'
-
-/** Whether a process of this host is alive (EPERM: alive, someone else's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+import { isProcessAlive } from '../process-alive.ts'
 
 /**
  * Whether a temp file is a killed writer's leftover: its writer (pid on this host) is gone. A file of
@@ -19,7 +10,7 @@ function alive(pid: number): boolean {
  */
 export function isLeftover(name: string, modifiedMs: number, olderThanMs: number, now = Date.now()): boolean {
   const owner = tempFileOwner(name)
-  if (owner && owner.host === hostTag) return owner.pid !== process.pid && !alive(owner.pid)
+  if (owner && owner.host === hostTag) return owner.pid !== process.pid && !isProcessAlive(owner.pid)
   return now - modifiedMs > olderThanMs
 }
 
