@@ -6,6 +6,7 @@ import type { ConfigFile } from '../config/config-file.ts'
 import { writeFileAtomic } from '../config/atomic-write.ts'
 import { configFromText } from '../config/config-text.ts'
 import { mergeYaml } from '../config/merge.ts'
+import { sharedPart, withLocalPart } from '../config/local-keys.ts'
 import type { Fleet } from './fleet.ts'
 import { FleetOfflineError } from './redis-fleet.ts'
 import { SharedDocs } from './shared-docs.ts'
@@ -32,6 +33,9 @@ export function attachConfigSync(file: ConfigFile, fleet: Fleet, options: { base
     check: async (text) => { await configFromText(text, file.path, options.bases, options.schemas()) },
     merge: mergeYaml,
     deletable: false,
+    // host, port, tls, auth-dir, logs-dir stay each instance's own.
+    toShared: sharedPart,
+    toLocal: withLocalPart,
     async replaced(text) {
       const aside = `${file.path}.before-fleet`
       await writeFileAtomic(aside, text)

@@ -21,11 +21,13 @@ redis.call('PUBLISH', KEYS[3], ARGV[5])
 return {1, ARGV[3]}
 `
 
-/** The next stamp after `stamp` (a fresh epoch when there is none). */
-export function nextStamp(stamp: string | undefined): string {
-  if (!stamp) return `${randomBytes(4).toString('hex')}:1`
-  const [epoch, version] = stamp.split(':')
-  return `${epoch}:${Number(version) + 1}`
+/** The version number in a stamp: it only grows, even across a Redis that lost its data or went back to an older snapshot. */
+export const versionOf = (stamp: string | undefined) => stamp ? Number(stamp.split(':')[1]) || 0 : 0
+
+/** The stamp after `stamp` (a fresh epoch when there is none), past `atLeast` (the newest version the writer has seen). */
+export function nextStamp(stamp: string | undefined, atLeast = 0): string {
+  const epoch = stamp?.split(':')[0] || randomBytes(4).toString('hex')
+  return `${epoch}:${Math.max(versionOf(stamp), atLeast) + 1}`
 }
 
 /**
@@ -54,9 +56,12 @@ export class SharedDocs {
     return text ? JSON.parse(text) as SharedVersion : undefined
   }
 
-  /** Write `text` as the version after `expected` (undefined: the document must not exist yet). */
-  async commit(name: string, expected: string | undefined, text: string | null): Promise<{ ok: true; version: SharedVersion } | { ok: false; current: string }> {
-    const version: SharedVersion = { stamp: nextStamp(expected), text, origin: this.fleet.instanceId, at: Date.now() }
+  /**
+   * Write `text` as the version after `expected` (undefined: the document must not exist yet), numbered
+   * past `atLeast` (the writer's own newest version: numbers never go back).
+   */
+  async commit(name: string, expected: string | undefined, text: string | null, atLeast = 0): Promise<{ ok: true; version: SharedVersion } | { ok: false; current: string }> {
+    const version: SharedVersion = { stamp: nextStamp(expected, atLeast), text, origin: this.fleet.instanceId, at: Date.now() }
     const result = await this.fleet.eval(commitScript, [this.stampsKey(), this.docKey(name), this.fleet.key(this.channel)],
       [name, expected ?? '', version.stamp, JSON.stringify(version), JSON.stringify({ name, stamp: version.stamp, origin: version.origin })]) as [number, string]
     return result[0] === 1 ? { ok: true, version } : { ok: false, current: result[1] }

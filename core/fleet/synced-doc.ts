@@ -1,5 +1,5 @@
 import { hashText } from '../config/config-text.ts'
-import type { SharedDocs, SharedVersion } from './shared-docs.ts'
+import { versionOf, type SharedDocs, type SharedVersion } from './shared-docs.ts'
 import type { SyncBase } from './base-store.ts'
 
 /** The local side of a shared document: a file on this instance's disk. */
@@ -16,6 +16,10 @@ export interface LocalCopy {
   deletable: boolean
   /** Before a joining instance's differing file is replaced by the fleet's (no common base): keep a copy. */
   replaced?(text: string): Promise<void>
+  /** The part of the file that is shared (default: all of it); what is left out stays each instance's own. */
+  toShared?(text: string): string
+  /** The shared text with this instance's own part put back, from its current file. */
+  toLocal?(shared: string, current: string | undefined): string
 }
 
 export interface BaseRecord { get(name: string): SyncBase | undefined; set(name: string, base: SyncBase | undefined): Promise<void> }
@@ -36,11 +40,15 @@ const baseOf = (version: SharedVersion): SyncBase => ({ stamp: version.stamp, ha
  */
 export async function reconcileDoc(docs: SharedDocs, name: string, local: LocalCopy, bases: BaseRecord): Promise<SyncOutcome> {
   for (let round = 0; round < 8; round++) {
-    const text = await local.read()
+    const file = await local.read()
+    // Everything below compares shared parts: instance-local keys never count as a change.
+    const localText = file === undefined ? null : local.toShared ? local.toShared(file) : file
+    const full = (text: string) => local.toLocal ? local.toLocal(text, file) : text
+    const write = (text: string | null) => local.write(text === null ? null : full(text))
+    const check = (text: string) => checkLocal(local, full(text))
     const remote = await docs.read(name)
     const base = bases.get(name)
     const remoteText = remote ? remote.text : null
-    const localText = text ?? null
 
     if (remote && remoteText === localText) {
       if (base?.stamp !== remote.stamp) await bases.set(name, baseOf(remote))
@@ -48,12 +56,16 @@ export async function reconcileDoc(docs: SharedDocs, name: string, local: LocalC
     }
     if (localText === null && !local.deletable && !remote) return { kind: 'local-missing' }
     const localChanged = !base || (localText === null ? local.deletable && base.text !== null : hashText(localText) !== base.hash)
-    // The store has no copy (first instance, or Redis came back empty): what this instance has is the newest.
-    if (!remote) {
-      if (localText === null) return { kind: 'in-sync' }
-      const checked = await checkLocal(local, localText)
-      if (checked) return checked
-      const result = await docs.commit(name, undefined, localText)
+    const known = versionOf(base?.stamp)
+    // The store has no copy (first instance, or Redis came back empty), or an older one than this
+    // instance has seen (restored from an old snapshot): what this instance has is the newest.
+    if (!remote || versionOf(remote.stamp) < known) {
+      if (localText === null && !remote) return { kind: 'in-sync' }
+      if (localText !== null) {
+        const checked = await check(localText)
+        if (checked) return checked
+      }
+      const result = await docs.commit(name, remote?.stamp, localText, known)
       if (!result.ok) continue
       await bases.set(name, baseOf(result.version))
       return { kind: 'pushed', version: result.version }
@@ -62,13 +74,13 @@ export async function reconcileDoc(docs: SharedDocs, name: string, local: LocalC
     if (!localChanged && !remoteChanged) return { kind: 'in-sync' }
     if (!base || !localChanged || localText === null && !local.deletable) {
       // No common base (an instance joining the fleet): the fleet's version wins, the local file is kept aside.
-      if (!base && localText !== null) await local.replaced?.(localText)
-      await local.write(remoteText)
+      if (!base && file !== undefined) await local.replaced?.(file)
+      await write(remoteText)
       await bases.set(name, baseOf(remote))
       return { kind: base ? 'pulled' : 'replaced', version: remote }
     }
     if (localText !== null) {
-      const checked = await checkLocal(local, localText)
+      const checked = await check(localText)
       if (checked) return checked
     }
     let next: string | null = localText
@@ -78,17 +90,17 @@ export async function reconcileDoc(docs: SharedDocs, name: string, local: LocalC
       else if (remoteText !== null && base.text !== null) {
         next = local.merge(base.text, localText, remoteText)
         // Two valid versions can merge into an invalid one: then the newer write (local) wins whole.
-        if (await checkLocal(local, next)) next = localText
+        if (await check(next)) next = localText
       }
       if (next === remoteText) {
-        await local.write(next)
+        await write(next)
         await bases.set(name, baseOf(remote))
         return { kind: 'pulled', version: remote }
       }
     }
-    const result = await docs.commit(name, remote.stamp, next)
+    const result = await docs.commit(name, remote.stamp, next, known)
     if (!result.ok) continue
-    if (next !== localText) await local.write(next)
+    if (next !== localText) await write(next)
     await bases.set(name, baseOf(result.version))
     return { kind: remoteChanged ? 'merged' : 'pushed', version: result.version }
   }

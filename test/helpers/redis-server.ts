@@ -22,6 +22,8 @@ export interface OwnRedis {
   /** Stop it: `save` writes the data set first (a clean restart keeps it), else it is gone (SIGKILL). */
   stop(options?: { save?: boolean }): Promise<void>
   start(): Promise<void>
+  /** Remove what a saving stop wrote: the next start is empty. */
+  forget(): void
   close(): Promise<void>
 }
 
@@ -66,6 +68,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     port,
     stop,
     start,
+    forget: () => rmSync(join(dir, 'dump.rdb'), { force: true }),
     async close() {
       await stop()
       rmSync(dir, { recursive: true, force: true })
