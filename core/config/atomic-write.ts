@@ -1,3 +1,4 @@
+import { readFileSync, renameSync } from 'node:fs'
 import { open, rename, unlink } from 'node:fs/promises'
 import { createHash, randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -22,7 +23,7 @@ const tempPathFor = (path: string) => join(dirname(path), `.${basename(path)}.${
  * one: a temp file of its own (concurrent writers never share one), fsync, rename, fsync of the folder.
  * When it resolves, the new content is durable: callers acknowledge a write only after it.
  */
-export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Uint8Array, options: { guard?: () => void } = {}): Promise<void> {
   const temp = tempPathFor(path)
   const handle = await open(temp, 'wx', 0o600)
   try {
@@ -35,7 +36,14 @@ export async function writeFileAtomic(path: string, text: string | Uint8Array): 
   }
   await handle.close()
   try {
-    await rename(temp, path)
+    // A caller's last check (the file still holds what it read) and the switch, back to back on this
+    // thread: nothing written by anyone else can land between them but within two system calls.
+    if (options.guard) {
+      options.guard()
+      renameSync(temp, path)
+    } else {
+      await rename(temp, path)
+    }
   } catch (error) {
     await unlink(temp).catch(() => {})
     throw error
@@ -44,4 +52,22 @@ export async function writeFileAtomic(path: string, text: string | Uint8Array): 
   const folder = await open(dirname(path), 'r').catch(() => undefined)
   await folder?.sync().catch(() => {})
   await folder?.close()
+}
+
+/** A write refused because the file no longer holds what the writer read: read again and redo the change. */
+export class FileChangedError extends Error {
+  override name = 'FileChangedError'
+  constructor(path: string) { super(`${path} changed while it was being rewritten`) }
+}
+
+/**
+ * A `guard` for writeFileAtomic: the file still holds `expected` (undefined: there is no file).
+ * Synchronous, so that the check and the rename follow each other with nothing in between.
+ */
+export function unchangedSince(path: string, expected: string | undefined): void {
+  let now: string | undefined
+  try {
+    now = readFileSync(path, 'utf8')
+  } catch {}
+  if (now !== expected) throw new FileChangedError(path)
 }

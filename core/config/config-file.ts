@@ -4,7 +4,7 @@ import type { Document } from 'yaml'
 import type { z } from 'zod'
 import type { ConsolaInstance } from 'consola'
 import type { ProxyConfig } from './schema.ts'
-import { writeFileAtomic } from './atomic-write.ts'
+import { unchangedSince, writeFileAtomic } from './atomic-write.ts'
 import { serializeFileTask } from './write-queue.ts'
 import { changedPaths, configFromText, hashText, parseConfigDocument } from './config-text.ts'
 import { ConfigError } from './validate.ts'
@@ -68,12 +68,23 @@ export class ConfigFile {
     return this.write(() => doc.toString(), origin)
   }
 
-  /** Read-modify-write under the file's queue, after bringing the file up to the fleet's newest version. */
+  /**
+   * Read-modify-write under the file's queue, after bringing the file up to the fleet's newest version.
+   * Someone else (an editor, a deploy tool) writing the file between our read and our write is not
+   * overwritten: the change is made again on what they wrote.
+   */
   private write(change: (text: string) => string | Promise<string>, origin: string): Promise<ConfigChange> {
     return serializeFileTask(this.path, async () => {
       await this.reconcile()
-      const text = await this.read()
-      await this.writeChecked(text, await change(text))
+      for (let attempt = 0; ; attempt++) {
+        const text = await this.read()
+        try {
+          await this.writeChecked(text, await change(text))
+          break
+        } catch (error) {
+          if ((error as Error).name !== 'FileChangedError' || attempt >= 4) throw error
+        }
+      }
       await this.reconcile()
       return this.applyText(await this.read(), origin)
     })
@@ -118,8 +129,9 @@ export class ConfigFile {
     await configFromText(text, this.path, this.options.bases, this.options.schemas())
     if (text === before) return
     try {
-      await writeFileAtomic(this.path, text)
+      await writeFileAtomic(this.path, text, { guard: () => unchangedSince(this.path, before) })
     } catch (error) {
+      if ((error as Error).name === 'FileChangedError') throw error
       throw new ConfigWriteError((error as NodeJS.ErrnoException).code ?? (error as Error).message)
     }
   }

@@ -91,3 +91,11 @@ function deleteKeepingComment(doc: Document, path: Array<string | number>): void
   }
   doc.deleteIn(path)
 }
+
+/** How many changes turn one YAML (or JSON) text into another; texts that do not parse are far apart. */
+export function changeCount(from: string, to: string): number {
+  const a = parseDocument(from)
+  const b = parseDocument(to)
+  if (a.errors.length || b.errors.length) return Number.MAX_SAFE_INTEGER
+  return diffValues(a.toJS() ?? {}, b.toJS() ?? {}).length
+}

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { writeFileAtomic } from '../config/atomic-write.ts'
 
+/** How long after a version was replaced an edit may still have been made on it (editors that read just before). */
+export const recentMs = 5000
+
 /** The version a local file was last known to equal: the base of the next three-way merge. */
 export interface SyncBase { stamp: string; hash: string; text: string | null }
 
@@ -10,6 +13,8 @@ export interface SyncBase { stamp: string; hash: string; text: string | null }
  */
 export class FileBaseStore {
   private bases: Record<string, SyncBase> = {}
+  /** Versions this process agreed on before the current one, newest first, with when each was replaced. */
+  private history = new Map<string, Array<{ base: SyncBase; replacedAt: number }>>()
 
   constructor(private path: string) {
     try {
@@ -21,7 +26,15 @@ export class FileBaseStore {
     return Object.hasOwn(this.bases, name) ? this.bases[name] : undefined
   }
 
+  /** Versions replaced in the last `withinMs` (an editor may have read one of them just before it was replaced). */
+  recent(name: string, withinMs = recentMs): SyncBase[] {
+    const now = Date.now()
+    return (this.history.get(name) ?? []).filter(entry => now - entry.replacedAt < withinMs).map(entry => entry.base)
+  }
+
   async set(name: string, base: SyncBase | undefined): Promise<void> {
+    const previous = this.get(name)
+    if (previous && previous.stamp !== base?.stamp) this.history.set(name, [{ base: previous, replacedAt: Date.now() }, ...this.history.get(name) ?? []].slice(0, 5))
     const next = { ...this.bases }
     if (base) next[name] = base
     else delete next[name]

@@ -3,9 +3,9 @@ import { basename, dirname, join } from 'node:path'
 import type { ConsolaInstance } from 'consola'
 import type { z } from 'zod'
 import type { ConfigFile } from '../config/config-file.ts'
-import { writeFileAtomic } from '../config/atomic-write.ts'
+import { unchangedSince, writeFileAtomic } from '../config/atomic-write.ts'
 import { configFromText } from '../config/config-text.ts'
-import { mergeYaml } from '../config/merge.ts'
+import { changeCount, mergeYaml } from '../config/merge.ts'
 import { sharedPart, withLocalPart } from '../config/local-keys.ts'
 import type { Fleet } from './fleet.ts'
 import { FleetOfflineError } from './redis-fleet.ts'
@@ -29,9 +29,10 @@ export function attachConfigSync(file: ConfigFile, fleet: Fleet, options: { base
   const { logger } = options
   const local: LocalCopy = {
     read: () => readFile(file.path, 'utf8').catch(() => undefined),
-    write: async text => { if (text !== null) await writeFileAtomic(file.path, text) },
+    write: async (text, expected) => { if (text !== null) await writeFileAtomic(file.path, text, { guard: () => unchangedSince(file.path, expected) }) },
     check: async (text) => { await configFromText(text, file.path, options.bases, options.schemas()) },
     merge: mergeYaml,
+    distance: changeCount,
     deletable: false,
     // host, port, tls, auth-dir, logs-dir stay each instance's own.
     toShared: sharedPart,

@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs'
 import { readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProxyKernel } from '../../core/kernel.ts'
-import { writeFileAtomic } from '../../core/config/atomic-write.ts'
+import { unchangedSince, writeFileAtomic } from '../../core/config/atomic-write.ts'
 import { serializeFileTask } from '../../core/config/write-queue.ts'
 import { hashText } from '../../core/config/config-text.ts'
-import { mergeJson } from '../../core/config/merge.ts'
+import { changeCount, mergeJson } from '../../core/config/merge.ts'
 import { SharedDocs } from '../../core/fleet/shared-docs.ts'
 import { FileBaseStore } from '../../core/fleet/base-store.ts'
 import { reconcileDoc, type LocalCopy, type SyncOutcome } from '../../core/fleet/synced-doc.ts'
@@ -35,11 +35,17 @@ export function syncCredentialFiles(kernel: ProxyKernel, store: CredentialFileSt
   const bases = new FileBaseStore(join(store.dir, '.fleet-synced.json'))
   const copy = (name: string): LocalCopy => {
     const path = join(store.dir, name)
+    const read = () => readFile(path, 'utf8').catch(() => undefined)
     return {
-      read: () => readFile(path, 'utf8').catch(() => undefined),
-      write: text => text === null ? unlink(path).catch(() => {}) : writeFileAtomic(path, text),
+      read,
+      write: async (text, expected) => {
+        if (text !== null) return writeFileAtomic(path, text, { guard: () => unchangedSince(path, expected) })
+        unchangedSince(path, expected)
+        await unlink(path).catch(() => {})
+      },
       check: (text) => { JSON.parse(text) },
       merge: mergeJson,
+      distance: changeCount,
       deletable: true,
       replaced: text => writeFileAtomic(join(store.dir, `.${name}.before-fleet`), text),
     }

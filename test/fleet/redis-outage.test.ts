@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
-import { openaiMock } from '../../playground/mock-upstream/openai.ts'
+import { startQuotaLimitedUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
 import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
 import { createProxyStorage } from '../../core/storage.ts'
+import { sharedPart } from '../../core/config/local-keys.ts'
 
 /**
  * Issue 19.3: Redis down at start, and lost while serving under load (a redis-server of the test's own,
@@ -25,9 +25,7 @@ let url: string
 beforeAll(async () => {
   redis = await startOwnRedis()
   // `limited` always answers 429: a cooldown set while Redis is away must reach Redis later.
-  upstream = await startMockUpstream(request => request.headers.get('authorization') === 'Bearer limited'
-    ? new Response(JSON.stringify({ error: { message: 'quota exceeded' } }), { status: 429, headers: { 'retry-after': '600' } })
-    : openaiMock(request))
+  upstream = await startQuotaLimitedUpstream('limited')
   dir = mkdtempSync(join(tmpdir(), 'proxy-outage-'))
   writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: '${base}' } }\n`)
   writeFileSync(join(dir, 'config.yaml'), [
@@ -145,7 +143,7 @@ describe('Redis outages', () => {
     await expect.poll(async () => (await ready()).status, { timeout: 5000 }).toBe('degraded')
     await redis.start()
     await expect.poll(async () => (await ready()).status, { timeout: 5000 }).toBe('ready')
-    await expect.poll(() => inRedis(storage => storage.getItem<{ text: string }>('fleet:config:doc:config')), { timeout: 5000 }).toMatchObject({ text: readFileSync(join(dir, 'config.yaml'), 'utf8') })
+    await expect.poll(() => inRedis(storage => storage.getItem<{ text: string }>('fleet:config:doc:config')), { timeout: 5000 }).toMatchObject({ text: sharedPart(readFileSync(join(dir, 'config.yaml'), 'utf8')) })
     await expect.poll(() => inRedis(storage => storage.hasItem('routing:cred:compat:quota:1.0')), { timeout: 5000 }).toBe(true)
   }, 30_000)
 
@@ -155,7 +153,7 @@ describe('Redis outages', () => {
     await expect.poll(async () => (await ready()).status, { timeout: 5000 }).toBe('degraded')
     await redis.start()
     await expect.poll(async () => (await ready()).status, { timeout: 5000 }).toBe('ready')
-    await expect.poll(() => inRedis(storage => storage.getItem<{ text: string }>('fleet:config:doc:config')), { timeout: 5000 }).toMatchObject({ text: readFileSync(join(dir, 'config.yaml'), 'utf8') })
+    await expect.poll(() => inRedis(storage => storage.getItem<{ text: string }>('fleet:config:doc:config')), { timeout: 5000 }).toMatchObject({ text: sharedPart(readFileSync(join(dir, 'config.yaml'), 'utf8')) })
     await expect.poll(() => inRedis(storage => storage.hasItem('routing:cred:compat:quota:1.0')), { timeout: 5000 }).toBe(true)
     expect(readFileSync(join(dir, 'config.yaml'), 'utf8')).toContain('max-retry-interval: 3')
   }, 30_000)

@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
-import { openaiMock } from '../../playground/mock-upstream/openai.ts'
+import { startQuotaLimitedUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
 
 /**
@@ -24,9 +23,7 @@ let first: CliProcess
 let second: CliProcess
 
 beforeAll(async () => {
-  upstream = await startMockUpstream(request => request.headers.get('authorization') === `Bearer ${quotaKey}`
-    ? new Response(JSON.stringify({ error: { message: 'quota exceeded' } }), { status: 429, headers: { 'retry-after': '120' } })
-    : openaiMock(request))
+  upstream = await startQuotaLimitedUpstream(quotaKey, 120)
   dir = mkdtempSync(join(tmpdir(), 'proxy-oplog-'))
   writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', plugins: ['${fakeAddress}'] }\n`)
   writeFileSync(join(dir, 'config.yaml'), [
