@@ -46,6 +46,9 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   // A process killed mid-write may have left `.config.yaml.<pid>-<host>-<random>.tmp` beside the file.
   if (options.configPath) void sweepAtomicTempFiles(dirname(options.configPath)).catch(() => {})
   // Several instances on one Redis: the config file follows the fleet's shared version (pulled here, before plugins start).
+  // Shared state is read before plugins start: Redis answers within the connect timeout, or is taken as
+  // away (the instance then starts on its own files and state, and reconciles when Redis comes).
+  if (fleet.shared) await fleet.settled(2500)
   if (kernel.configFile && fleet.shared) {
     const detach = attachConfigSync(kernel.configFile, fleet, { bases: kernel.configBases, schemas: () => kernel.configSchemas, logger: kernel.logger })
     kernel.hooks.hook('close', detach)

@@ -20,6 +20,8 @@ export interface Fleet {
   readonly instanceId: string
   readonly shared: boolean
   health(): FleetHealth
+  /** Resolves once the first connection to the shared store succeeded or failed (at most `timeoutMs`). */
+  settled(timeoutMs: number): Promise<void>
   /** Runs on every (re)connection to the shared store: reconcile what changed while it was away. */
   onUp(listener: () => void): () => void
   /** Redis key for a fleet-level name (under the storage's `base`). */
@@ -39,6 +41,7 @@ export function localFleet(instanceId: string): Fleet {
     instanceId,
     shared: false,
     health: () => ({ shared: false, up: true, since: started, outages: 0 }),
+    settled: async () => {},
     onUp: () => () => {},
     key: name => name,
     async publish(channel, message) {

@@ -22,6 +22,10 @@ export function redisFleet(client: Redis, base: string, instanceId: string): Fle
   let since = Date.now()
   let outages = 0
   let failedBeforeFirstConnect = false
+  // The first connection attempt's outcome: start-up waits for it before reading shared state.
+  let settle!: () => void
+  const firstAttempt = new Promise<void>(resolve => { settle = resolve })
+  if (up) settle()
   const upListeners = new Set<() => void>()
   const channels = new Map<string, Set<(message: string) => void>>()
   let subscriber: Redis | undefined
@@ -32,6 +36,7 @@ export function redisFleet(client: Redis, base: string, instanceId: string): Fle
     }
   }
   const onReady = () => {
+    settle()
     if (up) return
     up = true
     reason = undefined
@@ -39,6 +44,7 @@ export function redisFleet(client: Redis, base: string, instanceId: string): Fle
     runUpListeners()
   }
   const onError = (error: Error) => {
+    settle()
     if (up) return
     reason = reasonOf(error)
     // Not reachable at start counts as an outage too (once, until it first connects).
@@ -81,6 +87,7 @@ export function redisFleet(client: Redis, base: string, instanceId: string): Fle
     instanceId,
     shared: true,
     health: (): FleetHealth => ({ shared: true, up, reason, since, outages }),
+    settled: timeoutMs => Promise.race([firstAttempt, new Promise<void>(resolve => setTimeout(resolve, timeoutMs).unref())]),
     onUp(listener) {
       upListeners.add(listener)
       return () => upListeners.delete(listener)
