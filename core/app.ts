@@ -7,8 +7,12 @@ import { builtinPlugins } from './builtins.ts'
 import { corsHeaders, hasBaseHeaders, jsonResponse } from './http/respond.ts'
 import { genericErrorBody } from './http/errors.ts'
 import { createProxyStorage } from './storage.ts'
-import { sweepAtomicTempFiles } from './config/write.ts'
+import { sweepAtomicTempFiles } from './config/sweep-temp.ts'
 import { dirname } from 'node:path'
+import { createFleet } from './fleet/create.ts'
+import { instanceIdFor } from './fleet/instance-id.ts'
+import { attachConfigSync } from './fleet/config-sync.ts'
+import { readiness } from './readiness.ts'
 
 export interface CreateProxyOptions {
   config: ProxyConfig
@@ -23,6 +27,8 @@ export interface CreateProxyOptions {
   configPath?: string
   /** YAML layers under configPath (presets), lowest first. */
   configBases?: string[]
+  /** This instance's name in logs and shared state (default: core/fleet/instance-id.ts). */
+  instanceId?: string
 }
 
 export interface Proxy {
@@ -34,10 +40,20 @@ export interface Proxy {
 /** Build the app: kernel, CORS on every response, plugins, and a JSON 404 for everything else. */
 export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   const storage = options.storage ?? await createProxyStorage({ driver: 'memory' })
-  const kernel = createKernel({ config: options.config, storage, logger: options.logger, configPath: options.configPath, configBases: options.configBases })
+  const fleet = createFleet(storage, options.instanceId ?? instanceIdFor(options.config.port))
+  const kernel = createKernel({ config: options.config, storage, logger: options.logger, configPath: options.configPath, configBases: options.configBases, fleet })
   const { app } = kernel
-  // A process killed mid-write may have left `.config.yaml.<uuid>.tmp` beside the file.
+  // A process killed mid-write may have left `.config.yaml.<pid>-<host>-<random>.tmp` beside the file.
   if (options.configPath) void sweepAtomicTempFiles(dirname(options.configPath)).catch(() => {})
+  // Several instances on one Redis: the config file follows the fleet's shared version (pulled here, before plugins start).
+  // Shared state is read before plugins start: Redis answers within the connect timeout, or is taken as
+  // away (the instance then starts on its own files and state, and reconciles when Redis comes).
+  if (fleet.shared) await fleet.settled(2500)
+  if (kernel.configFile && fleet.shared) {
+    const detach = attachConfigSync(kernel.configFile, fleet, { bases: kernel.configBases, schemas: () => kernel.configSchemas, logger: kernel.logger })
+    kernel.hooks.hook('close', detach)
+    await kernel.configFile.reload('fleet').catch(error => kernel.logger.warn(`config sync at start: ${(error as Error).message}`))
+  }
 
   app.use(async (event, next) => {
     if (event.req.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...corsHeaders, 'access-control-max-age': '86400' } })
@@ -56,7 +72,7 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
     return response
   })
   app.get('/healthz', () => jsonResponse({ status: 'ok' }))
-  app.get('/readyz', () => kernel.services.draining ? jsonResponse({ status: 'draining' }, 503) : jsonResponse({ status: 'ready' }))
+  app.get('/readyz', () => readiness(kernel))
 
   const specs = [...(options.builtins === false ? [] : builtinPlugins), ...(options.plugins ?? [])]
   const plugins = await loadPlugins(specs, options.cwd ?? process.cwd())
@@ -64,6 +80,9 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
     if (plugin.configSchema) kernel.addConfigSchema(plugin.configSchema)
     await plugin.setup(kernel)
   }
+
+  // After the plugins' own close hooks, which may still share something on the way out.
+  kernel.hooks.hook('close', () => fleet.close())
 
   app.all('/**', event => jsonResponse(genericErrorBody({ status: 404, message: `no route for ${event.req.method} ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' }), 404))
 

@@ -64,8 +64,10 @@ export interface AttemptResult {
   bootstrap?: boolean
   /** Seconds from a Retry-After header, when the upstream sent one. */
   retryAfter?: number
-  /** Error text from the upstream, already free of credentials. */
+  /** Error text from the upstream, already free of credentials (what the client may see). */
   message?: string
+  /** For the operator's log only: the failure with what the client must not see (addresses, the proxy's name). */
+  detail?: string
   /** What the executor does next (a default is set from the status; hooks may change it). */
   action: 'done' | 'retry' | 'fail'
   /** With `retry`: use this candidate next instead of asking `credential-pick` (e.g. the preview model). */

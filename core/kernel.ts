@@ -12,6 +12,9 @@ import { buildModelIndex } from './model-index.ts'
 import { createKeyMatcher } from './client-key.ts'
 import type { z } from 'zod'
 import { ConfigError, formatIssues } from './config/validate.ts'
+import { ConfigFile } from './config/config-file.ts'
+import { localFleet, type Fleet } from './fleet/fleet.ts'
+import { createLogLimiter } from './log-limit.ts'
 
 /** Validate plugin-owned keys on a base-validated config (unknown keys are kept by the base schema). */
 function withPluginKeys(config: ProxyConfig, schemas: z.ZodType[]): ProxyConfig {
@@ -54,6 +57,12 @@ export interface ProxyKernel {
   readonly configPath?: string
   /** YAML layers under configPath (presets), lowest first. */
   readonly configBases: string[]
+  /** The config file, when there is one: every change to it goes through here (queued, durable, shared). */
+  readonly configFile?: ConfigFile
+  /** This instance and the others sharing its storage: instance id, shared-store health, messages. */
+  readonly fleet: Fleet
+  /** A warning of one kind (`client-key`, `management-login`, ...), at most a few lines a minute. */
+  warnLimited(kind: string, message: string): void
   registerFormat(codec: WireCodec): void
   registerProvider(provider: ProviderDef): void
   /** Extra credential sources (credential files, plugins); call `refreshCredentials()` when they change. */
@@ -69,7 +78,7 @@ export interface ProxyKernel {
   applyConfig(config: ProxyConfig): Promise<void>
 }
 
-export interface KernelOptions { config: ProxyConfig; storage: Storage; logger?: ConsolaInstance; configPath?: string; configBases?: string[] }
+export interface KernelOptions { config: ProxyConfig; storage: Storage; logger?: ConsolaInstance; configPath?: string; configBases?: string[]; fleet?: Fleet }
 
 export function createKernel(options: KernelOptions): ProxyKernel {
   let config = options.config
@@ -79,12 +88,15 @@ export function createKernel(options: KernelOptions): ProxyKernel {
   const sources: Array<() => Credential[]> = []
   const providers = new Map<string, ProviderDef>()
   const schemas: z.ZodType[] = []
+  const logger = options.logger ?? consola.withTag('proxy')
+  const warnLimited = createLogLimiter(message => logger.warn(message))
+  let configFile: ConfigFile | undefined
 
   const kernel: ProxyKernel = {
     app: new H3(),
     hooks: createProxyHooks(),
     storage: options.storage,
-    logger: options.logger ?? consola.withTag('proxy'),
+    logger,
     get config() { return config },
     formats: new Map(),
     providers,
@@ -94,6 +106,9 @@ export function createKernel(options: KernelOptions): ProxyKernel {
     modelInfo: new Map(),
     configPath: options.configPath,
     configBases: options.configBases ?? [],
+    get configFile() { return configFile },
+    fleet: options.fleet ?? localFleet('local'),
+    warnLimited: (kind, message) => warnLimited(kind, message),
     registerFormat(codec) { kernel.formats.set(codec.format, codec) },
     registerProvider(provider) {
       providers.set(provider.family, provider)
@@ -125,6 +140,12 @@ export function createKernel(options: KernelOptions): ProxyKernel {
       kernel.refreshCredentials()
       await kernel.hooks.callHook('config-reload', next, previous)
     },
+  }
+  if (options.configPath) {
+    configFile = new ConfigFile({
+      path: options.configPath, bases: kernel.configBases, schemas: () => schemas, logger,
+      current: () => config, apply: next => kernel.applyConfig(next),
+    })
   }
   return kernel
 }

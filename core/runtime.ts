@@ -3,8 +3,10 @@ import { resolve, isAbsolute } from 'node:path'
 import type { ConsolaInstance } from 'consola'
 import { consola } from 'consola'
 import { createProxy, type Proxy } from './app.ts'
-import { loadProject, readYamlConfig, type LoadedProject } from './config/load.ts'
+import { loadProject, type LoadedProject } from './config/load.ts'
 import { ConfigError } from './config/validate.ts'
+import { watchFile, type FileWatch } from './config/watch-file.ts'
+import { instanceIdFor } from './fleet/instance-id.ts'
 import { createProxyStorage, type StorageOptions } from './storage.ts'
 import { listen, type RunningServer } from './server.ts'
 
@@ -41,25 +43,18 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   const logger = options.logger ?? consola.withTag('proxy')
   let loaded = await loadProject(options)
   const storage = await createProxyStorage(storageOptions(loaded))
-  const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger, configPath: project.yamlPath, configBases: project.yamlBases })
+  const instanceId = instanceIdFor(options.port ?? loaded.config.port)
+  const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger, configPath: project.yamlPath, configBases: project.yamlBases, instanceId })
   let proxy = await build(loaded)
   const server: RunningServer = await listen(() => proxy, loaded.config, { port: options.port, host: options.host })
-  logger.info(`listening on ${server.url}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
+  logger.info(`listening on ${server.url} as instance ${instanceId}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
 
   const watchers: FSWatcher[] = []
+  const fileWatches: FileWatch[] = []
   let timer: NodeJS.Timeout | undefined
   const debounce = (fn: () => Promise<void>) => {
     clearTimeout(timer)
     timer = setTimeout(() => { fn().catch(error => logger.error(error instanceof ConfigError ? error.message : error)) }, 150)
-  }
-
-  const reloadYaml = async () => {
-    if (!loaded.yamlPath) return
-    const config = await readYamlConfig(loaded.yamlPath, loaded.yamlBases)
-    config['auth-dir'] = loaded.config['auth-dir']
-    await proxy.kernel.applyConfig(config)
-    loaded = { ...loaded, config }
-    logger.info('config reloaded')
   }
 
   const running: RunningProxy = {
@@ -77,12 +72,14 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
     async close(drainMs = 0) {
       clearTimeout(timer)
       for (const watcher of watchers) watcher.close()
+      for (const watch of fileWatches) watch.close()
       await server.close(drainMs)
       await proxy.close()
     },
   }
 
-  if (loaded.yamlPath) watchers.push(watch(loaded.yamlPath, () => debounce(reloadYaml)))
+  // The proxy in use now: a rebuilt app (proxy dev) has its own config file object.
+  if (loaded.yamlPath) fileWatches.push(watchFile(loaded.yamlPath, () => { void proxy.kernel.configFile?.reload('disk').catch(error => logger.error(error instanceof ConfigError ? error.message : error)) }))
   if (options.watchCode) {
     watchers.push(watch(loaded.root, { recursive: true }, (_event, file) => {
       if (file && /\.(ts|mjs|js)$/.test(file) && !file.includes('node_modules')) debounce(() => running.rebuild())

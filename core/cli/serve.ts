@@ -27,7 +27,8 @@ export async function serveUntilSignal(options: StartOptions): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    consola.info(`${signal}: shutting down`)
+    // Through the app's own logger: the line reaches main.log too (its close flushes it).
+    running.proxy.kernel.logger.info(`${signal}: shutting down (open requests get up to ${drainMs / 1000} s)`)
     running.proxy.kernel.services.draining = true
     const force = setTimeout(() => process.exit(0), drainMs + 5_000)
     force.unref()

@@ -2,6 +2,7 @@ import { getRequestIP, type H3Event } from 'h3'
 import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import { readClientKey } from '../client-key.ts'
+import { maskSecret } from '../credential.ts'
 import { bodyTooLarge, ProxyError } from './errors.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
@@ -23,12 +24,24 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
   const sent = readClientKey(event.req.headers, event.url)
   if (!keys.length) {
     if (isLoopback(getRequestIP(event))) return sent
+    refused(kernel, event, 'no api-keys configured and not a local client')
     throw new ProxyError(401, 'no client API keys are configured: only local clients may connect', 'authentication_error', 'invalid_api_key')
   }
-  if (!sent) throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
+  if (!sent) {
+    refused(kernel, event, 'no key')
+    throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
+  }
   const match = kernel.matchClientKey(sent)
-  if (!match) throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
+  if (!match) {
+    refused(kernel, event, `unknown key ${maskSecret(sent)}`)
+    throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
+  }
   return match
+}
+
+/** A refused client, in the log (rate-limited, the key masked). */
+function refused(kernel: ProxyKernel, event: H3Event, why: string): void {
+  kernel.warnLimited('client-key', `client refused: ${why} from ${getRequestIP(event) ?? 'unknown'} on ${event.req.method} ${event.url.pathname}`)
 }
 
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }

@@ -18,6 +18,7 @@ import { overheadHeader, overheadValue, startTiming } from './timing.ts'
 import { clientSignal, type ClientSignal } from '../http/client-abort.ts'
 import { bodyTextOf } from '../http/client-route.ts'
 import { clientBytesUsable } from './client-bytes.ts'
+import { describeConnectFailure } from '../http/connect-error.ts'
 
 /** Options an endpoint passes about how the client wants its answer framed. */
 export interface RunOptions {
@@ -121,9 +122,9 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     timing.waitedMs += ms
     return ms
   }
-  const fail = async (failure: Failure, status: number, bootstrap = false): Promise<{ failure: Failure; result: AttemptResult }> => {
+  const fail = async (failure: Failure, status: number, bootstrap = false, detail?: string): Promise<{ failure: Failure; result: AttemptResult }> => {
     const retry = bootstrap ? attempt < kernel.config.streaming['bootstrap-retries'] : classifyUpstreamStatus(status) === 'retry' && attempt < kernel.config['request-retry']
-    const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, action: retry ? 'retry' : 'fail', firstByteMs, durationMs: upstreamDone() }
+    const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, detail, action: retry ? 'retry' : 'fail', firstByteMs, durationMs: upstreamDone() }
     await hooks.callHook('attempt-result', result)
     return { failure, result }
   }
@@ -138,7 +139,9 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     // By name, not instanceof: plugins may hold their own copy of the module (core/http/upstream.ts).
     const stage = (error as Partial<UpstreamExchangeError>).name === 'UpstreamExchangeError' ? (error as UpstreamExchangeError).stage : 'connect'
     if (stage === 'body') return fail({ status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' }, 502)
-    return fail({ status: 502, message: `upstream connection failed: ${(error as Error).message}`, type: 'server_error' }, 0)
+    // The client learns which hop failed and why, never an internal address; the log gets the error as it came.
+    const { message, detail } = describeConnectFailure(error as Error, http.proxyUrl)
+    return fail({ status: 502, message, type: 'server_error' }, 0, false, detail)
   }
   firstByteMs = ('headersAt' in upstream ? upstream.headersAt : performance.now()) - sentAt
   if (upstream.status >= 400) {

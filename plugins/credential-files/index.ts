@@ -1,7 +1,7 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import type { RoutingState } from '../routing/state.ts'
 import { CredentialFileStore } from './store.ts'
-import { sweepAtomicTempFiles } from '../../core/config/write.ts'
+import { sweepAtomicTempFiles } from '../../core/config/sweep-temp.ts'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
 import { serviceAccountToken } from './service-account.ts'
@@ -11,6 +11,8 @@ import { oauthClientFor, oauthClientsSchema } from './oauth-clients.ts'
 import { addSignInRoutes } from './routes-signin.ts'
 import { addAuthFileRoutes } from './routes.ts'
 import type { Guard } from '../management/route.ts'
+import { syncCredentialFiles } from './fleet-sync.ts'
+import { refreshUnderLease } from './refresh-lease.ts'
 
 /** How often tokens are checked for refresh. */
 export const refreshCheckMs = 30_000
@@ -40,10 +42,13 @@ export default defineProxyPlugin({
       for (const entry of store.entries.values()) if (entry.file) routing()?.setDisabled(`file:${entry.name}`, !!entry.deleted || entry.file.disabled === true)
     }
     syncStates()
+    // No shared disk needed: with Redis, every instance's auth-dir follows the fleet's copy of each file.
+    const sync = syncCredentialFiles(kernel, store, () => { kernel.refreshCredentials(); syncStates() })
     try {
       const watching = store.watch(() => {
         kernel.refreshCredentials()
         syncStates()
+        void sync?.localChanged()
       })
       if (!watching) kernel.logger.info(`auth-dir ${store.dir} does not exist: no credential files (create it and restart to add some)`)
     } catch (error) {
@@ -60,10 +65,18 @@ export default defineProxyPlugin({
       const account = entry.file.service_account
       const work = account
         ? serviceAccountToken(account, ((kernel.config as { 'oauth-clients'?: Record<string, { 'token-url'?: string }> })['oauth-clients'] ?? {}).delta?.['token-url']).then((token) => { serviceTokens.set(name, token) })
-        : refreshFile(store.dir, name, client).then(() => {})
-      const task = work.then(() => {
+        : refreshUnderLease(kernel, name, sync, async () => {
+          // Maybe another instance refreshed it while this one waited: then there is nothing to do.
+          store.load()
+          const current = store.entries.get(name)?.file
+          if (!current || !isDue(current)) return false
+          await refreshFile(store.dir, name, client)
+          return true
+        })
+      const task = work.then((refreshed) => {
         store.load()
         kernel.refreshCredentials()
+        if (refreshed === false) return
         routing()?.unblock(`file:${name}`)
         kernel.logger.info(`refreshed the token of ${name}`)
       }, (error: Error) => {
@@ -108,11 +121,12 @@ export default defineProxyPlugin({
     kernel.hooks.hook('close', () => {
       clearInterval(timer)
       store.close()
+      sync?.close()
     })
     ;(kernel.services as { credentialFiles?: { refreshDue: typeof refreshDue } }).credentialFiles = { refreshDue }
 
     const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
-    const changed = () => { kernel.refreshCredentials(); syncStates() }
+    const changed = () => { kernel.refreshCredentials(); syncStates(); void sync?.localChanged() }
     if (guard) addAuthFileRoutes(kernel, guard, store, changed)
     addSignInRoutes(kernel, guard, store, changed)
   },

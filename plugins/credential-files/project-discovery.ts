@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request } from 'undici'
-import { writeFileAtomic } from '../../core/config/write.ts'
+import { writeFileAtomic } from '../../core/config/atomic-write.ts'
 import type { CredentialFile } from './file-schema.ts'
 import { maskValues } from '../../core/credential.ts'
 

@@ -3,13 +3,14 @@ import { join } from 'node:path'
 import { mkdirSync } from 'node:fs'
 import { getQuery, type H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
-import { writeFileAtomic } from '../../core/config/write.ts'
+import { writeFileAtomic } from '../../core/config/atomic-write.ts'
 import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
 import { ManagementError } from '../management/respond.ts'
 import { credentialTypes, type CredentialType } from './file-schema.ts'
 import { oauthClientFor } from './oauth-clients.ts'
-import { authorizeUrl, completeSignIn, fileNameFor, pkcePair, signInTtlMs, type SignIn } from './signin.ts'
+import { authorizeUrl, completeSignIn, fileNameFor, pkcePair, type SignIn } from './signin.ts'
 import type { CredentialFileStore } from './store.ts'
+import { SignInStore } from './signin-store.ts'
 
 const page = (title: string, text: string, status = 200) => new Response(
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:system-ui;margin:3rem"><h1>${title}</h1><p>${text}</p></body>`,
@@ -24,12 +25,10 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, c => ({ '&': '&amp;
  * `GET /v0/management/get-auth-status?state=` follows it.
  */
 export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, store: CredentialFileStore, changed: () => void): void {
-  const pending = new Map<string, SignIn>()
-  const purge = () => { for (const [state, s] of pending) if (Date.now() - s.createdAt > signInTtlMs) pending.delete(state) }
+  const pending = new SignInStore(kernel)
 
   async function finish(state: string, code: string | undefined, error: string | undefined): Promise<SignIn> {
-    purge()
-    const signIn = pending.get(state)
+    const signIn = await pending.get(state)
     if (!signIn) throw new ManagementError(400, 'unknown or expired sign-in state')
     if (signIn.status !== 'wait') return signIn
     try {
@@ -45,19 +44,19 @@ export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, s
     } catch (failure) {
       Object.assign(signIn, { status: 'error', error: (failure as Error).message })
     }
+    await pending.set(state, signIn)
     return signIn
   }
 
   for (const type of credentialTypes) {
     if (guard) {
-      addManagementRoute(kernel, guard, 'GET', `/${type}-auth-url`, (event: H3Event) => {
+      addManagementRoute(kernel, guard, 'GET', `/${type}-auth-url`, async (event: H3Event) => {
         const client = oauthClientFor(kernel.config, type)
         if (!client?.['authorize-url']) throw new ManagementError(400, `sign-in is not configured for ${type}`)
-        purge()
         const state = randomBytes(16).toString('hex')
         const { verifier, challenge } = pkcePair()
         const redirectUri = `${event.url.origin}/${type}/callback`
-        pending.set(state, { provider: type as CredentialType, verifier, redirectUri, createdAt: Date.now(), status: 'wait' })
+        await pending.set(state, { provider: type as CredentialType, verifier, redirectUri, createdAt: Date.now(), status: 'wait' })
         return { status: 'ok', url: authorizeUrl(client, redirectUri, state, challenge), state }
       })
     }
@@ -89,9 +88,8 @@ export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, s
     return result.status === 'ok' ? { status: 'ok', file: result.file } : { status: 'error', error: result.error }
   })
 
-  addManagementRoute(kernel, guard, 'GET', '/get-auth-status', (event) => {
-    purge()
-    const signIn = pending.get(String(getQuery(event).state ?? ''))
+  addManagementRoute(kernel, guard, 'GET', '/get-auth-status', async (event) => {
+    const signIn = await pending.get(String(getQuery(event).state ?? ''))
     if (!signIn) throw new ManagementError(404, 'unknown or expired sign-in state')
     return signIn.status === 'ok' ? { status: 'ok', file: signIn.file } : signIn.status === 'error' ? { status: 'error', error: signIn.error } : { status: 'wait' }
   })

@@ -7,6 +7,8 @@ import { redact, secretsOf } from './redact.ts'
 import { requestLogText, writeRequestLog } from './request-logs.ts'
 import { addLogRoutes } from './routes.ts'
 import type { Guard } from '../management/route.ts'
+import { LogsDirClaim } from './dir-claim.ts'
+import { logAttempts } from './attempts.ts'
 
 /**
  * File logging (`logging-to-file`): main.log in the spec's line format with rotation and a size cap,
@@ -16,19 +18,26 @@ import type { Guard } from '../management/route.ts'
 export default defineProxyPlugin({
   name: 'logs',
   configSchema: z.looseObject({
-    /** Log folder; default `./logs` under the working directory (spec: Log files). */
+    /**
+     * Log folder; default `./logs` under the working directory (spec: Log files). Left at `logs`, a
+     * second live instance in the same working directory writes to `logs/<instance-id>/`.
+     */
     'logs-dir': z.string().default('logs'),
   }),
   setup(kernel) {
-    const dir = () => resolve(process.cwd(), (kernel.config as { 'logs-dir'?: string })['logs-dir'] ?? 'logs')
+    const configured = () => (kernel.config as { 'logs-dir'?: string })['logs-dir'] ?? 'logs'
+    const claim = new LogsDirClaim(() => resolve(process.cwd(), 'logs'), kernel.fleet.instanceId)
+    const dir = () => configured() === 'logs' ? claim.resolve() : resolve(process.cwd(), configured())
     const log = new MainLog(dir, () => kernel.config['logs-max-total-size-mb'])
+    // Every line names its instance (inside the message: the spec's line format stays as it is).
+    const tag = `[${kernel.fleet.instanceId}] `
     let secrets = secretsOf(kernel.config)
     kernel.hooks.hook('config-reload', (config) => { secrets = secretsOf(config) })
     const clean = (text: string) => redact(text, secrets)
     const write = (level: string, message: string) => {
       if (!kernel.config['logging-to-file']) return
       try {
-        log.write(formatLine(new Date(), level, clean(message)))
+        log.write(formatLine(new Date(), level, tag + clean(message)))
       } catch (error) {
         process.stderr.write(`log write failed: ${(error as Error).message}\n`)
       }
@@ -45,7 +54,9 @@ export default defineProxyPlugin({
     kernel.hooks.hook('close', () => {
       kernel.logger.removeReporter?.(reporter)
       log.flush()
+      claim.release()
     })
+    logAttempts(kernel, write)
 
     kernel.hooks.hook('after-response', (ctx) => {
       // Logging off: no line is built either.

@@ -1,7 +1,8 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { isLoopback } from '../../core/http/client-route.ts'
-import { BanList, formatWait } from './ban-list.ts'
+import { banMs, formatWait, maxFailures } from './ban-list.ts'
+import { SharedBans } from './shared-bans.ts'
 import { createSecretVerifier } from './secret.ts'
 import { fail } from './respond.ts'
 
@@ -22,9 +23,14 @@ export interface AccessOptions { clock?: () => number; env?: () => string | unde
  * Returns a refusal Response, or undefined to let the request through.
  */
 export function createAccessGuard(kernel: ProxyKernel, options: AccessOptions = {}) {
-  const bans = new BanList(options.clock)
+  const bans = new SharedBans(kernel, options.clock)
   const verify = createSecretVerifier()
   const env = options.env ?? (() => process.env.MANAGEMENT_PASSWORD || undefined)
+  // Failed logins and bans are logged (rate-limited: a flood of attempts cannot flood the log).
+  const failed = async (ip: string, remote: boolean, why: string) => {
+    kernel.warnLimited('management-login', `management login failed from ${ip}: ${why}`)
+    if (remote && await bans.fail(ip)) kernel.warnLimited('management-ban', `management: ${ip} banned for ${banMs / 60_000} minutes after ${maxFailures} failed logins`)
+  }
   return {
     bans,
     async check(event: H3Event): Promise<Response | undefined> {
@@ -35,19 +41,22 @@ export function createAccessGuard(kernel: ProxyKernel, options: AccessOptions = 
       const remote = !isLoopback(ip)
       if (remote && !password && !kernel.config['remote-management']['allow-remote']) return fail(403, 'remote management disabled')
       if (remote) {
-        const left = bans.bannedFor(ip)
-        if (left > 0) return fail(403, `IP banned due to too many failed attempts. Try again in ${formatWait(left)}`)
+        const left = await bans.bannedFor(ip)
+        if (left > 0) {
+          kernel.warnLimited('management-banned', `management: refused ${ip} (banned for ${formatWait(left)} more)`)
+          return fail(403, `IP banned due to too many failed attempts. Try again in ${formatWait(left)}`)
+        }
       }
       const key = presentedKey(event)
       if (!key) {
-        if (remote) bans.fail(ip)
+        await failed(ip, remote, 'no key')
         return fail(401, 'missing management key')
       }
       if (!await verify(key, password, hash)) {
-        if (remote) bans.fail(ip)
+        await failed(ip, remote, 'wrong key')
         return fail(401, 'invalid management key')
       }
-      if (remote) bans.succeed(ip)
+      if (remote) await bans.succeed(ip)
       return undefined
     },
   }

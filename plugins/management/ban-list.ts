@@ -2,7 +2,20 @@ export const maxFailures = 5
 export const banMs = 30 * 60_000
 export const idlePurgeMs = 2 * 60 * 60_000
 
-interface Entry { failures: number; bannedUntil: number; lastSeen: number }
+export interface BanEntry { failures: number; bannedUntil: number; lastSeen: number }
+type Entry = BanEntry
+
+/** One more failure for an address; the fifth bans it (and starts the count again). */
+export function countFailure(previous: BanEntry | undefined | null, now: number): BanEntry {
+  const entry = { ...(previous ?? { failures: 0, bannedUntil: 0, lastSeen: now }) }
+  entry.failures++
+  entry.lastSeen = now
+  if (entry.failures >= maxFailures) {
+    entry.bannedUntil = now + banMs
+    entry.failures = 0
+  }
+  return entry
+}
 
 /** Failed management attempts per remote address: 5 bans for 30 minutes; idle entries go after 2 hours. */
 export class BanList {
@@ -16,16 +29,11 @@ export class BanList {
     return entry ? Math.max(0, entry.bannedUntil - this.clock()) : 0
   }
 
-  fail(ip: string): void {
-    const now = this.clock()
-    const entry = this.entries.get(ip) ?? { failures: 0, bannedUntil: 0, lastSeen: now }
-    entry.failures++
-    entry.lastSeen = now
-    if (entry.failures >= maxFailures) {
-      entry.bannedUntil = now + banMs
-      entry.failures = 0
-    }
+  /** Count a failure; true when it was the one that banned the address. */
+  fail(ip: string): boolean {
+    const entry = countFailure(this.entries.get(ip), this.clock())
     this.entries.set(ip, entry)
+    return entry.failures === 0
   }
 
   succeed(ip: string): void {

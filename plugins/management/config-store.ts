@@ -1,31 +1,27 @@
-import { dirname, isAbsolute, resolve } from 'node:path'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Document } from 'yaml'
 import type { ProxyKernel } from '../../core/kernel.ts'
-import type { ProxyConfig } from '../../core/config/schema.ts'
-import { editConfigFile, writeDocument } from '../../core/config/write.ts'
-import { expandHome, readYamlConfig } from '../../core/config/load.ts'
+import type { ConfigChange, ConfigFile } from '../../core/config/config-file.ts'
 import { ManagementError } from './respond.ts'
 
-/** Relative `auth-dir` resolves from the YAML file's folder, as at start-up. */
-function resolveAuthDir(config: ProxyConfig, path: string): ProxyConfig {
-  const dir = expandHome(config['auth-dir'])
-  return { ...config, 'auth-dir': isAbsolute(dir) ? dir : resolve(dirname(path), dir) }
+/** Who is changing the config (`PUT /v0/management/api-keys from 127.0.0.1`), for the log line of the change. */
+export const changeOrigin = new AsyncLocalStorage<string>()
+
+function fileOf(kernel: ProxyKernel): ConfigFile {
+  if (!kernel.configFile) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
+  return kernel.configFile
 }
 
-/** Every management write: edit the YAML document, validate, write atomically, apply live. */
-export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) => void): Promise<ProxyConfig> {
-  const path = kernel.configPath
-  if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  // Plugin keys (partner, metrics, ...) are checked before the write too, not only when applied after it.
-  await editConfigFile(path, edit, [...kernel.configSchemas])
-  await kernel.applyConfig(resolveAuthDir(await readYamlConfig(path, kernel.configBases), path))
-  return kernel.config
+const origin = () => changeOrigin.getStore() ?? 'the management API'
+
+/**
+ * Every management write: edit the YAML document under the file's write queue, validate, write durably,
+ * share with the other instances, apply live. Resolves only once the change is on disk.
+ */
+export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) => void): Promise<ConfigChange> {
+  return fileOf(kernel).edit(edit, origin())
 }
 
-export async function replaceConfig(kernel: ProxyKernel, doc: Document): Promise<ProxyConfig> {
-  const path = kernel.configPath
-  if (!path) throw new ManagementError(500, 'failed to save config: the proxy was started without a config file')
-  await writeDocument(path, doc, [...kernel.configSchemas])
-  await kernel.applyConfig(resolveAuthDir(await readYamlConfig(path, kernel.configBases), path))
-  return kernel.config
+export async function replaceConfig(kernel: ProxyKernel, doc: Document): Promise<ConfigChange> {
+  return fileOf(kernel).replace(doc, origin())
 }

@@ -9,7 +9,7 @@ import { addMiscRoutes } from './routes-misc.ts'
 import { addStatusRoute } from './routes-status.ts'
 import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
-import { updateConfig } from './config-store.ts'
+import { changeOrigin, updateConfig } from './config-store.ts'
 
 /** Management API under `/v0/management` (spec: Management endpoints, Authentication 3). */
 export default defineProxyPlugin({
@@ -23,7 +23,7 @@ export default defineProxyPlugin({
     const secret = kernel.config['remote-management']['secret-key']
     if (secret && !isBcryptHash(secret)) {
       const hash = await hashSecret(secret)
-      if (kernel.configPath) await updateConfig(kernel, doc => doc.setIn(['remote-management', 'secret-key'], hash))
+      if (kernel.configFile) await changeOrigin.run('start-up (the plain secret-key is replaced by its hash)', () => updateConfig(kernel, doc => doc.setIn(['remote-management', 'secret-key'], hash)))
       else await kernel.applyConfig({ ...kernel.config, 'remote-management': { ...kernel.config['remote-management'], 'secret-key': hash } })
     }
     const guard = createAccessGuard(kernel)

@@ -1,7 +1,8 @@
-import type { H3Event } from 'h3'
+import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { ConfigError } from '../../core/config/validate.ts'
 import { ManagementError, fail, reply } from './respond.ts'
+import { changeOrigin } from './config-store.ts'
 
 export const base = '/v0/management'
 type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST'
@@ -14,7 +15,8 @@ export function addManagementRoute(kernel: ProxyKernel, guard: Guard, methods: M
       const refused = await guard.check(event)
       if (refused) return refused
       try {
-        const result = await handler(event)
+        const who = kernel.services.clientAddress?.(event) ?? getRequestIP(event) ?? 'unknown'
+        const result = await changeOrigin.run(`${method} ${base}${path} from ${who}`, () => handler(event))
         return result instanceof Response ? result : reply(result)
       } catch (error) {
         const name = (error as Error)?.name

@@ -8,12 +8,6 @@ import { replaceConfig } from './config-store.ts'
 import { hashPlainSecretIn } from './secret-doc.ts'
 import { buildHeaders } from './build-info.ts'
 
-/** Top-level keys whose value differs. */
-function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)])
-  return [...keys].filter(key => JSON.stringify(before[key]) !== JSON.stringify(after[key])).sort()
-}
-
 export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
   addManagementRoute(kernel, guard, 'GET', '/config', () => kernel.config)
 
@@ -32,8 +26,7 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
       throw error
     }
     await hashPlainSecretIn(doc)
-    const before = kernel.config as Record<string, unknown>
-    const after = await replaceConfig(kernel, doc)
-    return reply({ ok: true, changed: changedKeys(before, after as Record<string, unknown>) })
+    const { changed } = await replaceConfig(kernel, doc)
+    return reply({ ok: true, changed: [...new Set(changed.map(path => path.split('.')[0]!))] })
   })
 }

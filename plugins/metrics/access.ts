@@ -2,7 +2,7 @@ import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { isLoopback } from '../../core/http/client-route.ts'
 import { createSecretVerifier } from '../management/secret.ts'
-import type { BanList } from '../management/ban-list.ts'
+import type { SharedBans } from '../management/shared-bans.ts'
 import { formatWait } from '../management/ban-list.ts'
 
 export interface MetricsSettings { enable: boolean; path: string; 'require-key': boolean }
@@ -31,17 +31,17 @@ export function createMetricsAccess(kernel: ProxyKernel, env: () => string | und
     const password = env()
     const hash = kernel.config['remote-management']['secret-key']
     if (!password && !hash) return remote ? refuse(403, 'metrics require the management key, and no management secret is set: only local scrapers are served') : undefined
-    const bans = (kernel.services as { managementGuard?: { bans?: BanList } }).managementGuard?.bans
+    const bans = (kernel.services as { managementGuard?: { bans?: SharedBans } }).managementGuard?.bans
     if (remote && bans) {
-      const left = bans.bannedFor(ip)
+      const left = await bans.bannedFor(ip)
       if (left > 0) return refuse(403, `IP banned due to too many failed attempts. Try again in ${formatWait(left)}`)
     }
     const key = presentedKey(event)
     if (!key || !await verify(key, password, hash)) {
-      if (remote) bans?.fail(ip)
+      if (remote) await bans?.fail(ip)
       return refuse(401, key ? 'invalid management key' : 'missing management key')
     }
-    if (remote) bans?.succeed(ip)
+    if (remote) await bans?.succeed(ip)
     return undefined
   }
 }

@@ -1,4 +1,4 @@
-import { Gauge, Registry } from 'prom-client'
+import { Counter, Gauge, Registry } from 'prom-client'
 import { CounterTally, HistogramTally } from './tally.ts'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import type { CredentialState } from '../../core/credential.ts'
@@ -16,6 +16,7 @@ export type ProxyMetrics = ReturnType<typeof createProxyMetrics>
  */
 export function createProxyMetrics(kernel: ProxyKernel) {
   const registry = new Registry()
+  let counted = 0
   const registers = [registry]
   const register = <T extends CounterTally | HistogramTally>(metric: T): T => {
     registry.registerMetric(metric as never)
@@ -29,6 +30,22 @@ export function createProxyMetrics(kernel: ProxyKernel) {
     tokens: register(new CounterTally('proxy_tokens_total', 'Tokens reported by upstreams, by model asked for and type (input, output, reasoning, cached).', ['model', 'provider', 'type'])),
     retries: register(new CounterTally('proxy_upstream_retries_total', 'Failed upstream attempts that were retried, by provider and upstream status (0 = no connection).', ['provider', 'status'])),
     failovers: register(new CounterTally('proxy_failovers_total', 'Retries that moved to another credential, by provider left and provider tried.', ['from_provider', 'to_provider'])),
+    storageUp: new Gauge({
+      name: 'proxy_shared_store_up',
+      help: 'Whether the shared store (Redis) answers: 1 up, 0 away (the instance serves on local state). Always 1 without Redis.',
+      registers,
+      collect() { this.set(kernel.fleet.health().up ? 1 : 0) },
+    }),
+    storageOutages: new Counter({
+      name: 'proxy_shared_store_outages_total',
+      help: 'Times the shared store (Redis) was lost, or not reachable at start, since this process started.',
+      registers,
+      collect() {
+        const seen = kernel.fleet.health().outages - counted
+        if (seen > 0) this.inc(seen)
+        counted += seen
+      },
+    }),
     credentials: new Gauge({
       name: 'proxy_credentials',
       help: 'Credentials by provider and state (ready, cooldown, blocked, disabled), read at scrape time.',

@@ -18,7 +18,8 @@ interface RequestTally { credentials: Set<string>; bootstraps: number }
 export default defineProxyPlugin({
   name: 'routing',
   setup(kernel) {
-    const state = new RoutingState(kernel.storage, error => kernel.logger.warn('routing state write failed:', (error as Error).message))
+    // While Redis is away writes fail (the state stays in memory and is written back when it returns).
+    const state = new RoutingState(kernel.storage, error => kernel.warnLimited('routing-state', `credential state not shared: ${(error as Error).message}`))
     kernel.services.availability = candidate => state.availability(candidate)
     ;(kernel.services as { routingState?: RoutingState }).routingState = state
     const cursors = new Map<string, number>()
@@ -29,10 +30,18 @@ export default defineProxyPlugin({
       return value
     }
 
-    const poll = setInterval(() => { state.sync().catch(() => {}) }, syncIntervalMs)
+    const poll = setInterval(() => { if (kernel.fleet.health().up) state.sync().catch(() => {}) }, syncIntervalMs)
     poll.unref()
     void state.sync().catch(() => {})
-    kernel.hooks.hook('close', () => clearInterval(poll))
+    const offUp = kernel.fleet.onUp(() => {
+      state.reconcile().then((written) => {
+        if (written) kernel.logger.info(`shared store back: ${written} credential state(s) written back`)
+      }, () => {})
+    })
+    kernel.hooks.hook('close', () => {
+      clearInterval(poll)
+      offUp()
+    })
 
     kernel.hooks.hook('route-resolve', (ctx) => {
       if (!ctx.candidates.length) ctx.candidates = kernel.models.get(ctx.request.model) ?? []
@@ -79,7 +88,8 @@ export default defineProxyPlugin({
         return
       }
       if (!isQuotaError(ctx.status, ctx.message)) return
-      state.markQuota(credential.id, ctx.candidate.upstreamModel, ctx.retryAfter, ctx.message)
+      const cooldown = state.markQuota(credential.id, ctx.candidate.upstreamModel, ctx.retryAfter, ctx.message)
+      kernel.logger.info(`cooldown: ${credential.id} for ${ctx.candidate.upstreamModel} until ${new Date(cooldown.until).toISOString()} (quota error ${ctx.status}, failure ${cooldown.failures} in a row)`)
       const quota = kernel.config['quota-exceeded']
       const next = nextAfterQuota(ctx.candidate, { switchProject: quota['switch-project'], switchPreviewModel: quota['switch-preview-model'] }, ctx.request.model)
       if (next === 'stop') ctx.action = 'fail'

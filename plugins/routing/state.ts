@@ -93,17 +93,37 @@ export class RoutingState {
     this.persist(id, record)
   }
 
-  /** Pull every record other instances wrote; the newer copy wins. */
-  async sync(): Promise<void> {
+  /** Pull every record other instances wrote; the newer copy wins. Returns what the store holds. */
+  async sync(): Promise<Map<string, CredentialRecord>> {
+    const stored = new Map<string, CredentialRecord>()
     const keys = await this.storage.getKeys(prefix.slice(0, -1))
-    if (!keys.length) return
+    if (!keys.length) return stored
     const items = await this.storage.getItems(keys)
     for (const { key, value } of items) {
       const id = key.slice(prefix.length)
       const remote = value as CredentialRecord | null
+      if (!remote) continue
+      stored.set(id, remote)
       const local = this.records.get(id)
-      if (remote && (!local || remote.rev > local.rev)) this.records.set(id, remote)
+      if (!local || remote.rev > local.rev) this.records.set(id, remote)
     }
+    return stored
+  }
+
+  /**
+   * After the store was away (or came back empty): pull what is newer there, then write back every
+   * record this instance holds that the store lacks or has older (changes made during the outage).
+   */
+  async reconcile(): Promise<number> {
+    const stored = await this.sync()
+    let written = 0
+    for (const [id, record] of this.records) {
+      const there = stored.get(id)
+      if (there && there.rev >= record.rev) continue
+      await this.storage.setItem(prefix + id, record)
+      written++
+    }
+    return written
   }
 
   private ensure(id: string): CredentialRecord {

@@ -18,18 +18,21 @@ export default defineProxyPlugin({
     'usage-retention-days': z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: 'must be >= 1' }).default(30),
   }),
   setup(kernel) {
-    const store = new UsageStore(kernel.storage, error => kernel.logger.warn('usage flush failed:', (error as Error).message))
+    // While Redis is away records wait in memory (retried every second and at reconnect): none is lost or counted twice.
+    const store = new UsageStore(kernel.storage, error => kernel.warnLimited('usage-flush', `usage records kept in memory (${store.buffered} waiting): ${(error as Error).message}`))
     const retention = () => (kernel.config as { 'usage-retention-days'?: number })['usage-retention-days'] ?? 30
     kernel.hooks.hook('after-response', (ctx) => {
       if (kernel.config['usage-statistics-enabled']) store.add(recordFrom(ctx))
     })
     const timer = setInterval(() => { void store.flush() }, flushIntervalMs)
     timer.unref()
+    const offUp = kernel.fleet.onUp(() => { void store.flush() })
     const pruner = setInterval(() => { void store.prune(Date.now() - retention() * dayMs).catch(() => {}) }, 3_600_000)
     pruner.unref()
     kernel.hooks.hook('close', async () => {
       clearInterval(timer)
       clearInterval(pruner)
+      offUp()
       await store.flush()
     })
     addUsageRoutes(kernel, store, () => Date.now() - retention() * dayMs)

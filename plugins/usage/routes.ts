@@ -16,7 +16,8 @@ export function addUsageRoutes(kernel: ProxyKernel, store: UsageStore, since: ()
   }
   addManagementRoute(kernel, guard, 'GET', '/usage', async () => {
     await store.flush()
-    return { enabled: kernel.config['usage-statistics-enabled'], usage: summarize(await all()) }
+    const partial = !kernel.fleet.health().up && { partial: 'the shared store is unavailable: this instance\'s own records only' }
+    return { enabled: kernel.config['usage-statistics-enabled'], usage: summarize(await all()), ...partial }
   })
   addManagementRoute(kernel, guard, 'GET', '/usage/export', async () => {
     await store.flush()

@@ -57,3 +57,10 @@ export async function startMockUpstream(handler: MockHandler = openaiMock): Prom
   mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return mock
 }
+
+/** The chat mock, except that requests carrying upstream key `limitedKey` always get a 429 with Retry-After. */
+export function startQuotaLimitedUpstream(limitedKey: string, retryAfterSeconds = 600): Promise<MockUpstream> {
+  return startMockUpstream(request => request.headers.get('authorization') === `Bearer ${limitedKey}`
+    ? new Response(JSON.stringify({ error: { message: 'quota exceeded' } }), { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } })
+    : openaiMock(request))
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startConnectProxy, startSocksProxy, type ForwardProxy } from '../helpers/forward-proxies.ts'
+import { freePort } from '../helpers/redis-server.ts'
 
 let upstream: MockUpstream
 let connect: ForwardProxy
@@ -76,5 +77,30 @@ describe('outbound proxies (rule 13)', () => {
     const response = await chatThrough({ 'proxy-url': connect.url.replace('s3cret', 'wrong'), 'request-retry': 0 })
     expect(response.status).toBe(502)
     expect(await response.text()).not.toContain('wrong')
+  })
+
+  it.each(['http', 'socks5'])('a %s outbound proxy that is down: the client hears it was the outbound proxy, never its address', async (scheme) => {
+    const port = await freePort()
+    const response = await chatThrough({ 'proxy-url': `${scheme}://127.0.0.1:${port}`, 'request-retry': 0 })
+    expect(response.status).toBe(502)
+    const body = await response.json() as { error: { message: string } }
+    expect(body.error.message).toMatch(/outbound proxy/)
+    expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/)
+  })
+
+  it('an upstream that is down, no proxy: the reason without the address', async () => {
+    const port = await freePort()
+    const proxy = await startTestProxy({
+      'api-keys': ['k'], 'request-retry': 0,
+      'compat-provider': [{ name: 'gone', 'base-url': `http://127.0.0.1:${port}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'mock-gpt', alias: '' }] }],
+    })
+    proxies.push(proxy)
+    const response = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'mock-gpt', messages: [{ role: 'user', content: 'x' }] }),
+    })
+    expect(response.status).toBe(502)
+    const body = await response.json() as { error: { message: string } }
+    expect(body.error.message).toBe('upstream connection failed: connection refused')
   })
 })

@@ -29,7 +29,7 @@ describe('file logs', () => {
     await chat({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] })
     const { lines, 'line-count': count, 'latest-timestamp': latest } = await (await call('GET', '/logs')).json()
     expect(count).toBeGreaterThan(0)
-    expect(lines.at(-1)).toMatch(/^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] INFO: POST \/v1\/chat\/completions \S+ model=fast -> mock-gpt via compat:mock:0.0 status=200 \d+ms$/)
+    expect(lines.at(-1)).toMatch(/^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] INFO: \[[\w.-]+\] POST \/v1\/chat\/completions \S+ model=fast -> mock-gpt via compat:mock:0.0 status=200 \d+ms$/)
     expect(latest).toBeGreaterThan(1_700_000_000)
     const newer = await (await call('GET', `/logs?after=${latest}`)).json()
     expect(newer.lines).toEqual([])

@@ -1,0 +1,163 @@
+import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import type { Document } from 'yaml'
+import type { z } from 'zod'
+import type { ConsolaInstance } from 'consola'
+import type { ProxyConfig } from './schema.ts'
+import { unchangedSince, writeFileAtomic } from './atomic-write.ts'
+import { serializeFileTask } from './write-queue.ts'
+import { changedPaths, configFromText, hashText, parseConfigDocument } from './config-text.ts'
+import { ConfigError } from './validate.ts'
+
+export class ConfigWriteError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigWriteError'
+  }
+}
+
+/** Keeps the file in step with other instances (core/fleet/config-sync.ts). */
+export interface ConfigFileSync {
+  /** Pull, push or merge; resolves to a description of a change it brought in (for the log), if any. */
+  reconcile(): Promise<string | undefined>
+}
+
+export interface ConfigFileOptions {
+  path: string
+  /** YAML layers under the file (presets), lowest first. */
+  bases: string[]
+  /** Plugin-owned keys, checked before anything is written. */
+  schemas: () => readonly z.ZodType[]
+  current: () => ProxyConfig
+  apply: (config: ProxyConfig) => Promise<void>
+  logger: ConsolaInstance
+}
+
+export interface ConfigChange { config: ProxyConfig; changed: string[] }
+
+/**
+ * The config file: every change to it, from any source, goes through here. Writes are queued per file
+ * (read-modify-write under the queue: no concurrent write is lost), validated before anything is
+ * written, durable (fsync + rename + folder fsync) before they resolve, and applied once: a text whose
+ * hash was applied already (our own write seen again by the watcher) is not applied again.
+ */
+export class ConfigFile {
+  sync?: ConfigFileSync
+  private appliedHash?: string
+  private rejectedHash?: string
+
+  constructor(private options: ConfigFileOptions) {
+    try {
+      this.appliedHash = hashText(readFileSync(options.path, 'utf8'))
+    } catch {}
+  }
+
+  get path(): string { return this.options.path }
+
+  /** Edit the YAML document (comments and key order kept), validate, write, share, apply. */
+  edit(edit: (doc: Document) => void | Promise<void>, origin: string): Promise<ConfigChange> {
+    return this.write(async (text) => {
+      const doc = parseConfigDocument(text)
+      await edit(doc)
+      return doc.toString()
+    }, origin)
+  }
+
+  /** Replace the whole document (PUT /config.yaml). */
+  replace(doc: Document, origin: string): Promise<ConfigChange> {
+    return this.write(() => doc.toString(), origin)
+  }
+
+  /**
+   * Read-modify-write under the file's queue, after bringing the file up to the fleet's newest version.
+   * Someone else (an editor, a deploy tool) writing the file between our read and our write is not
+   * overwritten: the change is made again on what they wrote.
+   */
+  private write(change: (text: string) => string | Promise<string>, origin: string): Promise<ConfigChange> {
+    return serializeFileTask(this.path, async () => {
+      await this.reconcile()
+      for (let attempt = 0; ; attempt++) {
+        const text = await this.read()
+        try {
+          await this.writeChecked(text, await change(text))
+          break
+        } catch (error) {
+          if ((error as Error).name !== 'FileChangedError' || attempt >= 4) throw error
+        }
+      }
+      await this.reconcile()
+      return this.applyText(await this.read(), origin)
+    })
+  }
+
+  /**
+   * The file may have changed (the watcher, or another instance announced a version): bring it in
+   * step and apply it if its content is new. An invalid file is logged once and not applied.
+   */
+  reload(origin: 'disk' | 'fleet'): Promise<ConfigChange | undefined> {
+    return serializeFileTask(this.path, async () => {
+      const before = await readFile(this.path, 'utf8').catch(() => undefined)
+      // A file deleted to be recreated: wait for it. An unchanged file needs no round trip to the fleet.
+      if (before === undefined || (origin === 'disk' && hashText(before) === this.appliedHash)) return undefined
+      const pulled = await this.reconcile()
+      const text = await readFile(this.path, 'utf8').catch(() => undefined)
+      if (text === undefined) return undefined
+      const hash = hashText(text)
+      if (hash === this.appliedHash || hash === this.rejectedHash) return undefined
+      try {
+        return await this.applyText(text, pulled ?? (origin === 'disk' ? 'the file on disk' : 'the fleet'))
+      } catch (error) {
+        this.rejectedHash = hash
+        if (error instanceof ConfigError || (error as Error).name === 'ConfigError') {
+          this.options.logger.error(`${this.path}: ${(error as Error).message.replace(/\n/g, ' ')}; the running config stays`)
+          return undefined
+        }
+        throw error
+      }
+    })
+  }
+
+  private async read(): Promise<string> {
+    try {
+      return await readFile(this.path, 'utf8')
+    } catch (error) {
+      throw new ConfigWriteError((error as NodeJS.ErrnoException).code ?? (error as Error).message)
+    }
+  }
+
+  private async writeChecked(before: string, text: string): Promise<void> {
+    await configFromText(text, this.path, this.options.bases, this.options.schemas())
+    if (text === before) return
+    try {
+      await writeFileAtomic(this.path, text, { guard: () => unchangedSince(this.path, before) })
+    } catch (error) {
+      if ((error as Error).name === 'FileChangedError') throw error
+      throw new ConfigWriteError((error as NodeJS.ErrnoException).code ?? (error as Error).message)
+    }
+  }
+
+  /** The fleet is optional: while it cannot be reached the file stays as it is and is shared later. */
+  private async reconcile(): Promise<string | undefined> {
+    if (!this.sync) return undefined
+    try {
+      return await this.sync.reconcile()
+    } catch (error) {
+      if ((error as Error).name !== 'FleetOfflineError') this.options.logger.warn(`config sync: ${(error as Error).message}`)
+      return undefined
+    }
+  }
+
+  private async applyText(text: string, origin: string): Promise<ConfigChange> {
+    const hash = hashText(text)
+    if (hash === this.appliedHash) return { config: this.options.current(), changed: [] }
+    const next = await configFromText(text, this.path, this.options.bases, this.options.schemas())
+    const previous = this.options.current()
+    await this.options.apply(next)
+    this.appliedHash = hash
+    this.rejectedHash = undefined
+    const config = this.options.current()
+    const changed = changedPaths(previous, config)
+    this.options.logger.info(`config changed by ${origin}: ${changed.length ? changed.join(', ') : 'comments or layout only'}`)
+    return { config, changed }
+  }
+}

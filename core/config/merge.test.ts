@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { diffValues, mergeJson, mergeYaml } from './merge.ts'
+
+describe('diffValues', () => {
+  it.each([
+    ['same', { a: 1 }, { a: 1 }, []],
+    ['changed scalar', { a: 1 }, { a: 2 }, [{ path: ['a'], kind: 'set' }]],
+    ['added and removed keys', { a: 1, b: 2 }, { a: 1, c: 3 }, [{ path: ['b'], kind: 'delete' }, { path: ['c'], kind: 'set' }]],
+    ['nested map', { r: { s: 'x', t: 1 } }, { r: { s: 'y', t: 1 } }, [{ path: ['r', 's'], kind: 'set' }]],
+    ['list element, same length', { l: ['a', 'b'] }, { l: ['a', 'c'] }, [{ path: ['l', 1], kind: 'set', listLength: 2 }]],
+    ['list of maps, one field', { l: [{ n: 1 }, { n: 2 }] }, { l: [{ n: 1 }, { n: 3 }] }, [{ path: ['l', 1, 'n'], kind: 'set', listLength: 2 }]],
+    ['list that grew: whole list', { l: ['a'] }, { l: ['a', 'b'] }, [{ path: ['l'], kind: 'set' }]],
+  ])('%s', (_name, base, next, changes) => {
+    expect(diffValues(base, next)).toEqual(changes)
+  })
+})
+
+describe('mergeYaml', () => {
+  const base = `# top comment
+debug: false
+request-retry: 1 # retries
+routing:
+  strategy: round-robin
+api-keys:
+  - one # first
+  - two
+`
+  it.each([
+    ['changes to different keys both survive',
+      base.replace('debug: false', 'debug: true'),
+      base.replace('request-retry: 1', 'request-retry: 5'),
+      { debug: true, 'request-retry': 5 }],
+    ['the same key changed on both sides: local (the newer write) wins',
+      base.replace('request-retry: 1', 'request-retry: 2'),
+      base.replace('request-retry: 1', 'request-retry: 3'),
+      { 'request-retry': 2 }],
+    ['different entries of one list both survive',
+      base.replace('- one # first', '- uno # first'),
+      base.replace('- two', '- dos'),
+      { 'api-keys': ['uno', 'dos'] }],
+    ['a list that changed length on the other side is replaced whole by local',
+      base.replace('- two', '- dos'),
+      base.replace('- two', '- two\n  - three'),
+      { 'api-keys': ['one', 'dos'] }],
+    ['a key removed locally is removed',
+      base.replace('debug: false\n', ''),
+      base.replace('routing:\n  strategy: round-robin', 'routing:\n  strategy: fill-first'),
+      { routing: { strategy: 'fill-first' } }],
+  ])('%s', (_name, local, remote, expected) => {
+    const merged = mergeYaml(base, local, remote)
+    expect(parse(merged)).toMatchObject(expected)
+    expect(merged).toContain('# top comment')
+  })
+
+  it('keeps the other side\'s comments and brings the replayed value\'s own', () => {
+    const local = base.replace('request-retry: 1 # retries', 'request-retry: 4 # raised by hand')
+    const remote = base.replace('debug: false', 'debug: true # turned on remotely')
+    const merged = mergeYaml(base, local, remote)
+    expect(merged).toContain('# turned on remotely')
+    expect(merged).toContain('# raised by hand')
+    expect(merged).toContain('# first')
+    expect(parse(merged)).toMatchObject({ debug: true, 'request-retry': 4 })
+    expect(parse(merged)).not.toHaveProperty('debug', false)
+  })
+})
+
+describe('mergeJson', () => {
+  it('merges credential files field by field', () => {
+    const base = JSON.stringify({ type: 'beta', access_token: 'a', refresh_token: 'r', disabled: false })
+    const local = JSON.stringify({ type: 'beta', access_token: 'b', refresh_token: 'r2', disabled: false })
+    const remote = JSON.stringify({ type: 'beta', access_token: 'a', refresh_token: 'r', disabled: true })
+    expect(JSON.parse(mergeJson(base, local, remote))).toEqual({ type: 'beta', access_token: 'b', refresh_token: 'r2', disabled: true })
+  })
+})

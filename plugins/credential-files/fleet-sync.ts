@@ -1,0 +1,108 @@
+import { mkdirSync } from 'node:fs'
+import { readFile, stat, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ProxyKernel } from '../../core/kernel.ts'
+import { unchangedSince, writeFileAtomic } from '../../core/config/atomic-write.ts'
+import { serializeFileTask } from '../../core/config/write-queue.ts'
+import { hashText } from '../../core/config/config-text.ts'
+import { changeCount, mergeJson } from '../../core/config/merge.ts'
+import { SharedDocs } from '../../core/fleet/shared-docs.ts'
+import { FileBaseStore } from '../../core/fleet/base-store.ts'
+import { reconcileDoc, type LocalCopy, type SyncOutcome } from '../../core/fleet/synced-doc.ts'
+import { isCredentialFileName, type CredentialFileStore } from './store.ts'
+
+/** How often the fleet's versions are compared besides the change messages. */
+export const authPollMs = 2000
+
+export interface CredentialFileSync {
+  /** Bring one file in step (before a refresh: maybe another instance refreshed it already; after: share it now). */
+  reconcile(name: string): Promise<SyncOutcome | undefined>
+  /** Files whose content changed here (upload, sign-in, refresh, an edit on disk): share them. */
+  localChanged(): Promise<void>
+  close(): void
+}
+
+/**
+ * Credential files shared through Redis when instances have no shared disk: each file is a versioned
+ * document; a change on any instance reaches every instance's auth-dir; a deleted file is deleted
+ * everywhere; conflicting changes to one file merge field by field (the newer write wins a field).
+ */
+export function syncCredentialFiles(kernel: ProxyKernel, store: CredentialFileStore, changed: () => void): CredentialFileSync | undefined {
+  const { fleet, logger } = kernel
+  if (!fleet.shared) return undefined
+  const docs = new SharedDocs(fleet, 'fleet:auth')
+  mkdirSync(store.dir, { recursive: true })
+  const bases = new FileBaseStore(join(store.dir, '.fleet-synced.json'))
+  const copy = (name: string): LocalCopy => {
+    const path = join(store.dir, name)
+    const read = () => readFile(path, 'utf8').catch(() => undefined)
+    return {
+      read,
+      write: async (text, expected) => {
+        if (text !== null) return writeFileAtomic(path, text, { guard: () => unchangedSince(path, expected) })
+        unchangedSince(path, expected)
+        await unlink(path).catch(() => {})
+      },
+      check: (text) => { JSON.parse(text) },
+      merge: mergeJson,
+      distance: changeCount,
+      deletable: true,
+      replaced: text => writeFileAtomic(join(store.dir, `.${name}.before-fleet`), text),
+    }
+  }
+  const reconcile = (name: string): Promise<SyncOutcome | undefined> => {
+    if (!isCredentialFileName(name) || !fleet.health().up) return Promise.resolve(undefined)
+    return serializeFileTask(join(store.dir, name), async () => {
+      const outcome = await reconcileDoc(docs, name, copy(name), bases)
+      if (outcome.kind === 'pulled' || outcome.kind === 'merged' || outcome.kind === 'replaced') {
+        store.load()
+        changed()
+        logger.info(`credential file ${name}: ${outcome.version.text === null ? 'deleted' : 'version'} from ${outcome.version.origin}`)
+      }
+      if (outcome.kind === 'invalid-local') kernel.warnLimited('auth-sync', `credential file ${name} is not shared while it is not valid JSON`)
+      return outcome
+    }).catch((error) => {
+      kernel.warnLimited('auth-sync', `credential file ${name}: not in step with the fleet: ${(error as Error).message}`)
+      return undefined
+    })
+  }
+  const localNames = () => [...store.entries.values()].filter(entry => !entry.deleted).map(entry => entry.name)
+  // A file is read and hashed again only when its size or time moved.
+  const seen = new Map<string, string>()
+  const localChanged = async () => {
+    for (const name of store.entries.keys()) {
+      const info = await stat(join(store.dir, name)).catch(() => undefined)
+      const signature = info ? `${info.size}:${info.mtimeMs}` : 'missing'
+      if (bases.get(name) && seen.get(name) === signature) continue
+      const text = info ? await readFile(join(store.dir, name), 'utf8').catch(() => null) : null
+      const inStep = (now = bases.get(name)) => !!now && (text === null ? now.text === null : hashText(text) === now.hash)
+      if (!inStep()) await reconcile(name)
+      if (inStep()) seen.set(name, signature)
+      else seen.delete(name)
+    }
+  }
+  const all = async () => {
+    if (!fleet.health().up) return
+    const stamps = await docs.stamps().catch(() => undefined)
+    if (!stamps) return
+    for (const name of new Set([...stamps.keys(), ...localNames()])) {
+      if (stamps.get(name) !== bases.get(name)?.stamp || !bases.get(name)) await reconcile(name)
+    }
+    await localChanged()
+  }
+
+  const unwatch = docs.watch(name => { void reconcile(name) })
+  const offUp = fleet.onUp(() => { void all() })
+  const poll = setInterval(() => { void all() }, authPollMs)
+  poll.unref()
+  void all()
+  return {
+    reconcile,
+    localChanged,
+    close() {
+      clearInterval(poll)
+      unwatch()
+      offUp()
+    },
+  }
+}

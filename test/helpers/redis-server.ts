@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** A loopback port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface OwnRedis {
+  url: string
+  port: number
+  /** Stop it: `save` writes the data set first (a clean restart keeps it), else it is gone (SIGKILL). */
+  stop(options?: { save?: boolean }): Promise<void>
+  start(): Promise<void>
+  /** Remove what a saving stop wrote: the next start is empty. */
+  forget(): void
+  close(): Promise<void>
+}
+
+/**
+ * A redis-server of the test's own on a free port, so it can be stopped and restarted (never the shared
+ * one on 6379). No persistence but what `stop({save: true})` writes, into a temp folder removed on close.
+ */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmpdir(), 'proxy-redis-'))
+  let child: ChildProcess | undefined
+  const start = () => new Promise<void>((resolve, reject) => {
+    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = proc
+    let out = ''
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes('Ready to accept connections')) resolve()
+    }
+    proc.stdout!.on('data', onData)
+    proc.once('exit', code => reject(new Error(`redis-server exited (${code}): ${out}`)))
+  })
+  const stop = async ({ save = false } = {}) => {
+    const proc = child
+    if (!proc || proc.exitCode !== null) return
+    child = undefined
+    const exited = new Promise(resolve => proc.once('exit', resolve))
+    if (save) {
+      const { Redis } = await import('ioredis')
+      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 })
+      await client.connect()
+      await client.call('SHUTDOWN', 'SAVE').catch(() => {})
+      client.disconnect()
+    } else {
+      proc.kill('SIGKILL')
+    }
+    await exited
+  }
+  await start()
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    forget: () => rmSync(join(dir, 'dump.rdb'), { force: true }),
+    async close() {
+      await stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
