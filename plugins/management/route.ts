@@ -28,13 +28,20 @@ export function addManagementRoute(kernel: ProxyKernel, guard: Guard, methods: M
   }
 }
 
-/** A JSON body, or the spec's `invalid body`. */
+/** A JSON body, or the spec's `invalid body`. A `__proto__` key anywhere is refused: bodies are merged into the config. */
 export async function readBody(event: H3Event): Promise<unknown> {
+  let protoKey = false
+  let body: unknown
   try {
-    return JSON.parse(await event.req.text())
+    body = JSON.parse(await event.req.text(), (key, value) => {
+      if (key === '__proto__') protoKey = true
+      return value
+    })
   } catch {
     throw new ManagementError(400, 'invalid body')
   }
+  if (protoKey) throw new ManagementError(400, 'invalid body', { message: '"__proto__" keys are not accepted' })
+  return body
 }
 
 /** `{value: T}` with a value of the expected type, or `invalid body`. */
