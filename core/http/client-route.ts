@@ -1,35 +1,11 @@
-import { getRequestIP, type H3Event } from 'h3'
+import type { H3Event } from 'h3'
 import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
-import { readClientKey } from '../client-key.ts'
+import { authorizeClient } from './client-access.ts'
 import { bodyTooLarge, ProxyError } from './errors.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
-/** Marks an in-process Request as already authorized (value: the client key, or true). Not reachable from the network. */
-export const trustedClient = Symbol.for('model-proxy.trusted-client')
-
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
-export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopback.has(ip) || ip.startsWith('127.'))
-
-/**
- * Client-key check. With no `api-keys` configured, only loopback clients are served (handy for a laptop,
- * never an open relay on a public interface).
- */
-export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
-  // Requests the proxy makes to itself (WebSocket bridges) were authorized when the socket opened.
-  const trusted = (event.req as unknown as Record<symbol, unknown>)[trustedClient]
-  if (trusted) return typeof trusted === 'string' ? trusted : undefined
-  const keys = kernel.config['api-keys']
-  const sent = readClientKey(event.req.headers, event.url)
-  if (!keys.length) {
-    if (isLoopback(getRequestIP(event))) return sent
-    throw new ProxyError(401, 'no client API keys are configured: only local clients may connect', 'authentication_error', 'invalid_api_key')
-  }
-  if (!sent) throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
-  const match = kernel.matchClientKey(sent)
-  if (!match) throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
-  return match
-}
+export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
 
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 

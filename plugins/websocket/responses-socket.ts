@@ -1,7 +1,8 @@
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { bridgeRequest } from './bridge.ts'
-import { authorizeUpgrade } from './upgrade-auth.ts'
+import type { SocketPeer } from '../../core/http/client-access.ts'
+import { authorizeUpgrade, socketPeer } from './upgrade-auth.ts'
 import { expandRequest, linkAfter, warmupEvents, type ChainLink } from './response-chain.ts'
 
 type Peer = { send(data: string): void; context: Record<string, unknown> }
@@ -35,7 +36,7 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     for (const event of events) peer.send(JSON.stringify(event))
     return
   }
-  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.clientKey as string | undefined)
+  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer as SocketPeer)
   if (!reply.events) {
     let error: unknown = reply.body
     try { error = JSON.parse(reply.body ?? '').error } catch {}
@@ -57,7 +58,9 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
 export function addResponsesSocket(kernel: ProxyKernel): void {
   kernel.app.get('/v1/responses', defineWebSocketHandler({
     upgrade(request) {
-      return { context: { clientKey: authorizeUpgrade(kernel, request) } }
+      const peer = socketPeer(request)
+      authorizeUpgrade(kernel, peer)
+      return { context: { peer } }
     },
     message(peer, message) {
       // One request at a time per socket, in the order sent.
