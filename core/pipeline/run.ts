@@ -86,11 +86,26 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
     if (outcome instanceof Response) return outcome
     if (signal.aborted) return new Response(null, { status: 499 })
     lastError = outcome.failure
-    if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, outcome.failure)
+    if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, withRetryAfter(kernel, outcome.failure, route.candidates))
     next = outcome.result.retryWith
   }
 
-  return finishWithError(kernel, request, lastCandidate, lastError ?? { status: 503, message: `no credential is available for model ${JSON.stringify(request.model)}`, type: 'server_error', code: 'no_credential_available' })
+  return finishWithError(kernel, request, lastCandidate, withRetryAfter(kernel, lastError ?? { status: 503, message: `no credential is available for model ${JSON.stringify(request.model)}`, type: 'server_error', code: 'no_credential_available' }, route.candidates))
+}
+
+/**
+ * A 429 always says when to come back: the upstream's own Retry-After, else when the first of the
+ * model's credentials leaves its cooldown, else one second.
+ */
+function withRetryAfter(kernel: ProxyKernel, failure: Failure, candidates: Candidate[]): Failure {
+  if (failure.status !== 429 || failure.retryAfter !== undefined) return failure
+  const now = Date.now()
+  let earliest: number | undefined
+  for (const candidate of candidates) {
+    const ready = kernel.services.availability?.(candidate)
+    if (typeof ready === 'number' && ready > now && (earliest === undefined || ready < earliest)) earliest = ready
+  }
+  return { ...failure, retryAfter: earliest === undefined ? 1 : Math.ceil((earliest - now) / 1000) }
 }
 
 /** One upstream attempt: a client Response on success, or the failure and what the hooks decided. */
@@ -119,7 +134,10 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     return ms
   }
   const fail = async (failure: Failure, status: number, bootstrap = false): Promise<{ failure: Failure; result: AttemptResult }> => {
-    const retry = bootstrap ? attempt < kernel.config.streaming['bootstrap-retries'] : classifyUpstreamStatus(status) === 'retry' && attempt < kernel.config['request-retry']
+    // A 200 stream that broke before its first event failed like a 502 (the next credential may answer);
+    // streaming.bootstrap-retries allows that many tries more for this case.
+    const allowed = kernel.config['request-retry'] + (bootstrap ? kernel.config.streaming['bootstrap-retries'] : 0)
+    const retry = classifyUpstreamStatus(status) === 'retry' && attempt < allowed
     const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, action: retry ? 'retry' : 'fail', firstByteMs, durationMs: upstreamDone() }
     await hooks.callHook('attempt-result', result)
     return { failure, result }

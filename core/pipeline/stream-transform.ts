@@ -4,6 +4,7 @@ import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { createSseParser } from '../http/sse.ts'
 import { ProxyError } from '../http/errors.ts'
+import { firstEventOffset } from './first-event.ts'
 import type { ClientEncoding } from './non-stream.ts'
 
 /** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
@@ -53,8 +54,14 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
       const cut = lastEventEnd(buffer)
       carry = cut < buffer.length ? buffer.subarray(cut) : undefined
       if (!cut) return undefined
+      const events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
+      if (primed) return out(events)
+      // The head of the stream: what precedes the first event is dropped, a broken first event throws.
+      const text = events.toString('utf8')
+      const first = firstEventOffset(text)
+      if (first === undefined) return undefined
       primed = true
-      return out(cut === buffer.length ? buffer : buffer.subarray(0, cut))
+      return out(first ? Buffer.from(text.slice(first), 'utf8') : events)
     },
     // A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line).
     end: () => carry && out(carry),
