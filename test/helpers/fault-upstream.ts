@@ -143,3 +143,9 @@ export function mergeEntries(parts: Array<Record<string, unknown[]>>): Record<st
   for (const part of parts) for (const [key, list] of Object.entries(part)) (out[key] ??= []).push(...list)
   return out
 }
+
+/** One fault upstream per family. */
+export async function startFaultUpstreams(families: UpstreamFamily[]): Promise<Record<UpstreamFamily, FaultUpstream>> {
+  const started = await Promise.all(families.map(family => startFaultUpstream(family)))
+  return Object.fromEntries(families.map((family, i) => [family, started[i]!])) as Record<UpstreamFamily, FaultUpstream>
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { familyEntries, mergeEntries, startFaultUpstream, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
-import { clientCall, clientHeaders, streamCompleted, type ClientFormat } from '../helpers/client-formats.ts'
+import { familyEntries, mergeEntries, startFaultUpstreams, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
+import { callClient, streamCompleted, type ClientFormat } from '../helpers/client-formats.ts'
 
 /**
  * Issue 18.11, with the default settings (no bootstrap retries configured): an upstream that answers
@@ -21,8 +21,7 @@ const stormAlias = (c: { family: string; storm: string; client: string; stream: 
 let upstreams: Record<UpstreamFamily, FaultUpstream>
 let proxy: TestProxy
 beforeAll(async () => {
-  const started = await Promise.all(families.map(family => startFaultUpstream(family)))
-  upstreams = Object.fromEntries(families.map((family, i) => [family, started[i]!])) as Record<UpstreamFamily, FaultUpstream>
+  upstreams = await startFaultUpstreams(families)
   const entries = mergeEntries(families.flatMap(family => [
     ...junk.map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `${family}-${fault}`)),
     // One alias per storm case: a credential cooling down from an earlier case would answer for it.
@@ -37,11 +36,7 @@ afterAll(async () => {
   await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream.close()))
 })
 
-async function call(format: ClientFormat, model: string, stream: boolean) {
-  const { path, body } = clientCall(format, model, stream)
-  const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders('k'), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
+const call = (format: ClientFormat, model: string, stream: boolean) => callClient(proxy.url, format, model, stream)
 
 const junkCases = clients.flatMap(client => families.flatMap(family => junk.map(fault => ({ client, family, fault }))))
 
