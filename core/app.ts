@@ -53,6 +53,8 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
       for (const name in corsHeaders) response.headers.set(name, corsHeaders[name]!)
       if (!response.headers.has('x-request-id')) response.headers.set('x-request-id', id)
     }
+    // Shutting down: no connection is kept alive for a next request.
+    if (kernel.services.draining && response instanceof Response) response.headers.set('connection', 'close')
     return response
   })
   app.get('/healthz', () => jsonResponse({ status: 'ok' }))

@@ -7,6 +7,7 @@ import { loadProject, readYamlConfig, type LoadedProject } from './config/load.t
 import { ConfigError } from './config/validate.ts'
 import { createProxyStorage, type StorageOptions } from './storage.ts'
 import { listen, type RunningServer } from './server.ts'
+import { endOpenStreams, openStreamsOf } from './pipeline/open-streams.ts'
 
 export interface StartOptions {
   cwd: string
@@ -43,6 +44,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   const storage = await createProxyStorage(storageOptions(loaded))
   const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger, configPath: project.yamlPath, configBases: project.yamlBases })
   let proxy = await build(loaded)
+  // Apps replaced by a rebuild whose streams may still be running (they finish on the old app).
+  const retired = new Set<Proxy>()
   const server: RunningServer = await listen(() => proxy, loaded.config, { port: options.port, host: options.host })
   logger.info(`listening on ${server.url}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
 
@@ -71,13 +74,21 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
       const old = proxy
       proxy = fresh
       loaded = next
+      if (openStreamsOf(old.kernel).size) retired.add(old)
+      for (const app of retired) if (!openStreamsOf(app.kernel).size) retired.delete(app)
       await old.kernel.hooks.callHook('close')
       logger.info('reloaded plugins and config')
     },
     async close(drainMs = 0) {
       clearTimeout(timer)
       for (const watcher of watchers) watcher.close()
-      await server.close(drainMs)
+      const apps = [proxy, ...retired]
+      // Readiness answers 503 and client endpoints refuse new requests (503, Connection: close).
+      for (const app of apps) app.kernel.services.draining = true
+      await server.close(drainMs, {
+        openStreams: () => apps.reduce((sum, app) => sum + openStreamsOf(app.kernel).size, 0),
+        endStreams: () => { for (const app of apps) endOpenStreams(app.kernel, 'the server is shutting down: this stream was cut at the end of its drain window') },
+      })
       await proxy.close()
     },
   }

@@ -28,7 +28,6 @@ export async function serveUntilSignal(options: StartOptions): Promise<void> {
     if (stopping) return
     stopping = true
     consola.info(`${signal}: shutting down`)
-    running.proxy.kernel.services.draining = true
     const force = setTimeout(() => process.exit(0), drainMs + 5_000)
     force.unref()
     await running.close(drainMs).catch(error => consola.error(error))

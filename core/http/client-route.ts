@@ -92,6 +92,8 @@ export interface ClientRoute {
 export function addClientRoute(kernel: ProxyKernel, route: ClientRoute): void {
   kernel.app.on(route.method, route.path, async (event) => {
     try {
+      // Draining: what already runs finishes, nothing new starts (the client may retry elsewhere).
+      if (kernel.services.draining) throw new ProxyError(503, 'the server is shutting down: send the request again (to another instance)', 'server_error', 'shutting_down')
       const key = authorizeClient(kernel, event)
       return await route.handler(event, key)
     } catch (error) {

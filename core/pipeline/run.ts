@@ -9,6 +9,7 @@ import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { translateResponse, type ClientEncoding } from './non-stream.ts'
 import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
+import { openStreamsOf } from './open-streams.ts'
 import { errorResponse } from './error-response.ts'
 import { classifyUpstreamStatus, retryAfterSeconds } from './upstream-status.ts'
 import { sleep } from './sleep.ts'
@@ -177,7 +178,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
       ctx.durationMs = Date.now() - request.startedAt
       ctx.upstreamMs = performance.now() - sentAt
       void hooks.callHook('after-response', ctx)
-    })
+    }, openStreamsOf(kernel))
     await hooks.callHook('before-response', ctx)
     const contentType = ctx.sse ? sseHeaders : { 'content-type': 'application/json' }
     ctx.responseHeaders[overheadHeader] = overheadValue(timing)

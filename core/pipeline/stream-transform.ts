@@ -11,7 +11,8 @@ import type { ClientEncoding } from './non-stream.ts'
 export interface StreamTransform {
   push(chunk: Uint8Array): Uint8Array | undefined
   end(): Uint8Array | undefined
-  fail(message: string): Uint8Array | undefined
+  /** The format's error event (and end of stream) for a failure after the first byte; 502 unless told. */
+  fail(message: string, status?: number): Uint8Array | undefined
   /** The upstream has sent something real (a whole event): from here on the answer is committed. */
   readonly primed: boolean
   readonly usage?: Usage
@@ -65,7 +66,7 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
     },
     // A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line).
     end: () => carry && out(carry),
-    fail: message => encoderForErrors ? bytes(encoderForErrors.push({ type: 'error', status: 502, message }) + encoderForErrors.end()) : undefined,
+    fail: (message, status = 502) => encoderForErrors ? bytes(encoderForErrors.push({ type: 'error', status, message }) + encoderForErrors.end()) : undefined,
     get primed() { return primed },
   }
 }
@@ -102,8 +103,8 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
       for (const sse of parser.end()) out += emit(decoder.push(sse))
       return bytes(out + emit(decoder.end()) + encoder.end())
     },
-    fail(message) {
-      return bytes(encoder.push({ type: 'error', status: 502, message }) + encoder.end())
+    fail(message, status = 502) {
+      return bytes(encoder.push({ type: 'error', status, message }) + encoder.end())
     },
     get primed() { return primed },
     get usage() { return usage },
