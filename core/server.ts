@@ -5,6 +5,8 @@ import { plugin as websockets } from 'crossws/server'
 import type { Proxy } from './app.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import { closeUpstreamPools } from './http/upstream.ts'
+import { answerProtocolErrors } from './http/protocol-errors.ts'
+import { pathErrorBody } from './http/path-errors.ts'
 
 /** What a drain asks of the app(s) behind the server: their streams, WebSocket ones included. */
 export interface DrainHooks {
@@ -51,6 +53,7 @@ export async function listen(getProxy: () => Proxy, config: ProxyConfig, overrid
   await server.ready()
   const node = server.node!.server! as HttpServer
   const inFlight = trackRequests(node)
+  answerProtocolErrors(node, (path, info) => pathErrorBody(getProxy().kernel, path, info))
   const address = node.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const host = (overrides.host ?? config.host) || 'localhost'

@@ -3,6 +3,7 @@ import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import { authorizeClient } from './client-access.ts'
 import { bodyTooLarge, ProxyError } from './errors.ts'
+import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
 export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
@@ -69,6 +70,8 @@ export const bodyTextOf = (body: object): string | undefined => bodyTexts.get(bo
 export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
   const text = await readBodyText(event)
   if (!text.trim()) throw new ProxyError(400, 'request body is empty: expected a JSON object', 'invalid_request_error', 'invalid_json')
+  // Before parsing: a body nested thousands deep is refused without building it.
+  if (jsonDeeperThan(text)) throw new ProxyError(400, `request body is nested more than ${maxJsonDepth} levels deep`, 'invalid_request_error', 'invalid_json')
   let body: unknown
   try {
     body = JSON.parse(text)

@@ -2,8 +2,9 @@ import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import type { SocketPeer } from '../../core/http/client-access.ts'
 import { bridgeRequest } from './bridge.ts'
-import { authorizeUpgrade, socketPeer } from './upgrade-auth.ts'
+import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { resolveEnvelopePath } from './envelope-path.ts'
+import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
 
 const parse = (text: string | undefined) => {
   try { return JSON.parse(text ?? '') } catch { return text }
@@ -16,6 +17,7 @@ type Peer = { send(data: string): void; context: Record<string, unknown> }
  * then `done`, or one `response`; failures as `error` with the status and the endpoint's error body.
  */
 async function serveEnvelope(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
+  if (jsonDeeperThan(text)) return peer.send(JSON.stringify({ id: null, type: 'error', status: 400, body: { error: { message: `message is nested more than ${maxJsonDepth} levels deep`, type: 'invalid_request_error', code: 'invalid_json' } } }))
   const envelope = parse(text) as { id?: unknown; path?: unknown; body?: unknown } | string
   const id = typeof envelope === 'object' && envelope ? envelope.id ?? null : null
   const send = (message: Record<string, unknown>) => peer.send(JSON.stringify({ id, ...message }))
@@ -47,5 +49,5 @@ export function addApiSocket(kernel: ProxyKernel): void {
         peer.send(JSON.stringify({ id: null, type: 'error', status: 500, body: { error: { message: (error as Error).message, type: 'server_error' } } }))
       })
     },
-  }))
+  }, upgradeRequired(kernel)))
 }

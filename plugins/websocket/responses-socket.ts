@@ -1,14 +1,19 @@
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { bridgeRequest } from './bridge.ts'
+import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
 import type { SocketPeer } from '../../core/http/client-access.ts'
-import { authorizeUpgrade, socketPeer } from './upgrade-auth.ts'
+import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { expandRequest, linkAfter, warmupEvents, type ChainLink } from './response-chain.ts'
 
 type Peer = { send(data: string): void; context: Record<string, unknown> }
 
 /** One `response.create` message -> the responses stream events, each as a JSON text message. */
 async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
+  if (jsonDeeperThan(text)) {
+    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `message is nested more than ${maxJsonDepth} levels deep` } }))
+    return
+  }
   let message: Record<string, unknown>
   try {
     message = JSON.parse(text)
@@ -16,8 +21,9 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'message is not valid JSON' } }))
     return
   }
-  if (message.type !== 'response.create') {
-    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `unsupported message type ${JSON.stringify(message.type)}: send response.create` } }))
+  if (!message || typeof message !== 'object' || Array.isArray(message) || message.type !== 'response.create') {
+    const type = message && typeof message === 'object' ? (message as { type?: unknown }).type : undefined
+    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `unsupported message type ${JSON.stringify(type ?? null)}: send a {"type": "response.create"} object` } }))
     return
   }
   const { type: _type, response: nested, ...rest } = message
@@ -69,5 +75,5 @@ export function addResponsesSocket(kernel: ProxyKernel): void {
         peer.send(JSON.stringify({ type: 'error', error: { type: 'server_error', message: (error as Error).message } }))
       })
     },
-  }))
+  }, upgradeRequired(kernel)))
 }

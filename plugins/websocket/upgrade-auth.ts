@@ -1,4 +1,6 @@
+import type { H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
+import { pathErrorResponse } from '../../core/http/path-errors.ts'
 import { readClientKey } from '../../core/client-key.ts'
 import { checkClientAccess, type SocketPeer } from '../../core/http/client-access.ts'
 import { toErrorInfo } from '../../core/pipeline/error-response.ts'
@@ -18,3 +20,7 @@ export function authorizeUpgrade(kernel: ProxyKernel, peer: SocketPeer): void {
     throw new Response(JSON.stringify(genericErrorBody(info)), { status: info.status, headers: { 'content-type': 'application/json' } })
   }
 }
+
+/** A plain GET on a socket path: 426 in the format of the path's clients, not a bare text line. */
+export const upgradeRequired = (kernel: ProxyKernel) => (event: H3Event) =>
+  pathErrorResponse(kernel, event.url.pathname, { status: 426, message: 'this path is a WebSocket: send the request with Upgrade: websocket', type: 'invalid_request_error', code: 'upgrade_required' }, { upgrade: 'websocket' })
