@@ -7,7 +7,7 @@ import { loadProject, readYamlConfig, type LoadedProject } from './config/load.t
 import { ConfigError } from './config/validate.ts'
 import { createProxyStorage, type StorageOptions } from './storage.ts'
 import { listen, type RunningServer } from './server.ts'
-import { endOpenStreams, openStreamsOf } from './pipeline/open-streams.ts'
+import { endOpenAnswers, openAnswersOf } from './pipeline/open-answers.ts'
 
 export interface StartOptions {
   cwd: string
@@ -74,8 +74,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
       const old = proxy
       proxy = fresh
       loaded = next
-      if (openStreamsOf(old.kernel).size) retired.add(old)
-      for (const app of retired) if (!openStreamsOf(app.kernel).size) retired.delete(app)
+      if (openAnswersOf(old.kernel).size) retired.add(old)
+      for (const app of retired) if (!openAnswersOf(app.kernel).size) retired.delete(app)
       await old.kernel.hooks.callHook('close')
       logger.info('reloaded plugins and config')
     },
@@ -86,8 +86,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
       // Readiness answers 503 and client endpoints refuse new requests (503, Connection: close).
       for (const app of apps) app.kernel.services.draining = true
       await server.close(drainMs, {
-        openStreams: () => apps.reduce((sum, app) => sum + openStreamsOf(app.kernel).size, 0),
-        endStreams: () => { for (const app of apps) endOpenStreams(app.kernel, 'the server is shutting down: this stream was cut at the end of its drain window') },
+        openAnswers: () => apps.reduce((sum, app) => sum + openAnswersOf(app.kernel).size, 0),
+        endAnswers: () => { for (const app of apps) endOpenAnswers(app.kernel, 'the server is shutting down: this answer was cut at the end of its drain window') },
       })
       await proxy.close()
     },

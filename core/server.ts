@@ -8,25 +8,25 @@ import { closeUpstreamPools } from './http/upstream.ts'
 import { answerProtocolErrors } from './http/protocol-errors.ts'
 import { pathErrorBody } from './http/path-errors.ts'
 
-/** What a drain asks of the app(s) behind the server: their streams, WebSocket ones included. */
+/** What a drain asks of the app(s) behind the server: their answers, those over WebSockets included. */
 export interface DrainHooks {
-  /** Streams still sending (HTTP or over a WebSocket). */
-  openStreams?(): number
-  /** End them now with an error event in their format. */
-  endStreams?(): void
+  /** Answers still in progress: streams sending, requests waiting for their upstream. */
+  openAnswers?(): number
+  /** End them now in their client's format (an error event, or an error response). */
+  endAnswers?(): void
 }
 
 export interface RunningServer {
   server: Server
   url: string
   /**
-   * Stop accepting; let open requests and streams finish for up to `drainMs`; then end the rest with
-   * an error event in their format, give those last bytes a moment, and close everything.
+   * Stop accepting; let open requests and streams finish for up to `drainMs`; then end the rest in
+   * their client's format, give those last bytes a moment, and close everything.
    */
   close(drainMs?: number, hooks?: DrainHooks): Promise<void>
 }
 
-/** After the window, how long the streams just ended get to flush their error event. */
+/** After the window, how long the answers just ended get to flush. */
 const flushMs = 1000
 /**
  * Once nothing runs, how long kept-alive connections stay open: a client that sends its next request
@@ -66,9 +66,9 @@ export async function listen(getProxy: () => Proxy, config: ProxyConfig, overrid
       // resetting a request a client is sending on one. Those get a 503 with Connection: close instead.
       if (node.listening) NetServer.prototype.close.call(node)
       if (drainMs > 0) {
-        const busy = () => inFlight.count > 0 || (hooks.openStreams?.() ?? 0) > 0
+        const busy = () => inFlight.count > 0 || (hooks.openAnswers?.() ?? 0) > 0
         if (!await until(() => !busy(), drainMs)) {
-          hooks.endStreams?.()
+          hooks.endAnswers?.()
           await until(() => !busy(), flushMs)
         }
         await new Promise(resolve => setTimeout(resolve, lingerMs))
@@ -77,7 +77,7 @@ export async function listen(getProxy: () => Proxy, config: ProxyConfig, overrid
       node.closeAllConnections()
       for (const socket of inFlight.upgraded) socket.destroy()
       await server.close(true)
-      await closeUpstreamPools()
+      await closeUpstreamPools(drainMs > 0)
     },
   }
 }

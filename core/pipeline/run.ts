@@ -9,7 +9,7 @@ import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { translateResponse, type ClientEncoding } from './non-stream.ts'
 import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
-import { openStreamsOf } from './open-streams.ts'
+import { endableAnswer, openAnswersOf } from './open-answers.ts'
 import { errorResponse } from './error-response.ts'
 import { classifyUpstreamStatus, retryAfterSeconds } from './upstream-status.ts'
 import { sleep } from './sleep.ts'
@@ -41,7 +41,9 @@ type Failure = ProxyErrorInfo & { retryAfter?: number }
 export function runPipeline(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions = {}): Promise<Response> {
   const interval = kernel.config['nonstream-keepalive-interval']
   const run = runAttempts(kernel, request, options)
-  return !request.stream && interval > 0 ? withNonStreamKeepalive(run, interval) : run
+  // A shutdown whose drain window ran out answers a request still waiting for its upstream.
+  const answer = endableAnswer(kernel, run, (message, status) => errorResponse(kernel, request.inbound, { status, message, type: 'server_error', code: 'shutting_down' }))
+  return !request.stream && interval > 0 ? withNonStreamKeepalive(answer, interval) : answer
 }
 
 async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions): Promise<Response> {
@@ -178,7 +180,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
       ctx.durationMs = Date.now() - request.startedAt
       ctx.upstreamMs = performance.now() - sentAt
       void hooks.callHook('after-response', ctx)
-    }, openStreamsOf(kernel))
+    }, openAnswersOf(kernel))
     await hooks.callHook('before-response', ctx)
     const contentType = ctx.sse ? sseHeaders : { 'content-type': 'application/json' }
     ctx.responseHeaders[overheadHeader] = overheadValue(timing)

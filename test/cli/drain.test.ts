@@ -23,7 +23,10 @@ beforeAll(async () => {
   // A stream of `n` ms: the user's text is the duration; a delta every 100 ms.
   upstream = await startMockUpstream(async (request) => {
     const body = await request.json() as { stream?: boolean; messages: Array<{ content: string }> }
-    const ms = Number(body.messages.at(-1)!.content)
+    const said = body.messages.at(-1)!.content
+    // `wait:<ms>`: nothing at all (no headers) for that long, then a normal short stream.
+    if (said.startsWith('wait:')) await new Promise(resolve => setTimeout(resolve, Number(said.slice(5))))
+    const ms = said.startsWith('wait:') ? 200 : Number(said)
     if (!body.stream) {
       await new Promise(resolve => setTimeout(resolve, ms))
       return Response.json({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'last' }, finish_reason: 'stop' }] })
@@ -55,7 +58,7 @@ afterAll(async () => {
 interface Outcome { status?: number; text?: string; connection?: string; error?: string }
 
 /** A request through a given keep-alive pool; a socket error is an outcome, not a throw. */
-async function send(url: string, pool: Agent, format: ClientFormat, ms: number, stream = true): Promise<Outcome> {
+async function send(url: string, pool: Agent, format: ClientFormat, ms: number | string, stream = true): Promise<Outcome> {
   const { path, body } = clientCall(format, 'm', stream, String(ms))
   try {
     const response = await request(`${url}${path}`, { method: 'POST', dispatcher: pool, headers: clientHeaders('k'), body: JSON.stringify(body) })
@@ -84,11 +87,13 @@ describe('SIGTERM drains', () => {
         send(url, pool, 'chat', 1200, false),
       ]
       const long = (['chat', 'messages', 'responses', 'generate-sse'] as const).map(format => send(url, pool, format, 10_000).then(outcome => ({ format, outcome })))
+      // Still waiting for the upstream when the window ends: a non-stream call, and a stream with no first byte yet.
+      const waiting = [send(url, pool, 'messages', 10_000, false), send(url, pool, 'generate-sse', 'wait:10000'), send(url, pool, 'chat', 'wait:10000')]
       // The signal comes once every request has reached the upstream (all are running).
-      while (upstream.requests.length < before + short.length + long.length) await new Promise(resolve => setTimeout(resolve, 20))
+      while (upstream.requests.length < before + short.length + long.length + waiting.length) await new Promise(resolve => setTimeout(resolve, 20))
       const signalled = Date.now()
       cli.child.kill('SIGTERM')
-      const [shortOutcomes, longOutcomes] = await Promise.all([Promise.all(short), Promise.all(long)])
+      const [shortOutcomes, longOutcomes, waitingOutcomes] = await Promise.all([Promise.all(short), Promise.all(long), Promise.all(waiting)])
       for (const [i, outcome] of shortOutcomes.entries()) {
         expect(outcome.error, `short #${i}`).toBeUndefined()
         expect(outcome.status, `short #${i}: ${outcome.text}`).toBe(200)
@@ -102,6 +107,15 @@ describe('SIGTERM drains', () => {
         expect(outcome.text, format).toContain('t0 ')
         expect(streamErrorEnding(format, outcome.text!), `${format}: ${outcome.text!.slice(-300)}`).toBeUndefined()
         expect(outcome.text!.toLowerCase(), format).toContain('shutting down')
+      }
+      // Those never started answering: an error response in their format, not a cut connection.
+      for (const [i, outcome] of waitingOutcomes.entries()) {
+        expect(outcome.error, `waiting #${i}`).toBeUndefined()
+        expect(outcome.status, `waiting #${i}: ${outcome.text}`).toBe(503)
+        const body = JSON.parse(outcome.text!)
+        expect(i === 0 ? body.type : typeof body.error, `waiting #${i}`).toBe(i === 0 ? 'error' : 'object')
+        expect(body.error.message, `waiting #${i}`).toMatch(/shutting down/)
+        if (i === 1) expect(body.error.status).toBe('UNAVAILABLE')
       }
       expect(await cli.exit).toBe(0)
       // The window plus a moment to end the streams and close: not the 5 s force-exit fallback.
