@@ -74,7 +74,8 @@ export async function listen(getProxy: () => Proxy, config: ProxyConfig, overrid
         await new Promise(resolve => setTimeout(resolve, lingerMs))
         await until(() => !busy(), flushMs)
       }
-      node.closeAllConnections()
+      // (An https server is an HTTP/2 one with HTTP/1.1 allowed: it has no closeAllConnections; srvx closes its sessions.)
+      if ('closeAllConnections' in node) node.closeAllConnections()
       for (const socket of inFlight.upgraded) socket.destroy()
       await server.close(true)
       await closeUpstreamPools(drainMs > 0)
