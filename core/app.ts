@@ -4,8 +4,8 @@ import type { ProxyConfig } from './config/schema.ts'
 import { createKernel, type ProxyKernel } from './kernel.ts'
 import { loadPlugins, type PluginSpec } from './plugin.ts'
 import { builtinPlugins } from './builtins.ts'
-import { corsHeaders, hasBaseHeaders, jsonResponse } from './http/respond.ts'
-import { genericErrorBody } from './http/errors.ts'
+import { corsHeaders, discardBody, hasBaseHeaders, jsonResponse } from './http/respond.ts'
+import { pathErrorResponse } from './http/path-errors.ts'
 import { createProxyStorage } from './storage.ts'
 import { sweepAtomicTempFiles } from './config/sweep-temp.ts'
 import { dirname } from 'node:path'
@@ -69,6 +69,8 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
       for (const name in corsHeaders) response.headers.set(name, corsHeaders[name]!)
       if (!response.headers.has('x-request-id')) response.headers.set('x-request-id', id)
     }
+    // Shutting down: no connection is kept alive for a next request.
+    if (kernel.services.draining && response instanceof Response) response.headers.set('connection', 'close')
     return response
   })
   app.get('/healthz', () => jsonResponse({ status: 'ok' }))
@@ -84,7 +86,17 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   // After the plugins' own close hooks, which may still share something on the way out.
   kernel.hooks.hook('close', () => fleet.close())
 
-  app.all('/**', event => jsonResponse(genericErrorBody({ status: 404, message: `no route for ${event.req.method} ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' }), 404))
+  app.all('/**', async (event) => {
+    await discardBody(event.req)
+    return pathErrorResponse(kernel, event.url.pathname, { status: 404, message: `no route for ${event.req.method} ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' })
+  })
+  // What no route answered (a URL that does not decode, a throw outside a route) reads as the path's clients' own error.
+  app.config.onError = (error, event) => {
+    const status = error.status >= 400 && error.status < 500 ? error.status : 500
+    if (status >= 500) kernel.logger.error(`${event.req.method} ${event.url.pathname}:`, error)
+    const message = status >= 500 ? 'internal server error' : error.message && error.message !== 'Bad Request' ? error.message : 'the request URL is not valid (it does not percent-decode)'
+    return pathErrorResponse(kernel, event.url.pathname, { status, message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: status === 400 ? 'invalid_url' : undefined }, corsHeaders)
+  }
 
   return {
     kernel,

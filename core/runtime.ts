@@ -9,6 +9,7 @@ import { watchFile, type FileWatch } from './config/watch-file.ts'
 import { instanceIdFor } from './fleet/instance-id.ts'
 import { createProxyStorage, type StorageOptions } from './storage.ts'
 import { listen, type RunningServer } from './server.ts'
+import { endOpenAnswers, openAnswersOf } from './pipeline/open-answers.ts'
 
 export interface StartOptions {
   cwd: string
@@ -46,6 +47,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   const instanceId = instanceIdFor(options.port ?? loaded.config.port)
   const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger, configPath: project.yamlPath, configBases: project.yamlBases, instanceId })
   let proxy = await build(loaded)
+  // Apps replaced by a rebuild whose streams may still be running (they finish on the old app).
+  const retired = new Set<Proxy>()
   const server: RunningServer = await listen(() => proxy, loaded.config, { port: options.port, host: options.host })
   logger.info(`listening on ${server.url} as instance ${instanceId}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
 
@@ -66,6 +69,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
       const old = proxy
       proxy = fresh
       loaded = next
+      if (openAnswersOf(old.kernel).size) retired.add(old)
+      for (const app of retired) if (!openAnswersOf(app.kernel).size) retired.delete(app)
       await old.kernel.hooks.callHook('close')
       logger.info('reloaded plugins and config')
     },
@@ -73,7 +78,13 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
       clearTimeout(timer)
       for (const watcher of watchers) watcher.close()
       for (const watch of fileWatches) watch.close()
-      await server.close(drainMs)
+      const apps = [proxy, ...retired]
+      // Readiness answers 503 and client endpoints refuse new requests (503, Connection: close).
+      for (const app of apps) app.kernel.services.draining = true
+      await server.close(drainMs, {
+        openAnswers: () => apps.reduce((sum, app) => sum + openAnswersOf(app.kernel).size, 0),
+        endAnswers: () => { for (const app of apps) endOpenAnswers(app.kernel, 'the server is shutting down: this answer was cut at the end of its drain window') },
+      })
       await proxy.close()
     },
   }

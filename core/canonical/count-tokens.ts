@@ -1,17 +1,20 @@
+import { countInWorker } from './token-worker-client.ts'
 import type { CanonicalRequest, Part } from './types.ts'
 
 /** Per-message framing overhead, as the vendors' own counting guides add. */
 const perMessage = 3
 
-let encoder: ((text: string) => number) | undefined
-
-/** gpt-tokenizer (o200k_base), loaded on first use: its tables are large and most processes never count. */
-async function tokenizer(): Promise<(text: string) => number> {
-  if (!encoder) {
-    const { countTokens } = await import('gpt-tokenizer')
-    encoder = text => countTokens(text)
+/**
+ * Counting runs on the tokenizer's own thread (its tables load there, ~0.7 s, and are never loaded by
+ * processes that do not count); should a thread not start, here, piece by piece.
+ */
+async function countAll(texts: string[]): Promise<number[]> {
+  try {
+    return await countInWorker(texts)
+  } catch {
+    const { countTexts } = await import('./token-counter.ts')
+    return countTexts(texts)
   }
-  return encoder
 }
 
 function partText(part: Part): string {
@@ -29,12 +32,16 @@ const imageTokens = 1600
 
 /** Input tokens of a canonical request, counted locally with a real BPE tokenizer. */
 export async function countRequestTokens(request: CanonicalRequest): Promise<number> {
-  const count = await tokenizer()
   let total = 0
+  const texts: string[] = []
   for (const message of request.messages) {
     total += perMessage
-    for (const part of message.parts) total += part.type === 'image' ? imageTokens : count(partText(part))
+    for (const part of message.parts) {
+      if (part.type === 'image') total += imageTokens
+      else texts.push(partText(part))
+    }
   }
-  for (const tool of request.tools ?? []) total += count(`${tool.name} ${tool.description ?? ''} ${JSON.stringify(tool.parameters ?? {})}`)
+  for (const tool of request.tools ?? []) texts.push(`${tool.name} ${tool.description ?? ''} ${JSON.stringify(tool.parameters ?? {})}`)
+  for (const count of await countAll(texts)) total += count
   return total
 }

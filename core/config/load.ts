@@ -34,11 +34,16 @@ export async function readYamlData(path: string): Promise<unknown> {
   }
 }
 
-/** Deep merge for YAML layers: objects merge, anything else (lists included) is replaced by the upper layer. */
+/**
+ * Deep merge for YAML layers: objects merge, anything else (lists included) is replaced by the upper
+ * layer. A `__proto__` key (YAML makes it an own key) is not merged: assigning it would swap the merged
+ * object's prototype, and the schema would then read its inherited keys as settings.
+ */
 export function mergeLayers(base: unknown, upper: unknown): unknown {
   if (!base || typeof base !== 'object' || Array.isArray(base) || !upper || typeof upper !== 'object' || Array.isArray(upper)) return upper ?? base
-  const out: Record<string, unknown> = { ...base as Record<string, unknown> }
-  for (const [key, value] of Object.entries(upper)) out[key] = mergeLayers(out[key], value)
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(base)) if (key !== '__proto__') out[key] = value
+  for (const [key, value] of Object.entries(upper)) if (key !== '__proto__') out[key] = mergeLayers(Object.hasOwn(out, key) ? out[key] : undefined, value)
   return out
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { baseUrlSchema, requiredBaseUrlSchema } from './upstream-url.ts'
+import { unsafePathMessage, unsafePathSegment } from '../unsafe-keys.ts'
 
 /** `{name, alias}` of a provider entry's `models[]`: upstream name and the name clients use. */
 export const modelAliasSchema = z.object({
@@ -61,16 +62,24 @@ const payloadModelSchema = z.object({
   protocol: payloadProtocolSchema.optional(),
 })
 
+/** Refuse paths that would write through the prototype chain (`__proto__.x` reaches every object). */
+const refuseUnsafePaths = (paths: string[], ctx: z.RefinementCtx) => {
+  for (const path of paths) {
+    const segment = unsafePathSegment(path)
+    if (segment !== undefined) ctx.addIssue({ code: 'custom', message: unsafePathMessage(path, segment) })
+  }
+}
+
 /** `default`, `default-raw`, `override`, `override-raw`: params map JSON path -> value. */
 export const payloadRuleSchema = z.object({
   models: z.array(payloadModelSchema).default([]),
-  params: z.record(z.string(), z.unknown()).default({}),
+  params: z.record(z.string(), z.unknown()).default({}).superRefine((params, ctx) => refuseUnsafePaths(Object.keys(params), ctx)),
 })
 
 /** `filter`: params is the list of JSON paths to remove. */
 export const payloadFilterRuleSchema = z.object({
   models: z.array(payloadModelSchema).default([]),
-  params: z.array(z.string()).default([]),
+  params: z.array(z.string()).default([]).superRefine(refuseUnsafePaths),
 })
 
 export type ProviderKeyEntry = z.infer<typeof providerKeyEntrySchema>

@@ -1,48 +1,12 @@
-import { getRequestIP, type H3Event } from 'h3'
+import type { H3Event } from 'h3'
 import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
-import { readClientKey } from '../client-key.ts'
-import { maskSecret } from '../credential.ts'
+import { authorizeClient } from './client-access.ts'
 import { bodyTooLarge, ProxyError } from './errors.ts'
+import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
-/** Marks an in-process Request as already authorized (value: the client key, or true). Not reachable from the network. */
-export const trustedClient = Symbol.for('model-proxy.trusted-client')
-
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
-export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopback.has(ip) || ip.startsWith('127.'))
-
-/**
- * Client-key check. With no `api-keys` configured, only loopback clients are served (handy for a laptop,
- * never an open relay on a public interface).
- */
-export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
-  // Requests the proxy makes to itself (WebSocket bridges) were authorized when the socket opened.
-  const trusted = (event.req as unknown as Record<symbol, unknown>)[trustedClient]
-  if (trusted) return typeof trusted === 'string' ? trusted : undefined
-  const keys = kernel.config['api-keys']
-  const sent = readClientKey(event.req.headers, event.url)
-  if (!keys.length) {
-    if (isLoopback(getRequestIP(event))) return sent
-    refused(kernel, event, 'no api-keys configured and not a local client')
-    throw new ProxyError(401, 'no client API keys are configured: only local clients may connect', 'authentication_error', 'invalid_api_key')
-  }
-  if (!sent) {
-    refused(kernel, event, 'no key')
-    throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
-  }
-  const match = kernel.matchClientKey(sent)
-  if (!match) {
-    refused(kernel, event, `unknown key ${maskSecret(sent)}`)
-    throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
-  }
-  return match
-}
-
-/** A refused client, in the log (rate-limited, the key masked). */
-function refused(kernel: ProxyKernel, event: H3Event, why: string): void {
-  kernel.warnLimited('client-key', `client refused: ${why} from ${getRequestIP(event) ?? 'unknown'} on ${event.req.method} ${event.url.pathname}`)
-}
+export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
 
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 
@@ -106,6 +70,8 @@ export const bodyTextOf = (body: object): string | undefined => bodyTexts.get(bo
 export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
   const text = await readBodyText(event)
   if (!text.trim()) throw new ProxyError(400, 'request body is empty: expected a JSON object', 'invalid_request_error', 'invalid_json')
+  // Before parsing: a body nested thousands deep is refused without building it.
+  if (jsonDeeperThan(text)) throw new ProxyError(400, `request body is nested more than ${maxJsonDepth} levels deep`, 'invalid_request_error', 'invalid_json')
   let body: unknown
   try {
     body = JSON.parse(text)
@@ -129,6 +95,8 @@ export interface ClientRoute {
 export function addClientRoute(kernel: ProxyKernel, route: ClientRoute): void {
   kernel.app.on(route.method, route.path, async (event) => {
     try {
+      // Draining: what already runs finishes, nothing new starts (the client may retry elsewhere).
+      if (kernel.services.draining) throw new ProxyError(503, 'the server is shutting down: send the request again (to another instance)', 'server_error', 'shutting_down')
       const key = authorizeClient(kernel, event)
       return await route.handler(event, key)
     } catch (error) {

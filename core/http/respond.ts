@@ -36,3 +36,14 @@ export function answerResponse(event: H3Event, body: string | ReadableStream<Uin
   if (base) (response as unknown as Record<symbol, boolean>)[hasBaseHeaders] = true
   return response
 }
+
+/**
+ * Read a request body to its end and drop it. A server that answers and closes while body bytes are
+ * still arriving resets the connection, and the client may lose the answer with it.
+ */
+export async function discardBody(request: Request): Promise<void> {
+  if (!request.body) return
+  try {
+    for await (const _chunk of request.body as unknown as AsyncIterable<Uint8Array>) { /* dropped */ }
+  } catch {} // the client went away: nothing to answer anyway
+}

@@ -100,9 +100,10 @@ export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSign
 }
 
 /** Close every pooled socket (shutdown); later requests get a fresh pool. */
-export async function closeUpstreamPools(): Promise<void> {
+export async function closeUpstreamPools(force = false): Promise<void> {
   const closing = [shared.directAgent, ...dispatchers.values()]
   shared.directAgent = newAgent()
   dispatchers.clear()
-  await Promise.allSettled(closing.map(d => d.close()))
+  // `force`: what still runs is abandoned (a drain that ran out); otherwise in-flight calls finish first.
+  await Promise.allSettled(closing.map(d => force ? d.destroy() : d.close()))
 }

@@ -9,6 +9,7 @@ import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { translateResponse, type ClientEncoding } from './non-stream.ts'
 import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
+import { endableAnswer, openAnswersOf } from './open-answers.ts'
 import { errorResponse } from './error-response.ts'
 import { classifyUpstreamStatus, retryAfterSeconds } from './upstream-status.ts'
 import { sleep } from './sleep.ts'
@@ -44,7 +45,9 @@ type Failure = ProxyErrorInfo & { retryAfter?: number }
 export function runPipeline(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions = {}): Promise<Response> {
   const interval = kernel.config['nonstream-keepalive-interval']
   const run = runAttempts(kernel, request, options)
-  return !request.stream && interval > 0 ? withNonStreamKeepalive(run, interval) : run
+  // A shutdown whose drain window ran out answers a request still waiting for its upstream.
+  const answer = endableAnswer(kernel, run, (message, status) => errorResponse(kernel, request.inbound, { status, message, type: 'server_error', code: 'shutting_down' }))
+  return !request.stream && interval > 0 ? withNonStreamKeepalive(answer, interval) : answer
 }
 
 async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions): Promise<Response> {
@@ -90,11 +93,26 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
     if (outcome instanceof Response) return outcome
     if (signal.aborted) return new Response(null, { status: 499 })
     lastError = outcome.failure
-    if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, outcome.failure)
+    if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, withRetryAfter(kernel, outcome.failure, route.candidates))
     next = outcome.result.retryWith
   }
 
-  return finishWithError(kernel, request, lastCandidate, lastError ?? { status: 503, message: `no credential is available for model ${JSON.stringify(request.model)}`, type: 'server_error', code: 'no_credential_available' })
+  return finishWithError(kernel, request, lastCandidate, withRetryAfter(kernel, lastError ?? { status: 503, message: `no credential is available for model ${JSON.stringify(request.model)}`, type: 'server_error', code: 'no_credential_available' }, route.candidates))
+}
+
+/**
+ * A 429 always says when to come back: the upstream's own Retry-After, else when the first of the
+ * model's credentials leaves its cooldown, else one second.
+ */
+function withRetryAfter(kernel: ProxyKernel, failure: Failure, candidates: Candidate[]): Failure {
+  if (failure.status !== 429 || failure.retryAfter !== undefined) return failure
+  const now = Date.now()
+  let earliest: number | undefined
+  for (const candidate of candidates) {
+    const ready = kernel.services.availability?.(candidate)
+    if (typeof ready === 'number' && ready > now && (earliest === undefined || ready < earliest)) earliest = ready
+  }
+  return { ...failure, retryAfter: earliest === undefined ? 1 : Math.ceil((earliest - now) / 1000) }
 }
 
 /** One upstream attempt: a client Response on success, or the failure and what the hooks decided. */
@@ -123,7 +141,10 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     return ms
   }
   const fail = async (failure: Failure, status: number, bootstrap = false, detail?: string): Promise<{ failure: Failure; result: AttemptResult }> => {
-    const retry = bootstrap ? attempt < kernel.config.streaming['bootstrap-retries'] : classifyUpstreamStatus(status) === 'retry' && attempt < kernel.config['request-retry']
+    // A 200 stream that broke before its first event failed like a 502 (the next credential may answer);
+    // streaming.bootstrap-retries allows that many tries more for this case.
+    const allowed = kernel.config['request-retry'] + (bootstrap ? kernel.config.streaming['bootstrap-retries'] : 0)
+    const retry = classifyUpstreamStatus(status) === 'retry' && attempt < allowed
     const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, detail, action: retry ? 'retry' : 'fail', firstByteMs, durationMs: upstreamDone() }
     await hooks.callHook('attempt-result', result)
     return { failure, result }
@@ -167,7 +188,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
       ctx.durationMs = Date.now() - request.startedAt
       ctx.upstreamMs = performance.now() - sentAt
       void hooks.callHook('after-response', ctx)
-    })
+    }, openAnswersOf(kernel))
     await hooks.callHook('before-response', ctx)
     const contentType = ctx.sse ? sseHeaders : { 'content-type': 'application/json' }
     ctx.responseHeaders[overheadHeader] = overheadValue(timing)

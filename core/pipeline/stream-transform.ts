@@ -4,13 +4,15 @@ import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { createSseParser } from '../http/sse.ts'
 import { ProxyError } from '../http/errors.ts'
+import { firstEventOffset } from './first-event.ts'
 import type { ClientEncoding } from './non-stream.ts'
 
 /** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
 export interface StreamTransform {
   push(chunk: Uint8Array): Uint8Array | undefined
   end(): Uint8Array | undefined
-  fail(message: string): Uint8Array | undefined
+  /** The format's error event (and end of stream) for a failure after the first byte; 502 unless told. */
+  fail(message: string, status?: number): Uint8Array | undefined
   /** The upstream has sent something real (a whole event): from here on the answer is committed. */
   readonly primed: boolean
   readonly usage?: Usage
@@ -53,12 +55,18 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
       const cut = lastEventEnd(buffer)
       carry = cut < buffer.length ? buffer.subarray(cut) : undefined
       if (!cut) return undefined
+      const events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
+      if (primed) return out(events)
+      // The head of the stream: what precedes the first event is dropped, a broken first event throws.
+      const text = events.toString('utf8')
+      const first = firstEventOffset(text)
+      if (first === undefined) return undefined
       primed = true
-      return out(cut === buffer.length ? buffer : buffer.subarray(0, cut))
+      return out(first ? Buffer.from(text.slice(first), 'utf8') : events)
     },
     // A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line).
     end: () => carry && out(carry),
-    fail: message => encoderForErrors ? bytes(encoderForErrors.push({ type: 'error', status: 502, message }) + encoderForErrors.end()) : undefined,
+    fail: (message, status = 502) => encoderForErrors ? bytes(encoderForErrors.push({ type: 'error', status, message }) + encoderForErrors.end()) : undefined,
     get primed() { return primed },
   }
 }
@@ -95,8 +103,8 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
       for (const sse of parser.end()) out += emit(decoder.push(sse))
       return bytes(out + emit(decoder.end()) + encoder.end())
     },
-    fail(message) {
-      return bytes(encoder.push({ type: 'error', status: 502, message }) + encoder.end())
+    fail(message, status = 502) {
+      return bytes(encoder.push({ type: 'error', status, message }) + encoder.end())
     },
     get primed() { return primed },
     get usage() { return usage },

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { Usage } from '../canonical/types.ts'
 import type { StreamTransform } from './stream-transform.ts'
+import type { OpenAnswer } from './open-answers.ts'
 
 export { createStreamTransform } from './stream-transform.ts'
 
@@ -32,19 +33,40 @@ export async function primeStream(body: Readable, transform: StreamTransform): P
 
 /**
  * Upstream body -> client ReadableStream, piped chunk by chunk (never buffered whole). A client that goes
- * away cancels the stream, which destroys the upstream body and with it the upstream socket.
+ * away cancels the stream, which destroys the upstream body and with it the upstream socket. While it
+ * runs the stream is in `open`: a shutdown whose drain window ran out ends it with an error event.
  */
-export function pipeStream(body: Readable, primed: PrimedStream, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void): ReadableStream<Uint8Array> {
+export function pipeStream(body: Readable, primed: PrimedStream, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void, open?: Set<OpenAnswer>): ReadableStream<Uint8Array> {
   const { iterator } = primed
   let head: Uint8Array | undefined = primed.head.length === 1 ? primed.head[0] : primed.head.length ? Buffer.concat(primed.head) : undefined
   let done = false
+  let closed = false
+  let controller!: ReadableStreamDefaultController<Uint8Array>
   const finish = (outcome: StreamOutcome) => {
     if (done) return
     done = true
+    open?.delete(entry)
     onDone(outcome)
   }
+  /** The client's side ends here, with the format's error event; the upstream is let go. */
+  const endWithError = (message: string, status?: number) => {
+    if (closed) return
+    closed = true
+    const tail = transform.fail(message, status)
+    if (tail) controller.enqueue(tail)
+    controller.close()
+    finish({ usage: transform.usage, error: message })
+  }
+  const entry: OpenAnswer = {
+    end(message, status) {
+      endWithError(message, status)
+      body.destroy()
+    },
+  }
+  open?.add(entry)
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
+    start(c) { controller = c },
+    async pull() {
       try {
         if (head) {
           controller.enqueue(head)
@@ -53,9 +75,11 @@ export function pipeStream(body: Readable, primed: PrimedStream, transform: Stre
         }
         for (;;) {
           const next = await iterator.next()
+          if (closed) return
           if (next.done) {
             const tail = transform.end()
             if (tail) controller.enqueue(tail)
+            closed = true
             controller.close()
             finish({ usage: transform.usage })
             return
@@ -68,14 +92,11 @@ export function pipeStream(body: Readable, primed: PrimedStream, transform: Stre
         }
       } catch (error) {
         // After the first byte there is no retry: tell the client in its own format and end cleanly.
-        const message = `upstream stream failed: ${(error as Error).message}`
-        const tail = transform.fail(message)
-        if (tail) controller.enqueue(tail)
-        controller.close()
-        finish({ usage: transform.usage, error: message })
+        endWithError(`upstream stream failed: ${(error as Error).message}`)
       }
     },
     cancel() {
+      closed = true
       body.destroy()
       finish({ usage: transform.usage, error: 'client disconnected' })
     },

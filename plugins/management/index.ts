@@ -7,6 +7,7 @@ import { addProviderRoutes } from './routes-providers.ts'
 import { addCredentialRoutes } from './routes-credentials.ts'
 import { addMiscRoutes } from './routes-misc.ts'
 import { addStatusRoute } from './routes-status.ts'
+import { addManagementFallback } from './route.ts'
 import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
 import { changeOrigin, updateConfig } from './config-store.ts'
@@ -35,5 +36,6 @@ export default defineProxyPlugin({
     addCredentialRoutes(kernel, guard)
     addMiscRoutes(kernel, guard)
     addStatusRoute(kernel, guard)
+    addManagementFallback(kernel, guard)
   },
 })

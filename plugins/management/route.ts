@@ -1,8 +1,10 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { ConfigError } from '../../core/config/validate.ts'
+import { discardBody } from '../../core/http/respond.ts'
 import { ManagementError, fail, reply } from './respond.ts'
 import { changeOrigin } from './config-store.ts'
+import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
 
 export const base = '/v0/management'
 type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST'
@@ -30,13 +32,34 @@ export function addManagementRoute(kernel: ProxyKernel, guard: Guard, methods: M
   }
 }
 
-/** A JSON body, or the spec's `invalid body`. */
+/** Any other path under the base: the access rules, then a 404 in the management format. */
+export function addManagementFallback(kernel: ProxyKernel, guard: Guard): void {
+  kernel.app.all(`${base}/**`, async (event) => {
+    await discardBody(event.req)
+    return await guard.check(event) ?? fail(404, `no management route for ${event.req.method} ${event.url.pathname}`)
+  })
+  kernel.app.all(base, async (event) => {
+    await discardBody(event.req)
+    return await guard.check(event) ?? fail(404, 'no management route here: see /v0/management/config')
+  })
+}
+
+/** A JSON body, or the spec's `invalid body`. A `__proto__` key anywhere is refused: bodies are merged into the config. */
 export async function readBody(event: H3Event): Promise<unknown> {
+  const text = await event.req.text()
+  if (jsonDeeperThan(text)) throw new ManagementError(400, 'invalid body', { message: `nested more than ${maxJsonDepth} levels deep` })
+  let protoKey = false
+  let body: unknown
   try {
-    return JSON.parse(await event.req.text())
+    body = JSON.parse(text, (key, value) => {
+      if (key === '__proto__') protoKey = true
+      return value
+    })
   } catch {
     throw new ManagementError(400, 'invalid body')
   }
+  if (protoKey) throw new ManagementError(400, 'invalid body', { message: '"__proto__" keys are not accepted' })
+  return body
 }
 
 /** `{value: T}` with a value of the expected type, or `invalid body`. */

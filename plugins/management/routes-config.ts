@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { validateConfig, ConfigError } from '../../core/config/validate.ts'
 import { addManagementRoute, type Guard } from './route.ts'
+import { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from '../../core/http/json-depth.ts'
 import { ManagementError, reply } from './respond.ts'
 import { replaceConfig } from './config-store.ts'
 import { hashPlainSecretIn } from './secret-doc.ts'
@@ -17,10 +18,15 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
   })
 
   addManagementRoute(kernel, guard, 'PUT', '/config.yaml', async (event) => {
-    const doc = parseDocument(await event.req.text())
+    const text = await event.req.text()
+    // A config is a few levels deep; thousands would overflow the parser's and the writer's stack.
+    if (jsonDeeperThan(text)) throw new ManagementError(400, 'invalid_yaml', { message: `nested more than ${maxJsonDepth} levels deep` })
+    const doc = parseDocument(text)
     if (doc.errors.length) throw new ManagementError(400, 'invalid_yaml', { message: doc.errors[0]!.message })
+    const data = doc.toJS() ?? {}
+    if (valueDeeperThan(data)) throw new ManagementError(400, 'invalid_yaml', { message: `nested more than ${maxJsonDepth} levels deep` })
     try {
-      validateConfig(doc.toJS() ?? {})
+      validateConfig(data)
     } catch (error) {
       if (error instanceof ConfigError || (error as Error).name === 'ConfigError') throw new ManagementError(400, 'invalid_config', { message: (error as ConfigError).issues.join('; ') })
       throw error

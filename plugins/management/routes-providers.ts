@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { compatProviderSchema, providerKeyEntrySchema } from '../../core/config/schema-entries.ts'
 import { formatIssues } from '../../core/config/validate.ts'
+import { isUnsafeKey } from '../../core/unsafe-keys.ts'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { updateConfig } from './config-store.ts'
@@ -35,6 +36,9 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
   addManagementRoute(kernel, guard, 'PATCH', `/${key}`, async (event) => {
     const body = await readBody(event) as { index?: unknown; match?: unknown; name?: unknown; value?: unknown } | null
     if (!body || typeof body !== 'object' || !body.value || typeof body.value !== 'object') throw new ManagementError(400, 'invalid body')
+    // Fields are merged one by one into the YAML entry: none may name the prototype chain.
+    const unsafe = Object.keys(body.value).find(isUnsafeKey)
+    if (unsafe !== undefined) throw new ManagementError(400, 'invalid body', { message: `field ${unsafe} is not accepted` })
     const list = raw()
     const at = Number.isInteger(body.index) ? body.index as number
       : identity === 'name' ? find(list, body.name ?? body.match) : find(list, body.match)

@@ -8,7 +8,7 @@ import { nextAfterQuota } from './quota-plan.ts'
 /** How often an instance pulls credential states other instances wrote (shared storage). */
 export const syncIntervalMs = 500
 
-interface RequestTally { credentials: Set<string>; bootstraps: number }
+interface RequestTally { credentials: Set<string> }
 
 /**
  * Routing rules 1-11: candidates from the model index, a priority-aware round-robin or fill-first pick,
@@ -26,7 +26,7 @@ export default defineProxyPlugin({
     const tallies = new WeakMap<ProxyRequest, RequestTally>()
     const tally = (request: ProxyRequest) => {
       let value = tallies.get(request)
-      if (!value) tallies.set(request, value = { credentials: new Set(), bootstraps: 0 })
+      if (!value) tallies.set(request, value = { credentials: new Set() })
       return value
     }
 
@@ -82,11 +82,8 @@ export default defineProxyPlugin({
         state.markSuccess(credential.id, ctx.candidate.upstreamModel)
         return
       }
-      if (ctx.bootstrap) {
-        const counts = tally(ctx.request)
-        ctx.action = counts.bootstraps++ < kernel.config.streaming['bootstrap-retries'] ? 'retry' : 'fail'
-        return
-      }
+      // A stream broken before its first event: the executor already decided (request-retry + bootstrap-retries).
+      if (ctx.bootstrap) return
       if (!isQuotaError(ctx.status, ctx.message)) return
       const cooldown = state.markQuota(credential.id, ctx.candidate.upstreamModel, ctx.retryAfter, ctx.message)
       kernel.logger.info(`cooldown: ${credential.id} for ${ctx.candidate.upstreamModel} until ${new Date(cooldown.until).toISOString()} (quota error ${ctx.status}, failure ${cooldown.failures} in a row)`)

@@ -1,11 +1,10 @@
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
+import type { SocketPeer } from '../../core/http/client-access.ts'
 import { bridgeRequest } from './bridge.ts'
-import { authorizeUpgrade } from './upgrade-auth.ts'
-
-/** Client endpoints reachable over `/v1/ws` (POST ones; generateContent paths by prefix). */
-const allowed = ['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/responses/compact', '/v1/messages', '/v1/messages/count_tokens']
-const isAllowed = (path: string) => allowed.includes(path) || /^\/v1beta\/models\/[^/]+:(generateContent|streamGenerateContent|countTokens)$/.test(path.split('?')[0]!)
+import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
+import { resolveEnvelopePath } from './envelope-path.ts'
+import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
 
 const parse = (text: string | undefined) => {
   try { return JSON.parse(text ?? '') } catch { return text }
@@ -18,29 +17,37 @@ type Peer = { send(data: string): void; context: Record<string, unknown> }
  * then `done`, or one `response`; failures as `error` with the status and the endpoint's error body.
  */
 async function serveEnvelope(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
+  if (jsonDeeperThan(text)) return peer.send(JSON.stringify({ id: null, type: 'error', status: 400, body: { error: { message: `message is nested more than ${maxJsonDepth} levels deep`, type: 'invalid_request_error', code: 'invalid_json' } } }))
   const envelope = parse(text) as { id?: unknown; path?: unknown; body?: unknown } | string
   const id = typeof envelope === 'object' && envelope ? envelope.id ?? null : null
   const send = (message: Record<string, unknown>) => peer.send(JSON.stringify({ id, ...message }))
   if (typeof envelope !== 'object' || !envelope || typeof envelope.path !== 'string' || !envelope.body || typeof envelope.body !== 'object') {
     return send({ type: 'error', status: 400, body: { error: { message: 'expected {"id", "path", "body"}', type: 'invalid_request_error' } } })
   }
-  if (!isAllowed(envelope.path)) return send({ type: 'error', status: 404, body: { error: { message: `not a client endpoint: ${envelope.path}`, type: 'invalid_request_error' } } })
-  const reply = await bridgeRequest(kernel, envelope.path, envelope.body, peer.context.clientKey as string | undefined)
+  const path = resolveEnvelopePath(envelope.path)
+  if (!path) return send({ type: 'error', status: 404, body: { error: { message: `not a client endpoint: ${envelope.path.slice(0, 200)}`, type: 'invalid_request_error', code: 'not_found' } } })
+  // Every call is checked as the socket's client: an open socket (ws-auth false) opens no credentials.
+  const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer as SocketPeer)
   if (!reply.events) return send(reply.status < 400 ? { type: 'response', status: reply.status, body: parse(reply.body) } : { type: 'error', status: reply.status, body: parse(reply.body) })
   for await (const event of reply.events) send({ type: 'event', ...(event.event && { event: event.event }), data: parse(event.data) })
   send({ type: 'done', status: reply.status })
 }
 
-/** `GET /v1/ws`: every client endpoint over one socket; keys checked only with `ws-auth: true`. */
+/**
+ * `GET /v1/ws`: every client endpoint over one socket. The upgrade needs a client key only with
+ * `ws-auth: true` (spec); model calls need one (or the no-keys loopback mode) either way.
+ */
 export function addApiSocket(kernel: ProxyKernel): void {
   kernel.app.get('/v1/ws', defineWebSocketHandler({
     upgrade(request) {
-      return { context: { clientKey: kernel.config['ws-auth'] ? authorizeUpgrade(kernel, request) : undefined } }
+      const peer = socketPeer(request)
+      if (kernel.config['ws-auth']) authorizeUpgrade(kernel, peer)
+      return { context: { peer } }
     },
     message(peer, message) {
       serveEnvelope(kernel, peer as unknown as Peer, message.text()).catch((error) => {
         peer.send(JSON.stringify({ id: null, type: 'error', status: 500, body: { error: { message: (error as Error).message, type: 'server_error' } } }))
       })
     },
-  }))
+  }, upgradeRequired(kernel)))
 }

@@ -1,5 +1,5 @@
 import type { ProxyKernel } from '../../core/kernel.ts'
-import { trustedClient } from '../../core/http/client-route.ts'
+import { trustedClient, type SocketPeer } from '../../core/http/client-access.ts'
 import { createSseParser } from '../../core/http/sse.ts'
 
 export interface BridgeReply {
@@ -11,12 +11,13 @@ export interface BridgeReply {
 }
 
 /**
- * Run a client-endpoint request through the proxy's own HTTP app, as already authorized: WebSocket
- * endpoints reuse routing, translation and errors exactly as HTTP clients get them.
+ * Run a client-endpoint request through the proxy's own HTTP app on behalf of a socket's client: the
+ * endpoint checks that client's key (and address, in the no-keys mode) as for an HTTP request, so
+ * WebSocket endpoints reuse authorization, routing, translation and errors exactly as HTTP clients get them.
  */
-export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unknown, clientKey: string | undefined, signal?: AbortSignal): Promise<BridgeReply> {
+export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unknown, peer: SocketPeer, signal?: AbortSignal): Promise<BridgeReply> {
   const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
-  ;(request as unknown as Record<symbol, unknown>)[trustedClient] = clientKey ?? true
+  ;(request as unknown as Record<symbol, unknown>)[trustedClient] = peer
   const response = await kernel.app.fetch(request)
   if (!response.headers.get('content-type')?.includes('text/event-stream') || !response.body) {
     return { status: response.status, body: await response.text() }

@@ -1,13 +1,19 @@
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { bridgeRequest } from './bridge.ts'
-import { authorizeUpgrade } from './upgrade-auth.ts'
+import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
+import type { SocketPeer } from '../../core/http/client-access.ts'
+import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { expandRequest, linkAfter, warmupEvents, type ChainLink } from './response-chain.ts'
 
 type Peer = { send(data: string): void; context: Record<string, unknown> }
 
 /** One `response.create` message -> the responses stream events, each as a JSON text message. */
 async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
+  if (jsonDeeperThan(text)) {
+    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `message is nested more than ${maxJsonDepth} levels deep` } }))
+    return
+  }
   let message: Record<string, unknown>
   try {
     message = JSON.parse(text)
@@ -15,8 +21,9 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'message is not valid JSON' } }))
     return
   }
-  if (message.type !== 'response.create') {
-    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `unsupported message type ${JSON.stringify(message.type)}: send response.create` } }))
+  if (!message || typeof message !== 'object' || Array.isArray(message) || message.type !== 'response.create') {
+    const type = message && typeof message === 'object' ? (message as { type?: unknown }).type : undefined
+    peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `unsupported message type ${JSON.stringify(type ?? null)}: send a {"type": "response.create"} object` } }))
     return
   }
   const { type: _type, response: nested, ...rest } = message
@@ -35,7 +42,7 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     for (const event of events) peer.send(JSON.stringify(event))
     return
   }
-  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.clientKey as string | undefined)
+  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer as SocketPeer)
   if (!reply.events) {
     let error: unknown = reply.body
     try { error = JSON.parse(reply.body ?? '').error } catch {}
@@ -57,7 +64,9 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
 export function addResponsesSocket(kernel: ProxyKernel): void {
   kernel.app.get('/v1/responses', defineWebSocketHandler({
     upgrade(request) {
-      return { context: { clientKey: authorizeUpgrade(kernel, request) } }
+      const peer = socketPeer(request)
+      authorizeUpgrade(kernel, peer)
+      return { context: { peer } }
     },
     message(peer, message) {
       // One request at a time per socket, in the order sent.
@@ -66,5 +75,5 @@ export function addResponsesSocket(kernel: ProxyKernel): void {
         peer.send(JSON.stringify({ type: 'error', error: { type: 'server_error', message: (error as Error).message } }))
       })
     },
-  }))
+  }, upgradeRequired(kernel)))
 }

@@ -1,13 +1,26 @@
+import type { H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
+import { pathErrorResponse } from '../../core/http/path-errors.ts'
 import { readClientKey } from '../../core/client-key.ts'
-import { isLoopback } from '../../core/http/client-route.ts'
+import { checkClientAccess, type SocketPeer } from '../../core/http/client-access.ts'
+import { toErrorInfo } from '../../core/pipeline/error-response.ts'
+import { genericErrorBody } from '../../core/http/errors.ts'
 
-/** Check the client key on the upgrade request (header or `?key=`); throws a 401 Response to refuse. */
-export function authorizeUpgrade(kernel: ProxyKernel, request: Request): string | undefined {
-  const sent = readClientKey(request.headers, new URL(request.url))
-  const keys = kernel.config['api-keys']
-  if (!keys.length && isLoopback((request as { ip?: string }).ip)) return sent
-  const match = kernel.matchClientKey(sent)
-  if (!match) throw new Response(JSON.stringify({ error: { message: sent ? 'invalid API key' : 'missing API key', type: 'authentication_error', code: 'invalid_api_key' } }), { status: 401, headers: { 'content-type': 'application/json' } })
-  return match
+/** The client of an upgrade request: its key (header or `?key=`), address and headers. */
+export function socketPeer(request: Request): SocketPeer {
+  return { key: readClientKey(request.headers, new URL(request.url)), ip: (request as { ip?: string }).ip, headers: request.headers }
 }
+
+/** Check the upgrade request's client as a client endpoint would; throws a 401/403 Response to refuse. */
+export function authorizeUpgrade(kernel: ProxyKernel, peer: SocketPeer): void {
+  try {
+    checkClientAccess(kernel, peer.key, () => peer.ip, peer.headers)
+  } catch (error) {
+    const info = toErrorInfo(error)
+    throw new Response(JSON.stringify(genericErrorBody(info)), { status: info.status, headers: { 'content-type': 'application/json' } })
+  }
+}
+
+/** A plain GET on a socket path: 426 in the format of the path's clients, not a bare text line. */
+export const upgradeRequired = (kernel: ProxyKernel) => (event: H3Event) =>
+  pathErrorResponse(kernel, event.url.pathname, { status: 426, message: 'this path is a WebSocket: send the request with Upgrade: websocket', type: 'invalid_request_error', code: 'upgrade_required' }, { upgrade: 'websocket' })

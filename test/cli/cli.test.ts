@@ -83,6 +83,11 @@ describe('proxy CLI', () => {
       request(`${url}/v1/models`, { headers: { authorization: 'Bearer k' }, rejectUnauthorized: false }, res => { res.resume(); resolve(res.statusCode!) }).on('error', reject).end()
     })
     expect(status).toBe(200)
+    // The https server is srvx's HTTP/2 one (HTTP/1.1 allowed): the drain must close it too, cleanly.
+    const closed = new Promise(resolve => cli.child.once('close', resolve))
+    expect(await cli.kill('SIGTERM')).toBe(0)
+    await closed // every line it printed is in
+    expect(cli.output()).not.toMatch(/is not a function|ERROR/)
   })
 
   it('dev starts the playground and answers through its mock upstream', async () => {

@@ -22,6 +22,13 @@ export function clientCall(format: ClientFormat, model: string, stream: boolean,
 
 export const clientHeaders = (key: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-api-key': key, 'x-goog-api-key': key })
 
+/** POST the minimal request of `format` to a proxy and read the whole answer (10 s at most). */
+export async function callClient(baseUrl: string, format: ClientFormat, model: string, stream: boolean, key = 'k') {
+  const { path, body } = clientCall(format, model, stream)
+  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: clientHeaders(key), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
 export interface SseFrame { event?: string; data: string }
 
 /** Parse SSE text strictly enough to notice a broken frame. */

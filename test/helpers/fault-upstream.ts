@@ -10,12 +10,16 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * (`reset-post`, `hang-pre`, ...; anything else answers normally), or `choose` decides per request.
  * `-pre` faults happen before any byte of the answer (or, for `nonjson-pre` and `truncated-pre` on a
  * stream, with status 200 but no usable event); `-post` faults happen after the first events, which
- * carry the start of the text ("Hello from the playground ...").
+ * carry the start of the text ("Hello from the playground ..."). `garbage-pre` answers 200 with bytes that
+ * are no SSE at all (then more of them, the connection kept open a moment); `halfevent-pre` answers 200 with
+ * a whole event (blank line included) whose JSON is cut off: `data: {"id":`. `status-429-bare` is a 429
+ * without `Retry-After`.
  */
 export type Fault =
   | 'ok' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
-  | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-500'
-export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-500']
+  | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-429-bare' | 'status-500'
+  | 'garbage-pre' | 'halfevent-pre'
+export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre']
 
 export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
@@ -65,15 +69,25 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
 
     if (fault === 'reset-pre') return void req.socket.destroy()
     if (fault === 'hang-pre') return void hanging.add(res)
-    if (fault === 'status-429' || fault === 'status-500') {
-      const status = fault === 'status-429' ? 429 : 500
-      res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 && { 'retry-after': '1' }) })
+    if (fault === 'status-429' || fault === 'status-429-bare' || fault === 'status-500') {
+      const status = fault === 'status-500' ? 500 : 429
+      res.writeHead(status, { 'content-type': 'application/json', ...(fault === 'status-429' && { 'retry-after': '1' }) })
       return void res.end(JSON.stringify({ error: { message: `injected ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' }, type: 'error' }))
     }
     const type = stream ? 'text/event-stream' : 'application/json'
     if (fault === 'nonjson-pre') {
       res.writeHead(200, { 'content-type': type })
       return void res.end('<html><body>502 Bad Gateway (an HTML page from a load balancer)</body></html>')
+    }
+    if (fault === 'garbage-pre') {
+      res.writeHead(200, { 'content-type': type })
+      res.write('\u0000\u0007garbage that is not SSE at all }{ \r\n')
+      setTimeout(() => res.end('more garbage\n\n\n'), 20)
+      return
+    }
+    if (fault === 'halfevent-pre') {
+      res.writeHead(200, { 'content-type': type })
+      return void res.end(stream ? 'data: {"id":\n\n' : '{"id":')
     }
     if (fault === 'truncated-pre') {
       res.writeHead(200, { 'content-type': type })
@@ -128,4 +142,10 @@ export function mergeEntries(parts: Array<Record<string, unknown[]>>): Record<st
   const out: Record<string, unknown[]> = {}
   for (const part of parts) for (const [key, list] of Object.entries(part)) (out[key] ??= []).push(...list)
   return out
+}
+
+/** One fault upstream per family. */
+export async function startFaultUpstreams(families: UpstreamFamily[]): Promise<Record<UpstreamFamily, FaultUpstream>> {
+  const started = await Promise.all(families.map(family => startFaultUpstream(family)))
+  return Object.fromEntries(families.map((family, i) => [family, started[i]!])) as Record<UpstreamFamily, FaultUpstream>
 }

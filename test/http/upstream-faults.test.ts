@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { familyEntries, mergeEntries, startFaultUpstream, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
-import { clientCall, clientFormats, clientHeaders, streamCompleted, streamErrorEnding, type ClientFormat } from '../helpers/client-formats.ts'
+import { familyEntries, mergeEntries, startFaultUpstreams, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
+import { callClient, clientFormats, streamCompleted, streamErrorEnding, type ClientFormat } from '../helpers/client-formats.ts'
 
 /**
  * Upstream faults over every client format x upstream family. Before the first byte reaches the client
@@ -16,8 +16,7 @@ const post: Fault[] = ['truncated-post', 'reset-post', 'hang-post']
 let upstreams: Record<UpstreamFamily, FaultUpstream>
 let proxy: TestProxy
 beforeAll(async () => {
-  const started = await Promise.all(families.map(family => startFaultUpstream(family)))
-  upstreams = Object.fromEntries(families.map((family, i) => [family, started[i]!])) as Record<UpstreamFamily, FaultUpstream>
+  upstreams = await startFaultUpstreams(families)
   // One alias per family and fault, served by the faulty key first and a good one second (fill-first).
   const entries = mergeEntries(families.flatMap(family => [...pre, ...post].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `${family}-${fault}`))))
   proxy = await startTestProxy({
@@ -34,11 +33,7 @@ afterAll(async () => {
   await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream.close()))
 })
 
-async function call(format: ClientFormat, model: string, stream: boolean) {
-  const { path, body } = clientCall(format, model, stream)
-  const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders('k'), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-  return { status: response.status, text: await response.text() }
-}
+const call = (format: ClientFormat, model: string, stream: boolean) => callClient(proxy.url, format, model, stream)
 
 const preCases = clientFormats.flatMap(client => families.flatMap(family => pre.flatMap(fault => [true, false]
   .filter(stream => stream || client !== 'generate-array')

@@ -74,8 +74,8 @@ describe('GET /v1/responses over WebSocket', () => {
 })
 
 describe('GET /v1/ws envelope API', () => {
-  it('serves stream and non-stream requests of any client endpoint, tagged by id (ws-auth off: open)', async () => {
-    const socket = await open('/v1/ws')
+  it('serves stream and non-stream requests of any client endpoint, tagged by id (ws-auth off: no key needed to open, one needed to call)', async () => {
+    const socket = await open('/v1/ws', { authorization: `Bearer ${clientKey}` })
     try {
       const streamed = collect(socket, message => message.id === 's' && message.type === 'done')
       socket.send(JSON.stringify({ id: 's', path: '/v1/chat/completions', body: { model: familyModels.beta, stream: true, messages: [{ role: 'user', content: 'ws' }] } }))

@@ -175,19 +175,26 @@ describe('model pools (rule 5) and streams (rule 11)', () => {
     expect(usedModels()).toEqual(['A:one', 'A:two', 'A:one', 'A:two'])
   })
 
-  it('bootstrap-retries: a stream that dies before its first byte is retried; off, the client gets the error', async () => {
+  it('a stream that dies before its first byte fails over like a 502 (request-retry); bootstrap-retries adds tries; none left, the client gets the error', async () => {
     const empty = () => new Response(new ReadableStream({ start: controller => controller.close() }), { headers: { 'content-type': 'text/event-stream' } })
     script = key => key === 'a' ? empty() : undefined
-    const on = await proxyWith({ streaming: { 'bootstrap-retries': 1 } })
-    const ok = await chat(on, 'm', true)
+    const failover = await proxyWith({})
+    const ok = await chat(failover, 'm', true)
     expect(ok.status).toBe(200)
     expect(await ok.text()).toContain('[DONE]')
     expect(usedKeys()).toEqual(['a', 'b'])
 
     upstream.requests.length = 0
-    const off = await proxyWith({ streaming: { 'bootstrap-retries': 0 } })
+    const extra = await proxyWith({ 'request-retry': 0, streaming: { 'bootstrap-retries': 1 } })
+    const retried = await chat(extra, 'm', true)
+    expect(retried.status).toBe(200)
+    expect(usedKeys()).toEqual(['a', 'b'])
+
+    upstream.requests.length = 0
+    const off = await proxyWith({ 'request-retry': 0, streaming: { 'bootstrap-retries': 0 } })
     const failed = await chat(off, 'm', true)
     expect(failed.status).toBe(502)
     expect((await failed.json()).error.message).toMatch(/before its first byte/)
+    expect(usedKeys()).toEqual(['a'])
   })
 })

@@ -1,0 +1,53 @@
+/**
+ * Deepest nesting a JSON body may have. Parsing a deeper one works (V8's parser does not recurse), but
+ * everything after it does: translation, JSON.stringify, structuredClone overflow the stack past a few
+ * thousand levels. Real requests (tool schemas included) stay well under a hundred.
+ */
+export const maxJsonDepth = 256
+
+/**
+ * Whether JSON text nests deeper than `limit`: one pass over its brackets, strings skipped with
+ * indexOf (most of a request is strings, so this costs a fraction of the parse it follows).
+ */
+export function jsonDeeperThan(text: string, limit = maxJsonDepth): boolean {
+  // Nesting `limit` deep takes at least `limit` characters.
+  if (text.length <= limit) return false
+  let depth = 0
+  let at = 0
+  const end = text.length
+  while (at < end) {
+    const code = text.charCodeAt(at)
+    if (code === 34) {
+      // Past the string: the next quote not escaped by an odd run of backslashes.
+      let close = text.indexOf('"', at + 1)
+      while (close !== -1) {
+        let slashes = 0
+        while (text.charCodeAt(close - 1 - slashes) === 92) slashes++
+        if (slashes % 2 === 0) break
+        close = text.indexOf('"', close + 1)
+      }
+      if (close === -1) return false
+      at = close + 1
+      continue
+    }
+    if (code === 91 || code === 123) {
+      if (++depth > limit) return true
+    } else if (code === 93 || code === 125) {
+      depth--
+    }
+    at++
+  }
+  return false
+}
+
+/** Depth of a parsed value (YAML documents, envelopes), without recursion. */
+export function valueDeeperThan(value: unknown, limit = maxJsonDepth): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length) {
+    const [node, depth] = stack.pop()!
+    if (!node || typeof node !== 'object') continue
+    if (depth >= limit) return true
+    for (const child of Object.values(node)) if (child && typeof child === 'object') stack.push([child, depth + 1])
+  }
+  return false
+}
