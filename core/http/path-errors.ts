@@ -10,10 +10,13 @@ import { jsonResponse } from './respond.ts'
 export function errorFormatOfPath(path: string): WireFormat | 'management' | undefined {
   if (path.startsWith('/v0/management')) return 'management'
   if (path.startsWith('/v1/messages')) return 'messages'
-  if (path.startsWith('/v1beta/')) return 'generate'
+  if (path.startsWith('/v1beta/') || isV1GenerateCall(path)) return 'generate'
   if (path.startsWith('/v1/')) return 'chat'
   return undefined
 }
+
+/** genai 3 calls `/v1/models/{model}:{method}`: the generateContent format under OpenAI's `/v1`. */
+export const isV1GenerateCall = (path: string) => path.startsWith('/v1/models/') && path.includes(':', 11)
 
 /** The error body for `path`: a codec's, the management API's `{error}`, or the spec's generic one. */
 export function pathErrorBody(kernel: ProxyKernel, path: string, info: ProxyErrorInfo): unknown {

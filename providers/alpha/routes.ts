@@ -2,6 +2,7 @@ import type { ProxyKernel } from '../../core/kernel.ts'
 import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
 import { jsonResponse } from '../../core/http/respond.ts'
 import { ProxyError } from '../../core/http/errors.ts'
+import { pathErrorResponse } from '../../core/http/path-errors.ts'
 import { createProxyRequest } from '../../core/pipeline/request.ts'
 import { runPipeline } from '../../core/pipeline/run.ts'
 import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
@@ -28,6 +29,8 @@ export function addGenerateRoutes(kernel: ProxyKernel): void {
       async handler(event, clientKey) {
         const [model, method] = splitModelMethod(event.url.pathname.slice(prefix.length))
         if (method !== 'generateContent' && method !== 'streamGenerateContent' && method !== 'countTokens') {
+          // Under /v1 only `{model}:{method}` is a generateContent call; any other POST there is no route, in the OpenAI format of /v1.
+          if (method === undefined && prefix === '/v1/models/') return pathErrorResponse(kernel, event.url.pathname, { status: 404, message: `no route for POST ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' })
           throw new ProxyError(404, `unknown method ${method ?? '(none)'}: use generateContent, streamGenerateContent or countTokens`, 'invalid_request_error')
         }
         const raw = await readJsonObject(event)

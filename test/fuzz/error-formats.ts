@@ -8,7 +8,8 @@ export function formatOfPath(target: string): ErrorFormat {
   const path = target.split('?')[0]!
   if (path.startsWith('/v0/management/') || path === '/v0/management') return 'management'
   if (path.startsWith('/v1/messages')) return 'messages'
-  if (path.startsWith('/v1beta/')) return 'generate'
+  // genai 3 calls /v1/models/{model}:{method}: the generateContent format under /v1.
+  if (path.startsWith('/v1beta/') || (path.startsWith('/v1/models/') && path.includes(':', 11))) return 'generate'
   if (path.startsWith('/v1/')) return 'openai'
   return 'generic'
 }

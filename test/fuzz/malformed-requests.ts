@@ -63,7 +63,7 @@ export function malformed(rand: () => number): MalformedRequest {
     case 5: return answer('method', withBody('{}', 'application/json', pick(methods)))
     case 6: {
       const target = pick(absurdPaths)
-      return { label: 'absurd path', bytes: withBody('{"model":"m","contents":[]}', 'application/json', pick(['POST', 'GET']), target), hangUp: false, formats: [formatOfPath(target), 'generic'] }
+      return { label: 'absurd path', bytes: withBody('{"model":"m","contents":[]}', 'application/json', pick(['POST', 'GET']), target), hangUp: false, formats: [formatOfPath(target), formatOfPath(new URL(target, 'http://x').pathname), 'generic'] }
     }
     case 7: return { label: 'cut chunked body', bytes: raw(`POST ${path} HTTP/1.1\r\n${head}content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`, pick(['10\r\n{"model":"m","me\r\n', 'zz\r\n', '5\r\n{"a":', 'ffffffffff\r\n{'])), hangUp: true, formats: [] }
     case 8: return { label: 'not http', bytes: Buffer.from(pick(['GARBAGE\r\n\r\n', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', 'POST /v1/chat/completions HTTP/1.1\r\ncontent-length: -1\r\n\r\n', 'POST /v1/chat/completions HTTP/1.1\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\n{}', 'GET /healthz HTTP/1.1\r\nhost: x\r\nbad header line\r\n\r\n']), 'latin1'), hangUp: false, formats: ['generic', 'openai'] }
