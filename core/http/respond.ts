@@ -6,6 +6,8 @@ export const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-allow-headers': '*',
+  // Browser clients may read what the proxy says about an answer (CORS hides other headers from scripts).
+  'access-control-expose-headers': 'x-request-id, x-proxy-dropped, x-proxy-overhead-ms, x-proxy-served-model, retry-after',
 }
 
 const jsonType = { 'content-type': 'application/json' }

@@ -138,6 +138,7 @@ describe('errors in the spec shape', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE, OPTIONS')
     expect(response.headers.get('access-control-allow-headers')).toBe('*')
+    expect(response.headers.get('access-control-expose-headers')).toContain('x-proxy-dropped')
   })
 
   it('an upstream error reaches the client without the upstream credential', async () => {
