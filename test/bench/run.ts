@@ -2,6 +2,7 @@
 import { benchRoutingPick } from './routing-pick.ts'
 import { benchTranslate } from './translate.ts'
 import { benchProxy } from './proxy/index.ts'
+import { benchAgent } from './proxy/agent.ts'
 import { cpus } from 'node:os'
 
 const withGateway = process.argv.includes('--gateway') || process.env.BENCH_GATEWAY === 'portkey'
@@ -16,9 +17,14 @@ for (const [name, run] of Object.entries(suites)) {
   console.log(`\n## ${name}`)
   console.table(await run())
 }
-if (!only || 'proxy'.includes(only)) {
-  for (const [name, rows] of await benchProxy(withGateway)) {
-    console.log(`\n## ${name}`)
+const tables: Array<[string, () => Promise<Array<[string, Array<Record<string, string | number>>]>>]> = [
+  ['proxy', () => benchProxy(withGateway)],
+  ['agent', benchAgent],
+]
+for (const [name, run] of tables) {
+  if (only && !name.includes(only)) continue
+  for (const [title, rows] of await run()) {
+    console.log(`\n## ${title}`)
     console.table(rows)
   }
 }

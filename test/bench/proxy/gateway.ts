@@ -2,12 +2,12 @@
 // folder on first use (never into this repo) and measures it beside the floor and this proxy.
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request, Agent } from 'undici'
 import { load, median, type LoadResult } from './load.ts'
 import { cpuMicros, type Running } from './processes.ts'
+import { freePort } from './free-port.ts'
 
 const folder = join(tmpdir(), 'model-proxy-bench-portkey')
 // Its streaming works with these two pinned (newer @hono/node-server breaks it on Node 20).
@@ -28,12 +28,6 @@ function install(): string {
   return entry
 }
 
-const freePort = () => new Promise<number>((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number }
-    server.close(() => resolve(port))
-  })
-})
 
 /** The gateway as its own process, routing to the bench mock as an OpenAI-compatible custom host. */
 export async function startGateway(upstream: string): Promise<Running & { headers: Record<string, string> }> {
