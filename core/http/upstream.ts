@@ -12,7 +12,7 @@ export interface UpstreamHttpRequest {
    */
   json?: Record<string, unknown>
   /** `json` as the client sent it, byte for byte: sent instead of re-serializing while `json` is still that object. */
-  jsonText?: { of: Record<string, unknown>; text: string }
+  jsonText?: { of: Record<string, unknown>; text: string | Buffer }
   /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
   body?: string | Buffer | Readable
   /** Outbound proxy for this request; '' or undefined = direct. */

@@ -17,7 +17,7 @@ import { withNonStreamKeepalive } from './nonstream-keepalive.ts'
 import { candidateKey } from '../model-index.ts'
 import { overheadHeader, overheadValue, startTiming } from './timing.ts'
 import { clientSignal, type ClientSignal } from '../http/client-abort.ts'
-import { bodyTextOf } from '../http/client-route.ts'
+import { bodySourceOf } from '../http/client-route.ts'
 import { clientBytesUsable } from './client-bytes.ts'
 import { describeConnectFailure } from '../http/connect-error.ts'
 
@@ -124,8 +124,8 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
   if (body === request.body && http.json === body) {
-    const text = bodyTextOf(body)
-    if (text !== undefined && clientBytesUsable(text, request.inbound)) http.jsonText = { of: body, text }
+    const source = bodySourceOf(body)
+    if (source && clientBytesUsable(source.text, request.inbound)) http.jsonText = { of: body, text: source.bytes }
   }
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
