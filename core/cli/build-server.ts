@@ -1,11 +1,18 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { basename, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { UsageError } from './usage-error.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const sources = ['core', 'plugins', 'providers']
 /** Tests, fixtures and benchmarks stay behind: a server folder carries what runs. */
+/** The presets `proxy build --preset` knows: the folders of plugins/presets/. */
+export function presetNames(): string[] {
+  const dir = join(root, 'plugins', 'presets')
+  return readdirSync(dir, { withFileTypes: true }).filter(entry => entry.isDirectory()).map(entry => entry.name).sort()
+}
+
 const keep = (path: string) => !/\.test\.ts$|[/\\]fixtures([/\\]|$)/.test(path)
 
 /** The runtime dependency tree, as npm resolved it (no dev dependencies). */
@@ -21,7 +28,7 @@ function runtimePackages(): string[] {
  */
 export async function buildServer(preset: string, outDir: string): Promise<string> {
   const presetDir = join(root, 'plugins', 'presets', preset)
-  if (!/^[\w-]+$/.test(preset) || !existsSync(presetDir)) throw new Error(`unknown preset ${preset}`)
+  if (!/^[\w-]+$/.test(preset) || !existsSync(presetDir)) throw new UsageError(`unknown preset "${preset}"; presets: ${presetNames().join(', ')}`)
   const out = resolve(outDir)
   const app = join(out, 'app')
   mkdirSync(app, { recursive: true })

@@ -1,5 +1,6 @@
 import { defineCommand, runMain } from 'citty'
 import pkg from '../../package.json' with { type: 'json' }
+import { helpArgs } from './usage-error.ts'
 
 const main = defineCommand({
   meta: { name: 'proxy', version: pkg.version, description: pkg.description },
@@ -10,4 +11,4 @@ const main = defineCommand({
   },
 })
 
-await runMain(main)
+await runMain(main, { rawArgs: helpArgs(process.argv.slice(2)) })

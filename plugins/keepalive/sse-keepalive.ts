@@ -24,7 +24,8 @@ export function withSseKeepalive(source: ReadableStream<Uint8Array>, seconds: nu
         }, seconds * 1000)
       }
       arm()
-      ;(async () => {
+      // Every failure is caught inside: the pump never rejects.
+      void (async () => {
         try {
           for (;;) {
             const { done, value } = await reader.read()

@@ -1,6 +1,7 @@
 import { defineCommand } from 'citty'
 import { consola } from 'consola'
 import { buildServer } from '../build-server.ts'
+import { exitOnUsageError } from '../usage-error.ts'
 
 export default defineCommand({
   meta: { name: 'build', description: 'Build a standalone server folder from a preset' },
@@ -8,8 +9,8 @@ export default defineCommand({
     preset: { type: 'string', description: 'Preset name (a folder of plugins/presets/)', required: true },
     out: { type: 'string', description: 'Output folder', required: true },
   },
-  async run({ args }) {
+  run: exitOnUsageError(async ({ args }) => {
     const out = await buildServer(args.preset, args.out)
     consola.success(`built ${out}: start it with \`node ${out}/server.mjs\``)
-  },
+  }),
 })

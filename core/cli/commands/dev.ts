@@ -2,6 +2,7 @@ import { defineCommand } from 'citty'
 import { fileURLToPath } from 'node:url'
 import { resolve } from 'node:path'
 import { serveUntilSignal } from '../serve.ts'
+import { exitOnUsageError, parsePort } from '../usage-error.ts'
 
 const playground = fileURLToPath(new URL('../../../playground/', import.meta.url))
 
@@ -11,11 +12,11 @@ export default defineCommand({
     dir: { type: 'string', description: 'Folder with proxy.config.ts (default: the playground)' },
     port: { type: 'string', description: 'Override the port' },
   },
-  async run({ args }) {
+  run: exitOnUsageError(async ({ args }) => {
     await serveUntilSignal({
       cwd: args.dir ? resolve(args.dir) : playground,
-      port: args.port ? Number(args.port) : undefined,
+      port: parsePort(args.port),
       watchCode: true,
     })
-  },
+  }),
 })

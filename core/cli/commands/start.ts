@@ -1,5 +1,6 @@
 import { defineCommand } from 'citty'
 import { serveUntilSignal } from '../serve.ts'
+import { exitOnUsageError, parsePort } from '../usage-error.ts'
 
 export default defineCommand({
   meta: { name: 'start', description: 'Start the proxy' },
@@ -9,13 +10,13 @@ export default defineCommand({
     port: { type: 'string', description: 'Override the port' },
     host: { type: 'string', description: 'Override the host' },
   },
-  async run({ args }) {
+  run: exitOnUsageError(async ({ args }) => {
     await serveUntilSignal({
       cwd: process.cwd(),
       yamlPath: args.config,
       projectFile: args.project,
-      port: args.port ? Number(args.port) : undefined,
+      port: parsePort(args.port),
       host: args.host,
     })
-  },
+  }),
 })
