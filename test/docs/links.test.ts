@@ -25,7 +25,7 @@ function liveText(markdown: string): string {
 }
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-export function headingAnchors(markdown: string): Set<string> {
+function headingAnchors(markdown: string): Set<string> {
   const seen = new Map<string, number>()
   const anchors = new Set<string>()
   let fenced = false
@@ -43,7 +43,7 @@ export function headingAnchors(markdown: string): Set<string> {
 }
 
 /** Every relative link of a markdown file that does not resolve: a missing file or a missing anchor. */
-export function brokenLinks(file: string): string[] {
+function brokenLinks(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   const broken: string[] = []
   for (const match of liveText(text).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
