@@ -29,7 +29,13 @@ export class KeyLimits {
     return [key(`r:${window}`), key(`t:${window}`), key('held'), ...periods.map(id => key(`s:${id}`))]
   }
 
-  private shared(): boolean { return this.fleet.shared && this.fleet.health().up }
+  /** Whether Redis answers now; a fleet member that finds it away starts counting locally. */
+  private shared(): boolean {
+    if (!this.fleet.shared) return false
+    const health = this.fleet.health()
+    if (!health.up) this.down(new Error(health.reason ?? 'shared store unavailable'))
+    return health.up
+  }
 
   private down(error: unknown): void {
     if (this.localSince === undefined) {
