@@ -33,6 +33,8 @@ export class KeyDirectory implements ClientKeyDirectory {
   private byHash = new Map<string, ClientKeyEntry>()
   private byName = new Map<string, ClientKeyEntry>()
   private seen = new Map<string, ClientKeyEntry>()
+  /** Presented keys that are not named keys (`api-keys` ones): their sha256 is not taken per request. */
+  private misses = new Set<string>()
 
   constructor(entries: ClientKeyEntry[]) {
     for (const entry of entries) {
@@ -44,14 +46,14 @@ export class KeyDirectory implements ClientKeyDirectory {
   configured(): boolean { return this.byHash.size > 0 }
 
   entryOf(key: string | undefined): ClientKeyEntry | undefined {
-    if (key === undefined) return undefined
+    if (key === undefined || !this.byHash.size || this.misses.has(key)) return undefined
     const known = this.seen.get(key)
     if (known) return known
     const entry = this.byHash.get(hashClientKey(key))
-    if (entry) {
-      if (this.seen.size > 5000) this.seen.clear()
-      this.seen.set(key, entry)
-    }
+    const cache = entry ? this.seen : this.misses
+    if (cache.size > 5000) cache.clear()
+    if (entry) this.seen.set(key, entry)
+    else this.misses.add(key)
     return entry
   }
 
