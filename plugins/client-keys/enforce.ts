@@ -75,6 +75,8 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     const held = holds.get(request)
     if (!held) return
     holds.delete(request)
-    await limits.settle(held.hold, { tokens, nano: toNano(cost) })
+    // An answer without usage (a chat stream without stream_options.include_usage) counts as reserved.
+    const counted = usage || ctx.status >= 400 ? { tokens, nano: toNano(cost) } : { tokens: held.hold.tokens, nano: held.hold.nano }
+    await limits.settle(held.hold, counted)
   }))
 }

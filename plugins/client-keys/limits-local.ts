@@ -54,9 +54,8 @@ export class LocalLimits {
   }
 
   /** Add what was used: tokens to the window it started in (if still current), cost to its periods; frees the hold. */
-  commit(name: string, window: number, periods: string[], used: { requests?: number; tokens: number; nano: number }, holdId?: string): void {
+  commit(name: string, window: number, periods: string[], used: { requests?: number; tokens: number; nano: number }, holdId?: string, now = Date.now()): void {
     if (holdId) this.holds.delete(holdId)
-    const now = Date.now()
     const counters = this.countersOf(name, now)
     if (counters.window === window) {
       counters.tokens += used.tokens

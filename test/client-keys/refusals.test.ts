@@ -134,6 +134,24 @@ describe('keys, listings, usage and cost', () => {
     expect((await admin('GET', '/client-keys/to-change')).status).toBe(404)
   })
 
+  it('a stream runs to its end and is counted then, in every format', async () => {
+    const key = await createKey({ name: 'streamer', tpm: 100_000 })
+    for (const format of formats) {
+      const { path, body } = clientCall(format, 'm', true)
+      const response = await fetch(`${url}${path}`, { method: 'POST', headers: clientHeaders(key), body: JSON.stringify(body) })
+      expect(response.status).toBe(200)
+      expect(await response.text()).toMatch(/data: /)
+    }
+    await expect.poll(async () => (await (await admin('GET', '/client-keys/streamer')).json() as any).usage.minute.tokens).toBeGreaterThan(0)
+    const view = await (await admin('GET', '/client-keys/streamer')).json() as any
+    expect(view.recent).toHaveLength(formats.length)
+    // A chat stream reports usage only with stream_options.include_usage: without, its reservation is counted.
+    const reported = view.recent.filter((r: { inputTokens: number }) => r.inputTokens > 0)
+    expect(reported.length).toBe(formats.length - 1)
+    const reservedChat = Math.ceil(JSON.stringify(clientCall('chat', 'm', true).body).length / 4)
+    expect(view.usage.minute.tokens).toBe(reported.reduce((sum: number, r: { inputTokens: number; outputTokens: number }) => sum + r.inputTokens + r.outputTokens, 0) + reservedChat)
+  })
+
   it('a key lists only the models it may use', async () => {
     const team = await (await fetch(`${url}/v1/models`, { headers: { authorization: 'Bearer team-plain-key' } })).json() as { data: Array<{ id: string }> }
     expect(team.data.map(model => model.id)).toEqual(['m'])
