@@ -23,4 +23,6 @@ export const builtinPlugins: string[] = [
   'plugins/panel/index.ts',
   'plugins/partner/index.ts',
   'plugins/metrics/index.ts',
+  'plugins/pricing/index.ts',
+  'plugins/client-keys/index.ts',
 ].map(path => `${root}${path}`)

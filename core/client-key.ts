@@ -31,3 +31,20 @@ export function createKeyMatcher(keys: string[]): (candidate: string | undefined
     return found
   }
 }
+
+/**
+ * Client keys a plugin keeps besides `api-keys` (the `client-keys` plugin): keys with a name and rules.
+ * The kernel asks it after `api-keys`; any key it knows ends the no-keys (loopback only) mode.
+ */
+export interface ClientKeyDirectory {
+  /** Whether it holds any key. */
+  configured(): boolean
+  /** The key when it is one of these (whatever its state), else undefined. */
+  match(sent: string): string | undefined
+  /** Why this known key may not be used now (expired, disabled): the client's 401; undefined = usable. */
+  refusal(key: string): string | undefined
+  /** The key's name (usage records and metrics carry names, never keys). */
+  nameOf(key: string): string | undefined
+  /** Whether the key may use `model` (model listings show only those). */
+  allowsModel(key: string, model: string): boolean
+}

@@ -28,6 +28,8 @@ export interface ProxyRequest {
   timing?: RequestTiming
   /** What the last translated attempt could not carry to its upstream format (`x-proxy-dropped`). */
   dropped?: string[]
+  /** A hook needs this request's token usage (limits, cost): answers are decoded even where bytes could pass through. */
+  needsUsage?: boolean
 }
 
 /** One way to serve the request: a credential and the upstream model name to send. */
@@ -36,7 +38,12 @@ export interface Candidate {
   upstreamModel: string
 }
 
-export interface RouteContext { request: ProxyRequest; candidates: Candidate[] }
+export interface RouteContext {
+  request: ProxyRequest
+  candidates: Candidate[]
+  /** Set by a hook that refuses the request (a client key's rules): the client gets this error, nothing goes upstream. */
+  error?: ProxyErrorInfo & { retryAfter?: number }
+}
 
 export interface PickContext {
   request: ProxyRequest

@@ -9,7 +9,7 @@ import { createProxyHooks, type Candidate, type ProxyHooks } from './hooks.ts'
 import type { ProviderDef } from './provider.ts'
 import type { ModelInfo } from './model-info.ts'
 import { buildModelIndex } from './model-index.ts'
-import { createKeyMatcher } from './client-key.ts'
+import { createKeyMatcher, type ClientKeyDirectory } from './client-key.ts'
 import type { z } from 'zod'
 import { ConfigError, formatIssues } from './config/validate.ts'
 import { ConfigFile } from './config/config-file.ts'
@@ -35,6 +35,10 @@ export interface ProxyServices {
   clientAddress?: (event: H3Event) => string | undefined
   /** Set when shutdown has begun: readiness answers 503 while open streams finish. */
   draining?: boolean
+  /** Client keys with names and rules (plugins/client-keys), checked after `api-keys`. */
+  clientKeys?: ClientKeyDirectory
+  /** Extra lines for `/readyz` while degraded, by name (e.g. how limits are enforced meanwhile). */
+  readinessDetails?: Map<string, () => string | undefined>
 }
 
 /** What every plugin receives: the app, the hooks, live config, storage and the registries. */
@@ -126,7 +130,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
       credentials = next
       models = buildModelIndex(next, config['force-model-prefix'])
     },
-    matchClientKey: key => keyMatcher(key),
+    matchClientKey: key => keyMatcher(key) ?? (key === undefined ? undefined : kernel.services.clientKeys?.match(key)),
     configSchemas: schemas,
     addConfigSchema(schema) {
       schemas.push(schema)

@@ -9,5 +9,10 @@ export function readiness(kernel: ProxyKernel): Response {
   if (kernel.services.draining) return jsonResponse({ status: 'draining' }, 503)
   const health = kernel.fleet.health()
   if (health.up) return jsonResponse({ status: 'ready', instance: kernel.fleet.instanceId })
-  return jsonResponse({ status: 'degraded', instance: kernel.fleet.instanceId, reason: `${health.reason ?? 'shared store unavailable'}; serving with local state`, since: new Date(health.since).toISOString() })
+  const details: Record<string, string> = {}
+  for (const [name, detail] of kernel.services.readinessDetails ?? []) {
+    const text = detail()
+    if (text) details[name] = text
+  }
+  return jsonResponse({ status: 'degraded', instance: kernel.fleet.instanceId, reason: `${health.reason ?? 'shared store unavailable'}; serving with local state`, since: new Date(health.since).toISOString(), ...(Object.keys(details).length && { details }) })
 }

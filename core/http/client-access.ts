@@ -40,13 +40,16 @@ export function isLoopbackHost(host: string | null): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || name === '[::ffff:127.0.0.1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
 }
 
+/** Any client key at all: `api-keys`, or a plugin's named keys (`client-keys`). */
+const hasClientKeys = (kernel: ProxyKernel) => kernel.config['api-keys'].length > 0 || kernel.services.clientKeys?.configured() === true
+
 /**
  * The client-key rule for a request (or a socket's request): a configured key, or with no `api-keys`
  * a loopback client that is not a web page of another site. Returns the key (undefined in the no-keys
  * mode without one); throws the 401/403 to answer.
  */
 export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined, ip: () => string | undefined, headers: Headers): string | undefined {
-  if (!kernel.config['api-keys'].length) {
+  if (!hasClientKeys(kernel)) {
     if (!isLoopback(ip())) throw new ProxyError(401, 'no client API keys are configured: only local clients may connect', 'authentication_error', 'invalid_api_key')
     // Without keys the proxy cannot tell the operator's tools from a page the operator happens to visit.
     if (isCrossSiteBrowserRequest(headers) || !isLoopbackHost(headers.get('host'))) {
@@ -57,6 +60,8 @@ export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined,
   if (!sent) throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
   const match = kernel.matchClientKey(sent)
   if (!match) throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
+  const refusal = kernel.services.clientKeys?.refusal(match)
+  if (refusal) throw new ProxyError(401, refusal, 'authentication_error', 'invalid_api_key')
   return match
 }
 
@@ -77,8 +82,8 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
   } catch (error) {
     // A refused client, in the log (rate-limited, the key masked).
     const why = (error as ProxyError).status === 403 ? 'a web page of another site'
-      : !kernel.config['api-keys'].length ? 'no api-keys configured and not a local client'
-      : sent ? `unknown key ${maskSecret(sent)}` : 'no key'
+      : !hasClientKeys(kernel) ? 'no api-keys configured and not a local client'
+      : sent ? `${kernel.matchClientKey(sent) ? 'refused' : 'unknown'} key ${maskSecret(sent)}` : 'no key'
     kernel.warnLimited('client-key', `client refused: ${why} from ${getRequestIP(event) ?? 'unknown'} on ${event.req.method} ${event.url.pathname}`)
     throw error
   }

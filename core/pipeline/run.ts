@@ -1,5 +1,5 @@
 import type { ProxyKernel } from '../kernel.ts'
-import type { AttemptResult, Candidate, PickContext, ProxyRequest, ResponseContext } from '../hooks.ts'
+import type { AttemptResult, Candidate, PickContext, ProxyRequest, ResponseContext, RouteContext } from '../hooks.ts'
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
 import { ProxyError } from '../http/errors.ts'
 import { sendUpstream, type UpstreamHttpResponse } from '../http/upstream.ts'
@@ -53,8 +53,9 @@ export function runPipeline(kernel: ProxyKernel, request: ProxyRequest, options:
 async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions): Promise<Response> {
   const { hooks } = kernel
   const timing = request.timing ??= startTiming()
-  const route = { request, candidates: [] as Candidate[] }
+  const route: RouteContext = { request, candidates: [] }
   await hooks.callHook('route-resolve', route)
+  if (route.error) return finishWithError(kernel, request, undefined, route.error)
   if (!route.candidates.length) {
     return finishWithError(kernel, request, undefined, new ProxyError(404, `model ${JSON.stringify(request.model)} is not served by any configured provider`, 'invalid_request_error', 'model_not_found').info)
   }
@@ -201,7 +202,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done', firstByteMs })
   ctx.durationMs = Date.now() - request.startedAt
   // Same format, same model name, nobody counting tokens: the upstream's bytes are the answer.
-  if (provider.format === request.inbound && !options.client && provider.passthrough !== false && candidate.upstreamModel === request.model && !kernel.config['usage-statistics-enabled']) {
+  if (provider.format === request.inbound && !options.client && provider.passthrough !== false && candidate.upstreamModel === request.model && !kernel.config['usage-statistics-enabled'] && !request.needsUsage) {
     await hooks.callHook('before-response', ctx)
     await hooks.callHook('after-response', ctx)
     ctx.responseHeaders[overheadHeader] = overheadValue(timing)

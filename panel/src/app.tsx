@@ -7,6 +7,7 @@ import { SignIn } from './pages/sign-in.tsx'
 import { Dashboard } from './pages/dashboard.tsx'
 import { Providers } from './pages/providers.tsx'
 import { ClientKeys } from './pages/client-keys.tsx'
+import { NamedKeys } from './pages/named-keys.tsx'
 import { RoutingSettings } from './pages/routing.tsx'
 import { PayloadRules } from './pages/payload.tsx'
 import { CredentialFiles } from './pages/credential-files.tsx'
@@ -15,7 +16,7 @@ import { Logs } from './pages/logs.tsx'
 import { ConfigEditor } from './pages/config.tsx'
 
 const views: Record<PageId, () => preact.JSX.Element> = {
-  dashboard: Dashboard, providers: Providers, keys: ClientKeys, routing: RoutingSettings, payload: PayloadRules,
+  dashboard: Dashboard, providers: Providers, keys: ClientKeys, 'named-keys': NamedKeys, routing: RoutingSettings, payload: PayloadRules,
   files: CredentialFiles, usage: Usage, logs: Logs, config: ConfigEditor,
 }
 

@@ -3,6 +3,7 @@ export const pages = [
   ['dashboard', 'Dashboard'],
   ['providers', 'Providers'],
   ['keys', 'Client keys'],
+  ['named-keys', 'Named keys'],
   ['routing', 'Routing & quota'],
   ['payload', 'Payload rules'],
   ['files', 'Credential files'],

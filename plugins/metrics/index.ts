@@ -6,6 +6,13 @@ import { createProxyMetrics } from './metrics.ts'
 import { createMetricsAccess, type MetricsSettings } from './access.ts'
 import { endpointLabel } from './endpoint-label.ts'
 
+declare module '../../core/kernel.ts' {
+  interface ProxyServices {
+    /** The `/metrics` registry, for plugins that add their own series. */
+    metricsRegistry?: import('prom-client').Registry
+  }
+}
+
 const boolean = () => z.boolean({ error: 'must be true or false' })
 
 /**
@@ -24,6 +31,7 @@ export default defineProxyPlugin({
   }),
   setup(kernel) {
     const metrics = createProxyMetrics(kernel)
+    kernel.services.metricsRegistry = metrics.registry
     const settings = () => kernel.config.metrics as MetricsSettings
     const access = createMetricsAccess(kernel)
     // The credential of the attempt that was retried: the next attempt on another one is a failover.

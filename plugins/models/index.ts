@@ -18,11 +18,14 @@ const clientFormat = (event: H3Event): WireFormat => listFormatFor({
 })
 
 /** The models clients may name (aliases), sorted; rule 7: a model is listed while one of its credentials is usable. */
-function listedModels(kernel: ProxyKernel, created: number): ListedModel[] {
+function listedModels(kernel: ProxyKernel, created: number, clientKey: string | undefined): ListedModel[] {
   const models: ListedModel[] = []
   const available = kernel.services.availability
+  // A named client key sees only the models it may use.
+  const keys = clientKey === undefined ? undefined : kernel.services.clientKeys
   for (const [id, candidates] of kernel.models) {
     if (available && !candidates.some(candidate => available(candidate) === true)) continue
+    if (keys && !keys.allowsModel(clientKey!, id)) continue
     const info = kernel.modelInfo.get(candidates[0]?.upstreamModel ?? id)
     models.push({ id, ownedBy: candidates[0]?.credential.provider ?? 'proxy', created, ...(info && { info }) })
   }
@@ -47,14 +50,14 @@ export default defineProxyPlugin({
       { prefix: '/v1beta/models', format: () => 'generate' },
     ]
     for (const { prefix, format } of routes) {
-      addClientRoute(kernel, { method: 'GET', path: prefix, format, handler: event => jsonResponse(shape(format(event)).list(listedModels(kernel, created))) })
+      addClientRoute(kernel, { method: 'GET', path: prefix, format, handler: (event, key) => jsonResponse(shape(format(event)).list(listedModels(kernel, created, key))) })
       addClientRoute(kernel, {
         method: 'GET',
         path: `${prefix}/**`,
         format,
-        handler(event) {
+        handler(event, key) {
           const id = modelIdOf(event, `${prefix}/`)
-          const model = listedModels(kernel, created).find(listed => listed.id === id)
+          const model = listedModels(kernel, created, key).find(listed => listed.id === id)
           if (!model) throw new ProxyError(404, `model ${JSON.stringify(id)} is not served by any configured provider`, 'invalid_request_error', 'model_not_found')
           return jsonResponse(shape(format(event)).entry(model))
         },

@@ -22,7 +22,11 @@ export default defineProxyPlugin({
     const store = new UsageStore(kernel.storage, error => kernel.warnLimited('usage-flush', `usage records kept in memory (${store.buffered} waiting): ${(error as Error).message}`))
     const retention = () => (kernel.config as { 'usage-retention-days'?: number })['usage-retention-days'] ?? 30
     kernel.hooks.hook('after-response', (ctx) => {
-      if (kernel.config['usage-statistics-enabled']) store.add(recordFrom(ctx))
+      if (!kernel.config['usage-statistics-enabled']) return
+      const key = ctx.request.clientKey
+      const keyName = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
+      const cost = kernel.services.prices?.costOfUsage(ctx.usage, ctx.request.model, ctx.candidate?.upstreamModel)
+      store.add(recordFrom(ctx, { keyName, cost }))
     })
     const timer = setInterval(() => { void store.flush() }, flushIntervalMs)
     timer.unref()

@@ -19,14 +19,20 @@ export interface UsageRecord {
   latencyMs: number
   status: number
   stream: boolean
+  /** The name of a named client key (`client-keys`). */
+  keyName?: string
+  /** What the answer cost in USD (`model-prices`); absent when no price is known. */
+  cost?: number
 }
 
-export function recordFrom(ctx: ResponseContext): UsageRecord {
+export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost?: number } = {}): UsageRecord {
   const usage = ctx.usage
   return {
     id: ctx.request.id,
     time: ctx.request.startedAt,
     clientKey: maskSecret(ctx.request.clientKey) || 'anonymous',
+    ...(extra.keyName !== undefined && { keyName: extra.keyName }),
+    ...(extra.cost !== undefined && { cost: extra.cost }),
     model: ctx.request.model,
     upstreamModel: ctx.candidate?.upstreamModel,
     provider: ctx.candidate?.credential.provider,
@@ -49,4 +55,5 @@ export function isUsageRecord(value: unknown): value is UsageRecord {
   const r = value as UsageRecord | null
   return !!r && typeof r === 'object' && typeof r.id === 'string' && isNumber(r.time) && typeof r.model === 'string'
     && isNumber(r.inputTokens) && isNumber(r.outputTokens) && isNumber(r.status)
+    && (r.cost === undefined || isNumber(r.cost)) && (r.keyName === undefined || typeof r.keyName === 'string')
 }

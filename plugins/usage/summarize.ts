@@ -1,8 +1,8 @@
 import type { UsageRecord } from './record.ts'
 
-interface Totals { requests: number; success: number; failure: number; input_tokens: number; output_tokens: number; cached_tokens: number; reasoning_tokens: number; total_tokens: number; latency_ms_avg: number }
+interface Totals { requests: number; success: number; failure: number; input_tokens: number; output_tokens: number; cached_tokens: number; reasoning_tokens: number; total_tokens: number; cost_usd: number; latency_ms_avg: number }
 
-const empty = (): Totals & { latencySum: number } => ({ requests: 0, success: 0, failure: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, total_tokens: 0, latency_ms_avg: 0, latencySum: 0 })
+const empty = (): Totals & { latencySum: number } => ({ requests: 0, success: 0, failure: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, total_tokens: 0, cost_usd: 0, latency_ms_avg: 0, latencySum: 0 })
 
 function add(totals: ReturnType<typeof empty>, record: UsageRecord): void {
   totals.requests++
@@ -13,15 +13,17 @@ function add(totals: ReturnType<typeof empty>, record: UsageRecord): void {
   totals.cached_tokens += record.cachedTokens
   totals.reasoning_tokens += record.reasoningTokens
   totals.total_tokens += record.inputTokens + record.outputTokens
+  totals.cost_usd += record.cost ?? 0
   totals.latencySum += record.latencyMs
 }
 
 function finish(totals: ReturnType<typeof empty>): Totals {
   const { latencySum, ...rest } = totals
-  return { ...rest, latency_ms_avg: rest.requests ? Math.round(latencySum / rest.requests) : 0 }
+  // Rounded to a millionth of a dollar: sums of float costs carry noise below that.
+  return { ...rest, cost_usd: Math.round(rest.cost_usd * 1e6) / 1e6, latency_ms_avg: rest.requests ? Math.round(latencySum / rest.requests) : 0 }
 }
 
-/** Totals overall, per model, credential and client key, and per hour and day (UTC). */
+/** Totals (with cost) overall, per model, credential and client key (a named key by its name), and per hour and day (UTC). */
 export function summarize(records: Iterable<UsageRecord>) {
   const all = empty()
   const groups: Record<'by_model' | 'by_credential' | 'by_client_key' | 'by_hour' | 'by_day', Map<string, ReturnType<typeof empty>>> = {
@@ -37,7 +39,7 @@ export function summarize(records: Iterable<UsageRecord>) {
     const iso = new Date(record.time).toISOString()
     bump('by_model', record.model, record)
     bump('by_credential', record.credential ?? 'none', record)
-    bump('by_client_key', record.clientKey, record)
+    bump('by_client_key', record.keyName ?? record.clientKey, record)
     bump('by_hour', `${iso.slice(0, 13)}:00`, record)
     bump('by_day', iso.slice(0, 10), record)
   }

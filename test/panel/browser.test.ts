@@ -241,7 +241,7 @@ describe.skipIf(!hasChromium)('control panel in Chromium', () => {
     await page.waitForSelector('nav')
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
-    for (let i = 0; i < 7; i++) await page.keyboard.press('Tab')
+    for (let i = 0; i < 8; i++) await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Usage')
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid')
     await page.keyboard.press('Enter')

@@ -1,6 +1,6 @@
 import type { ProxyErrorInfo } from '../../../core/canonical/codec.ts'
 
-const typeByStatus: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' }
+const typeByStatus: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' }
 const statusByType: Record<string, number> = Object.fromEntries(Object.entries(typeByStatus).map(([status, type]) => [type, Number(status)]))
 
 export const messagesErrorType = (status: number) => typeByStatus[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')

@@ -1,0 +1,82 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyRequest } from '../../core/hooks.ts'
+import { bodyTextOf } from '../../core/http/client-route.ts'
+import type { KeyDirectory } from './directory.ts'
+import { keyAllowsModel } from './directory.ts'
+import type { KeyLimits } from './limits.ts'
+import type { Hold, KeyRules } from './limit-types.ts'
+import type { ClientKeyEntry } from './schema.ts'
+import type { KeyMetrics } from './key-metrics.ts'
+import type { RecentRequests } from './recent.ts'
+import { declaredMaxOutput } from './estimate.ts'
+import { limitRefusal, modelRefusal } from './refusals.ts'
+import { toNano } from './windows.ts'
+
+const rulesOf = (entry: ClientKeyEntry): KeyRules => ({
+  rpm: entry.rpm, tpm: entry.tpm, budgetNano: entry.budget && toNano(entry.budget.usd), period: entry.budget?.period ?? 'month',
+})
+
+interface Parts { directory: () => KeyDirectory; limits: KeyLimits; metrics: KeyMetrics; recent: RecentRequests }
+
+/**
+ * A named key's rules on each request: its models (403), then one atomic reservation against its rpm,
+ * tpm and budget (429 / 402) before anything is sent; after the answer (a stream: at its end, never
+ * cut) the reservation is replaced by the real tokens and cost.
+ */
+export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics, recent }: Parts): void {
+  const holds = new WeakMap<ProxyRequest, { hold: Hold; name: string }>()
+  const prices = () => kernel.services.prices
+
+  // A fault here must not take the request down: it is served, and the operator is told.
+  const guarded = <T>(what: string, hook: (ctx: T) => Promise<void>) => async (ctx: T) => {
+    try {
+      await hook(ctx)
+    } catch (error) {
+      kernel.warnLimited('client-keys', `client-key ${what} failed: ${(error as Error).message}`)
+    }
+  }
+
+  kernel.hooks.hook('route-resolve', guarded('check', async (ctx) => {
+    const { request } = ctx
+    const entry = directory().entryOf(request.clientKey)
+    if (!entry) return
+    request.needsUsage = true
+    if (!keyAllowsModel(entry, request.model)) {
+      metrics.rejections.inc([entry.name, 'model'])
+      ctx.error = modelRefusal(request.model)
+      return
+    }
+    const inputTokens = Math.ceil((bodyTextOf(request.body)?.length ?? JSON.stringify(request.body).length) / 4)
+    const outputTokens = declaredMaxOutput(request.body)
+    const price = prices()?.price(request.model, ctx.candidates[0]?.upstreamModel)
+    const nano = price ? toNano((inputTokens * price.input + outputTokens * price.output) / 1_000_000) : 0
+    const result = await limits.reserve(entry.name, rulesOf(entry), { tokens: inputTokens + outputTokens, nano })
+    if ('id' in result) {
+      holds.set(request, { hold: result, name: entry.name })
+      return
+    }
+    metrics.rejections.inc([entry.name, result.reason])
+    ctx.error = limitRefusal(entry, result)
+  }))
+
+  kernel.hooks.hook('after-response', guarded('accounting', async (ctx) => {
+    const { request } = ctx
+    const name = holds.get(request)?.name ?? directory().entryOf(request.clientKey)?.name
+    if (!name) return
+    const usage = ctx.usage
+    const tokens = usage ? usage.inputTokens + usage.outputTokens : 0
+    const cost = prices()?.costOfUsage(usage, request.model, ctx.candidate?.upstreamModel) ?? 0
+    const status = ctx.error && ctx.status < 400 ? 499 : ctx.status
+    metrics.requests.inc([name, String(status)])
+    if (usage?.inputTokens) metrics.tokens.inc([name, 'input'], usage.inputTokens)
+    if (usage?.outputTokens) metrics.tokens.inc([name, 'output'], usage.outputTokens)
+    if (cost) metrics.cost.inc([name], cost)
+    recent.add(name, { time: request.startedAt, model: request.model, status, inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, costUsd: cost })
+    const held = holds.get(request)
+    if (!held) return
+    holds.delete(request)
+    // An answer without usage (a chat stream without stream_options.include_usage) counts as reserved.
+    const counted = usage || ctx.status >= 400 ? { tokens, nano: toNano(cost) } : { tokens: held.hold.tokens, nano: held.hold.nano }
+    await limits.settle(held.hold, counted)
+  }))
+}

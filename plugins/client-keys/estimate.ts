@@ -1,0 +1,19 @@
+/** Roughly four characters per token: a prompt's size before a tokenizer has seen it. */
+const charsPerToken = 4
+
+/** The most output a request allows, in whichever field its format names it. */
+export function declaredMaxOutput(body: Record<string, unknown>): number {
+  const config = body.generationConfig as Record<string, unknown> | undefined
+  for (const value of [body.max_tokens, body.max_completion_tokens, body.max_output_tokens, config?.maxOutputTokens]) {
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value)
+  }
+  return 0
+}
+
+/**
+ * Tokens to reserve for a request before it is sent: its prompt's size plus the output it allows (as
+ * token-rate limits of hosted APIs estimate it). The answer's real usage replaces it afterwards.
+ */
+export function estimateTokens(bodyChars: number, body: Record<string, unknown>): number {
+  return Math.ceil(bodyChars / charsPerToken) + declaredMaxOutput(body)
+}

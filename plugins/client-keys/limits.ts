@@ -1,0 +1,127 @@
+import type { Fleet } from '../../core/fleet/fleet.ts'
+import { LocalLimits } from './limits-local.ts'
+import { commitScript, readScript, reserveScript } from './redis-scripts.ts'
+import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'
+import { minuteMs, periodKeepMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
+
+/** Counted on this instance while Redis was away: written there when it returns. */
+interface Pending { name: string; window: number; periods: string[]; requests: number; tokens: number; nano: number; member?: string }
+
+const memberOf = (hold: Hold) => `${hold.id}|${hold.window}|${hold.tokens}|${hold.nano}`
+
+/**
+ * Client-key limits for a fleet. With Redis: every reservation and settlement is one Lua script, so
+ * the fleet shares exact counters. Without (memory, fs): this instance's counters. Redis away: the
+ * instance goes on with its own counters, started from the fleet's last view, and adds what it
+ * counted to Redis when it returns.
+ */
+export class KeyLimits {
+  readonly local = new LocalLimits()
+  private pending: Pending[] = []
+  private seq = 0
+  /** Epoch ms since limits are counted per instance because Redis is away; undefined while shared. */
+  localSince?: number
+
+  constructor(private fleet: Fleet, private events: { down(error: unknown): void; up(written: number): void }) {}
+
+  private keys(name: string, window: number, periods: string[]): string[] {
+    const key = (part: string) => this.fleet.key(`client-keys:${name}:${part}`)
+    return [key(`r:${window}`), key(`t:${window}`), key('held'), ...periods.map(id => key(`s:${id}`))]
+  }
+
+  /** Whether Redis answers now; a fleet member that finds it away starts counting locally. */
+  private shared(): boolean {
+    if (!this.fleet.shared) return false
+    const health = this.fleet.health()
+    if (!health.up) this.down(new Error(health.reason ?? 'shared store unavailable'))
+    return health.up
+  }
+
+  private down(error: unknown): void {
+    if (this.localSince === undefined) {
+      this.localSince = Date.now()
+      this.events.down(error)
+    }
+  }
+
+  async reserve(name: string, rules: KeyRules, estimate: Estimate, now = Date.now()): Promise<Hold | Refusal> {
+    const window = windowOf(now)
+    const periods = trackedPeriods.map(period => periodOf(period, now).id)
+    if (this.shared()) {
+      const hold: Hold = { id: `${this.fleet.instanceId}:${(this.seq++).toString(36)}`, name, window, tokens: estimate.tokens, nano: estimate.nano, periods, shared: true, expires: now + holdTtlMs }
+      const budget = periodOf(rules.period, now)
+      try {
+        const answer = await this.fleet.eval(reserveScript, this.keys(name, window, periods), [
+          now, window, rules.rpm ?? 0, rules.tpm ?? 0, rules.budgetNano ?? 0, rules.budgetNano === undefined ? 0 : trackedPeriods.indexOf(rules.period) + 1,
+          memberOf(hold), hold.expires, window + minuteMs - now, budget.end ? budget.end - now : 0,
+        ]) as [number, string, number, number, number, number, number, number, number, number, number]
+        const [admitted, reason, retry, requests, tokens, , , ...spend] = answer
+        // The fleet's view, kept should Redis go away (this instance then goes on from there).
+        this.local.seed(name, { window, requests, tokens, spend: Object.fromEntries(periods.map((id, i) => [id, Number(spend[i])])) })
+        if (admitted) return hold
+        return { reason: reason as Refusal['reason'], ...(Number(retry) > 0 && { retryAfterMs: Number(retry) }) }
+      } catch (error) {
+        this.down(error)
+      }
+    }
+    const result = this.local.reserve(name, rules, estimate, now)
+    if ('id' in result && this.fleet.shared) this.pending.push({ name, window, periods, requests: 1, tokens: 0, nano: 0 })
+    return result
+  }
+
+  /** Replace a reservation by what the request used. */
+  async settle(hold: Hold, used: { tokens: number; nano: number }): Promise<void> {
+    if (hold.shared && this.shared()) {
+      try {
+        await this.commit({ name: hold.name, window: hold.window, periods: hold.periods, requests: 0, tokens: used.tokens, nano: used.nano, member: memberOf(hold) })
+        return
+      } catch (error) {
+        this.down(error)
+      }
+    }
+    this.local.commit(hold.name, hold.window, hold.periods, used, hold.id)
+    if (this.fleet.shared) this.pending.push({ name: hold.name, window: hold.window, periods: hold.periods, requests: 0, ...used, ...(hold.shared && { member: memberOf(hold) }) })
+  }
+
+  private commit(item: Pending): Promise<unknown> {
+    const keep = item.periods.map((_, i) => periodKeepMs[trackedPeriods[i]!])
+    return this.fleet.eval(commitScript, this.keys(item.name, item.window, item.periods), [item.member ?? '', item.requests, item.tokens, item.nano, ...keep])
+  }
+
+  /** Redis is back: add what this instance counted meanwhile (each item once), then share counters again. */
+  async reconcile(): Promise<void> {
+    let written = 0
+    while (this.pending.length) {
+      try {
+        await this.commit(this.pending[0]!)
+      } catch (error) {
+        this.down(error)
+        return
+      }
+      this.pending.shift()
+      written++
+    }
+    if (this.localSince !== undefined) {
+      this.localSince = undefined
+      this.events.up(written)
+    }
+  }
+
+  /** The counters of one key now (the fleet's when Redis answers). */
+  async usage(name: string, now = Date.now()): Promise<KeyUsageNow> {
+    if (this.shared()) {
+      const window = windowOf(now)
+      const periods = trackedPeriods.map(period => periodOf(period, now).id)
+      try {
+        const [requests, tokens, heldTokens, heldNano, ...spend] = await this.fleet.eval(readScript, this.keys(name, window, periods), [now, window]) as number[]
+        return { window, requests: requests!, tokens: tokens!, heldTokens: heldTokens!, heldNano: heldNano!, spend: Object.fromEntries(periods.map((id, i) => [id, Number(spend[i])])) }
+      } catch (error) {
+        this.down(error)
+      }
+    }
+    return this.local.usage(name, now)
+  }
+
+  /** Items counted locally and not yet written to Redis. */
+  get unreconciled(): number { return this.pending.length }
+}

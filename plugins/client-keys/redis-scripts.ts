@@ -1,0 +1,79 @@
+/**
+ * The Lua scripts that keep a key's limits exact across a fleet: Redis runs each atomically, so two
+ * instances can never both take the last request or token of a window.
+ *
+ * Keys per client-key name: `r:<window>` requests in a minute window, `t:<window>` committed tokens,
+ * `held` a sorted set of reservations (`<id>|<window>|<tokens>|<nano>`, scored by when they lapse),
+ * `s:<period id>` nano-dollars spent per period (day, week, month, total).
+ */
+
+/** Drops lapsed reservations, then sums the held tokens of this window (ARGV[2]) and the held cost. */
+const heldSums = `
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+local heldTokens, heldNano = 0, 0
+for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+  local window, t, n = string.match(member, '^[^|]*|(%d+)|(%d+)|(%d+)$')
+  if window == ARGV[2] then heldTokens = heldTokens + tonumber(t) end
+  if n then heldNano = heldNano + tonumber(n) end
+end`
+
+/**
+ * KEYS: requests, tokens, held, spend (4: day, week, month, total).
+ * ARGV: now, window, rpm, tpm, budget nano (0 = none), budget slot (1-4, 0 = none), member, lapses at,
+ * window left ms, budget period left ms.
+ * Returns {admitted, reason, retry ms, requests, tokens, held tokens, held nano, spend x4}.
+ */
+export const reserveScript = `
+local now = tonumber(ARGV[1])
+${heldSums}
+local requests = tonumber(redis.call('GET', KEYS[1]) or '0')
+local tokens = tonumber(redis.call('GET', KEYS[2]) or '0')
+local spend = {}
+for i = 1, 4 do spend[i] = tonumber(redis.call('GET', KEYS[3 + i]) or '0') end
+local function answer(admitted, reason, retry, count)
+  return {admitted, reason, retry, count, tokens, heldTokens, heldNano, spend[1], spend[2], spend[3], spend[4]}
+end
+local rpm, tpm, budget, slot = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+if rpm > 0 and requests >= rpm then return answer(0, 'rpm', ARGV[9], requests) end
+if tpm > 0 and tokens + heldTokens >= tpm then return answer(0, 'tpm', ARGV[9], requests) end
+if slot > 0 and spend[slot] + heldNano >= budget then return answer(0, 'budget', ARGV[10], requests) end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], 120000)
+redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7])
+redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[8]) - now + 60000)
+return answer(1, '', 0, requests + 1)
+`
+
+/**
+ * Settle a reservation, or add what an instance counted while Redis was away.
+ * KEYS: requests, tokens, held, spend x4. ARGV: member ('' = none), requests, tokens, nano, keep ms x4 (0 = forever).
+ */
+export const commitScript = `
+if ARGV[1] ~= '' then redis.call('ZREM', KEYS[3], ARGV[1]) end
+local requests, tokens, nano = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if requests > 0 then
+  redis.call('INCRBY', KEYS[1], requests)
+  redis.call('PEXPIRE', KEYS[1], 120000)
+end
+if tokens > 0 then
+  redis.call('INCRBY', KEYS[2], tokens)
+  redis.call('PEXPIRE', KEYS[2], 120000)
+end
+if nano > 0 then
+  for i = 1, 4 do
+    redis.call('INCRBY', KEYS[3 + i], nano)
+    local keep = tonumber(ARGV[4 + i])
+    if keep > 0 then redis.call('PEXPIRE', KEYS[3 + i], keep) end
+  end
+end
+return 1
+`
+
+/** KEYS: requests, tokens, held, spend x4; ARGV: now, window. Returns {requests, tokens, held tokens, held nano, spend x4}. */
+export const readScript = `
+local now = tonumber(ARGV[1])
+${heldSums}
+local out = {tonumber(redis.call('GET', KEYS[1]) or '0'), tonumber(redis.call('GET', KEYS[2]) or '0'), heldTokens, heldNano}
+for i = 4, 7 do out[#out + 1] = tonumber(redis.call('GET', KEYS[i]) or '0') end
+return out
+`
