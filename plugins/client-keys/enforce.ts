@@ -1,6 +1,6 @@
 import type { ProxyKernel } from '../../core/kernel.ts'
 import type { ProxyRequest } from '../../core/hooks.ts'
-import { bodyTextOf } from '../../core/http/client-route.ts'
+import { bodySourceOf } from '../../core/http/client-route.ts'
 import type { KeyDirectory } from './directory.ts'
 import { keyAllowsModel } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
@@ -46,7 +46,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
       ctx.error = modelRefusal(request.model)
       return
     }
-    const inputTokens = Math.ceil((bodyTextOf(request.body)?.length ?? JSON.stringify(request.body).length) / 4)
+    const inputTokens = Math.ceil((bodySourceOf(request.body)?.text.length ?? JSON.stringify(request.body).length) / 4)
     const outputTokens = declaredMaxOutput(request.body)
     const price = prices()?.price(request.model, ctx.candidates[0]?.upstreamModel)
     const nano = price ? toNano((inputTokens * price.input + outputTokens * price.output) / 1_000_000) : 0
