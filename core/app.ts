@@ -80,7 +80,7 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   const plugins = await loadPlugins(specs, options.cwd ?? process.cwd())
   for (const plugin of plugins) {
     if (plugin.configSchema) kernel.addConfigSchema(plugin.configSchema)
-    await plugin.setup(kernel)
+    await kernel.hooks.asPlugin(plugin.name, () => plugin.setup(kernel))
   }
 
   // After the plugins' own close hooks, which may still share something on the way out.
@@ -102,7 +102,7 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
     kernel,
     fetch: async request => await app.fetch(request),
     async close() {
-      await kernel.hooks.callHook('close')
+      await kernel.hooks.callObservers('close')
       await storage.dispose()
     },
   }

@@ -1,4 +1,3 @@
-import { createHooks, type Hookable } from 'hookable'
 import type { H3Event } from 'h3'
 import type { CanonicalRequest, Usage } from './canonical/types.ts'
 import type { ProxyErrorInfo, WireFormat } from './canonical/codec.ts'
@@ -107,6 +106,8 @@ export interface ResponseContext {
 /**
  * The kernel's lifecycle hooks. Hookable ignores return values: hooks write answers onto the context.
  * Plugins add their own with `declare module '<pkg>/core/hooks' { interface ProxyHooks { ... } }`.
+ * Deciding hooks (a failure fails the request) and observer hooks (a failure is logged and ignored):
+ * `observerHooks` in core/hook-bus.ts, docs/hooks.md.
  */
 export interface ProxyHooks {
   'route-resolve': (ctx: RouteContext) => void | Promise<void>
@@ -118,34 +119,4 @@ export interface ProxyHooks {
   'after-response': (ctx: ResponseContext) => void | Promise<void>
   'config-reload': (config: ProxyConfig, previous: ProxyConfig) => void | Promise<void>
   'close': () => void | Promise<void>
-}
-
-type AnyHook = (...args: any[]) => unknown
-
-/** Serial like hookable's own caller, minus `console.createTask` per call (async stack traces cost ~2% of a proxied request). */
-function callSerially(hooks: AnyHook[], args: unknown[], start = 0): void | Promise<void> {
-  for (let i = start; i < hooks.length; i++) {
-    try {
-      const result = hooks[i]!(...args)
-      if (result && typeof (result as Promise<unknown>).then === 'function') return Promise.resolve(result).then(() => callSerially(hooks, args, i + 1))
-    } catch (error) {
-      return Promise.reject(error)
-    }
-  }
-}
-
-const serialCaller = (hooks: AnyHook[], args: unknown[]) => callSerially(hooks, args, 0)
-
-/** The kernel's hook bus: hookable, with a cheaper serial caller on the hot path. */
-export function createProxyHooks(): Hookable<ProxyHooks> {
-  const hooks = createHooks<ProxyHooks>()
-  // hookable copies the hook list and builds an event object per call; with no before/after observers
-  // the registered list is read as it is (a hook removed mid-call takes effect from the next call).
-  const internal = hooks as unknown as { _hooks: Record<string, AnyHook[] | undefined>; _before?: unknown; _after?: unknown }
-  hooks.callHook = ((name: string, ...args: unknown[]) => {
-    if (internal._before || internal._after) return hooks.callHookWith(serialCaller as never, name as never, args as never)
-    const list = internal._hooks[name]
-    return list ? callSerially(list, args, 0) : undefined
-  }) as typeof hooks.callHook
-  return hooks
 }

@@ -1,11 +1,11 @@
 import { H3, type H3Event } from 'h3'
-import type { Hookable } from 'hookable'
 import { consola, type ConsolaInstance } from 'consola'
 import type { Storage } from 'unstorage'
 import type { WireCodec, WireFormat } from './canonical/codec.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import type { Credential } from './credential.ts'
-import { createProxyHooks, type Candidate, type ProxyHooks } from './hooks.ts'
+import type { Candidate } from './hooks.ts'
+import { createProxyHooks, type ProxyHookBus } from './hook-bus.ts'
 import type { ProviderDef } from './provider.ts'
 import type { ModelInfo } from './model-info.ts'
 import { buildModelIndex } from './model-index.ts'
@@ -44,7 +44,8 @@ export interface ProxyServices {
 /** What every plugin receives: the app, the hooks, live config, storage and the registries. */
 export interface ProxyKernel {
   readonly app: H3
-  readonly hooks: Hookable<ProxyHooks>
+  /** Lifecycle hooks (docs/hooks.md): `hook`, `hookOnce`, `removeHook`, `callHook` (deciding), `callObservers`. */
+  readonly hooks: ProxyHookBus
   readonly storage: Storage
   readonly logger: ConsolaInstance
   readonly config: ProxyConfig
@@ -98,7 +99,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
 
   const kernel: ProxyKernel = {
     app: new H3(),
-    hooks: createProxyHooks(),
+    hooks: createProxyHooks({ logError: message => logger.error(message) }),
     storage: options.storage,
     logger,
     get config() { return config },
@@ -142,7 +143,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
       config = next
       keyMatcher = createKeyMatcher(next['api-keys'])
       kernel.refreshCredentials()
-      await kernel.hooks.callHook('config-reload', next, previous)
+      await kernel.hooks.callObservers('config-reload', next, previous)
     },
   }
   if (options.configPath) {

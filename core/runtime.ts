@@ -71,7 +71,7 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
       loaded = next
       if (openAnswersOf(old.kernel).size) retired.add(old)
       for (const app of retired) if (!openAnswersOf(app.kernel).size) retired.delete(app)
-      await old.kernel.hooks.callHook('close')
+      await old.kernel.hooks.callObservers('close')
       logger.info('reloaded plugins and config')
     },
     async close(drainMs = 0) {

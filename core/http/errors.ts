@@ -2,8 +2,8 @@ import type { ProxyErrorInfo } from '../canonical/codec.ts'
 
 /** An error that becomes a client response in the client's own format (see core/http/respond.ts). */
 export class ProxyError extends Error {
-  constructor(readonly status: number, message: string, readonly type?: string, readonly code?: string) {
-    super(message)
+  constructor(readonly status: number, message: string, readonly type?: string, readonly code?: string, options?: ErrorOptions) {
+    super(message, options)
     this.name = 'ProxyError'
   }
 

@@ -1,4 +1,5 @@
-import type { WireCodec, WireFormat } from '../canonical/codec.ts'
+import type { WireCodec } from '../canonical/codec.ts'
+import type { AnswerPlan } from './answer-plan.ts'
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
@@ -10,7 +11,8 @@ export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>
 export interface TranslatedBody { body: Record<string, unknown>; usage?: Usage }
 
 /** A complete upstream answer in the client's format, reporting the model the client asked for. */
-export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, text: string, client?: ClientEncoding, passthrough = true): TranslatedBody {
+export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, plan: AnswerPlan, text: string): TranslatedBody {
+  const { upstream, client } = plan
   let json: Record<string, unknown>
   try {
     json = JSON.parse(text)
@@ -19,7 +21,7 @@ export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, up
   }
   const target = client ?? kernel.formats.get(request.inbound)
   const source = kernel.formats.get(upstream)
-  if (upstream === request.inbound && !client && passthrough) {
+  if (plan.passthrough) {
     if ('model' in json) json.model = request.model
     // generateContent names the model in `modelVersion`: the client sees only the name it asked for.
     if (typeof json.modelVersion === 'string') json.modelVersion = request.model

@@ -3,6 +3,7 @@ import { chatCodec } from '../../providers/compat/codec/index.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { createStreamTransform, lastEventEnd } from './stream-transform.ts'
+import type { AnswerPlan } from './answer-plan.ts'
 
 describe('lastEventEnd', () => {
   it.each([
@@ -22,10 +23,11 @@ const frame = (model: string, content: string) => `data: {"id":"c","object":"cha
 const upstreamText = frame('up', 'héllo wörld ✓') + frame('up', 'ünïcode') + 'data: [DONE]\n\n'
 const kernel = { formats: new Map([['chat', chatCodec]]) } as unknown as ProxyKernel
 const request = (model: string) => ({ inbound: 'chat', model }) as ProxyRequest
+const plan: AnswerPlan = { upstream: 'chat', upstreamModel: 'up', sse: true, passthrough: true }
 
 /** Feed `text` in pieces of `size` bytes (cutting UTF-8 characters too); collect what the client gets. */
 function run(model: string, size: number) {
-  const transform = createStreamTransform(kernel, request(model), 'chat', 'up')
+  const transform = createStreamTransform(kernel, request(model), plan)
   const bytes = Buffer.from(upstreamText)
   const outputs: Buffer[] = []
   for (let at = 0; at < bytes.length; at += size) {
@@ -50,7 +52,7 @@ describe('same-format stream passthrough', () => {
   })
 
   it('a stream cut mid-event ends with what was left, and a failure is an error event in the client format', () => {
-    const transform = createStreamTransform(kernel, request('up'), 'chat', 'up')
+    const transform = createStreamTransform(kernel, request('up'), plan)
     expect(transform.push(Buffer.from('data: {"partial"'))).toBeUndefined()
     expect(transform.primed).toBe(false)
     expect(Buffer.from(transform.end()!).toString()).toBe('data: {"partial"')

@@ -1,11 +1,11 @@
-import type { StreamEncoder, StreamDecoder, WireFormat } from '../canonical/codec.ts'
+import type { StreamEncoder, StreamDecoder } from '../canonical/codec.ts'
 import type { StreamEvent, Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { createSseParser } from '../http/sse.ts'
 import { ProxyError } from '../http/errors.ts'
 import { firstEventOffset } from './first-event.ts'
-import type { ClientEncoding } from './non-stream.ts'
+import type { AnswerPlan } from './answer-plan.ts'
 
 /** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
 export interface StreamTransform {
@@ -111,8 +111,9 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
   }
 }
 
-export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string, sse = true, client?: ClientEncoding, passthrough = true): StreamTransform {
-  if (upstream === request.inbound && sse && !client && passthrough) return passthroughTransform(kernel, request, upstreamModel)
+export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, plan: AnswerPlan): StreamTransform {
+  const { upstream, upstreamModel, sse, client } = plan
+  if (plan.passthrough) return passthroughTransform(kernel, request, upstreamModel)
   const source = kernel.formats.get(upstream)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')

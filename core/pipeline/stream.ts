@@ -8,27 +8,30 @@ export { createStreamTransform } from './stream-transform.ts'
 export interface StreamOutcome { usage?: Usage; error?: string }
 
 /** An upstream stream read up to its first real event: what the client gets first, and where to go on. */
-export interface PrimedStream { iterator: AsyncIterator<Buffer>; head: Uint8Array[] }
+export interface PrimedStream { kind: 'primed'; iterator: AsyncIterator<Buffer>; head: Uint8Array[] }
+
+/** A stream that ended, broke or sent nothing usable before its first event (it may still fail over). */
+export interface BrokenStream { kind: 'broken'; error: string }
 
 /**
  * Read the upstream until it has sent a whole event, before answering the client: a stream that ends,
  * breaks or sends nothing usable (an HTML error page with status 200) before that can still fail over.
  */
-export async function primeStream(body: Readable, transform: StreamTransform): Promise<PrimedStream | { error: string }> {
+export async function primeStream(body: Readable, transform: StreamTransform): Promise<PrimedStream | BrokenStream> {
   const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>
   const head: Uint8Array[] = []
   try {
     while (!transform.primed) {
       const next = await iterator.next()
-      if (next.done) return { error: 'the stream ended before its first event' }
+      if (next.done) return { kind: 'broken', error: 'the stream ended before its first event' }
       const out = transform.push(next.value)
       if (out) head.push(out)
     }
   } catch (error) {
     body.destroy()
-    return { error: (error as Error).message }
+    return { kind: 'broken', error: (error as Error).message }
   }
-  return { iterator, head }
+  return { kind: 'primed', iterator, head }
 }
 
 /**

@@ -16,3 +16,25 @@ export const overheadHeader = 'x-proxy-overhead-ms'
 export function overheadValue(timing: RequestTiming, now = performance.now()): string {
   return Math.max(0, now - timing.start - timing.waitedMs).toFixed(2)
 }
+
+/** One upstream exchange's clock: its time counts as waiting, not as the proxy's overhead. */
+export interface UpstreamClock {
+  /** performance.now() when the request went out. */
+  readonly sentAt: number
+  /** Milliseconds from sending until the response headers (absent: no response yet). */
+  firstByteMs?: number
+  /** The exchange is over (body read, or stream primed): its milliseconds, counted as waited once. */
+  stop(): number
+}
+
+export function startUpstreamClock(timing: RequestTiming): UpstreamClock {
+  const sentAt = performance.now()
+  let spent: number | undefined
+  return {
+    sentAt,
+    stop() {
+      if (spent === undefined) timing.waitedMs += spent = performance.now() - sentAt
+      return spent
+    },
+  }
+}

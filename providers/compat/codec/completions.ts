@@ -55,7 +55,7 @@ function createEncoder(options: StreamEncoderOptions): StreamEncoder {
   }
 }
 
-/** Client-side encoding for `/v1/completions` (see core/pipeline/run.ts `client`). */
+/** Client-side encoding for `/v1/completions` (see `client` in core/pipeline/answer-plan.ts). */
 export const completionsEncoding: Pick<WireCodec, 'response' | 'stream'> = {
   response: { decode: () => { throw new Error('completions responses are never decoded') }, encode: encodeResponse },
   stream: { createDecoder: () => { throw new Error('completions streams are never decoded') }, createEncoder: createEncoder },

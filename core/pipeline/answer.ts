@@ -1,0 +1,87 @@
+import type { ResponseContext } from '../hooks.ts'
+import { answerResponse, sseHeaders } from '../http/respond.ts'
+import { translateResponse } from './non-stream.ts'
+import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
+import { openAnswersOf } from './open-answers.ts'
+import { overheadHeader, overheadValue } from './timing.ts'
+import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
+import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
+
+/** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
+export const droppedHeader = 'x-proxy-dropped'
+
+type Reply<K> = Extract<UpstreamReply, { kind: K }>
+const jsonType = { 'content-type': 'application/json' }
+
+/**
+ * A 200 stream: read up to its first whole event before answering (a stream that dies or sends junk
+ * before it can still fail over), then pipe it event by event. `after-response` runs when it ends.
+ */
+export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Promise<AttemptOutcome> {
+  const { kernel, request, plan, clock } = attempt
+  let transform
+  try {
+    transform = createStreamTransform(kernel, request, plan)
+  } catch (error) {
+    reply.body.destroy()
+    throw error
+  }
+  const primed = await primeStream(reply.body, transform)
+  if (primed.kind === 'broken') return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${primed.error}`, type: 'server_error' }, 502, { bootstrap: true })
+  clock.stop()
+  await attemptDone(attempt, reply.status)
+  const ctx = responseContext(attempt, reply)
+  ctx.sse = plan.sse
+  ctx.stream = pipeStream(reply.body, primed, transform, (outcome) => {
+    ctx.usage = outcome.usage
+    ctx.error = outcome.error
+    ctx.durationMs = Date.now() - request.startedAt
+    ctx.upstreamMs = performance.now() - clock.sentAt
+    // Observers never reject: a failing one is logged, the stream and the process are not its to end.
+    void kernel.hooks.callObservers('after-response', ctx)
+  }, openAnswersOf(kernel))
+  await kernel.hooks.callObservers('before-response', ctx)
+  return respond(attempt, ctx, ctx.stream, ctx.sse ? sseHeaders : jsonType)
+}
+
+/** A whole answer: the upstream's bytes when they already are the client's, else translated. */
+export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>): Promise<AttemptOutcome> {
+  const { kernel, request, plan, clock } = attempt
+  const { text } = reply
+  // A 200 that is not JSON (a gateway's HTML page) is an upstream failure like a 502: the next credential may answer.
+  if (!looksLikeJsonObject(text)) return failAttempt(attempt, { status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
+  const ctx = responseContext(attempt, reply)
+  ctx.upstreamMs = clock.stop()
+  await attemptDone(attempt, reply.status)
+  ctx.durationMs = Date.now() - request.startedAt
+  // Same format, same model name, nobody counting tokens: the upstream's bytes are the answer.
+  if (plan.passthrough && plan.upstreamModel === request.model && !kernel.config['usage-statistics-enabled'] && !request.needsUsage) return respondWhole(attempt, ctx, text)
+  const translated = translateResponse(kernel, request, plan, text)
+  ctx.usage = translated.usage
+  return respondWhole(attempt, ctx, JSON.stringify(translated.body))
+}
+
+function responseContext({ request, candidate }: Attempt, reply: Reply<'stream' | 'buffered'>): ResponseContext {
+  // What the translation could not carry is said in the answer (docs/clients.md).
+  const responseHeaders: Record<string, string> = request.dropped?.length ? { [droppedHeader]: request.dropped.join(',') } : {}
+  return { request, candidate, status: reply.status, durationMs: 0, upstreamHeaders: reply.headers, responseHeaders }
+}
+
+async function respondWhole(attempt: Attempt, ctx: ResponseContext, body: string): Promise<AttemptOutcome> {
+  await attempt.kernel.hooks.callObservers('before-response', ctx)
+  await attempt.kernel.hooks.callObservers('after-response', ctx)
+  return respond(attempt, ctx, body, jsonType)
+}
+
+function respond({ request }: Attempt, ctx: ResponseContext, body: string | ReadableStream<Uint8Array>, contentType: Record<string, string>): AttemptOutcome {
+  if (request.timing) ctx.responseHeaders[overheadHeader] = overheadValue(request.timing)
+  return { kind: 'answered', response: answerResponse(request.event, body, { ...ctx.responseHeaders, ...contentType }) }
+}
+
+/** Cheap check before passing a body through unparsed: a JSON object starts with `{` and ends with `}`. */
+function looksLikeJsonObject(text: string): boolean {
+  const start = text.search(/\S/)
+  let end = text.length - 1
+  while (end > 0 && text.charCodeAt(end) <= 32) end--
+  return start !== -1 && text.charCodeAt(start) === 123 && text.charCodeAt(end) === 125
+}

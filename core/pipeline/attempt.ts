@@ -1,0 +1,54 @@
+import type { ProxyKernel } from '../kernel.ts'
+import type { Candidate, ProxyRequest } from '../hooks.ts'
+import type { ProviderDef } from '../provider.ts'
+import type { UpstreamHttpRequest } from '../http/upstream.ts'
+import type { ClientSignal } from '../http/client-abort.ts'
+import { ProxyError } from '../http/errors.ts'
+import { bodySourceOf } from '../http/client-route.ts'
+import { buildUpstreamBody } from './upstream-body.ts'
+import { clientBytesUsable } from './client-bytes.ts'
+import { planAnswer, type RunOptions } from './answer-plan.ts'
+import { exchange, statusFailure, upstreamTimeouts } from './exchange.ts'
+import { answerBuffered, answerStream } from './answer.ts'
+import { startTiming, startUpstreamClock } from './timing.ts'
+import { failAttempt, type Attempt } from './attempt-result.ts'
+import type { AttemptOutcome } from './outcome.ts'
+
+export interface AttemptInput {
+  request: ProxyRequest
+  candidate: Candidate
+  /** 0-based number of this attempt within the request. */
+  number: number
+  signal: ClientSignal
+  options: RunOptions
+}
+
+/** One upstream attempt: shape the request, send it, then answer the client or report the failure. */
+export async function attemptOnce(kernel: ProxyKernel, { request, candidate, number, signal, options }: AttemptInput): Promise<AttemptOutcome> {
+  const provider = kernel.providers.get(candidate.credential.family)
+  if (!provider) throw new ProxyError(500, `provider family ${candidate.credential.family} is not installed`, 'server_error')
+  const http = await prepareUpstream(kernel, request, candidate, provider)
+  // Time spent waiting for this upstream is not the proxy's overhead (timing.ts).
+  const clock = startUpstreamClock(request.timing ??= startTiming())
+  const attempt: Attempt = { kernel, request, candidate, provider, plan: planAnswer(request, provider, candidate.upstreamModel, options), number, clock }
+  const reply = await exchange(http, request.stream, signal, upstreamTimeouts(kernel.config))
+  if (reply.kind === 'unreachable') return failAttempt(attempt, reply.failure, reply.status, { detail: reply.detail })
+  clock.firstByteMs = reply.headersAt - clock.sentAt
+  if (reply.status >= 400) return failAttempt(attempt, await statusFailure(kernel, reply, provider.format, candidate.credential), reply.status)
+  return reply.kind === 'stream' ? answerStream(attempt, reply) : answerBuffered(attempt, reply)
+}
+
+/** The upstream request: body in the provider's format, the provider's URL and auth, then `before-upstream` hooks. */
+async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, provider: ProviderDef): Promise<UpstreamHttpRequest> {
+  const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
+  const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
+  // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
+  if (body === request.body && http.json === body) {
+    const source = bodySourceOf(body)
+    if (source && clientBytesUsable(source.text, request.inbound)) http.jsonText = { of: body, text: source.bytes }
+  }
+  // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
+  http.proxyUrl ??= kernel.config['proxy-url'] || undefined
+  await kernel.hooks.callHook('before-upstream', { request, candidate, http })
+  return http
+}

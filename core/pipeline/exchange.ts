@@ -1,0 +1,54 @@
+import type { ProxyErrorInfo, WireFormat } from '../canonical/codec.ts'
+import type { ProxyConfig } from '../config/schema.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import type { Credential } from '../credential.ts'
+import { scrubSecrets } from '../credential.ts'
+import { sendUpstream, type UpstreamHttpRequest, type UpstreamTimeouts } from '../http/upstream.ts'
+import { sendUpstreamBuffered, type UpstreamExchangeError } from '../http/upstream-buffered.ts'
+import type { ClientSignal } from '../http/client-abort.ts'
+import { describeConnectFailure } from '../http/connect-error.ts'
+import { retryAfterSeconds } from './upstream-status.ts'
+import type { Failure, UpstreamReply } from './outcome.ts'
+
+export const upstreamTimeouts = (config: ProxyConfig): UpstreamTimeouts => {
+  const limits = config.timeouts
+  return { connectMs: limits['connect-seconds'] * 1000, firstByteMs: limits['first-byte-seconds'] * 1000, idleMs: limits['stream-idle-seconds'] * 1000 }
+}
+
+/** Send the request: streams stay streams; a non-stream answer is read whole by a lighter undici handler. */
+export async function exchange(http: UpstreamHttpRequest, stream: boolean, signal: ClientSignal, timeouts: UpstreamTimeouts): Promise<UpstreamReply> {
+  try {
+    if (stream) {
+      const { status, headers, body } = await sendUpstream(http, signal, timeouts)
+      return { kind: 'stream', status, headers, body, headersAt: performance.now() }
+    }
+    const { status, headers, text, headersAt } = await sendUpstreamBuffered(http, signal, timeouts)
+    return { kind: 'buffered', status, headers, text, headersAt }
+  } catch (error) {
+    // By name, not instanceof: plugins may hold their own copy of the module (core/http/upstream.ts).
+    if ((error as Partial<UpstreamExchangeError>).name === 'UpstreamExchangeError' && (error as UpstreamExchangeError).stage === 'body') {
+      return { kind: 'unreachable', status: 502, failure: { status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' } }
+    }
+    // The client learns which hop failed and why, never an internal address; the log gets the error as it came.
+    const { message, detail } = describeConnectFailure(error as Error, http.proxyUrl)
+    return { kind: 'unreachable', status: 0, failure: { status: 502, message, type: 'server_error' }, detail }
+  }
+}
+
+/** An upstream error status -> what the client sees: the upstream's own error, decoded, free of the credential. */
+export async function statusFailure(kernel: ProxyKernel, reply: Exclude<UpstreamReply, { kind: 'unreachable' }>, format: WireFormat, credential: Credential): Promise<Failure> {
+  const text = reply.kind === 'buffered' ? reply.text : await reply.body.text().catch(() => '')
+  const info = decodeUpstreamError(kernel, format, reply.status, scrubSecrets(text, credential))
+  return { ...info, retryAfter: retryAfterSeconds(reply.headers['retry-after']) }
+}
+
+/** Upstream error body (its own format) -> what the client sees. */
+function decodeUpstreamError(kernel: ProxyKernel, format: WireFormat, status: number, text: string): ProxyErrorInfo {
+  let body: unknown = text
+  try { body = JSON.parse(text) } catch {}
+  const codec = kernel.formats.get(format)
+  const info = codec ? codec.error.decode(status, body) : { status, message: text.slice(0, 500) }
+  // The upstream rejecting our credential is not the client's fault: report it as an upstream failure.
+  const clientStatus = status === 401 || status === 403 ? 502 : status
+  return { ...info, status: clientStatus, message: info.message || `upstream returned ${status}` }
+}
