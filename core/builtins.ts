@@ -21,6 +21,6 @@ export const builtinPlugins: string[] = [
   'plugins/logs/index.ts',
   'plugins/models/index.ts',
   'plugins/panel/index.ts',
-  'plugins/partner/index.ts',
+  'providers/partner/index.ts',
   'plugins/metrics/index.ts',
 ].map(path => `${root}${path}`)

@@ -125,7 +125,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
   if (body === request.body && http.json === body) {
     const text = bodyTextOf(body)
-    if (text !== undefined && clientBytesUsable(text, request.inbound)) http.jsonText = { of: body, text }
+    if (text !== undefined && clientBytesUsable(text, kernel.formats.get(request.inbound)?.modelIn !== 'url')) http.jsonText = { of: body, text }
   }
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined

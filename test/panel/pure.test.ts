@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compatToForm, formToCompat, formToKeyEntry, keyEntryToForm, needsReplace, splitList } from '../../panel/src/entries.ts'
+import { upstreamToForm as compatToForm, formToUpstream as formToCompat, formToKeyEntry, keyEntryToForm, needsReplace, splitList } from '../../panel/src/entries.ts'
 import { filterLines, mergeTail, nextAfter, emptyTail } from '../../panel/src/log-tail.ts'
 import { daySeries, hourSeries, topSeries } from '../../panel/src/usage-series.ts'
 import { formsToRules, ruleWarnings, rulesToForms } from '../../panel/src/payload-rules.ts'
