@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { baseUrlSchema } from './upstream-url.ts'
+import { baseUrlSchema, requiredBaseUrlSchema } from './upstream-url.ts'
 import { unsafePathMessage, unsafePathSegment } from '../unsafe-keys.ts'
 
 /** `{name, alias}` of a provider entry's `models[]`: upstream name and the name clients use. */
@@ -30,6 +30,27 @@ export const providerKeyEntrySchema = z.object({
   headers: headersSchema,
   priority: prioritySchema,
 })
+
+/**
+ * One named upstream (spec: "Compat provider entry"): name, required base URL, several keys. The shape of
+ * a family whose config editor is `named-upstreams`; the panel checks such lists with it too.
+ */
+export const namedUpstreamEntrySchema = z.object({
+  name: z.string().min(1, { error: 'must be a non-empty name' }),
+  'base-url': requiredBaseUrlSchema,
+  'api-key-entries': z.array(z.object({
+    'api-key': z.string().default(''),
+    'proxy-url': proxyUrlSchema.optional(),
+  })).default([]),
+  models: z.array(modelAliasSchema).default([]),
+  headers: headersSchema,
+  prefix: z.string().default(''),
+  'excluded-models': z.array(z.string()).default([]),
+  priority: prioritySchema,
+})
+
+/** The entry schema of each panel editor kind (ProviderConfigKey.editor). */
+export const editorEntrySchemas = { 'key-entries': providerKeyEntrySchema, 'named-upstreams': namedUpstreamEntrySchema }
 
 /** `oauth-model-alias.<channel>[]`. */
 export const aliasEntrySchema = z.object({
