@@ -78,9 +78,12 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
 
   const specs = [...(options.builtins === false ? [] : builtinPlugins), ...(options.plugins ?? [])]
   const plugins = await loadPlugins(specs, options.cwd ?? process.cwd())
+  // Every declared family first: plugins set up after see the whole registry, and the config has every key.
+  for (const plugin of plugins) for (const provider of plugin.providers ?? []) kernel.registerProvider(provider)
+  kernel.checkPayloadProtocols()
   for (const plugin of plugins) {
     if (plugin.configSchema) kernel.addConfigSchema(plugin.configSchema)
-    await kernel.hooks.asPlugin(plugin.name, () => plugin.setup(kernel))
+    await kernel.hooks.asPlugin(plugin.name, () => plugin.setup?.(kernel))
   }
 
   // After the plugins' own close hooks, which may still share something on the way out.

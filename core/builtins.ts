@@ -1,14 +1,17 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
+/**
+ * The built-in families: the folders `providers/builtins.json` names, in registration order (it decides
+ * which family a tie goes to). Core knows no family: it reads their list, never their code.
+ */
+const families: string[] = JSON.parse(readFileSync(`${root}providers/builtins.json`, 'utf8'))
+
 /** Built-in plugins, by path: the kernel imports none of them, it loads them like any third-party plugin. */
 export const builtinPlugins: string[] = [
-  'providers/compat/index.ts',
-  'providers/gamma/index.ts',
-  'providers/beta/index.ts',
-  'providers/alpha/index.ts',
-  'providers/delta/index.ts',
+  ...families.map(family => `providers/${family}/index.ts`),
   'plugins/routing/index.ts',
   'plugins/payload-rules/index.ts',
   'plugins/outbound-proxy/index.ts',
@@ -21,7 +24,6 @@ export const builtinPlugins: string[] = [
   'plugins/logs/index.ts',
   'plugins/models/index.ts',
   'plugins/panel/index.ts',
-  'plugins/partner/index.ts',
   'plugins/metrics/index.ts',
   'plugins/pricing/index.ts',
   'plugins/client-keys/index.ts',

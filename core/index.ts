@@ -1,6 +1,10 @@
 // Public entry: what plugin authors and proxy.config.ts import.
 export { defineProxyPlugin, type ProxyPlugin, type PluginSpec } from './plugin.ts'
-export { defineProvider, type ProviderDef, type UpstreamCall } from './provider.ts'
+export { defineProvider, type ProviderDef, type UpstreamCall, type ProviderConfigKey, type ProviderTestCall } from './provider.ts'
+export type { CredentialFileDef, CredentialFilePrepare, CredentialFileData, OAuthClient } from './provider-files.ts'
+export { keyListConfig, keyEntryCredentials } from './provider-keys.ts'
+export { providerKeyEntrySchema, type ProviderKeyEntry } from './config/schema-entries.ts'
+export { defineModels, type ModelInfo } from './model-info.ts'
 export { defineProxyConfig, type ProxyProjectConfig } from './config/project.ts'
 export { defineCodec, type WireCodec, type WireFormat, type SseEvent, type StreamDecoder, type StreamEncoder, type ProxyErrorInfo } from './canonical/codec.ts'
 export type * from './canonical/types.ts'

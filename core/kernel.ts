@@ -14,6 +14,8 @@ import type { z } from 'zod'
 import { ConfigError, formatIssues } from './config/validate.ts'
 import { ConfigFile } from './config/config-file.ts'
 import { localFleet, type Fleet } from './fleet/fleet.ts'
+import { familyKeysSchema, payloadProtocolCheck, payloadProtocols } from './config/family-schemas.ts'
+import { ownConfig } from './provider.ts'
 import { createLogLimiter } from './log-limit.ts'
 
 /** Validate plugin-owned keys on a base-validated config (unknown keys are kept by the base schema). */
@@ -69,7 +71,10 @@ export interface ProxyKernel {
   /** A warning of one kind (`client-key`, `management-login`, ...), at most a few lines a minute. */
   warnLimited(kind: string, message: string): void
   registerFormat(codec: WireCodec): void
-  registerProvider(provider: ProviderDef): void
+  /** A provider family: its config key joins the schema (if no declaration brought it already), its catalog the model info. */
+  registerProvider(provider: ProviderDef<any>): void
+  /** Payload rules may name the protocols of the families registered so far (call once they are). */
+  checkPayloadProtocols(): void
   /** Extra credential sources (credential files, plugins); call `refreshCredentials()` when they change. */
   addCredentialSource(source: () => Credential[]): void
   refreshCredentials(): void
@@ -93,6 +98,8 @@ export function createKernel(options: KernelOptions): ProxyKernel {
   const sources: Array<() => Credential[]> = []
   const providers = new Map<string, ProviderDef>()
   const schemas: z.ZodType[] = []
+  // Family config keys whose schema is already part of `schemas`.
+  const familyKeys = new Set<string>()
   const logger = options.logger ?? consola.withTag('proxy')
   const warnLimited = createLogLimiter(message => logger.warn(message))
   let configFile: ConfigFile | undefined
@@ -116,6 +123,11 @@ export function createKernel(options: KernelOptions): ProxyKernel {
     warnLimited: (kind, message) => warnLimited(kind, message),
     registerFormat(codec) { kernel.formats.set(codec.format, codec) },
     registerProvider(provider) {
+      const key = provider.config?.key
+      if (key && !familyKeys.has(key)) {
+        familyKeys.add(key)
+        kernel.addConfigSchema(familyKeysSchema([provider])!)
+      }
       providers.set(provider.family, provider)
       for (const model of provider.models ?? []) if (!kernel.modelInfo.has(model.id)) kernel.modelInfo.set(model.id, model)
       kernel.refreshCredentials()
@@ -126,10 +138,13 @@ export function createKernel(options: KernelOptions): ProxyKernel {
     },
     refreshCredentials() {
       const next: Credential[] = []
-      for (const provider of providers.values()) next.push(...provider.credentials(config))
+      for (const provider of providers.values()) next.push(...provider.credentials(config, ownConfig(provider, config)))
       for (const source of sources) next.push(...source())
       credentials = next
       models = buildModelIndex(next, config['force-model-prefix'])
+    },
+    checkPayloadProtocols() {
+      kernel.addConfigSchema(payloadProtocolCheck(payloadProtocols([...providers.values()])))
     },
     matchClientKey: key => keyMatcher(key) ?? (key === undefined ? undefined : kernel.services.clientKeys?.match(key)),
     configSchemas: schemas,

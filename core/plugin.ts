@@ -1,6 +1,7 @@
 import { createJiti } from 'jiti'
 import type { z } from 'zod'
 import type { ProxyKernel } from './kernel.ts'
+import type { ProviderDef } from './provider.ts'
 import { fileURLToPath } from 'node:url'
 import { isAbsolute } from 'node:path'
 
@@ -12,7 +13,12 @@ export interface ProxyPlugin {
   name: string
   /** Extra config keys this plugin owns, validated with the rest of the YAML. */
   configSchema?: z.ZodType
-  setup(proxy: ProxyKernel): void | Promise<void>
+  /**
+   * Provider families this plugin brings, registered before its `setup`. Declared here (not only with
+   * `kernel.registerProvider`) so their config keys are known before the YAML is validated.
+   */
+  providers?: ProviderDef<any>[]
+  setup?(proxy: ProxyKernel): void | Promise<void>
 }
 
 export function defineProxyPlugin<T extends ProxyPlugin>(plugin: T): T {
@@ -39,7 +45,7 @@ export async function loadPlugins(specs: PluginSpec[], cwd: string): Promise<Pro
     if (typeof spec !== 'string') { plugins.push(spec); continue }
     const jiti = isAbsolute(spec) && spec.startsWith(ownRoot) && !spec.startsWith(`${ownRoot}playground/`) ? own : foreign
     const mod = await jiti.import<ProxyPlugin>(spec, { default: true })
-    if (!mod || typeof mod.setup !== 'function') throw new Error(`plugin ${spec} does not export a defineProxyPlugin() default`)
+    if (!mod || (typeof mod.setup !== 'function' && !Array.isArray(mod.providers))) throw new Error(`plugin ${spec} does not export a defineProxyPlugin() default`)
     plugins.push(mod)
   }
   return plugins

@@ -45,7 +45,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   let loaded = await loadProject(options)
   const storage = await createProxyStorage(storageOptions(loaded))
   const instanceId = instanceIdFor(options.port ?? loaded.config.port)
-  const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.project.plugins, builtins: project.project.builtins, storage, cwd: project.root, logger, configPath: project.yamlPath, configBases: project.yamlBases, instanceId })
+  // The plugins came loaded with the config (built-ins first): their keys were part of its validation.
+  const build = (project: LoadedProject) => createProxy({ config: project.config, plugins: project.plugins, builtins: false, storage, cwd: project.root, logger, configPath: project.yamlPath, configBases: project.yamlBases, instanceId })
   let proxy = await build(loaded)
   // Apps replaced by a rebuild whose streams may still be running (they finish on the old app).
   const retired = new Set<Proxy>()

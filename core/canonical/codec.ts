@@ -48,6 +48,17 @@ export interface ModelListShape {
 
 export interface WireCodec {
   format: WireFormat
+  /**
+   * Where a request names its model: `body` (a top-level `model` field, the default) or `url` (the path,
+   * as generateContent does). A `url` format's body is sent with no `model` added, and the client's own
+   * bytes may go upstream even when a `"model"` string appears twice in them.
+   */
+  modelIn?: 'body' | 'url'
+  /**
+   * Answer fields (top level, and in stream events) that echo the model: rewritten to the name the
+   * client asked for when an alias or pool sent another upstream. Default `['model']`.
+   */
+  modelEcho?: string[]
   /** How the format's SDKs expect a model list and one model (formats without their own listing have none). */
   models?: ModelListShape
   request: {

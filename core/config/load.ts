@@ -4,9 +4,13 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import { homedir } from 'node:os'
 import { loadConfig } from 'c12'
 import { parse as parseYaml } from 'yaml'
+import type { z } from 'zod'
 import type { ProxyProjectConfig } from './project.ts'
 import type { ProxyConfig } from './schema.ts'
 import { ConfigError, validateConfig } from './validate.ts'
+import { loadPlugins, type ProxyPlugin } from '../plugin.ts'
+import { builtinPlugins } from '../builtins.ts'
+import { declaredProviders, familySchemas } from './family-schemas.ts'
 
 export interface LoadedProject {
   project: ProxyProjectConfig
@@ -17,6 +21,8 @@ export interface LoadedProject {
   /** YAML files of extended layers (presets), lowest first: the user's file is merged over them. */
   yamlBases: string[]
   config: ProxyConfig
+  /** Every plugin, built-ins first, loaded: their families and config keys were known when the YAML was validated. */
+  plugins: ProxyPlugin[]
 }
 
 /** Read a YAML file's data (not yet validated). */
@@ -48,10 +54,15 @@ export function mergeLayers(base: unknown, upper: unknown): unknown {
 }
 
 /** Read and validate a YAML config file; every problem becomes a `path: reason` line, never a stack. */
-export async function readYamlConfig(path: string, bases: string[] = []): Promise<ProxyConfig> {
+export async function readYamlConfig(path: string, bases: string[] = [], schemas: z.ZodType[] = []): Promise<ProxyConfig> {
   let data: unknown = {}
   for (const base of bases) data = mergeLayers(data, await readYamlData(base))
-  return validateConfig(mergeLayers(data, await readYamlData(path)))
+  return validateConfig(mergeLayers(data, await readYamlData(path)), schemas)
+}
+
+/** The schemas plugins add to the base one: each plugin's own keys, then the keys and payload protocols of the families they declare. */
+export function pluginSchemas(plugins: readonly ProxyPlugin[]): z.ZodType[] {
+  return [...plugins.flatMap(plugin => plugin.configSchema ? [plugin.configSchema] : []), ...familySchemas(declaredProviders(plugins))]
 }
 
 export const expandHome = (path: string) => path === '~' || path.startsWith('~/') ? homedir() + path.slice(1) : path
@@ -84,8 +95,12 @@ export async function loadProject(options: { cwd: string; projectFile?: string; 
   const own = layers?.[0]?.config
   const named = options.yamlPath ? resolve(options.cwd, options.yamlPath) : own?.config ? resolve(root, own.config) : undefined
   const yamlPath = named && (options.yamlPath || existsSync(named)) ? named : undefined
-  const config = yamlPath ? await readYamlConfig(yamlPath, yamlBases) : yamlBases.length ? await readYamlConfig(yamlBases.at(-1)!, yamlBases.slice(0, -1)) : validateConfig({})
+  // Plugins (and the families they declare) load before the YAML is validated: their keys are checked
+  // with the rest, in one list of problems, and a bad value stops the start here.
+  const loaded = await loadPlugins([...(project.builtins === false ? [] : builtinPlugins), ...plugins], root)
+  const schemas = pluginSchemas(loaded)
+  const config = yamlPath ? await readYamlConfig(yamlPath, yamlBases, schemas) : yamlBases.length ? await readYamlConfig(yamlBases.at(-1)!, yamlBases.slice(0, -1), schemas) : validateConfig({}, schemas)
   const authDir = expandHome(config['auth-dir'])
   config['auth-dir'] = isAbsolute(authDir) ? authDir : resolve(yamlPath ? dirname(yamlPath) : root, authDir)
-  return { project: { ...project, plugins }, root, yamlPath, yamlBases, config }
+  return { project: { ...project, plugins }, root, yamlPath, yamlBases, config, plugins: loaded }
 }

@@ -14,11 +14,11 @@ export const proxyUrlSchema = z.string().refine(
   { error: 'must be socks5://, http:// or https:// [user:pass@]host:port' },
 )
 
-const headersSchema = z.record(z.string(), z.string()).default({})
+export const headersSchema = z.record(z.string(), z.string()).default({})
 /** Integer priority; higher is picked first (routing rule 2). Accepts "5" as CLIProxyAPI's attributes do. */
-const prioritySchema = z.coerce.number().int({ error: 'must be an integer' }).default(0)
+export const prioritySchema = z.coerce.number().int({ error: 'must be an integer' }).default(0)
 
-/** One entry of `alpha-api-key`, `beta-api-key`, `gamma-api-key`, `delta-api-key`. */
+/** One provider key entry (spec: "Provider key entry"): the shape of most families' `<family>-api-key` lists. */
 export const providerKeyEntrySchema = z.object({
   'api-key': z.string().min(1, { error: 'must be a non-empty key' }),
   prefix: z.string().default(''),
@@ -31,22 +31,26 @@ export const providerKeyEntrySchema = z.object({
   priority: prioritySchema,
 })
 
-export const compatKeyEntrySchema = z.object({
-  'api-key': z.string().default(''),
-  'proxy-url': proxyUrlSchema.optional(),
-})
-
-/** One entry of `compat-provider`: an OpenAI-compatible upstream. */
-export const compatProviderSchema = z.object({
+/**
+ * One named upstream (spec: "Compat provider entry"): name, required base URL, several keys. The shape of
+ * a family whose config editor is `named-upstreams`; the panel checks such lists with it too.
+ */
+export const namedUpstreamEntrySchema = z.object({
   name: z.string().min(1, { error: 'must be a non-empty name' }),
   'base-url': requiredBaseUrlSchema,
-  'api-key-entries': z.array(compatKeyEntrySchema).default([]),
+  'api-key-entries': z.array(z.object({
+    'api-key': z.string().default(''),
+    'proxy-url': proxyUrlSchema.optional(),
+  })).default([]),
   models: z.array(modelAliasSchema).default([]),
   headers: headersSchema,
   prefix: z.string().default(''),
   'excluded-models': z.array(z.string()).default([]),
   priority: prioritySchema,
 })
+
+/** The entry schema of each panel editor kind (ProviderConfigKey.editor). */
+export const editorEntrySchemas = { 'key-entries': providerKeyEntrySchema, 'named-upstreams': namedUpstreamEntrySchema }
 
 /** `oauth-model-alias.<channel>[]`. */
 export const aliasEntrySchema = z.object({
@@ -55,7 +59,8 @@ export const aliasEntrySchema = z.object({
   fork: z.boolean().default(false),
 })
 
-export const payloadProtocolSchema = z.enum(['proto_chat', 'proto_alpha', 'proto_beta', 'proto_gamma', 'proto_exp'])
+/** A rule's `protocol`: which ones exist is known once the families are (core/config/family-schemas.ts checks it). */
+export const payloadProtocolSchema = z.string()
 
 const payloadModelSchema = z.object({
   name: z.string().min(1),
@@ -83,7 +88,6 @@ export const payloadFilterRuleSchema = z.object({
 })
 
 export type ProviderKeyEntry = z.infer<typeof providerKeyEntrySchema>
-export type CompatProviderEntry = z.infer<typeof compatProviderSchema>
 export type AliasEntry = z.infer<typeof aliasEntrySchema>
 export type PayloadRule = z.infer<typeof payloadRuleSchema>
 export type PayloadFilterRule = z.infer<typeof payloadFilterRuleSchema>

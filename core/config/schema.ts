@@ -1,7 +1,5 @@
 import { z } from 'zod'
-import {
-  aliasEntrySchema, compatProviderSchema, proxyUrlSchema, payloadFilterRuleSchema, payloadRuleSchema, providerKeyEntrySchema,
-} from './schema-entries.ts'
+import { aliasEntrySchema, proxyUrlSchema, payloadFilterRuleSchema, payloadRuleSchema } from './schema-entries.ts'
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER, range = `${min}..${max}`) =>
   z.number({ error: 'must be a number' }).int({ error: 'must be an integer' })
@@ -11,7 +9,8 @@ const bool = () => z.boolean({ error: 'must be true or false' })
 
 /**
  * The server configuration (spec: "Server configuration object"), one key per entry with the spec's
- * defaults. Unknown top-level keys are kept (plugins validate their own keys, see core/plugin.ts).
+ * defaults. Unknown top-level keys are kept: provider families bring their own keys (`ProviderDef.config`)
+ * and plugins theirs (`configSchema`), joined before the YAML is validated (core/config/family-schemas.ts).
  */
 export const configSchema = z.looseObject({
   host: z.string().default(''),
@@ -61,25 +60,6 @@ export const configSchema = z.looseObject({
   }).prefault({}),
   'oauth-model-alias': z.record(z.string(), z.array(aliasEntrySchema)).default({}),
   'oauth-excluded-models': z.record(z.string(), z.array(z.string())).default({}),
-  partner: z.object({
-    'upstream-url': z.string().default(''),
-    'upstream-api-key': z.string().default(''),
-    'upstream-api-keys': z.array(z.object({
-      'upstream-api-key': z.string().min(1, { error: 'must be a non-empty key' }),
-      'api-keys': z.array(z.string().min(1, { error: 'must be a non-empty key' })).default([]),
-    })).default([]),
-    'restrict-management-to-localhost': bool().default(false),
-    'model-mappings': z.array(z.object({
-      from: z.string().min(1, { error: 'must be a non-empty model name' }),
-      to: z.string().min(1, { error: 'must be a non-empty model name' }),
-    })).default([]),
-    'force-model-mappings': bool().default(false),
-  }).prefault({}),
-  'alpha-api-key': z.array(providerKeyEntrySchema).default([]),
-  'beta-api-key': z.array(providerKeyEntrySchema).default([]),
-  'gamma-api-key': z.array(providerKeyEntrySchema).default([]),
-  'delta-api-key': z.array(providerKeyEntrySchema).default([]),
-  'compat-provider': z.array(compatProviderSchema).default([]),
   /** Upstream timeouts, seconds (our addition): a connect or first-byte timeout fails over; a stream idle past its limit ends with an error event. */
   timeouts: z.object({
     'connect-seconds': int(1, 3600).default(10),

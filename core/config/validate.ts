@@ -20,14 +20,15 @@ export function formatIssues(error: z.ZodError): string[] {
   return error.issues.map(issue => `${formatPath(issue.path)}: ${issue.message}`)
 }
 
-/** Validate raw YAML data against the base schema and every plugin's extra schema. */
+/** Validate raw YAML data against the base schema and every extra schema (plugins' keys, families' keys). */
 export function validateConfig(raw: unknown, extra: z.ZodType[] = []): ProxyConfig {
   const input = raw ?? {}
   const result = configSchema.safeParse(input)
   const issues = result.success ? [] : formatIssues(result.error)
   let config = result.success ? result.data : undefined
   for (const schema of extra) {
-    const part = schema.safeParse(input)
+    // On the base-validated config when there is one, so a loose schema returns parsed values, not raw ones.
+    const part = schema.safeParse(config ?? input)
     if (!part.success) issues.push(...formatIssues(part.error))
     else if (config) config = { ...config, ...(part.data as object) }
   }

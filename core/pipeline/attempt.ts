@@ -45,7 +45,7 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
   if (body === request.body && http.json === body) {
     const source = bodySourceOf(body)
-    if (source && clientBytesUsable(source.text, request.inbound)) http.jsonText = { of: body, text: source.bytes }
+    if (source && clientBytesUsable(source.text, kernel.formats.get(request.inbound)?.modelIn !== 'url')) http.jsonText = { of: body, text: source.bytes }
   }
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined

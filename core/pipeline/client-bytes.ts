@@ -1,5 +1,3 @@
-import type { WireFormat } from '../canonical/codec.ts'
-
 const QUOTE = 34
 const BACKSLASH = 92
 const COLON = 58
@@ -11,10 +9,11 @@ const COLON = 58
  * top level names `model` more than once (escaped spellings such as `"mod\u0065l"` included) is
  * re-serialized. Only the top level counts: agents' tool schemas have `model` properties, and refusing
  * their bytes for that cost a JSON.stringify of the whole 80-150 KB body per request.
- * generateContent names the model in the URL (its `"role":"model"` turns are no key).
+ * A format that names the model in the URL (`WireCodec.modelIn`) has no such key (generateContent's
+ * `"role":"model"` turns are none).
  */
-export function clientBytesUsable(text: string, format: WireFormat): boolean {
-  if (format === 'generate') return true
+export function clientBytesUsable(text: string, modelInBody: boolean): boolean {
+  if (!modelInBody) return true
   const first = text.indexOf('"model"')
   // The common cases decided without a scan: no key at all, or a single spelling anywhere and no escapes.
   if (first === -1 && text.indexOf('\\u') === -1) return true

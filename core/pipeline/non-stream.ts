@@ -22,9 +22,8 @@ export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, pl
   const target = client ?? kernel.formats.get(request.inbound)
   const source = kernel.formats.get(upstream)
   if (plan.passthrough) {
-    if ('model' in json) json.model = request.model
-    // generateContent names the model in `modelVersion`: the client sees only the name it asked for.
-    if (typeof json.modelVersion === 'string') json.modelVersion = request.model
+    // The client sees only the name it asked for, in whichever fields its format echoes it (WireCodec.modelEcho).
+    for (const field of source?.modelEcho ?? ['model']) if (field in json) json[field] = request.model
     const canonical = source?.response.decode(json)
     return { body: json, usage: canonical?.usage }
   }

@@ -43,8 +43,8 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
   const encoderForErrors = codec?.stream.createEncoder({ model: request.model })
   const rename = upstreamModel === request.model
     ? undefined
-    // generateContent names the model in `modelVersion`, the other formats in `model`.
-    : { pattern: new RegExp(`("(?:model|modelVersion)"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
+    // In whichever fields the format echoes the model (WireCodec.modelEcho).
+    : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
   const out = (events: Buffer) => rename ? Buffer.from(events.toString('utf8').replace(rename.pattern, rename.value), 'utf8') : events
   // Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it.
   let carry: Buffer | undefined

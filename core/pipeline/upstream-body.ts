@@ -5,17 +5,16 @@ import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
 
-/** Formats whose body names the model (generateContent puts it in the URL instead). */
-const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
-
 /**
  * The body sent upstream. Same format in and out: the client's body untouched except the model name
  * (fields we do not know survive). Otherwise: decode once to canonical, encode to the upstream format.
  */
 export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): Record<string, unknown> {
+  // The codec says where its format names the model (WireCodec.modelIn).
+  const modelInBody = kernel.formats.get(upstream)?.modelIn !== 'url'
   if (upstream === request.inbound) {
     request.dropped = undefined
-    if (!modelInBody[upstream]) return request.body
+    if (!modelInBody) return request.body
     return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
   }
   const target = kernel.formats.get(upstream)
@@ -24,7 +23,7 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   request.canonical ??= source.request.decode(request.body)
   const reasoning = clampReasoning(request.canonical.reasoning, kernel.modelInfo.get(upstreamModel)?.thinking)
   const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) })
-  if (modelInBody[upstream]) body.model = upstreamModel
+  if (modelInBody) body.model = upstreamModel
   request.dropped = droppedFields(request.canonical, request.inbound, upstream)
   if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
   return body

@@ -11,9 +11,9 @@ export interface KeyEntryForm {
   apiKey: string; baseUrl: string; prefix: string; priority: string; excluded: string
   models: ModelRow[]; headers: Pair[]; proxyMode: ProxyMode; proxyUrl: string
 }
-export interface CompatKeyForm { apiKey: string; proxyMode: ProxyMode; proxyUrl: string }
-export interface CompatForm {
-  name: string; baseUrl: string; keys: CompatKeyForm[]; prefix: string; priority: string; excluded: string
+export interface UpstreamKeyForm { apiKey: string; proxyMode: ProxyMode; proxyUrl: string }
+export interface UpstreamForm {
+  name: string; baseUrl: string; keys: UpstreamKeyForm[]; prefix: string; priority: string; excluded: string
   models: ModelRow[]; headers: Pair[]
 }
 
@@ -32,7 +32,7 @@ const modelList = (rows: ModelRow[]) => rows.filter(row => row.name.trim()).map(
 const priorityValue = (text: string): number | string => /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text.trim() === '' ? 0 : text
 
 export const emptyKeyEntry = (): KeyEntryForm => ({ apiKey: '', baseUrl: '', prefix: '', priority: '0', excluded: '', models: [], headers: [], proxyMode: 'global', proxyUrl: '' })
-export const emptyCompat = (): CompatForm => ({ name: '', baseUrl: '', keys: [{ apiKey: '', proxyMode: 'global', proxyUrl: '' }], prefix: '', priority: '0', excluded: '', models: [{ name: '', alias: '' }], headers: [] })
+export const emptyUpstream = (): UpstreamForm => ({ name: '', baseUrl: '', keys: [{ apiKey: '', proxyMode: 'global', proxyUrl: '' }], prefix: '', priority: '0', excluded: '', models: [{ name: '', alias: '' }], headers: [] })
 
 export function keyEntryToForm(entry: Entry): KeyEntryForm {
   return {
@@ -52,7 +52,7 @@ export function formToKeyEntry(form: KeyEntryForm): Entry {
   }
 }
 
-export function compatToForm(entry: Entry): CompatForm {
+export function upstreamToForm(entry: Entry): UpstreamForm {
   const keys = ((entry['api-key-entries'] ?? []) as Entry[]).map(key => ({ apiKey: String(key['api-key'] ?? ''), proxyMode: proxyModeOf(key['proxy-url']), proxyUrl: typeof key['proxy-url'] === 'string' ? key['proxy-url'] : '' }))
   return {
     name: String(entry.name ?? ''), baseUrl: String(entry['base-url'] ?? ''), keys, prefix: String(entry.prefix ?? ''), priority: String(entry.priority ?? 0),
@@ -60,7 +60,7 @@ export function compatToForm(entry: Entry): CompatForm {
   }
 }
 
-export function formToCompat(form: CompatForm): Entry {
+export function formToUpstream(form: UpstreamForm): Entry {
   return {
     name: form.name.trim(), 'base-url': form.baseUrl.trim(),
     'api-key-entries': form.keys.filter(key => key.apiKey.trim() || key.proxyMode !== 'global').map((key) => {
@@ -82,11 +82,6 @@ export function needsReplace(before: Entry, after: Entry): boolean {
 /** `sk-abcdef1234567890` -> `sk-a…7890`, as the server masks keys. */
 export const maskKey = (key: string) => !key ? '(none)' : key.length < 16 ? '****' : `${key.slice(0, 4)}…${key.slice(-4)}`
 
-/** The credential id the server gives an entry (providers/_shared/key-entries.ts, providers/compat/provider.ts). */
+/** The credential id the server gives an entry of each editor kind (core/provider-keys.ts; a named upstream's first key). */
 export const keyEntryCredentialId = (family: string, index: number) => `${family}:${index}`
-export const compatCredentialId = (name: string, index: number, keyIndex = 0) => `compat:${name}:${index}.${keyIndex}`
-
-/** A cheap authenticated listing on each family's upstream, for the one-click test. */
-export const testPaths: Record<string, string> = {
-  compat: '/models', gamma: '/models', beta: '/v1/models', alpha: '/v1beta/models', delta: '/v1/publishers/google/models',
-}
+export const upstreamCredentialId = (family: string, name: string, index: number, keyIndex = 0) => `${family}:${name}:${index}.${keyIndex}`

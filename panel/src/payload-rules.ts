@@ -5,7 +5,6 @@
  */
 export const sections = ['default', 'override', 'default-raw', 'override-raw', 'filter'] as const
 export type SectionName = typeof sections[number]
-export const protocols = ['', 'proto_chat', 'proto_alpha', 'proto_beta', 'proto_gamma', 'proto_exp'] as const
 
 export interface ModelMatch { name: string; protocol: string }
 export interface ParamRow { path: string; value: string }

@@ -5,9 +5,9 @@ import { sweepAtomicTempFiles } from '../../core/config/sweep-temp.ts'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
 import { serviceAccountToken } from './service-account.ts'
-import { fillProject } from './project-discovery.ts'
-import { channelDefaults } from './to-credential.ts'
-import { oauthClientFor, oauthClientsSchema } from './oauth-clients.ts'
+import { oauthClientFor, oauthClientsSchema, oauthOverride } from './oauth-clients.ts'
+import { fileChannels, serviceAccountType } from './channels.ts'
+import { prepareFile } from './prepare.ts'
 import { addSignInRoutes } from './routes-signin.ts'
 import { addAuthFileRoutes } from './routes.ts'
 import type { Guard } from '../management/route.ts'
@@ -26,18 +26,26 @@ export default defineProxyPlugin({
   name: 'credential-files',
   configSchema: oauthClientsSchema,
   setup(kernel) {
-    const store = new CredentialFileStore(kernel.config['auth-dir'])
+    // The file types, their families and sign-ins come from the registry (ProviderDef.credentialFile).
+    const channels = () => fileChannels(kernel.providers.values())
+    const store = new CredentialFileStore(kernel.config['auth-dir'], () => {
+      const known = channels()
+      return { all: [...known.keys()], serviceAccount: serviceAccountType(known) }
+    })
     try { store.load() } catch (error) { kernel.logger.warn(`auth-dir ${store.dir}: ${(error as Error).message}`) }
     void sweepAtomicTempFiles(store.dir).catch(() => {})
     const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
-    const clientFor = (type: string) => oauthClientFor(kernel.config, type)
+    const clientFor = (type: string) => oauthClientFor(kernel.config, type, channels())
 
     // Service accounts: access tokens from the JWT grant, kept in memory (the key file is never rewritten).
     const serviceTokens = new Map<string, { token: string; expiry: number }>()
-    kernel.addCredentialSource(() => [...store.entries.values()].filter(entry => entry.file).map((entry) => {
-      const token = serviceTokens.get(entry.name)
-      return fileCredential(entry.name, token ? { ...entry.file!, access_token: token.token } : entry.file!, kernel.config)
-    }))
+    kernel.addCredentialSource(() => {
+      const known = channels()
+      return [...store.entries.values()].filter(entry => entry.file && known.has(entry.file.type)).map((entry) => {
+        const token = serviceTokens.get(entry.name)
+        return fileCredential(entry.name, token ? { ...entry.file!, access_token: token.token } : entry.file!, kernel.config, known.get(entry.file!.type)!)
+      })
+    })
     const syncStates = () => {
       for (const entry of store.entries.values()) if (entry.file) routing()?.setDisabled(`file:${entry.name}`, !!entry.deleted || entry.file.disabled === true)
     }
@@ -61,16 +69,17 @@ export default defineProxyPlugin({
       if (running) return running
       const entry = store.entries.get(name)
       const client = entry?.file && clientFor(entry.file.type)
-      if (!entry?.file || !client) return Promise.resolve()
-      const account = entry.file.service_account
+      const grant = entry?.file && channels().get(entry.file.type)?.def.serviceAccount
+      const account = entry?.file?.service_account
+      if (!entry?.file || (account ? !grant : !client)) return Promise.resolve()
       const work = account
-        ? serviceAccountToken(account, ((kernel.config as { 'oauth-clients'?: Record<string, { 'token-url'?: string }> })['oauth-clients'] ?? {}).delta?.['token-url']).then((token) => { serviceTokens.set(name, token) })
+        ? serviceAccountToken(account, grant!, oauthOverride(kernel.config, entry.file.type)?.['token-url']).then((token) => { serviceTokens.set(name, token) })
         : refreshUnderLease(kernel, name, sync, async () => {
           // Maybe another instance refreshed it while this one waited: then there is nothing to do.
           store.load()
           const current = store.entries.get(name)?.file
           if (!current || !isDue(current)) return false
-          await refreshFile(store.dir, name, client)
+          await refreshFile(store.dir, name, client!)
           return true
         })
       const task = work.then((refreshed) => {
@@ -94,26 +103,21 @@ export default defineProxyPlugin({
       }
       return isDue(entry.file)
     }
-    // alpha-cli accounts need their code-assist project before the first request.
-    const discover = (name: string) => {
-      const key = `project:${name}`
+    // A family's step before a file's first request (ProviderDef.credentialFile.prepare), once per file at a time.
+    const prepare = (name: string) => {
+      const key = `prepare:${name}`
       if (inflight.has(key)) return inflight.get(key)!
-      const entry = store.entries.get(name)!
-      const task = fillProject(store.dir, name, (entry.file!.base_url || channelDefaults['alpha-cli'].baseUrl).replace(/\/+$/, '')).then((project) => {
-        store.load()
-        kernel.refreshCredentials()
-        kernel.logger.info(`${name}: code-assist project ${project}`)
-      }, (error: Error) => {
-        routing()?.block(`file:${name}`, `project discovery failed: ${error.message}`)
-        kernel.logger.warn(`${name}: project discovery failed: ${error.message}`)
-      }).finally(() => inflight.delete(key))
+      const task = prepareFile(kernel, store, name, channels()).finally(() => inflight.delete(key))
       inflight.set(key, task)
       return task
     }
-    const needsProject = (entry: { file?: import('./file-schema.ts').CredentialFile; deleted?: boolean }) => !entry.deleted && entry.file?.type === 'alpha-cli' && !entry.file.project_id && !!entry.file.access_token
+    const needsPrepare = (entry: { file?: import('./file-schema.ts').CredentialFile; deleted?: boolean }) => {
+      const step = entry.file && channels().get(entry.file.type)?.def.prepare
+      return !entry.deleted && !!step && step.needed(entry.file!)
+    }
     const refreshDue = async () => {
       await Promise.all([...store.entries.values()].filter(entry => !entry.deleted && due(entry)).map(entry => refresh(entry.name)))
-      await Promise.all([...store.entries.values()].filter(needsProject).map(entry => discover(entry.name)))
+      await Promise.all([...store.entries.values()].filter(needsPrepare).map(entry => prepare(entry.name)))
     }
     void refreshDue()
     const timer = setInterval(() => { void refreshDue() }, refreshCheckMs)
@@ -127,7 +131,7 @@ export default defineProxyPlugin({
 
     const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
     const changed = () => { kernel.refreshCredentials(); syncStates(); void sync?.localChanged() }
-    if (guard) addAuthFileRoutes(kernel, guard, store, changed)
-    addSignInRoutes(kernel, guard, store, changed)
+    if (guard) addAuthFileRoutes(kernel, guard, store, changed, channels)
+    addSignInRoutes(kernel, guard, store, changed, channels)
   },
 })

@@ -1,51 +1,14 @@
 import { z } from 'zod'
 import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { OAuthClient } from '../../core/provider-files.ts'
+import type { FileChannel } from './channels.ts'
 
-export interface OAuthClient {
-  'token-url': string
-  'client-id': string
-  'client-secret'?: string
-  'authorize-url'?: string
-  scopes?: string
-  /** Extra authorize-URL parameters the vendor needs (offline access and the like). */
-  'authorize-params'?: Record<string, string>
-  /** How the token endpoint wants its body: form-encoded (OAuth's default) or JSON. */
-  'token-format'?: 'form' | 'json'
-}
-
-const google = {
-  'authorize-url': 'https://accounts.google.com/o/oauth2/v2/auth',
-  'token-url': 'https://oauth2.googleapis.com/token',
-  'client-id': '681255809395-oo8ft2oprdrnp9e3aqf6av3hmdib135j.apps.googleusercontent.com',
-  'authorize-params': { access_type: 'offline', prompt: 'consent' },
-}
+export type { OAuthClient }
 
 /**
- * The vendors' OAuth endpoints and the public client ids of their CLIs, per sign-in type. Any field
- * can be overridden under `oauth-clients.<type>` (tests point them at a mock OAuth server). The Google
- * types also need `client-secret` set: their CLI's public value is not shipped here.
+ * `oauth-clients.<type>`: overrides of any field of a family's OAuth client (tests point them at a mock
+ * OAuth server; vendors whose CLI secret is not shipped need `client-secret` here).
  */
-export const defaultOAuthClients: Record<string, OAuthClient> = {
-  beta: {
-    'authorize-url': 'https://claude.ai/oauth/authorize',
-    'token-url': 'https://console.anthropic.com/v1/oauth/token',
-    'client-id': '9d1c250a-e61b-44d9-88ed-5944d1962f5e',
-    scopes: 'org:create_api_key user:profile user:inference',
-    'authorize-params': { code: 'true' },
-    'token-format': 'json',
-  },
-  gamma: {
-    'authorize-url': 'https://auth.openai.com/oauth/authorize',
-    'token-url': 'https://auth.openai.com/oauth/token',
-    'client-id': 'app_EMoamEEZ73f0CkXaXp7hrann',
-    scopes: 'openid profile email offline_access',
-    'authorize-params': { id_token_add_organizations: 'true', codex_cli_simplified_flow: 'true' },
-  },
-  'alpha-cli': { ...google, scopes: 'https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile' },
-  alpha: { ...google, scopes: 'https://www.googleapis.com/auth/generative-language.retriever https://www.googleapis.com/auth/userinfo.email' },
-  delta: { ...google, scopes: 'https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/userinfo.email' },
-}
-
 export const oauthClientsSchema = z.looseObject({
   'oauth-clients': z.record(z.string(), z.object({
     'token-url': z.string().optional(),
@@ -58,10 +21,13 @@ export const oauthClientsSchema = z.looseObject({
   })).default({}),
 })
 
-/** Defaults with the config's overrides on top. */
-export function oauthClientFor(config: ProxyConfig, type: string): OAuthClient | undefined {
-  const override = ((config as { 'oauth-clients'?: Record<string, Partial<OAuthClient>> })['oauth-clients'] ?? {})[type]
-  const base = defaultOAuthClients[type]
+export const oauthOverride = (config: ProxyConfig, type: string): Partial<OAuthClient> | undefined =>
+  ((config as { 'oauth-clients'?: Record<string, Partial<OAuthClient>> })['oauth-clients'] ?? {})[type]
+
+/** The family's client (ProviderDef.credentialFile.oauth) with the config's overrides on top. */
+export function oauthClientFor(config: ProxyConfig, type: string, channels: Map<string, FileChannel>): OAuthClient | undefined {
+  const override = oauthOverride(config, type)
+  const base = channels.get(type)?.def.oauth
   if (!base && !override?.['token-url']) return undefined
   return { ...base, ...override } as OAuthClient
 }

@@ -6,11 +6,11 @@ import type { ProxyKernel } from '../../core/kernel.ts'
 import { writeFileAtomic } from '../../core/config/atomic-write.ts'
 import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
 import { ManagementError } from '../management/respond.ts'
-import { credentialTypes, type CredentialType } from './file-schema.ts'
 import { oauthClientFor } from './oauth-clients.ts'
 import { authorizeUrl, completeSignIn, fileNameFor, pkcePair, type SignIn } from './signin.ts'
 import type { CredentialFileStore } from './store.ts'
 import { SignInStore } from './signin-store.ts'
+import type { FileChannel } from './channels.ts'
 
 const page = (title: string, text: string, status = 200) => new Response(
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:system-ui;margin:3rem"><h1>${title}</h1><p>${text}</p></body>`,
@@ -24,7 +24,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, c => ({ '&': '&amp;
  * `POST /v0/management/oauth-callback`), the code is exchanged and the credential file written;
  * `GET /v0/management/get-auth-status?state=` follows it.
  */
-export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, store: CredentialFileStore, changed: () => void): void {
+export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, store: CredentialFileStore, changed: () => void, channels: () => Map<string, FileChannel>): void {
   const pending = new SignInStore(kernel)
 
   async function finish(state: string, code: string | undefined, error: string | undefined): Promise<SignIn> {
@@ -33,7 +33,8 @@ export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, s
     if (signIn.status !== 'wait') return signIn
     try {
       if (error || !code) throw new Error(error ? `the provider refused: ${error}` : 'no authorization code in the callback')
-      const client = oauthClientFor(kernel.config, signIn.provider)!
+      const client = oauthClientFor(kernel.config, signIn.provider, channels())
+      if (!client) throw new Error(`sign-in is not configured for ${signIn.provider}`)
       const file = await completeSignIn(client, signIn, code, state)
       mkdirSync(store.dir, { recursive: true })
       const name = fileNameFor(file)
@@ -48,15 +49,16 @@ export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, s
     return signIn
   }
 
-  for (const type of credentialTypes) {
+  // One sign-in per file type of the registered families (spec: five `/{oauth_provider}/callback` paths for the built-ins).
+  for (const type of channels().keys()) {
     if (guard) {
       addManagementRoute(kernel, guard, 'GET', `/${type}-auth-url`, async (event: H3Event) => {
-        const client = oauthClientFor(kernel.config, type)
+        const client = oauthClientFor(kernel.config, type, channels())
         if (!client?.['authorize-url']) throw new ManagementError(400, `sign-in is not configured for ${type}`)
         const state = randomBytes(16).toString('hex')
         const { verifier, challenge } = pkcePair()
         const redirectUri = `${event.url.origin}/${type}/callback`
-        await pending.set(state, { provider: type as CredentialType, verifier, redirectUri, createdAt: Date.now(), status: 'wait' })
+        await pending.set(state, { provider: type, verifier, redirectUri, createdAt: Date.now(), status: 'wait' })
         return { status: 'ok', url: authorizeUrl(client, redirectUri, state, challenge), state }
       })
     }

@@ -9,10 +9,11 @@ import { formatIssues } from '../../core/config/validate.ts'
 import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
 import { ManagementError } from '../management/respond.ts'
 import { credentialFileSchema } from './file-schema.ts'
+import type { FileChannel } from './channels.ts'
 import { isCredentialFileName, type CredentialFileStore } from './store.ts'
 
 /** `GET|POST|DELETE /auth-files` and `GET /auth-files/models?name=`. */
-export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void): void {
+export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void, channels: () => Map<string, FileChannel>): void {
   const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
   const nameOf = (value: unknown) => {
     if (typeof value !== 'string' || !isCredentialFileName(value)) throw new ManagementError(400, 'invalid file name: expected <name>.json')
@@ -37,7 +38,7 @@ export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: Cred
   addManagementRoute(kernel, guard, 'POST', '/auth-files', async (event) => {
     const name = nameOf(getQuery(event).name)
     const body = await readBody(event)
-    const parsed = credentialFileSchema.safeParse(body)
+    const parsed = credentialFileSchema([...channels().keys()]).safeParse(body)
     if (!parsed.success) throw new ManagementError(400, 'invalid credential file', { message: formatIssues(parsed.error).join('; ') })
     await writeFileAtomic(join(store.dir, name), `${JSON.stringify(body, null, 2)}\n`)
     store.load()

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { OAuthClient } from './oauth-clients.ts'
-import type { CredentialFile, CredentialType } from './file-schema.ts'
+import type { CredentialFile } from './file-schema.ts'
 import { jwtClaims, tokenRequest } from './token-request.ts'
 
 export interface SignIn {
-  provider: CredentialType
+  /** The credential-file type signed in for. */
+  provider: string
   verifier: string
   redirectUri: string
   createdAt: number

@@ -14,12 +14,12 @@ export interface FileEntry {
   deleted?: boolean
 }
 
-/** A key file exactly as the cloud console downloads it (`type: service_account`) is a delta credential. */
-function fromServiceAccountKey(raw: unknown): unknown {
+/** A key file exactly as the cloud console downloads it (`type: service_account`) is a credential of `type`'s family. */
+function fromServiceAccountKey(raw: unknown, type: string | undefined): unknown {
   const key = raw as { type?: unknown; client_email?: string; private_key?: string; project_id?: string; token_uri?: string; location?: string } | null
-  if (key?.type !== 'service_account') return raw
+  if (key?.type !== 'service_account' || !type) return raw
   return {
-    type: 'delta', email: key.client_email, project_id: key.project_id, location: key.location,
+    type, email: key.client_email, project_id: key.project_id, location: key.location,
     service_account: { client_email: key.client_email, private_key: key.private_key, project_id: key.project_id, token_uri: key.token_uri },
   }
 }
@@ -32,7 +32,8 @@ export class CredentialFileStore {
   private watcher?: FSWatcher
   private timer?: NodeJS.Timeout
 
-  constructor(readonly dir: string) {}
+  /** `types`: the file types the registered families take, and the one that takes service-account keys. */
+  constructor(readonly dir: string, private types: () => { all: string[]; serviceAccount?: string }) {}
 
   load(): void {
     const seen = new Set<string>()
@@ -58,7 +59,8 @@ export class CredentialFileStore {
     } catch (error) {
       return { ...base, error: `not valid JSON: ${(error as Error).message}` }
     }
-    const parsed = credentialFileSchema.safeParse(fromServiceAccountKey(raw))
+    const types = this.types()
+    const parsed = credentialFileSchema(types.all).safeParse(fromServiceAccountKey(raw, types.serviceAccount))
     return parsed.success ? { ...base, file: parsed.data } : { ...base, error: formatIssues(parsed.error).join('; ') }
   }
 

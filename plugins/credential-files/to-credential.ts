@@ -1,17 +1,7 @@
 import type { Credential } from '../../core/credential.ts'
 import type { ProxyConfig } from '../../core/config/schema.ts'
-import type { CredentialFile, CredentialType } from './file-schema.ts'
-
-export interface ChannelDefaults { family: string; baseUrl: string; catalog: string[]; channel: string }
-
-/** Which provider family sends with each file type, and where. */
-export const channelDefaults: Record<CredentialType, ChannelDefaults> = {
-  beta: { family: 'beta', baseUrl: 'https://api.anthropic.com', channel: 'beta', catalog: ['claude-opus-4-5', 'claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4-0'] },
-  gamma: { family: 'gamma', baseUrl: 'https://chatgpt.com/backend-api/codex', channel: 'gamma', catalog: ['gpt-5.1-codex', 'gpt-5.1-codex-mini', 'gpt-5.1', 'gpt-5-codex', 'gpt-5'] },
-  alpha: { family: 'alpha', baseUrl: 'https://generativelanguage.googleapis.com', channel: 'alpha', catalog: ['gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite'] },
-  'alpha-cli': { family: 'alpha-cli', baseUrl: 'https://cloudcode-pa.googleapis.com', channel: 'alpha-cli', catalog: ['gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite'] },
-  delta: { family: 'delta', baseUrl: 'https://aiplatform.googleapis.com', channel: 'delta', catalog: ['gemini-2.5-pro', 'gemini-2.5-flash'] },
-}
+import type { CredentialFile } from './file-schema.ts'
+import type { FileChannel } from './channels.ts'
 
 /**
  * Models a file credential offers: the channel's catalog, renamed by `oauth-model-alias.<channel>`
@@ -29,8 +19,8 @@ export function channelModels(config: ProxyConfig, channel: string, catalog: str
   return models
 }
 
-export function fileCredential(name: string, file: CredentialFile, config: ProxyConfig): Credential {
-  const defaults = channelDefaults[file.type]
+/** A file of `channel`'s type as the router sees it: the family's catalog and base URL unless the file says otherwise. */
+export function fileCredential(name: string, file: CredentialFile, config: ProxyConfig, channel: FileChannel): Credential {
   const attributes: Record<string, string> = Object.fromEntries(Object.entries(file.attributes ?? {}).map(([key, value]) => [key, String(value)]))
   if (file.email) attributes.email = file.email
   if (file.project_id) attributes.project = file.project_id
@@ -40,15 +30,15 @@ export function fileCredential(name: string, file: CredentialFile, config: Proxy
   attributes.file = name
   return {
     id: `file:${name}`,
-    family: defaults.family,
+    family: channel.family,
     provider: file.type,
     accessToken: file.access_token,
-    baseUrl: (file.base_url || defaults.baseUrl).replace(/\/+$/, ''),
+    baseUrl: (file.base_url || channel.baseUrl).replace(/\/+$/, ''),
     headers: {},
     prefix: '',
     priority: Number.parseInt(attributes.priority ?? '0', 10) || 0,
-    models: channelModels(config, defaults.channel, defaults.catalog),
-    excludedModels: config['oauth-excluded-models'][defaults.channel] ?? [],
+    models: channelModels(config, channel.type, channel.catalog),
+    excludedModels: config['oauth-excluded-models'][channel.type] ?? [],
     attributes,
   }
 }

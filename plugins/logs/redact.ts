@@ -1,14 +1,23 @@
 import type { ProxyConfig } from '../../core/config/schema.ts'
 import { maskSecret } from '../../core/credential.ts'
 
-/** Every secret the config knows: client keys, provider keys, the management secret. */
+/** Config keys whose string values (or lists of strings) are secrets, whoever owns the key: `api-key(s)`, `upstream-api-key`, `secret-key`, `client-secret`. */
+const secretKey = /(^|-)(api-keys?|secret(-key)?)$/
+
+/**
+ * Every secret the config knows, found by key name anywhere in it: client keys, every family's provider
+ * keys (core, built-in or third-party: their entries name them `api-key`), the management secret, the
+ * partner keys.
+ */
 export function secretsOf(config: ProxyConfig): string[] {
-  const out = new Set<string>(config['api-keys'])
-  for (const key of ['alpha-api-key', 'beta-api-key', 'gamma-api-key', 'delta-api-key'] as const) for (const entry of config[key]) out.add(entry['api-key'])
-  for (const provider of config['compat-provider']) for (const entry of provider['api-key-entries']) if (entry['api-key']) out.add(entry['api-key'])
-  if (config['remote-management']['secret-key']) out.add(config['remote-management']['secret-key'])
-  if (config.partner['upstream-api-key']) out.add(config.partner['upstream-api-key'])
-  for (const entry of config.partner['upstream-api-keys']) if (entry['upstream-api-key']) out.add(entry['upstream-api-key'])
+  const out = new Set<string>()
+  const walk = (node: unknown, secret: boolean, depth: number) => {
+    if (depth > 8) return
+    if (typeof node === 'string') { if (secret) out.add(node); return }
+    if (Array.isArray(node)) { for (const item of node) walk(item, secret, depth + 1); return }
+    if (node && typeof node === 'object') for (const [key, value] of Object.entries(node)) walk(value, secretKey.test(key), depth + 1)
+  }
+  walk(config, false, 0)
   return [...out].filter(secret => secret.length >= 4).sort((a, b) => b.length - a.length)
 }
 

@@ -42,8 +42,8 @@ export function addApiCallRoute(kernel: ProxyKernel, guard: Guard): void {
       if (!credential) throw new ManagementError(404, 'credential not found')
     }
     const target = byPath ? targetOfPath(credential!, body.path as string) : targetOfUrl(body.url as string)
-    if (!isAllowedUpstreamHost(target.host, kernel.credentials)) throw new ManagementError(403, `api-call only reaches the upstream host of a configured credential or of a built-in provider; ${target.host} is neither`)
-    if (credential && !mayCarryCredential(target.host, credential)) throw new ManagementError(403, `credential ${credential.id} is only sent to its own upstream host, not ${target.host}`)
+    if (!isAllowedUpstreamHost(target.host, kernel.credentials, kernel.providers)) throw new ManagementError(403, `api-call only reaches the upstream host of a configured credential or of a built-in provider; ${target.host} is neither`)
+    if (credential && !mayCarryCredential(target.host, credential, kernel.providers)) throw new ManagementError(403, `credential ${credential.id} is only sent to its own upstream host, not ${target.host}`)
 
     const method = body.method === 'GET' ? 'GET' : 'POST'
     let headers: Record<string, string> = {}

@@ -1,12 +1,12 @@
 import { getQuery } from 'h3'
 import type { z } from 'zod'
 import type { ProxyKernel } from '../../core/kernel.ts'
-import { compatProviderSchema, providerKeyEntrySchema } from '../../core/config/schema-entries.ts'
 import { formatIssues } from '../../core/config/validate.ts'
 import { isUnsafeKey } from '../../core/unsafe-keys.ts'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { updateConfig } from './config-store.ts'
+import { addFamilyListRoute } from './routes-families.ts'
 
 type Entry = Record<string, unknown>
 
@@ -17,11 +17,11 @@ function validEntry(schema: z.ZodType, value: unknown, where: string): Entry {
 }
 
 /**
- * Provider key lists: GET, PUT (the whole list), PATCH one entry (`{index, value}`, or `{match, value}`
- * by api-key; compat: `{name, value}`), DELETE one (`?api-key=` or `?index=`; compat: `?name=`).
+ * A family's list: GET, PUT (the whole list), PATCH one entry (`{index, value}`, or `{match, value}` by
+ * its identity field; `{name, value}` when that is `name`), DELETE one (`?<identity>=` or `?index=`).
  */
-function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z.ZodType, identity: 'api-key' | 'name'): void {
-  const raw = () => [...(kernel.config[key as keyof typeof kernel.config] as Entry[])]
+function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z.ZodType, identity: string): void {
+  const raw = () => [...((kernel.config as Record<string, unknown>)[key] as Entry[] | undefined ?? [])]
   const save = (list: Entry[]) => updateConfig(kernel, doc => doc.setIn([key], doc.createNode(list)))
   const find = (list: Entry[], value: unknown) => list.findIndex(entry => entry[identity] === value)
 
@@ -41,7 +41,7 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
     if (unsafe !== undefined) throw new ManagementError(400, 'invalid body', { message: `field ${unsafe} is not accepted` })
     const list = raw()
     const at = Number.isInteger(body.index) ? body.index as number
-      : identity === 'name' ? find(list, body.name ?? body.match) : find(list, body.match)
+      : identity === 'api-key' ? find(list, body.match) : find(list, (body as Record<string, unknown>)[identity] ?? body.match)
     if (at < 0 || at >= list.length) throw new ManagementError(404, 'item not found')
     // PATCH merges into the entry field by field, so a partial value changes only what it names
     // and the entry's comments stay.
@@ -62,7 +62,14 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
   })
 }
 
+/** The list routes of every family's config key (ProviderDef.config), and the family listing. */
 export function addProviderRoutes(kernel: ProxyKernel, guard: Guard): void {
-  for (const key of ['alpha-api-key', 'beta-api-key', 'gamma-api-key', 'delta-api-key']) addListRoutes(kernel, guard, key, providerKeyEntrySchema, 'api-key')
-  addListRoutes(kernel, guard, 'compat-provider', compatProviderSchema, 'name')
+  const keys = new Set<string>()
+  for (const provider of kernel.providers.values()) {
+    const config = provider.config
+    if (!config?.entry || keys.has(config.key)) continue
+    keys.add(config.key)
+    addListRoutes(kernel, guard, config.key, config.entry, config.identity ?? 'api-key')
+  }
+  addFamilyListRoute(kernel, guard)
 }

@@ -1,36 +1,32 @@
 import type { Credential } from '../../core/credential.ts'
-
-/** Hosts the built-in families reach by default (their API and sign-in endpoints), by family. */
-export const vendorHosts: Record<string, string[]> = {
-  alpha: ['generativelanguage.googleapis.com'],
-  'alpha-cli': ['cloudcode-pa.googleapis.com'],
-  beta: ['api.anthropic.com'],
-  gamma: ['api.openai.com', 'chatgpt.com'],
-  delta: ['aiplatform.googleapis.com'],
-}
-
-/** delta's regional endpoints: `<location>-aiplatform.googleapis.com`. */
-const deltaRegional = /^[a-z0-9-]+-aiplatform\.googleapis\.com$/
+import type { ProviderDef } from '../../core/provider.ts'
 
 const hostOf = (url: string) => {
   try { return new URL(url).host } catch { return '' }
 }
 
+/** The hosts families reach by default (ProviderDef.hosts), by family. */
+export type VendorHosts = ReadonlyMap<string, ProviderDef<any>>
+
+const matches = (patterns: ProviderDef<any>['hosts'], host: string) =>
+  (patterns ?? []).some(pattern => typeof pattern === 'string' ? pattern === host : pattern.test(host))
+
 /** Whether `host` (URL `host`: name, plus the port when not the default) is a vendor host of `family` (any family when omitted). */
-export function isVendorHost(host: string, family?: string): boolean {
-  const families = family ? [family] : Object.keys(vendorHosts)
-  return families.some(name => vendorHosts[name]?.includes(host) || (name === 'delta' && deltaRegional.test(host)))
+export function isVendorHost(host: string, providers: VendorHosts, family?: string): boolean {
+  if (family) return matches(providers.get(family)?.hosts, host)
+  for (const provider of providers.values()) if (matches(provider.hosts, host)) return true
+  return false
 }
 
 /**
- * Where `api-call` may go: the base-URL host of a configured credential, or a built-in vendor host.
+ * Where `api-call` may go: the base-URL host of a configured credential, or a registered family's host.
  * Anything else is refused (no open relay through the management API).
  */
-export function isAllowedUpstreamHost(host: string, credentials: Credential[]): boolean {
-  return isVendorHost(host) || credentials.some(credential => hostOf(credential.baseUrl) === host)
+export function isAllowedUpstreamHost(host: string, credentials: Credential[], providers: VendorHosts): boolean {
+  return isVendorHost(host, providers) || credentials.some(credential => hostOf(credential.baseUrl) === host)
 }
 
 /** A credential's auth goes only to its own base-URL host or its family's vendor hosts. */
-export function mayCarryCredential(host: string, credential: Credential): boolean {
-  return hostOf(credential.baseUrl) === host || isVendorHost(host, credential.family)
+export function mayCarryCredential(host: string, credential: Credential, providers: VendorHosts): boolean {
+  return hostOf(credential.baseUrl) === host || isVendorHost(host, providers, credential.family)
 }

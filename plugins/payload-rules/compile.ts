@@ -1,5 +1,4 @@
 import type { ProxyConfig } from '../../core/config/schema.ts'
-import type { WireFormat } from '../../core/canonical/codec.ts'
 import { parsePath } from './json-path.ts'
 
 export type RuleKind = 'filter' | 'default' | 'override'
@@ -10,9 +9,6 @@ export interface CompiledRule {
   models: Array<{ name: string; protocol?: string }>
   params: Array<{ path: Array<string | number>; value?: unknown }>
 }
-
-/** Payload-rule protocol of each upstream wire format. */
-export const protocolOf: Record<WireFormat, string> = { chat: 'proto_chat', generate: 'proto_alpha', messages: 'proto_beta', responses: 'proto_gamma' }
 
 /**
  * Config -> rules in the order they apply: filters, then defaults, then overrides. A `-raw` value that is

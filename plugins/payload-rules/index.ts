@@ -1,6 +1,6 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import { applyRules } from './apply.ts'
-import { compileRules, protocolOf, type CompiledRule } from './compile.ts'
+import { compileRules, type CompiledRule } from './compile.ts'
 
 /** Payload rules (spec rule 12) on the body actually sent upstream, recompiled on every config change. */
 export default defineProxyPlugin({
@@ -11,11 +11,11 @@ export default defineProxyPlugin({
     kernel.hooks.hook('config-reload', () => { rules = compile() })
     kernel.hooks.hook('before-upstream', ({ request, candidate, http }) => {
       if (!rules.length || !http.json) return
-      const format = kernel.providers.get(candidate.credential.family)?.format
-      if (!format) return
+      // The family names the protocol its requests match (ProviderDef.payloadProtocol); one that names none matches only rules without one.
+      const protocol = kernel.providers.get(candidate.credential.family)?.payloadProtocol ?? ''
       // The body may share objects with the client's request (same-format fast path): work on a copy.
       const body = structuredClone(http.json)
-      if (applyRules(body, rules, { models: [candidate.upstreamModel, request.model], protocol: protocolOf[format] })) http.json = body
+      if (applyRules(body, rules, { models: [candidate.upstreamModel, request.model], protocol })) http.json = body
     })
   },
 })

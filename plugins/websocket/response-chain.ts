@@ -1,5 +1,4 @@
-import { responseId } from '../../providers/gamma/codec/ids.ts'
-import { responseObject } from '../../providers/gamma/codec/output-items.ts'
+import { randomUUID } from 'node:crypto'
 
 /**
  * The responses WebSocket mode (as the Codex CLI speaks it) keeps state per connection: a request may
@@ -42,9 +41,14 @@ export function linkAfter(body: Body, response: { id?: unknown; output?: unknown
   return { id: response.id, items: [...inputItems(body.input), ...(Array.isArray(response.output) ? response.output : [])] }
 }
 
-/** The answer to `generate: false`: a completed response with no output, no upstream call. */
-export function warmupEvents(model: unknown, id = responseId(), created = Math.floor(Date.now() / 1000)): Body[] {
-  const snapshot = (status: string, usage: Body | null) => responseObject({ id, model: typeof model === 'string' ? model : '', created, status, output: [], usage })
+/**
+ * The answer to `generate: false`: a completed response with no output, no upstream call. The socket
+ * speaks the responses wire format itself here (no codec is involved: nothing is translated).
+ */
+export function warmupEvents(model: unknown, id = `resp_${randomUUID().replaceAll('-', '')}`, created = Math.floor(Date.now() / 1000)): Body[] {
+  const snapshot = (status: string, usage: Body | null) => ({
+    id, object: 'response', created_at: created, status, error: null, incomplete_details: null, model: typeof model === 'string' ? model : '', output: [], usage,
+  })
   return [
     { type: 'response.created', sequence_number: 0, response: snapshot('in_progress', null) },
     { type: 'response.completed', sequence_number: 1, response: snapshot('completed', { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 }) },

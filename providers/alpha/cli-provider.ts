@@ -1,5 +1,10 @@
 import { defineProvider } from '../../core/provider.ts'
 import { wrapCliRequest } from './codec/cli-envelope.ts'
+import { alphaModels } from './catalog.ts'
+import { googleOAuth } from './oauth.ts'
+import { projectDiscovery } from './project-discovery.ts'
+
+export const alphaCliDefaultBaseUrl = 'https://cloudcode-pa.googleapis.com'
 
 /**
  * alpha-cli channel: the vendor's code-assist internal endpoint with a signed-in account. The body is
@@ -8,8 +13,18 @@ import { wrapCliRequest } from './codec/cli-envelope.ts'
  */
 export const alphaCliProvider = defineProvider({
   family: 'alpha-cli',
+  label: 'alpha-cli (code-assist account)',
   format: 'generate',
   passthrough: false,
+  models: alphaModels,
+  baseUrl: alphaCliDefaultBaseUrl,
+  credentialFile: {
+    baseUrl: alphaCliDefaultBaseUrl,
+    oauth: { ...googleOAuth, scopes: 'https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile' },
+    prepare: projectDiscovery,
+  },
+  hosts: ['cloudcode-pa.googleapis.com'],
+  payloadProtocol: 'proto_alpha',
   credentials: () => [],
   buildRequest({ credential, model, body, stream }) {
     const { model: _model, ...request } = body

@@ -7,10 +7,9 @@ import { addGenerateRoutes } from './routes.ts'
 /** alpha family: the generateContent wire format (codec, client endpoints) and its API-key upstream. */
 export default defineProxyPlugin({
   name: 'alpha',
+  providers: [alphaProvider, alphaCliProvider],
   setup(kernel) {
     kernel.registerFormat(generateCodec)
-    kernel.registerProvider(alphaProvider)
-    kernel.registerProvider(alphaCliProvider)
     addGenerateRoutes(kernel)
   },
 })

@@ -1,6 +1,7 @@
 import { defineProvider } from '../../core/provider.ts'
-import { keyEntryCredentials } from '../_shared/key-entries.ts'
+import { keyEntryCredentials, keyListConfig } from '../../core/provider-keys.ts'
 import { alphaCatalog, alphaModels } from './catalog.ts'
+import { googleOAuth } from './oauth.ts'
 
 export const alphaDefaultBaseUrl = 'https://generativelanguage.googleapis.com'
 
@@ -13,9 +14,16 @@ export function alphaMethodPath(model: string, endpoint: string, stream: boolean
 /** alpha family (API keys): generateContent wire format, `x-goog-api-key`; streams always asked as SSE. */
 export const alphaProvider = defineProvider({
   family: 'alpha',
+  label: 'alpha (generateContent)',
   models: alphaModels,
   format: 'generate',
-  credentials: config => keyEntryCredentials('alpha', config['alpha-api-key'], alphaDefaultBaseUrl, alphaCatalog),
+  baseUrl: alphaDefaultBaseUrl,
+  config: keyListConfig('alpha-api-key'),
+  credentialFile: { oauth: { ...googleOAuth, scopes: 'https://www.googleapis.com/auth/generative-language.retriever https://www.googleapis.com/auth/userinfo.email' } },
+  hosts: ['generativelanguage.googleapis.com'],
+  testCall: { path: '/v1beta/models' },
+  payloadProtocol: 'proto_alpha',
+  credentials: (_config, entries) => keyEntryCredentials('alpha', entries, alphaDefaultBaseUrl, alphaCatalog),
   buildRequest({ credential, model, body, stream, endpoint }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...credential.headers }
     if (credential.apiKey) headers['x-goog-api-key'] = credential.apiKey

@@ -6,9 +6,9 @@ import { addMessagesRoutes } from './routes.ts'
 /** beta family: the messages wire format (codec, client endpoints) and its API-key upstream. */
 export default defineProxyPlugin({
   name: 'beta',
+  providers: [betaProvider],
   setup(kernel) {
     kernel.registerFormat(messagesCodec)
-    kernel.registerProvider(betaProvider)
     addMessagesRoutes(kernel)
   },
 })

@@ -1,5 +1,5 @@
 import { defineProvider } from '../../core/provider.ts'
-import { keyEntryCredentials } from '../_shared/key-entries.ts'
+import { keyEntryCredentials, keyListConfig } from '../../core/provider-keys.ts'
 import { betaCatalog, betaModels } from './catalog.ts'
 import { betaRequestHeaders } from './request-headers.ts'
 
@@ -9,9 +9,25 @@ export const betaDefaultBaseUrl = 'https://api.anthropic.com'
 /** beta family: messages wire format, `x-api-key` + `anthropic-version` (+ the client's `anthropic-beta`). */
 export const betaProvider = defineProvider({
   family: 'beta',
+  label: 'beta (messages)',
   models: betaModels,
   format: 'messages',
-  credentials: config => keyEntryCredentials('beta', config['beta-api-key'], betaDefaultBaseUrl, betaCatalog),
+  baseUrl: betaDefaultBaseUrl,
+  config: keyListConfig('beta-api-key'),
+  credentialFile: {
+    oauth: {
+      'authorize-url': 'https://claude.ai/oauth/authorize',
+      'token-url': 'https://console.anthropic.com/v1/oauth/token',
+      'client-id': '9d1c250a-e61b-44d9-88ed-5944d1962f5e',
+      scopes: 'org:create_api_key user:profile user:inference',
+      'authorize-params': { code: 'true' },
+      'token-format': 'json',
+    },
+  },
+  hosts: ['api.anthropic.com'],
+  testCall: { path: '/v1/models' },
+  payloadProtocol: 'proto_beta',
+  credentials: (_config, entries) => keyEntryCredentials('beta', entries, betaDefaultBaseUrl, betaCatalog),
   buildRequest({ credential, body, endpoint, stream, clientHeaders }) {
     const headers: Record<string, string> = {
       'content-type': 'application/json',

@@ -6,9 +6,9 @@ import { addChatRoutes } from './routes.ts'
 /** compat family: the chat-completions wire format (codec, client endpoints) and OpenAI-compatible upstreams. */
 export default defineProxyPlugin({
   name: 'compat',
+  providers: [compatProvider],
   setup(kernel) {
     kernel.registerFormat(chatCodec)
-    kernel.registerProvider(compatProvider)
     addChatRoutes(kernel)
   },
 })

@@ -1,6 +1,6 @@
 import { defineProvider } from '../../core/provider.ts'
 import type { Credential } from '../../core/credential.ts'
-import type { CompatProviderEntry } from '../../core/config/schema-entries.ts'
+import { compatConfig, type CompatProviderEntry } from './config.ts'
 import { pickClientHeaders } from '../../core/http/client-headers.ts'
 
 /** `https://host/v1/` -> `https://host/v1` so paths join cleanly. */
@@ -32,8 +32,12 @@ export const compatClientHeaders = ['openai-beta'] as const
 /** OpenAI-compatible upstreams: chat-completions wire format, Bearer key, `base-url` ending in `/v1`. */
 export const compatProvider = defineProvider({
   family: 'compat',
+  label: 'Compat providers (OpenAI-compatible)',
   format: 'chat',
-  credentials: config => config['compat-provider'].flatMap(compatCredentials),
+  config: compatConfig,
+  testCall: { path: '/models' },
+  payloadProtocol: 'proto_chat',
+  credentials: (_config, entries) => entries.flatMap(compatCredentials),
   buildRequest({ credential, body, endpoint, clientHeaders }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: body.stream ? 'text/event-stream' : 'application/json', ...pickClientHeaders(clientHeaders, compatClientHeaders), ...credential.headers }
     if (credential.apiKey) headers.authorization = `Bearer ${credential.apiKey}`

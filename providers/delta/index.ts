@@ -4,7 +4,5 @@ import { deltaProvider } from './provider.ts'
 /** delta family: generateContent through the cloud platform (the alpha plugin owns the format and routes). */
 export default defineProxyPlugin({
   name: 'delta',
-  setup(kernel) {
-    kernel.registerProvider(deltaProvider)
-  },
+  providers: [deltaProvider],
 })

@@ -1,6 +1,7 @@
 import { defineProvider } from '../../core/provider.ts'
-import { keyEntryCredentials } from '../_shared/key-entries.ts'
+import { keyEntryCredentials, keyListConfig } from '../../core/provider-keys.ts'
 import { deltaCatalog, deltaModels } from './catalog.ts'
+import { googleOAuth } from '../alpha/oauth.ts'
 
 /** Global endpoint: API keys (express mode) take no project or location. */
 export const deltaDefaultBaseUrl = 'https://aiplatform.googleapis.com'
@@ -17,9 +18,20 @@ function method(endpoint: string, stream: boolean): string {
  */
 export const deltaProvider = defineProvider({
   family: 'delta',
+  label: 'delta (cloud platform)',
   models: deltaModels,
   format: 'generate',
-  credentials: config => keyEntryCredentials('delta', config['delta-api-key'], deltaDefaultBaseUrl, deltaCatalog),
+  baseUrl: deltaDefaultBaseUrl,
+  config: keyListConfig('delta-api-key'),
+  credentialFile: {
+    oauth: { ...googleOAuth, scopes: 'https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/userinfo.email' },
+    serviceAccount: { scope: 'https://www.googleapis.com/auth/cloud-platform', tokenUrl: 'https://oauth2.googleapis.com/token' },
+  },
+  // Regional endpoints are `<location>-aiplatform.googleapis.com`.
+  hosts: ['aiplatform.googleapis.com', /^[a-z0-9-]+-aiplatform\.googleapis\.com$/],
+  testCall: { path: '/v1/publishers/google/models' },
+  payloadProtocol: 'proto_alpha',
+  credentials: (_config, entries) => keyEntryCredentials('delta', entries, deltaDefaultBaseUrl, deltaCatalog),
   buildRequest({ credential, model, body, stream, endpoint }) {
     const { model: _model, ...request } = body
     const headers: Record<string, string> = { 'content-type': 'application/json', ...credential.headers }

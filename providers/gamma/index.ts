@@ -6,9 +6,9 @@ import { addResponsesRoutes } from './routes.ts'
 /** gamma family: the responses wire format (codec, client endpoints) and its API-key upstream. */
 export default defineProxyPlugin({
   name: 'gamma',
+  providers: [gammaProvider],
   setup(kernel) {
     kernel.registerFormat(responsesCodec)
-    kernel.registerProvider(gammaProvider)
     addResponsesRoutes(kernel)
   },
 })

@@ -16,7 +16,7 @@ describe('config.example.yaml', () => {
   it('parses and validates against the config schema', async () => {
     const config = await readYamlConfig(examplePath)
     expect(config['api-keys']).toEqual(['change-me'])
-    expect(config['compat-provider'][0]).toMatchObject({ name: 'my-openai-compatible', 'base-url': 'https://api.example.com/v1' })
+    expect((config['compat-provider'] as Array<Record<string, unknown>>)[0]).toMatchObject({ name: 'my-openai-compatible', 'base-url': 'https://api.example.com/v1' })
   })
 
   it('is accepted by every built-in plugin and serves its model to its client key', async () => {

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { validateConfig, ConfigError } from '../../core/config/validate.ts'
+import { loadPlugins } from '../../core/plugin.ts'
+import { builtinPlugins } from '../../core/builtins.ts'
+import { pluginSchemas } from '../../core/config/load.ts'
+
+/** The built-in families' and plugins' keys join the base schema before validation, as at start-up (core/config/load.ts). */
+const schemas = pluginSchemas(await loadPlugins(builtinPlugins, process.cwd()))
+const validate = (raw: unknown) => validateConfig(raw, schemas) as ReturnType<typeof validateConfig> & Record<string, any>
 
 describe('config schema defaults equal the spec', () => {
-  const config = validateConfig({})
+  const config = validate({})
   it.each([
     ['host', ''],
     ['port', 8317],
@@ -41,7 +48,7 @@ describe('config schema defaults equal the spec', () => {
   })
 
   it('fills sub-object defaults of entries', () => {
-    const parsed = validateConfig({
+    const parsed = validate({
       'beta-api-key': [{ 'api-key': 'k' }],
       'compat-provider': [{ name: 'x', 'base-url': 'http://h/v1' }],
       'oauth-model-alias': { beta: [{ name: 'up', alias: 'down' }] },
@@ -57,7 +64,7 @@ describe('config schema defaults equal the spec', () => {
 describe('invalid config names each bad path', () => {
   const issues = (raw: unknown) => {
     try {
-      validateConfig(raw)
+      validate(raw)
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError)
       return (error as ConfigError).issues
@@ -80,7 +87,7 @@ describe('invalid config names each bad path', () => {
 
   it('reports every bad path at once, in a message without a stack', () => {
     try {
-      validateConfig({ port: 0, tls: { enable: 'x' } })
+      validate({ port: 0, tls: { enable: 'x' } })
     } catch (error) {
       expect((error as ConfigError).issues).toEqual(['port: must be 1..65535', 'tls.enable: must be true or false'])
       expect((error as Error).message).toBe('invalid config:\n  - port: must be 1..65535\n  - tls.enable: must be true or false')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compatToForm, formToCompat, formToKeyEntry, keyEntryToForm, needsReplace, splitList } from '../../panel/src/entries.ts'
+import { upstreamToForm as compatToForm, formToUpstream as formToCompat, formToKeyEntry, keyEntryToForm, needsReplace, splitList } from '../../panel/src/entries.ts'
 import { filterLines, mergeTail, nextAfter, emptyTail } from '../../panel/src/log-tail.ts'
 import { daySeries, hourSeries, topSeries } from '../../panel/src/usage-series.ts'
 import { formsToRules, ruleWarnings, rulesToForms } from '../../panel/src/payload-rules.ts'
@@ -89,7 +89,8 @@ describe('config check before saving', () => {
     ['port: 8080\n', []],
     ['port: 70000\n', [{ line: 1, text: 'port: must be 1..65535' }]],
     ['api-keys: [a]\ncompat-provider:\n  - name: x\n    base-url: nope\n', [{ line: 4, text: 'compat-provider[0].base-url: must be an http(s) URL' }]],
-  ])('%j', (yaml, problems) => expect(checkYaml(yaml)).toEqual(problems))
+  // The families' keys as GET /v0/management/providers names them (the panel passes that list).
+  ])('%j', (yaml, problems) => expect(checkYaml(yaml, [{ 'config-key': 'compat-provider', editor: 'named-upstreams' }])).toEqual(problems))
   it('reports YAML syntax errors with their line', () => {
     const [problem] = checkYaml('a: 1\nb: [1, 2\n')
     expect(problem!.line).toBeGreaterThanOrEqual(2)

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { decideModelRoute, findMapping } from '../../plugins/partner/model-route.ts'
-import { upstreamKeyFor } from '../../plugins/partner/upstream-key.ts'
-import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from '../../plugins/partner/forward-headers.ts'
-import { formatOfLocalPath, generateModelMethod, splitProviderPath } from '../../plugins/partner/segments.ts'
-import { partnerBaseUrl } from '../../plugins/partner/config.ts'
-import { configSchema as partnerConfigSchema } from '../../core/config/schema.ts'
+import { decideModelRoute, findMapping } from '../../providers/partner/model-route.ts'
+import { upstreamKeyFor } from '../../providers/partner/upstream-key.ts'
+import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from '../../providers/partner/forward-headers.ts'
+import { formatOfLocalPath, generateModelMethod, splitProviderPath } from '../../providers/partner/segments.ts'
+import { partnerBaseUrl } from '../../providers/partner/config.ts'
+import { partnerSchema as partnerConfigSchema } from '../../providers/partner/config.ts'
 
 const local = new Set(['local-a', 'local-b'])
 const has = (model: string) => local.has(model)

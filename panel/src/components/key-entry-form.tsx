@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { KeyEntryForm } from '../entries.ts'
 import { TextField } from './field.tsx'
-import { RowsEditor } from './rows-editor.tsx'
+import { ModelsAndHeaders } from './models-headers.tsx'
 import { ProxyField } from './proxy-field.tsx'
 
 /** One `<family>-api-key` entry: key, base URL, prefix, priority, models and aliases, exclusions, headers, proxy. */
@@ -19,10 +19,7 @@ export function KeyEntryEditor({ initial, title, busy, onSave, onCancel }: { ini
         <TextField label="Excluded models" name="excluded-models" value={form.excluded} placeholder="claude-*, *-mini" onInput={excluded => set({ excluded })} hint="Comma separated; * wildcards." />
         <ProxyField name="entry" mode={form.proxyMode} url={form.proxyUrl} onChange={(proxyMode, proxyUrl) => set({ proxyMode, proxyUrl })} />
       </div>
-      <RowsEditor legend="Models" name="model" columns={[{ key: 'name', label: 'Upstream name' }, { key: 'alias', label: 'Alias for clients' }]}
-        rows={form.models} blank={() => ({ name: '', alias: '' })} onChange={models => set({ models })} />
-      <RowsEditor legend="Headers" name="header" columns={[{ key: 'name', label: 'Header' }, { key: 'value', label: 'Value' }]}
-        rows={form.headers} blank={() => ({ name: '', value: '' })} onChange={headers => set({ headers })} />
+      <ModelsAndHeaders prefix={''} models={form.models} headers={form.headers} onChange={set} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>Save</button>
         <button type="button" onClick={onCancel}>Cancel</button>

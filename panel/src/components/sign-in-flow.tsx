@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { get, post } from '../api.ts'
 import { TextField } from './field.tsx'
-
-const types = ['alpha-cli', 'beta', 'gamma', 'alpha', 'delta'] as const
+import { useLoad } from '../hooks.ts'
+import { loadFamilies, signInTypes } from '../families.ts'
 type Flow = { type: string; state: string; url: string; status: 'wait' | 'ok' | 'error'; text: string }
 
 /**
@@ -10,6 +10,9 @@ type Flow = { type: string; state: string; url: string; status: 'wait' | 'ok' | 
  * follow `get-auth-status` until the sign-in ends. A remote browser can paste the final callback URL.
  */
 export function SignInFlows({ onSignedIn }: { onSignedIn: () => void }) {
+  // The sign-ins the server's families offer (GET /providers: ProviderDef.credentialFile.oauth).
+  const families = useLoad(loadFamilies)
+  const types = families.data ? signInTypes(families.data) : []
   const [flow, setFlow] = useState<Flow>()
   const [pasted, setPasted] = useState('')
   const timer = useRef<ReturnType<typeof setInterval>>(undefined)
@@ -69,7 +72,7 @@ export function SignInFlows({ onSignedIn }: { onSignedIn: () => void }) {
         </div>
       )}
       <form class="inline-form" onSubmit={paste}>
-        <TextField label="Or paste the callback URL" name="callback-url" value={pasted} onInput={setPasted} placeholder="http://…/beta/callback?code=…&state=…" />
+        <TextField label="Or paste the callback URL" name="callback-url" value={pasted} onInput={setPasted} placeholder={`http://…/${types[0] ?? "<type>"}/callback?code=…&state=…`} />
         <button type="submit" disabled={!pasted.trim()}>Finish sign-in</button>
       </form>
     </div>

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks'
 import { call } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { checkYaml, type YamlProblem } from '../config-check.ts'
+import { loadFamilies } from '../families.ts'
 import { NoticeLine } from '../components/notice.tsx'
 
 /**
@@ -15,7 +16,9 @@ export function ConfigEditor() {
   const [serverProblems, setServerProblems] = useState<string[]>([])
   const { notice, busy, act } = useAction()
   useEffect(() => { if (source.data !== undefined && text === undefined) setText(source.data) }, [source.data])
-  const problems: YamlProblem[] = useMemo(() => text === undefined ? [] : checkYaml(text), [text])
+  // The families' keys are checked too: which ones exist, the server says (GET /providers).
+  const families = useLoad(loadFamilies)
+  const problems: YamlProblem[] = useMemo(() => text === undefined ? [] : checkYaml(text, families.data), [text, families.data])
   const dirty = text !== undefined && text !== source.data
   /** The file as saved (the server may have rewritten it, e.g. a plain secret hashed). */
   const reloadText = async () => {

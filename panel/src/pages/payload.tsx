@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { parseDocument } from 'yaml'
 import { call } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
-import { formsToRules, protocols, ruleWarnings, rulesToForms, sections, type RuleForm, type SectionName } from '../payload-rules.ts'
+import { formsToRules, ruleWarnings, rulesToForms, sections, type RuleForm, type SectionName } from '../payload-rules.ts'
+import { loadFamilies, payloadProtocolsOf } from '../families.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { RowsEditor } from '../components/rows-editor.tsx'
@@ -22,6 +23,9 @@ const help: Record<SectionName, string> = {
  */
 export function PayloadRules() {
   const source = useLoad(() => call<string>('GET', '/config.yaml'))
+  // Protocols a rule may name: the server's families' own (GET /providers), then `proto_exp`.
+  const families = useLoad(loadFamilies)
+  const protocols = families.data ? payloadProtocolsOf(families.data) : []
   const [forms, setForms] = useState<Forms>()
   const { notice, busy, act } = useAction()
   useEffect(() => {
@@ -68,7 +72,7 @@ export function PayloadRules() {
                           onInput={e => setRule({ models: rule.models.map((x, k) => k === m ? { ...x, name: (e.target as HTMLInputElement).value } : x) })} />
                         <select aria-label={`Rule ${i + 1} model ${m + 1} protocol`} value={model.protocol}
                           onChange={e => setRule({ models: rule.models.map((x, k) => k === m ? { ...x, protocol: (e.target as HTMLSelectElement).value } : x) })}>
-                          {protocols.map(p => <option key={p} value={p}>{p || 'any protocol'}</option>)}
+                          {['', ...protocols].map(p => <option key={p} value={p}>{p || 'any protocol'}</option>)}
                         </select>
                         <button type="button" class="small" onClick={() => setRule({ models: rule.models.filter((_, k) => k !== m) })}>Remove</button>
                       </div>

@@ -2,29 +2,32 @@ import { useState } from 'preact/hooks'
 import { del, get, patch, post, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import {
-  compatCredentialId, compatToForm, emptyCompat, emptyKeyEntry, formToCompat, formToKeyEntry, keyEntryCredentialId, keyEntryToForm,
-  maskKey, needsReplace, testPaths, type CompatForm, type KeyEntryForm,
+  emptyKeyEntry, emptyUpstream, formToKeyEntry, formToUpstream, keyEntryCredentialId, keyEntryToForm, maskKey, needsReplace,
+  upstreamCredentialId, upstreamToForm, type KeyEntryForm, type UpstreamForm,
 } from '../entries.ts'
+import { editableFamilies, loadFamilies, type Family } from '../families.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
 import { KeyEntryEditor } from '../components/key-entry-form.tsx'
-import { CompatEditor } from '../components/compat-form.tsx'
+import { UpstreamEditor } from '../components/upstreams-form.tsx'
 
 type Entry = Record<string, any>
-const families = [['alpha', 'alpha (generateContent)'], ['beta', 'beta (messages)'], ['gamma', 'gamma (responses)'], ['delta', 'delta (cloud platform)']] as const
-type ListKey = `${typeof families[number][0]}-api-key` | 'compat-provider'
-type Lists = Record<ListKey, Entry[]>
-interface Editing { list: ListKey; index: number }
+/** Each family's list, by its config key. */
+type Lists = Record<string, Entry[]>
+interface Editing { list: string; index: number }
+interface Data { families: Family[]; lists: Lists }
 
-async function loadLists(): Promise<Lists> {
-  const keys: ListKey[] = [...families.map(([f]) => `${f}-api-key` as ListKey), 'compat-provider']
+/** The families the server has (GET /providers) and the list under each one's config key. */
+async function loadLists(): Promise<Data> {
+  const families = editableFamilies(await loadFamilies())
+  const keys = families.map(family => family['config-key']!)
   const answers = await Promise.all(keys.map(key => get<Record<string, Entry[]>>(`/${key}`)))
-  return Object.fromEntries(keys.map((key, i) => [key, answers[i]![key] ?? []])) as Lists
+  return { families, lists: Object.fromEntries(keys.map((key, i) => [key, answers[i]![key] ?? []])) }
 }
 
 /** Save one entry: new ones by replacing the list (there is no append call), edits in place with PATCH. */
-async function saveEntry(list: ListKey, entries: Entry[], index: number, value: Entry): Promise<void> {
+async function saveEntry(list: string, entries: Entry[], index: number, value: Entry): Promise<void> {
   if (index < 0) return void await put(`/${list}`, [...entries, value])
   if (needsReplace(entries[index]!, value)) return void await put(`/${list}`, entries.map((entry, i) => i === index ? value : entry))
   await patch(`/${list}`, { index, value })
@@ -37,19 +40,21 @@ export function Providers() {
   const { notice, busy, act } = useAction()
   const [tests, setTests] = useState<Record<string, { ok: boolean; text: string }>>({})
 
-  const save = (list: ListKey, index: number, value: Entry) => act(async () => {
-    await saveEntry(list, lists.data![list], index, value)
+  const save = (list: string, index: number, value: Entry) => act(async () => {
+    await saveEntry(list, lists.data!.lists[list]!, index, value)
     setEditing(undefined)
     await lists.reload()
   }, index < 0 ? `added to ${list}` : `saved ${list}[${index}]`)
-  const remove = (list: ListKey, index: number) => act(async () => {
+  const remove = (list: string, index: number) => act(async () => {
     await del(`/${list}?index=${index}`)
     await lists.reload()
   }, `removed ${list}[${index}]`)
-  const test = async (family: string, id: string) => {
+  const test = async (family: Family, id: string) => {
     setTests(t => ({ ...t, [id]: { ok: true, text: 'testing…' } }))
     try {
-      const answer = await post<{ status: number; body: unknown }>('/api-call', { credential: id, method: 'GET', path: testPaths[family] ?? '/models' })
+      // The family's own test call (ProviderDef.testCall), else a listing most upstreams have.
+      const call = family['test-call'] ?? { path: '/models' }
+      const answer = await post<{ status: number; body: unknown }>('/api-call', { credential: id, method: call.method ?? 'GET', path: call.path })
       const detail = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)
       setTests(t => ({ ...t, [id]: { ok: answer.status < 400, text: answer.status < 400 ? `OK: upstream answered ${answer.status}` : `upstream answered ${answer.status}: ${detail.slice(0, 200)}` } }))
     } catch (error) {
@@ -59,43 +64,46 @@ export function Providers() {
   const testResult = (id: string) => tests[id] && <p class={`notice ${tests[id]!.ok ? 'ok' : 'error'}`} role={tests[id]!.ok ? 'status' : 'alert'} data-test-result={id}>{tests[id]!.text}</p>
 
   const data = lists.data
+  const editor = (family: Family, list: string, entries: Entry[]) => {
+    if (editing?.list !== list) return null
+    const name = family.family
+    if (family.editor === 'named-upstreams') {
+      return (
+        <UpstreamEditor key={editing.index} prefix={name} busy={busy} title={editing.index < 0 ? `New ${name} provider` : `Edit ${entries[editing.index]?.name}`}
+          initial={editing.index < 0 ? emptyUpstream() : upstreamToForm(entries[editing.index]!)}
+          onCancel={() => setEditing(undefined)} onSave={(form: UpstreamForm) => save(list, editing.index, formToUpstream(form))} />
+      )
+    }
+    return (
+      <KeyEntryEditor key={editing.index} busy={busy} title={editing.index < 0 ? `New ${name} key` : `Edit ${name} key ${editing.index + 1}`}
+        initial={editing.index < 0 ? emptyKeyEntry() : keyEntryToForm(entries[editing.index]!)}
+        onCancel={() => setEditing(undefined)} onSave={(form: KeyEntryForm) => save(list, editing.index, formToKeyEntry(form))} />
+    )
+  }
   return (
     <>
       <h1>Providers</h1>
       <ErrorLine error={lists.error} />
       <NoticeLine notice={notice} />
-      {data && (
-        <>
-          <Section title="Compat providers (OpenAI-compatible)" actions={<button type="button" onClick={() => setEditing({ list: 'compat-provider', index: -1 })}>Add compat provider</button>}>
-            {editing?.list === 'compat-provider' && (
-              <CompatEditor key={editing.index} busy={busy} title={editing.index < 0 ? 'New compat provider' : `Edit ${data['compat-provider'][editing.index]?.name}`}
-                initial={editing.index < 0 ? emptyCompat() : compatToForm(data['compat-provider'][editing.index]!)}
-                onCancel={() => setEditing(undefined)} onSave={(form: CompatForm) => save('compat-provider', editing.index, formToCompat(form))} />
-            )}
-            <EntryList entries={data['compat-provider']} empty="No compat providers."
-              describe={entry => [entry.name, entry['base-url'], `${(entry['api-key-entries'] ?? []).length} key(s)`, models(entry)]}
-              onEdit={index => setEditing({ list: 'compat-provider', index })} onRemove={index => remove('compat-provider', index)}
-              onTest={index => test('compat', compatCredentialId(data['compat-provider'][index]!.name, index))}
-              testResult={index => testResult(compatCredentialId(data['compat-provider'][index]!.name, index))} />
+      {data && data.families.map((family) => {
+        const name = family.family
+        const list = family['config-key']!
+        const entries = data.lists[list] ?? []
+        const upstreams = family.editor === 'named-upstreams'
+        const idOf = (index: number) => upstreams ? upstreamCredentialId(name, entries[index]!.name, index) : keyEntryCredentialId(name, index)
+        return (
+          <Section key={name} title={upstreams ? family.label : `${family.label} keys`}
+            actions={<button type="button" onClick={() => setEditing({ list, index: -1 })}>{upstreams ? `Add ${name} provider` : `Add ${name} key`}</button>}>
+            {editor(family, list, entries)}
+            <EntryList entries={entries} empty={upstreams ? `No ${name} providers.` : `No ${name} keys.`}
+              describe={entry => upstreams
+                ? [entry.name, entry['base-url'], `${(entry['api-key-entries'] ?? []).length} key(s)`, models(entry)]
+                : [maskKey(entry['api-key']), entry['base-url'] || 'default base URL', entry.prefix && `prefix ${entry.prefix}`, models(entry)]}
+              onEdit={index => setEditing({ list, index })} onRemove={index => remove(list, index)}
+              onTest={index => test(family, idOf(index))} testResult={index => testResult(idOf(index))} />
           </Section>
-          {families.map(([family, label]) => {
-            const list = `${family}-api-key` as ListKey
-            return (
-              <Section key={family} title={`${label} keys`} actions={<button type="button" onClick={() => setEditing({ list, index: -1 })}>Add {family} key</button>}>
-                {editing?.list === list && (
-                  <KeyEntryEditor key={editing.index} busy={busy} title={editing.index < 0 ? `New ${family} key` : `Edit ${family} key ${editing.index + 1}`}
-                    initial={editing.index < 0 ? emptyKeyEntry() : keyEntryToForm(data[list][editing.index]!)}
-                    onCancel={() => setEditing(undefined)} onSave={(form: KeyEntryForm) => save(list, editing.index, formToKeyEntry(form))} />
-                )}
-                <EntryList entries={data[list]} empty={`No ${family} keys.`}
-                  describe={entry => [maskKey(entry['api-key']), entry['base-url'] || 'default base URL', entry.prefix && `prefix ${entry.prefix}`, models(entry)]}
-                  onEdit={index => setEditing({ list, index })} onRemove={index => remove(list, index)}
-                  onTest={index => test(family, keyEntryCredentialId(family, index))} testResult={index => testResult(keyEntryCredentialId(family, index))} />
-              </Section>
-            )
-          })}
-        </>
-      )}
+        )
+      })}
     </>
   )
 }

@@ -10,6 +10,9 @@ import { decodeGenerateError, encodeGenerateError } from './error.ts'
 /** The generateContent wire format (`/v1beta/models/{model}:generateContent`), both directions. */
 export const generateCodec = defineCodec({
   format: 'generate',
+  // The model travels in the URL; answers name it in `modelVersion`.
+  modelIn: 'url',
+  modelEcho: ['modelVersion'],
   models: generateModelList,
   request: { decode: decodeGenerateRequest, encode: encodeGenerateRequest },
   response: { decode: decodeGenerateResponse, encode: encodeGenerateResponse },

@@ -6,7 +6,7 @@ import { sendUpstream, type UpstreamHttpRequest, type UpstreamHttpResponse } fro
 import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from './forward-headers.ts'
 import { upstreamKeyFor } from './upstream-key.ts'
 import { limitBody } from './limit-body.ts'
-import { partnerBaseUrl } from './config.ts'
+import { partnerBaseUrl, partnerOf } from './config.ts'
 
 const methods = new Set<UpstreamHttpRequest['method']>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'])
 const bodiless = new Set([204, 205, 304])
@@ -23,7 +23,7 @@ export interface PartnerCall {
  * answer (SSE included) is streamed back as it arrives, never buffered.
  */
 export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: PartnerCall): Promise<Response> {
-  const settings = kernel.config.partner
+  const settings = partnerOf(kernel.config)
   const base = partnerBaseUrl(settings)
   if ('problem' in base) throw new ProxyError(503, base.problem, 'server_error', 'partner_not_configured')
   const method = event.req.method.toUpperCase() as UpstreamHttpRequest['method']

@@ -9,6 +9,7 @@ import { decideModelRoute } from './model-route.ts'
 import { formatOfLocalPath, generateModelMethod, providerSegments, segmentHelp, splitProviderPath } from './segments.ts'
 import { serveLocally } from './serve-locally.ts'
 import { sendToPartner } from './send-to-partner.ts'
+import { partnerOf } from './config.ts'
 
 /** The three provider-alias endpoints, each answering errors in its own format. */
 const aliasRoutes: Array<{ path: string; format: WireFormat }> = [
@@ -45,7 +46,7 @@ async function serveAlias(kernel: ProxyKernel, event: H3Event, format: WireForma
   // No model: the endpoint itself answers with its usual 400.
   if (typeof model !== 'string' || !model) return serveLocally(kernel, event, localPath, text, clientKey)
 
-  const settings = kernel.config.partner
+  const settings = partnerOf(kernel.config)
   const route = decideModelRoute(model, settings, name => kernel.models.has(name))
   const where = `partner ${segment}: model ${JSON.stringify(model)}`
   if (route.way === 'local') {

@@ -2,6 +2,7 @@ import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import { authorizeClient } from '../../core/http/client-route.ts'
 import { ProxyError } from '../../core/http/errors.ts'
+import { partnerOf } from './config.ts'
 
 /** Spec: "reachable only from 127.0.0.1 or ::1" (the IPv4-mapped form is the same peer on a dual-stack socket). */
 const localAddresses = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
@@ -14,7 +15,7 @@ export const clientAddressOf = (kernel: ProxyKernel, event: H3Event): string => 
  * anything else; then the same client-key check as the `/v1` routes (401). Returns the client key.
  */
 export function authorizePartnerClient(kernel: ProxyKernel, event: H3Event, localOnly: boolean): string | undefined {
-  if (localOnly && kernel.config.partner['restrict-management-to-localhost'] && !localAddresses.has(clientAddressOf(kernel, event))) {
+  if (localOnly && partnerOf(kernel.config)['restrict-management-to-localhost'] && !localAddresses.has(clientAddressOf(kernel, event))) {
     throw new ProxyError(403, 'partner management routes are restricted to localhost (partner.restrict-management-to-localhost)', 'permission_error', 'forbidden')
   }
   return authorizeClient(kernel, event)

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { request } from 'undici'
-import { writeFileAtomic } from '../../core/config/atomic-write.ts'
-import type { CredentialFile } from './file-schema.ts'
 import { maskValues } from '../../core/credential.ts'
+import type { CredentialFilePrepare } from '../../core/provider-files.ts'
 
 const metadata = { ideType: 'IDE_UNSPECIFIED', platform: 'PLATFORM_UNSPECIFIED', pluginType: 'GEMINI' }
 const onboardPollMs = 2000
@@ -38,11 +35,10 @@ export async function discoverProject(baseUrl: string, token: string, sleep = (m
   throw new Error('onboarding did not finish: no code-assist project')
 }
 
-/** Find and write the project into an alpha-cli file that lacks one. */
-export async function fillProject(dir: string, name: string, baseUrl: string): Promise<string> {
-  const path = join(dir, name)
-  const current = JSON.parse(readFileSync(path, 'utf8')) as CredentialFile
-  const project = await discoverProject(baseUrl, current.access_token ?? '')
-  await writeFileAtomic(path, `${JSON.stringify({ ...current, project_id: project }, null, 2)}\n`)
-  return project
+/** A signed-in alpha-cli account needs its code-assist project before its first request: found and written into the file. */
+export const projectDiscovery: CredentialFilePrepare = {
+  name: 'project discovery',
+  needed: file => !file.project_id && !!file.access_token,
+  run: async (file, baseUrl) => ({ project_id: await discoverProject(baseUrl, file.access_token ?? '') }),
+  done: fields => `code-assist project ${String(fields.project_id)}`,
 }

@@ -1,8 +1,18 @@
-import type { Credential } from '../../core/credential.ts'
-import type { ProviderKeyEntry } from '../../core/config/schema-entries.ts'
+import { z } from 'zod'
+import type { Credential } from './credential.ts'
+import { providerKeyEntrySchema, type ProviderKeyEntry } from './config/schema-entries.ts'
+import type { ProviderConfigKey } from './provider.ts'
 
 /**
- * Credentials from `<family>-api-key` entries. An entry's `models[]` adds aliases on top of the family's
+ * The usual family config key: a list of provider key entries (spec: "Provider key entry") under `key`,
+ * edited in the panel one key per entry, found by `api-key`.
+ */
+export function keyListConfig(key: string): ProviderConfigKey<ProviderKeyEntry[]> {
+  return { key, schema: z.array(providerKeyEntrySchema).default([]), entry: providerKeyEntrySchema, identity: 'api-key', editor: 'key-entries' }
+}
+
+/**
+ * Credentials from a family's provider key entries (`keyListConfig`). An entry's `models[]` adds aliases on top of the family's
  * built-in catalog; an alias with `name` also in the catalog replaces that catalog name for clients.
  */
 export function keyEntryCredentials(family: string, entries: ProviderKeyEntry[], defaultBaseUrl: string, catalog: string[]): Credential[] {

@@ -1,6 +1,6 @@
 import { defineProxyPlugin } from '../../core/plugin.ts'
 import type { ProxyConfig } from '../../core/config/schema.ts'
-import { partnerBaseUrl } from './config.ts'
+import { partnerBaseUrl, partnerOf, partnerSchema } from './config.ts'
 import { addMappedCandidates } from './serve-locally.ts'
 import { addProviderRoutes } from './routes-provider.ts'
 import { addProxiedRoutes } from './routes-proxied.ts'
@@ -13,11 +13,12 @@ import { addProxiedRoutes } from './routes-proxied.ts'
  */
 export default defineProxyPlugin({
   name: 'partner',
+  configSchema: partnerSchema,
   setup(kernel) {
     // A URL that cannot be used is told at start and on every reload, not only by the first 503.
     const checkUrl = (config: ProxyConfig) => {
-      const base = partnerBaseUrl(config.partner)
-      if ('problem' in base && config.partner['upstream-url'].trim()) kernel.logger.warn(`${base.problem}: partner routes will answer 503`)
+      const base = partnerBaseUrl(partnerOf(config))
+      if ('problem' in base && partnerOf(config)['upstream-url'].trim()) kernel.logger.warn(`${base.problem}: partner routes will answer 503`)
     }
     checkUrl(kernel.config)
     kernel.hooks.hook('config-reload', config => checkUrl(config))
