@@ -116,5 +116,6 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   const source = kernel.formats.get(upstream)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
-  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse }))
+  const includeUsage = (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
+  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }))
 }

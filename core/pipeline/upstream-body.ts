@@ -4,6 +4,9 @@ import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
+import { envelopeMarker } from '../canonical/signature.ts'
+import { fitReplay } from '../canonical/replay-fit.ts'
+import { bodyTextOf } from '../http/client-route.ts'
 
 /** Formats whose body names the model (generateContent puts it in the URL instead). */
 const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
@@ -13,7 +16,7 @@ const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, 
  * (fields we do not know survive). Otherwise: decode once to canonical, encode to the upstream format.
  */
 export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): Record<string, unknown> {
-  if (upstream === request.inbound) {
+  if (upstream === request.inbound && !carriesForeignSignatures(request)) {
     request.dropped = undefined
     if (!modelInBody[upstream]) return request.body
     return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
@@ -23,9 +26,21 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
   request.canonical ??= source.request.decode(request.body)
   const reasoning = clampReasoning(request.canonical.reasoning, kernel.modelInfo.get(upstreamModel)?.thinking)
-  const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) })
+  const fitted = fitReplay({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) }, request.inbound, upstream)
+  const body = target.request.encode(fitted.request)
   if (modelInBody[upstream]) body.model = upstreamModel
   request.dropped = droppedFields(request.canonical, request.inbound, upstream)
+  if (fitted.dropped) request.dropped.push(fitted.dropped)
   if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
   return body
+}
+
+/**
+ * A same-format body that replays what the proxy translated from another vendor (our signature
+ * envelopes, core/canonical/signature.ts) cannot go as it came: the vendor would reject the foreign
+ * signatures. It goes through the codecs, which keep the vendor's own signatures only.
+ */
+function carriesForeignSignatures(request: ProxyRequest): boolean {
+  const text = bodyTextOf(request.body) ?? JSON.stringify(request.body.messages ?? request.body.contents ?? request.body.input ?? '')
+  return text.includes(envelopeMarker)
 }
