@@ -23,13 +23,18 @@ const continuesLoop = (message: Message) => message.role === 'tool' || (message.
  * messages are one turn on the wire), or undefined when the request does not continue a tool loop.
  */
 export function activeToolTurn(messages: Message[]): Part[] | undefined {
+  const parts = activeToolMessages(messages)?.flatMap(message => message.parts)
+  return parts?.some(part => part.type === 'tool_call') ? parts : undefined
+}
+
+/** The assistant messages of that turn (undefined when the request does not continue a tool loop). */
+export function activeToolMessages(messages: Message[]): Message[] | undefined {
   let end = messages.length
   while (end > 0 && continuesLoop(messages[end - 1]!)) end--
   if (end === messages.length) return undefined
   let start = end
   while (start > 0 && messages[start - 1]!.role === 'assistant') start--
-  const parts = messages.slice(start, end).flatMap(message => message.parts)
-  return parts.some(part => part.type === 'tool_call') ? parts : undefined
+  return start < end ? messages.slice(start, end) : undefined
 }
 
 /**

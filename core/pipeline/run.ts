@@ -7,6 +7,7 @@ import { sendUpstreamBuffered, type BufferedUpstreamResponse, type UpstreamExcha
 import { answerResponse, sseHeaders } from '../http/respond.ts'
 import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
+import { restoreSignatures } from './signature-store.ts'
 import { translateResponse, type ClientEncoding } from './non-stream.ts'
 import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
 import { endableAnswer, openAnswersOf } from './open-answers.ts'
@@ -120,6 +121,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   const { hooks } = kernel
   const provider = kernel.providers.get(candidate.credential.family)
   if (!provider) throw new ProxyError(500, `provider family ${candidate.credential.family} is not installed`, 'server_error')
+  await restoreSignatures(kernel, request, provider.format)
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).

@@ -3,6 +3,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { createProxyStorage } from '../../core/storage.ts'
 import { upstreamAnswer, type Answer } from '../conformance/signature-fixtures.ts'
 import { vendorComplaint } from '../conformance/vendor-rules.ts'
 
@@ -37,7 +38,10 @@ function claude(request: Request): Promise<Response> {
     const complaint = vendorComplaint('messages', body, new Map([[anthropicSignature, answer(anthropicSignature).thinking]]))
     if (complaint) return json({ type: 'error', error: { type: 'invalid_request_error', message: complaint } }, 400)
     const answered = JSON.stringify(body.messages).includes('tool_result')
-    if (!answered) return json(upstreamAnswer('messages', answer(anthropicSignature)).json)
+    if (!answered) {
+      const wire = upstreamAnswer('messages', answer(anthropicSignature))
+      return body.stream ? new Response(wire.stream, { headers: { 'content-type': 'text/event-stream' } }) : json(wire.json)
+    }
     return json({ id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Paris is sunny.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 20, output_tokens: 5 } })
   })
 }
@@ -45,18 +49,28 @@ function claude(request: Request): Promise<Response> {
 let gemini: MockUpstream
 let anthropic: MockUpstream
 let proxy: TestProxy
+// Two more instances sharing one Redis key space (the signature store), and one on its own memory.
+let shared: TestProxy
+let alone: TestProxy
+const base = `test-signatures-${process.pid}-${Date.now()}`
 
 beforeAll(async () => {
   gemini = await startMockUpstream(gemini3)
   anthropic = await startMockUpstream(claude)
-  proxy = await startTestProxy({
+  const config = {
     'api-keys': ['sk-sig'],
     'alpha-api-key': [{ 'api-key': 'up-alpha', 'base-url': gemini.url, models: [{ name: 'gemini-3-pro-preview', alias: 'g3' }] }],
     'beta-api-key': [{ 'api-key': 'up-beta', 'base-url': anthropic.url, models: [{ name: 'claude-x', alias: 'claude-t' }] }],
-  })
-})
+  }
+  proxy = await startTestProxy(config, [], await createProxyStorage({ driver: 'redis', base }))
+  shared = await startTestProxy(config, [], await createProxyStorage({ driver: 'redis', base }))
+  alone = await startTestProxy(config)
+}, 60_000)
 afterAll(async () => {
-  await proxy?.close()
+  const cleanup = await createProxyStorage({ driver: 'redis', base })
+  for (const key of await cleanup.getKeys()) await cleanup.removeItem(key)
+  await cleanup.dispose()
+  await Promise.all([proxy?.close(), shared?.close(), alone?.close()])
   await Promise.all([gemini?.close(), anthropic?.close()])
 })
 
@@ -80,15 +94,39 @@ describe('thinking + tools across formats, two turns, real SDKs', () => {
     expect(sent.contents[1].parts.find((part: any) => part.functionCall).thoughtSignature).toBe(geminiSignature)
   })
 
-  it('openai chat SDK -> Anthropic: no slot for the signature, so thinking is off for the replayed turn, and said', async () => {
-    const sdk = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'sk-sig', maxRetries: 0 })
-    const chatTools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
-    const ask: OpenAI.ChatCompletionMessageParam = { role: 'user', content: 'Weather in Paris?' }
-    const first = await sdk.chat.completions.create({ model: 'claude-t', reasoning_effort: 'medium', tools: chatTools, messages: [ask] })
+  const chatTools: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]
+  const ask: OpenAI.ChatCompletionMessageParam = { role: 'user', content: 'Weather in Paris?' }
+  const chat = (on: TestProxy) => new OpenAI({ baseURL: `${on.url}/v1`, apiKey: 'sk-sig', maxRetries: 0 })
+
+  it('openai chat SDK -> Anthropic: the signature kept for the tool call is restored, also by another instance', async () => {
+    const stream = await chat(proxy).chat.completions.create({ model: 'claude-t', reasoning_effort: 'medium', tools: chatTools, messages: [ask], stream: true })
+    let reasoning = ''
+    const calls: Array<{ id: string; name: string; arguments: string }> = []
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { reasoning_content?: string; tool_calls?: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall[] } | undefined
+      reasoning += delta?.reasoning_content ?? ''
+      for (const call of delta?.tool_calls ?? []) {
+        calls[call.index] ??= { id: call.id!, name: call.function!.name!, arguments: '' }
+        calls[call.index]!.arguments += call.function?.arguments ?? ''
+      }
+    }
+    expect(reasoning).toBe('Look it up first.')
+    const message: OpenAI.ChatCompletionMessageParam = { role: 'assistant', content: null, tool_calls: calls.map(call => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })) }
+    const { data: second, response } = await chat(shared).chat.completions.create({ model: 'claude-t', reasoning_effort: 'medium', tools: chatTools, messages: [ask, message, { role: 'tool', tool_call_id: calls[0]!.id, content: 'sunny' }] }).withResponse()
+    expect(second.choices[0]!.message.content).toBe('Paris is sunny.')
+    expect(response.headers.get('x-proxy-dropped') ?? '').not.toContain('reasoning_effort')
+    const sent = JSON.parse(anthropic.requests.at(-1)!.body)
+    expect(sent.thinking.type).toBe('enabled')
+    expect(sent.messages[1].content[0]).toEqual({ type: 'thinking', thinking: 'Look it up first.', signature: anthropicSignature })
+  })
+
+  it('openai chat SDK -> Anthropic, nothing stored: thinking is off for the replayed turn, and said', async () => {
+    const first = await chat(alone).chat.completions.create({ model: 'claude-t', reasoning_effort: 'medium', tools: chatTools, messages: [ask] })
     const message = first.choices[0]!.message
     expect((message as unknown as { reasoning_content: string }).reasoning_content).toBe('Look it up first.')
+    // Replayed through an instance that never saw the answer.
     const call = message.tool_calls![0]!
-    const { data: second, response } = await sdk.chat.completions.create({ model: 'claude-t', reasoning_effort: 'medium', tools: chatTools, messages: [ask, message, { role: 'tool', tool_call_id: call.id, content: 'sunny' }] }).withResponse()
+    const { data: second, response } = await chat(shared).chat.completions.create({ model: 'claude-t', reasoning_effort: 'medium', tools: chatTools, messages: [ask, { ...message, tool_calls: [{ ...call, id: 'toolu_other' }] }, { role: 'tool', tool_call_id: 'toolu_other', content: 'sunny' }] }).withResponse()
     expect(second.choices[0]!.message.content).toBe('Paris is sunny.')
     expect(response.headers.get('x-proxy-dropped')).toContain('reasoning_effort')
     expect(JSON.parse(anthropic.requests.at(-1)!.body).thinking).toEqual({ type: 'disabled' })
