@@ -57,5 +57,5 @@ export function signatureToUpstream(format: WireFormat, part: Pick<ThinkingPart,
   return part.signature && part.origin === format ? part.signature : undefined
 }
 
-/** The envelope's marker, for a cheap scan of raw request text before any parsing. */
+/** The envelope's marker (tests look for it in what goes upstream). */
 export const envelopeMarker = magic

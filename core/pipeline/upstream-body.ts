@@ -4,9 +4,8 @@ import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
-import { envelopeMarker } from '../canonical/signature.ts'
+import { replaysEnvelopes } from '../canonical/signature-slots.ts'
 import { fitReplay } from '../canonical/replay-fit.ts'
-import { bodyTextOf } from '../http/client-route.ts'
 
 /** Formats whose body names the model (generateContent puts it in the URL instead). */
 const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
@@ -16,7 +15,9 @@ const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, 
  * (fields we do not know survive). Otherwise: decode once to canonical, encode to the upstream format.
  */
 export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): Record<string, unknown> {
-  if (upstream === request.inbound && !carriesForeignSignatures(request)) {
+  // A replay of what the proxy translated from another vendor (signature envelopes) goes through the
+  // codecs, which keep the vendor's own signatures only: it would reject the others.
+  if (upstream === request.inbound && !replaysEnvelopes(upstream, request.body)) {
     request.dropped = undefined
     if (!modelInBody[upstream]) return request.body
     return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
@@ -35,12 +36,3 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   return body
 }
 
-/**
- * A same-format body that replays what the proxy translated from another vendor (our signature
- * envelopes, core/canonical/signature.ts) cannot go as it came: the vendor would reject the foreign
- * signatures. It goes through the codecs, which keep the vendor's own signatures only.
- */
-function carriesForeignSignatures(request: ProxyRequest): boolean {
-  const text = bodyTextOf(request.body) ?? JSON.stringify(request.body.messages ?? request.body.contents ?? request.body.input ?? '')
-  return text.includes(envelopeMarker)
-}
