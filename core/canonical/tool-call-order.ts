@@ -41,7 +41,10 @@ export function createToolCallSequencer(): (event: StreamEvent) => StreamEvent[]
         else held.set(event.index, { name: '', args: event.delta })
         return []
       }
-      default: return [...release(), event]
+      // The common case (nothing held) allocates nothing beyond the one-element array.
+      default:
+        live = undefined
+        return held.size ? [...release(), event] : [event]
     }
   }
 }
