@@ -35,6 +35,8 @@ export interface StreamEncoderOptions {
   model: string
   /** generate format only: false = JSON-array stream (no `alt=sse`). */
   sse?: boolean
+  /** chat format only: the client asked for the closing usage chunk (`stream_options.include_usage`). */
+  includeUsage?: boolean
 }
 
 /** One model as a listing shows it: the name clients use, who serves it, the catalog's limits when known. */

@@ -6,6 +6,7 @@ import type { ClientSignal } from '../http/client-abort.ts'
 import { ProxyError } from '../http/errors.ts'
 import { bodySourceOf } from '../http/client-route.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
+import { restoreSignatures } from './signature-store.ts'
 import { clientBytesUsable } from './client-bytes.ts'
 import { planAnswer, type RunOptions } from './answer-plan.ts'
 import { exchange, statusFailure, upstreamTimeouts } from './exchange.ts'
@@ -40,6 +41,7 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
 
 /** The upstream request: body in the provider's format, the provider's URL and auth, then `before-upstream` hooks. */
 async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, provider: ProviderDef): Promise<UpstreamHttpRequest> {
+  await restoreSignatures(kernel, request, provider.format)
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).

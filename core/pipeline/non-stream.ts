@@ -4,6 +4,7 @@ import type { Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
+import { keepsSignatures, rememberSignatures } from './signature-store.ts'
 
 /** A client-side encoding other than the inbound format's codec (e.g. the legacy completions shape). */
 export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>
@@ -29,5 +30,7 @@ export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, pl
   }
   if (!target || !source) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
   const canonical = source.response.decode(json)
+  // Written long before the client can run its tools and send the results back.
+  if (!client && keepsSignatures(request.inbound, upstream)) void rememberSignatures(kernel, canonical.parts)
   return { body: target.response.encode({ ...canonical, model: request.model }), usage: canonical.usage }
 }

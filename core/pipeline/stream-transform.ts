@@ -6,6 +6,7 @@ import { createSseParser } from '../http/sse.ts'
 import { ProxyError } from '../http/errors.ts'
 import { firstEventOffset } from './first-event.ts'
 import type { AnswerPlan } from './answer-plan.ts'
+import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
 
 /** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
 export interface StreamTransform {
@@ -72,7 +73,7 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
 }
 
 /** Different formats: upstream SSE -> canonical events -> client wire text, with per-request state. */
-function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): StreamTransform {
+function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder, onAnswer?: (events: StreamEvent) => void): StreamTransform {
   const parser = createSseParser()
   const text = new TextDecoder()
   let usage: Usage | undefined
@@ -87,6 +88,7 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
         finished = true
         usage = event.usage
       }
+      onAnswer?.(event)
       out += encoder.push(event)
     }
     return out
@@ -117,5 +119,15 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   const source = kernel.formats.get(upstream)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
-  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse }))
+  const includeUsage = (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
+  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }), !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined)
+}
+
+/** Keeps a chat client's signed thinking once its stream finishes (core/pipeline/signature-store.ts). */
+function storeOnFinish(kernel: ProxyKernel): (event: StreamEvent) => void {
+  const collector = signatureCollector()
+  return (event) => {
+    if (event.type === 'finish') void rememberSignatures(kernel, collector.parts())
+    else collector.push(event)
+  }
 }

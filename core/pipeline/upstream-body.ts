@@ -4,6 +4,8 @@ import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
+import { replaysEnvelopes } from '../canonical/signature-slots.ts'
+import { fitReplay } from '../canonical/replay-fit.ts'
 
 /**
  * The body sent upstream. Same format in and out: the client's body untouched except the model name
@@ -12,7 +14,9 @@ import { droppedFields } from '../canonical/dropped.ts'
 export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): Record<string, unknown> {
   // The codec says where its format names the model (WireCodec.modelIn).
   const modelInBody = kernel.formats.get(upstream)?.modelIn !== 'url'
-  if (upstream === request.inbound) {
+  // A replay of what the proxy translated from another vendor (signature envelopes) goes through the
+  // codecs, which keep the vendor's own signatures only: it would reject the others.
+  if (upstream === request.inbound && !replaysEnvelopes(upstream, request.body)) {
     request.dropped = undefined
     if (!modelInBody) return request.body
     return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
@@ -22,9 +26,12 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
   request.canonical ??= source.request.decode(request.body)
   const reasoning = clampReasoning(request.canonical.reasoning, kernel.modelInfo.get(upstreamModel)?.thinking)
-  const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) })
+  const fitted = fitReplay({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) }, request.inbound, upstream)
+  const body = target.request.encode(fitted.request)
   if (modelInBody) body.model = upstreamModel
   request.dropped = droppedFields(request.canonical, request.inbound, upstream)
+  if (fitted.dropped) request.dropped.push(fitted.dropped)
   if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
   return body
 }
+

@@ -1,5 +1,13 @@
 import type { Part, TextPart, ImagePart } from '../../../core/canonical/types.ts'
 import { callId } from './ids.ts'
+import { signatureFromClient, signatureToClient, signatureToUpstream } from '../../../core/canonical/signature.ts'
+
+/**
+ * Google's documented value for a functionCall whose signature is lost (history from another model):
+ * Gemini 3 rejects a model turn's first functionCall without a thoughtSignature, and skips validation
+ * for this one.
+ */
+export const skipSignature = 'skip_thought_signature_validator'
 
 type Raw = Record<string, any>
 
@@ -29,12 +37,19 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
   const parts: Part[] = []
   for (const raw of rawParts as Raw[]) {
     if (!raw || typeof raw !== 'object') continue
-    const signature = typeof raw.thoughtSignature === 'string' ? raw.thoughtSignature : undefined
+    const slot = typeof raw.thoughtSignature === 'string' && raw.thoughtSignature ? signatureFromClient('generate', raw.thoughtSignature) : undefined
+    const signature = slot?.signature
+    const origin = slot ? slot.origin : 'generate'
+    const signed = { ...(origin && { origin }), ...(signature && { signature }), ...(slot?.redacted && { redacted: true }) }
     if (raw.thought === true) {
-      parts.push({ type: 'thinking', text: String(raw.text ?? ''), origin: 'generate', ...(signature && { signature }) })
+      const text = slot?.redacted ? '' : String(raw.text ?? '')
+      // Another vendor's signature closes the thinking streamed before it as separate thought parts:
+      // it signs their whole text (messages), so they become one part again.
+      if (!text && signature && origin !== 'generate' && !slot?.redacted) parts.push({ type: 'thinking', text: takeUnsignedThinking(parts), ...signed })
+      else parts.push({ type: 'thinking', text, ...signed })
       continue
     }
-    if (signature) parts.push({ type: 'thinking', text: '', signature, origin: 'generate' })
+    if (signature) parts.push({ type: 'thinking', text: '', ...signed })
     if (typeof raw.text === 'string') parts.push({ type: 'text', text: raw.text })
     else if (raw.inlineData && typeof raw.inlineData.data === 'string') parts.push({ type: 'image', mediaType: raw.inlineData.mimeType, data: raw.inlineData.data })
     else if (raw.fileData && typeof raw.fileData.fileUri === 'string') parts.push({ type: 'image', mediaType: raw.fileData.mimeType, url: raw.fileData.fileUri })
@@ -44,12 +59,23 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
     } else if (raw.functionResponse && typeof raw.functionResponse.name === 'string') {
       const content = toolResultText(raw.functionResponse.response)
       parts.push({ type: 'tool_result', callId: ledger.answer(raw.functionResponse.name, raw.functionResponse.id), name: raw.functionResponse.name, content })
-    } else if (!signature) {
+    } else if (!slot) {
       // executableCode, codeExecutionResult, videoMetadata...: no canonical form.
       unmapped?.add(`part:${Object.keys(raw).find(key => key !== 'thought') ?? 'empty'}`)
     }
   }
   return parts
+}
+
+/** Removes the unsigned thinking parts at the end of `parts` and returns their joined text. */
+function takeUnsignedThinking(parts: Part[]): string {
+  let start = parts.length
+  while (start > 0) {
+    const part = parts[start - 1]!
+    if (part.type !== 'thinking' || part.signature) break
+    start--
+  }
+  return parts.splice(start).map(part => part.type === 'thinking' ? part.text : '').join('')
 }
 
 /**
@@ -83,15 +109,24 @@ function resultObject(content: string | Array<TextPart | ImagePart>): Record<str
   return { result: text }
 }
 
-/** Canonical parts -> wire parts. A signature attaches to the next part (the vendor wants it on the functionCall). */
-export function partsToGenerate(parts: Part[], ledger: CallLedger): Raw[] {
+/**
+ * Canonical parts of one content -> wire parts. A bare signature attaches to the next part (the vendor
+ * wants it on the functionCall). Toward the upstream only Gemini's own signatures go, and a first
+ * functionCall left without one gets the documented bypass; a client gets thought text, other vendors'
+ * signatures in an envelope, and a marked first functionCall (so its replay is vetted, see signature.ts).
+ */
+export function partsToGenerate(parts: Part[], ledger: CallLedger, audience: 'client' | 'upstream'): Raw[] {
   const out: Raw[] = []
   let pendingSignature: string | undefined
+  let firstCall = true
   for (const part of parts) {
     if (part.type === 'thinking') {
-      if (part.origin !== 'generate' || !part.signature) continue
-      if (part.text) out.push({ text: part.text, thought: true, thoughtSignature: part.signature })
-      else pendingSignature = part.signature
+      const signature = audience === 'upstream' ? signatureToUpstream('generate', part) : signatureToClient('generate', part)
+      const text = part.redacted ? '' : part.text
+      if (text && (signature || audience === 'client')) out.push({ text, thought: true, ...(signature && { thoughtSignature: signature }) })
+      // Gemini's bare signature belongs on the part after it; another vendor's signs the thinking before.
+      else if (signature && part.origin === 'generate') pendingSignature = signature
+      else if (signature) out.push({ text: '', thought: true, thoughtSignature: signature })
       continue
     }
     let wire: Raw | undefined
@@ -107,7 +142,10 @@ export function partsToGenerate(parts: Part[], ledger: CallLedger): Raw[] {
     if (pendingSignature) {
       wire.thoughtSignature = pendingSignature
       pendingSignature = undefined
+    } else if (wire.functionCall && firstCall) {
+      wire.thoughtSignature = audience === 'upstream' ? skipSignature : signatureToClient('generate', {}, true)
     }
+    if (wire.functionCall) firstCall = false
     out.push(wire)
   }
   return out

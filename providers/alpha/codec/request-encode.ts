@@ -16,7 +16,7 @@ export function encodeGenerateRequest(request: CanonicalRequest): Record<string,
       continue
     }
     const role = message.role === 'assistant' ? 'model' : 'user'
-    const parts = partsToGenerate(message.parts, ledger)
+    const parts = partsToGenerate(message.parts, ledger, 'upstream')
     if (!parts.length) continue
     const last = contents.at(-1)
     if (last?.role === role) last.parts.push(...parts)

@@ -26,7 +26,7 @@ export function decodeGenerateResponse(body: unknown): CanonicalResponse {
 /** Canonical -> GenerateContentResponse. */
 export function encodeGenerateResponse(response: CanonicalResponse): Record<string, unknown> {
   const body: Raw = {
-    candidates: [{ content: { role: 'model', parts: partsToGenerate(response.parts, new CallLedger()) }, finishReason: finishToGenerate(response.finishReason), index: 0 }],
+    candidates: [{ content: { role: 'model', parts: partsToGenerate(response.parts, new CallLedger(), 'client') }, finishReason: finishToGenerate(response.finishReason), index: 0 }],
     modelVersion: response.model,
     responseId: response.id,
   }

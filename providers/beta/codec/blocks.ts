@@ -1,4 +1,5 @@
-import type { ImagePart, Part, TextPart } from '../../../core/canonical/types.ts'
+import type { ImagePart, Part, TextPart, ThinkingPart } from '../../../core/canonical/types.ts'
+import { signatureFromClient, signatureToClient, signatureToUpstream } from '../../../core/canonical/signature.ts'
 
 type Raw = Record<string, any>
 
@@ -46,16 +47,36 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
         parts.push({ type: 'tool_result', callId: String(block.tool_use_id ?? ''), content: inner ?? '', ...(block.is_error === true && { isError: true }) })
         break
       }
-      case 'thinking': parts.push({ type: 'thinking', text: String(block.thinking ?? ''), origin: 'messages', ...(typeof block.signature === 'string' && { signature: block.signature }) }); break
-      case 'redacted_thinking': parts.push({ type: 'thinking', text: String(block.data ?? ''), redacted: true, signature: String(block.data ?? ''), origin: 'messages' }); break
+      case 'thinking': parts.push(thinkingFromBlock(String(block.thinking ?? ''), block.signature)); break
+      // Redacted thinking is opaque: its data is a signature, never text to show.
+      case 'redacted_thinking': parts.push({ ...thinkingFromBlock('', block.data), redacted: true }); break
       default: unmapped?.add(`block:${String(block.type)}`)
     }
   }
   return parts
 }
 
-/** Canonical parts -> content blocks. Unsigned thinking is dropped: the API rejects it. */
-export function blocksFromParts(parts: Part[]): Raw[] {
+/** A thinking block's signature, unwrapped: another vendor's (in our envelope) keeps its origin. */
+function thinkingFromBlock(text: string, value: unknown): ThinkingPart {
+  if (typeof value !== 'string' || !value) return { type: 'thinking', text, origin: 'messages' }
+  const slot = signatureFromClient('messages', value)
+  return { type: 'thinking', text, ...(slot.origin && { origin: slot.origin }), ...(slot.signature && { signature: slot.signature }), ...(slot.redacted && { redacted: true }) }
+}
+
+/**
+ * Thinking as a block: `upstream` keeps Anthropic's own signatures only (the API rejects unsigned or
+ * foreign ones); a client gets every thinking part, another vendor's signature in an envelope.
+ */
+function thinkingBlock(part: ThinkingPart, audience: 'client' | 'upstream'): Raw | undefined {
+  if (audience === 'client' && !part.signature && !part.text) return undefined
+  const signature = audience === 'upstream' ? signatureToUpstream('messages', part) : signatureToClient('messages', part, true)
+  if (!signature) return undefined
+  if (part.redacted && part.origin === 'messages') return { type: 'redacted_thinking', data: signature }
+  return { type: 'thinking', thinking: part.redacted ? '' : part.text, signature }
+}
+
+/** Canonical parts -> content blocks, for the upstream (a request) or for a client (an answer). */
+export function blocksFromParts(parts: Part[], audience: 'client' | 'upstream'): Raw[] {
   const blocks: Raw[] = []
   for (const part of parts) {
     switch (part.type) {
@@ -67,12 +88,11 @@ export function blocksFromParts(parts: Part[]): Raw[] {
         content: typeof part.content === 'string' ? part.content : part.content.map(p => p.type === 'text' ? { type: 'text', text: p.text } : imageToBlock(p)),
         ...(part.isError && { is_error: true }),
       }); break
-      case 'thinking':
-        // Only signatures this format made are valid here (a responses `encrypted_content` is not).
-        if (!part.signature || part.origin !== 'messages') break
-        if (part.redacted) blocks.push({ type: 'redacted_thinking', data: part.signature })
-        else blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature })
+      case 'thinking': {
+        const block = thinkingBlock(part, audience)
+        if (block) blocks.push(block)
         break
+      }
     }
   }
   return blocks

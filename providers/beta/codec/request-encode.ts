@@ -28,7 +28,7 @@ function encodeTurns(messages: Message[]): { system: string[]; turns: Raw[] } {
       continue
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user'
-    const blocks = blocksFromParts(message.parts)
+    const blocks = blocksFromParts(message.parts, 'upstream')
     if (!blocks.length) continue
     const last = turns.at(-1)
     if (last?.role === role) last.content.push(...blocks)

@@ -28,7 +28,7 @@ export function encodeMessagesResponse(response: CanonicalResponse): Record<stri
     type: 'message',
     role: 'assistant',
     model: response.model,
-    content: blocksFromParts(response.parts),
+    content: blocksFromParts(response.parts, 'client'),
     stop_reason: finishToMessages(response.finishReason, response.stopSequence),
     stop_sequence: response.stopSequence ?? null,
     usage: usageToMessages(response.usage),

@@ -14,6 +14,8 @@ export function createMessagesStreamDecoder(): StreamDecoder {
   let finish: FinishReason | undefined
   let stopSequence: string | undefined
   const indexes = new Map<number, number>()
+  // Tool calls whose arguments have not started: one with no arguments streams `partial_json: ""` only.
+  const emptyCalls = new Set<number>()
   let next = 0
   const indexOf = (block: unknown) => {
     const key = typeof block === 'number' ? block : indexes.size
@@ -48,6 +50,7 @@ export function createMessagesStreamDecoder(): StreamDecoder {
           if (block.type === 'tool_use') {
             out.push({ type: 'tool_call_start', index, id: String(block.id ?? ''), name: String(block.name ?? '') })
             if (block.input && Object.keys(block.input).length) out.push({ type: 'tool_call_delta', index, delta: JSON.stringify(block.input) })
+            else emptyCalls.add(index)
           } else if (block.type === 'text' && block.text) out.push({ type: 'text', index, delta: block.text })
           else if (block.type === 'thinking' && block.thinking) out.push({ type: 'thinking', index, delta: block.thinking, origin: 'messages' })
           else if (block.type === 'redacted_thinking') out.push({ type: 'thinking', index, delta: '', redacted: true, signature: block.data, origin: 'messages' })
@@ -57,9 +60,17 @@ export function createMessagesStreamDecoder(): StreamDecoder {
           const delta = data.delta ?? {}
           const index = indexOf(data.index)
           if (delta.type === 'text_delta' && delta.text) out.push({ type: 'text', index, delta: delta.text })
-          else if (delta.type === 'input_json_delta' && delta.partial_json) out.push({ type: 'tool_call_delta', index, delta: delta.partial_json })
+          else if (delta.type === 'input_json_delta' && delta.partial_json) {
+            emptyCalls.delete(index)
+            out.push({ type: 'tool_call_delta', index, delta: delta.partial_json })
+          }
           else if (delta.type === 'thinking_delta' && delta.thinking) out.push({ type: 'thinking', index, delta: delta.thinking, origin: 'messages' })
           else if (delta.type === 'signature_delta') out.push({ type: 'thinking', index, delta: '', signature: delta.signature, origin: 'messages' })
+          break
+        }
+        case 'content_block_stop': {
+          const index = indexOf(data.index)
+          if (emptyCalls.delete(index)) out.push({ type: 'tool_call_delta', index, delta: '{}' })
           break
         }
         case 'message_delta':

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { StreamEvent } from '../../../core/canonical/types.ts'
 import { createMessagesStreamEncoder } from './stream-encode.ts'
+import { signatureToClient } from '../../../core/canonical/signature.ts'
 
 /** The content blocks a messages client assembles from the encoded stream. */
 function blocksOf(events: StreamEvent[]) {
@@ -20,13 +21,17 @@ const call: StreamEvent[] = [{ type: 'tool_call_start', index: 1, id: 'call_1', 
 
 describe('messages stream encoder: thinking blocks', () => {
   it.each<[string, StreamEvent[], Array<Record<string, unknown>>]>([
-    // A generateContent functionCall's thoughtSignature alone: nothing a messages client can keep.
-    ['a bare foreign signature opens no block', [{ type: 'thinking', index: 0, delta: '', signature: 'sig-g', origin: 'generate' }, ...call],
-      [{ type: 'tool_use', id: 'call_1', name: 'Bash', input: {} }]],
+    // A generateContent functionCall's thoughtSignature alone: carried in an envelope naming its vendor.
+    ['a bare foreign signature is an enveloped thinking block', [{ type: 'thinking', index: 0, delta: '', signature: 'sig-g', origin: 'generate' }, ...call],
+      [{ type: 'thinking', thinking: '', signature: signatureToClient('messages', { signature: 'sig-g', origin: 'generate' }) }, { type: 'tool_use', id: 'call_1', name: 'Bash', input: {} }]],
     ['a messages signature alone is a signed thinking block', [{ type: 'thinking', index: 0, delta: '', signature: 'sig-m', origin: 'messages' }, ...call],
       [{ type: 'thinking', thinking: '', signature: 'sig-m' }, { type: 'tool_use', id: 'call_1', name: 'Bash', input: {} }]],
-    ['foreign thinking text is shown, its signature is not', [{ type: 'thinking', index: 0, delta: 'Hmm.', origin: 'generate' }, { type: 'thinking', index: 0, delta: '', signature: 'sig-g', origin: 'generate' }, ...call],
-      [{ type: 'thinking', thinking: 'Hmm.', signature: '' }, { type: 'tool_use', id: 'call_1', name: 'Bash', input: {} }]],
+    ['foreign thinking text is shown, its signature enveloped', [{ type: 'thinking', index: 0, delta: 'Hmm.', origin: 'generate' }, { type: 'thinking', index: 0, delta: '', signature: 'sig-g', origin: 'generate' }, ...call],
+      [{ type: 'thinking', thinking: 'Hmm.', signature: signatureToClient('messages', { signature: 'sig-g', origin: 'generate' }) }, { type: 'tool_use', id: 'call_1', name: 'Bash', input: {} }]],
+    ['unsigned thinking gets a marked, empty signature', [{ type: 'thinking', index: 0, delta: 'Hmm.' }, ...call],
+      [{ type: 'thinking', thinking: 'Hmm.', signature: signatureToClient('messages', {}, true) }, { type: 'tool_use', id: 'call_1', name: 'Bash', input: {} }]],
+    ['redacted thinking stays opaque', [{ type: 'thinking', index: 0, delta: '', redacted: true, signature: 'ZGF0YQ==', origin: 'messages' }, ...call],
+      [{ type: 'redacted_thinking', data: 'ZGF0YQ==' }, { type: 'tool_use', id: 'call_1', name: 'Bash', input: {} }]],
   ])('%s', (_name, events, expected) => {
     expect(blocksOf(events)).toEqual(expected)
   })

@@ -4,6 +4,8 @@ import { finishToMessages } from './map-finish-reason.ts'
 import { usageToMessages } from './usage.ts'
 import { messageId } from './ids.ts'
 import { messagesErrorType } from './error.ts'
+import { signatureToClient } from '../../../core/canonical/signature.ts'
+import { createToolCallSequencer } from '../../../core/canonical/tool-call-order.ts'
 
 const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
 
@@ -16,7 +18,7 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
   let started = false
   let done = false
   let startUsage: Usage | undefined
-  let open: { canonical: number; wire: number; kind: string } | undefined
+  let open: { canonical: number; wire: number; kind: string; signed?: boolean; origin?: string } | undefined
   let nextWire = 0
 
   const begin = () => {
@@ -26,10 +28,14 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
   }
   const closeBlock = () => {
     if (!open) return ''
-    const out = frame('content_block_stop', { index: open.wire })
+    // Thinking that came unsigned still gets a slot value: a client replays the block whole, and our
+    // envelope tells the next request that no vendor can verify it.
+    const mark = open.kind === 'thinking' && !open.signed ? signatureDelta(signatureToClient('messages', { origin: open.origin }, true)) : ''
+    const out = mark + frame('content_block_stop', { index: open.wire })
     open = undefined
     return out
   }
+  const signatureDelta = (signature: string | undefined) => signature ? frame('content_block_delta', { index: open!.wire, delta: { type: 'signature_delta', signature } }) : ''
   const ensureBlock = (canonical: number, kind: string, block: Record<string, unknown>) => {
     if (open?.canonical === canonical) return ''
     const out = closeBlock()
@@ -37,41 +43,51 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
     return out + frame('content_block_start', { index: open.wire, content_block: block })
   }
 
+  const sequence = createToolCallSequencer()
+  function pushOne(event: StreamEvent): string {
+    if (done) return ''
+    switch (event.type) {
+      case 'start':
+        startUsage = event.usage
+        return begin()
+      case 'text':
+        return begin() + ensureBlock(event.index, 'text', { type: 'text', text: '' }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'text_delta', text: event.delta } })
+      case 'thinking': {
+        if (event.redacted && event.origin === 'messages') return begin() + closeBlock() + ensureBlock(event.index, 'redacted', { type: 'redacted_thinking', data: event.signature ?? '' })
+        // Nothing to show and nothing to carry: no empty block.
+        if (!event.delta && !event.signature && open?.canonical !== event.index) return begin()
+        let out = begin() + ensureBlock(event.index, 'thinking', { type: 'thinking', thinking: '', signature: '' })
+        open!.origin ??= event.origin
+        if (event.delta && !event.redacted) out += frame('content_block_delta', { index: open!.wire, delta: { type: 'thinking_delta', thinking: event.delta } })
+        if (event.signature) {
+          // Another vendor's signature (a generateContent functionCall's thoughtSignature) rides in an envelope.
+          out += signatureDelta(signatureToClient('messages', event))
+          open!.signed = true
+        }
+        return out
+      }
+      case 'tool_call_start':
+        return begin() + ensureBlock(event.index, 'tool_use', { type: 'tool_use', id: event.id, name: event.name, input: {} })
+      case 'tool_call_delta':
+        return begin() + ensureBlock(event.index, 'tool_use', { type: 'tool_use', id: `toolu_${event.index}`, name: '', input: {} }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'input_json_delta', partial_json: event.delta } })
+      case 'finish': {
+        done = true
+        const usage = usageToMessages(event.usage ?? startUsage)
+        return begin() + closeBlock()
+          + frame('message_delta', { delta: { stop_reason: finishToMessages(event.reason, event.stopSequence), stop_sequence: event.stopSequence ?? null }, usage })
+          + frame('message_stop', {})
+      }
+      case 'error':
+        done = true
+        return frame('error', { error: { type: messagesErrorType(event.status), message: event.message } })
+    }
+  }
+
   return {
     push(event: StreamEvent): string {
-      if (done) return ''
-      switch (event.type) {
-        case 'start':
-          startUsage = event.usage
-          return begin()
-        case 'text':
-          return begin() + ensureBlock(event.index, 'text', { type: 'text', text: '' }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'text_delta', text: event.delta } })
-        case 'thinking': {
-          if (event.redacted) return begin() + closeBlock() + ensureBlock(event.index, 'redacted', { type: 'redacted_thinking', data: event.signature ?? '' })
-          const signed = Boolean(event.signature) && event.origin === 'messages'
-          // Another format's bare signature (a generateContent functionCall's thoughtSignature) has nothing
-          // to show here: an empty block would be an unsigned thinking block clients keep and send back.
-          if (!event.delta && !signed && open?.canonical !== event.index) return begin()
-          let out = begin() + ensureBlock(event.index, 'thinking', { type: 'thinking', thinking: '', signature: '' })
-          if (event.delta) out += frame('content_block_delta', { index: open!.wire, delta: { type: 'thinking_delta', thinking: event.delta } })
-          if (signed) out += frame('content_block_delta', { index: open!.wire, delta: { type: 'signature_delta', signature: event.signature } })
-          return out
-        }
-        case 'tool_call_start':
-          return begin() + ensureBlock(event.index, 'tool_use', { type: 'tool_use', id: event.id, name: event.name, input: {} })
-        case 'tool_call_delta':
-          return begin() + ensureBlock(event.index, 'tool_use', { type: 'tool_use', id: `toolu_${event.index}`, name: '', input: {} }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'input_json_delta', partial_json: event.delta } })
-        case 'finish': {
-          done = true
-          const usage = usageToMessages(event.usage ?? startUsage)
-          return begin() + closeBlock()
-            + frame('message_delta', { delta: { stop_reason: finishToMessages(event.reason, event.stopSequence), stop_sequence: event.stopSequence ?? null }, usage })
-            + frame('message_stop', {})
-        }
-        case 'error':
-          done = true
-          return frame('error', { error: { type: messagesErrorType(event.status), message: event.message } })
-      }
+      let out = ''
+      for (const next of sequence(event)) out += pushOne(next)
+      return out
     },
     end: () => '',
   }

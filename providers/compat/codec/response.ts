@@ -21,7 +21,7 @@ export function decodeChatResponse(body: unknown): CanonicalResponse {
     for (const call of message.tool_calls) {
       const fn = obj(obj(call)?.function)
       if (!fn) continue
-      parts.push({ type: 'tool_call', id: String(obj(call)!.id ?? ''), name: String(fn.name ?? ''), arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}) })
+      parts.push({ type: 'tool_call', id: String(obj(call)!.id ?? ''), name: String(fn.name ?? ''), arguments: typeof fn.arguments === 'string' ? fn.arguments || '{}' : JSON.stringify(fn.arguments ?? {}) })
     }
   }
   const response: CanonicalResponse = {

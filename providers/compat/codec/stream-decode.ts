@@ -15,6 +15,8 @@ export function createChatStreamDecoder(): StreamDecoder {
   let next = 0
   let open: { kind: 'text' | 'thinking'; index: number } | undefined
   const toolIndexes = new Map<number, number>()
+  // Calls whose arguments never came: they end as `{}`, as a call without arguments reads everywhere.
+  const noArgs = new Set<number>()
   let finish: FinishReason | undefined
   let usage: Usage | undefined
   let ended = false
@@ -26,7 +28,8 @@ export function createChatStreamDecoder(): StreamDecoder {
   const close = (): StreamEvent[] => {
     if (ended) return []
     ended = true
-    return [{ type: 'finish', reason: finish ?? 'stop', ...(usage && { usage }) }]
+    const empty: StreamEvent[] = [...noArgs].map(index => ({ type: 'tool_call_delta', index, delta: '{}' }))
+    return [...empty, { type: 'finish', reason: finish ?? 'stop', ...(usage && { usage }) }]
   }
 
   return {
@@ -60,11 +63,15 @@ export function createChatStreamDecoder(): StreamDecoder {
             if (index === undefined) {
               index = next++
               toolIndexes.set(key, index)
+              noArgs.add(index)
               open = undefined
               out.push({ type: 'tool_call_start', index, id: String(call.id ?? `call_${index}`), name: String(call.function?.name ?? '') })
             }
             const args = call.function?.arguments
-            if (typeof args === 'string' && args) out.push({ type: 'tool_call_delta', index, delta: args })
+            if (typeof args === 'string' && args) {
+              noArgs.delete(index)
+              out.push({ type: 'tool_call_delta', index, delta: args })
+            }
           }
         }
       }

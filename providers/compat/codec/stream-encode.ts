@@ -41,7 +41,8 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
         case 'finish': {
           done = true
           let out = begin() + frame({}, finishToChat(event.reason))
-          if (event.usage) out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: usageToChat(event.usage) })}\n\n`
+          // Only a client that asked (`stream_options.include_usage`) gets the usage chunk: the API sends none otherwise.
+          if (event.usage && options.includeUsage) out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: usageToChat(event.usage) })}\n\n`
           return out
         }
         case 'error':

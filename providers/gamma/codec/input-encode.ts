@@ -55,9 +55,9 @@ function standaloneItem(part: Part): Json | undefined {
   switch (part.type) {
     case 'tool_call': return { type: 'function_call', call_id: part.id, name: part.name, arguments: part.arguments }
     case 'tool_result': return { type: 'function_call_output', call_id: part.callId, output: toolOutput(part) }
-    // Only the upstream's encrypted_content lets it resume its reasoning; a bare summary text cannot be
-    // sent back as reasoning (the item would be rejected), so thinking without a signature is dropped.
-    case 'thinking': return part.signature ? itemFromThinking(part) : undefined
+    // Only the upstream's own encrypted_content lets it resume its reasoning; a bare summary text or
+    // another vendor's signature cannot be sent back as reasoning (the item would be rejected).
+    case 'thinking': return itemFromThinking(part, 'upstream')
     default: return undefined
   }
 }

@@ -32,7 +32,7 @@ export function outputItem(group: OutputGroup, respId: string, outputIndex: numb
     return { id, type: 'message', role: 'assistant', status, content }
   }
   if (first?.type === 'tool_call') return { id, type: 'function_call', call_id: first.id, name: first.name, arguments: first.arguments, status }
-  return itemFromThinking(first?.type === 'thinking' ? first : { type: 'thinking', text: '' }, id)
+  return itemFromThinking(first?.type === 'thinking' ? first : { type: 'thinking', text: '' }, 'client', id)!
 }
 
 export function buildOutput(parts: Part[], respId: string, status: ItemStatus): Json[] {

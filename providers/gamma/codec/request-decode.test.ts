@@ -50,7 +50,7 @@ describe('request decode: input', () => {
     }, [
       { role: 'user', parts: [{ type: 'text', text: 'weather?' }] },
       { role: 'assistant', parts: [
-        { type: 'thinking', text: 'a\n\nb', signature: 'ENC' },
+        { type: 'thinking', text: 'a\n\nb', signature: 'ENC', origin: 'responses' },
         { type: 'text', text: 'Checking.' },
         { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
         { type: 'tool_call', id: 'call_2', name: 'get_time', arguments: '{}' },
@@ -61,7 +61,7 @@ describe('request decode: input', () => {
     ['reasoning without summary keeps only the signature; empty reasoning is dropped', {
       input: [{ type: 'reasoning', summary: [], encrypted_content: 'E' }, { type: 'reasoning', summary: [] }, { role: 'user', content: 'x' }],
     }, [
-      { role: 'assistant', parts: [{ type: 'thinking', text: '', signature: 'E' }] },
+      { role: 'assistant', parts: [{ type: 'thinking', text: '', signature: 'E', origin: 'responses' }] },
       { role: 'user', parts: [{ type: 'text', text: 'x' }] },
     ]],
     ['output of an unknown call has no name; missing arguments are {}', {

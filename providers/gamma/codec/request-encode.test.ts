@@ -26,8 +26,9 @@ describe('request encode: messages', () => {
       { type: 'input_image', image_url: 'https://x.test/a.png', detail: 'auto' },
       { type: 'input_image', image_url: 'data:image/png;base64,iVBO', detail: 'auto' },
     ] }] }],
-    ['assistant turn: signed thinking, text, tool calls; unsigned thinking dropped', [{ role: 'assistant', parts: [
-      { type: 'thinking', text: 'plan', signature: 'ENC' },
+    ['assistant turn: its own signed thinking, text, tool calls; foreign and unsigned thinking dropped', [{ role: 'assistant', parts: [
+      { type: 'thinking', text: 'plan', signature: 'ENC', origin: 'responses' },
+      { type: 'thinking', text: 'signed elsewhere', signature: 'sig-m', origin: 'messages' },
       { type: 'thinking', text: 'from another vendor, unsigned' },
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"a":1}' },

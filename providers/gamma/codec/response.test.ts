@@ -18,7 +18,7 @@ const wire = {
 const canonical: CanonicalResponse = {
   id: 'resp_1', model: 'gpt-5.1', created: 1763980000, finishReason: 'tool_calls', usage,
   parts: [
-    { type: 'thinking', text: 'thinking', signature: 'ENC' },
+    { type: 'thinking', text: 'thinking', signature: 'ENC', origin: 'responses' },
     { type: 'text', text: 'Hello' },
     { type: 'text', text: ' there' },
     { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"x":1}' },

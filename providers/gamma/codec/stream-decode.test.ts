@@ -41,7 +41,7 @@ describe('stream decode: recorded-shape fixtures', () => {
     })
     const signatures = events.filter(event => event.type === 'thinking' && event.signature)
     // The token at output_item.done is the final one (the one at output_item.added is superseded), and it comes once.
-    expect(signatures).toEqual([{ type: 'thinking', index: 0, delta: '', signature: 'gAAAAABpQ1xZ-final-opaque-token-bG9yZW1pcHN1bWRvbG9yc2l0YW1ldA==' }])
+    expect(signatures).toEqual([{ type: 'thinking', index: 0, delta: '', signature: 'gAAAAABpQ1xZ-final-opaque-token-bG9yZW1pcHN1bWRvbG9yc2l0YW1ldA==', origin: 'responses' }])
     const signatureAt = events.indexOf(signatures[0])
     const firstText = events.findIndex(event => event.type === 'text')
     expect(signatureAt).toBeLessThan(firstText)
@@ -94,8 +94,8 @@ describe('stream decode: robustness', () => {
     ] } })])
     expect(events).toEqual([
       { type: 'start', id: 'resp_z', model: 'm' },
-      { type: 'thinking', index: 0, delta: 'hm' },
-      { type: 'thinking', index: 0, delta: '', signature: 'E' },
+      { type: 'thinking', index: 0, delta: 'hm', origin: 'responses' },
+      { type: 'thinking', index: 0, delta: '', signature: 'E', origin: 'responses' },
       { type: 'text', index: 1, delta: 'hi' },
       { type: 'finish', reason: 'stop' },
     ])

@@ -45,7 +45,7 @@ export function createStreamDecoder(): StreamDecoder {
   const send = (found: Block, delta: string) => {
     found.sent += delta
     if (found.kind === 'text') out.push({ type: 'text', index: found.index, delta })
-    else if (found.kind === 'thinking') out.push({ type: 'thinking', index: found.index, delta })
+    else if (found.kind === 'thinking') out.push({ type: 'thinking', index: found.index, delta, origin: 'responses' })
     else out.push({ type: 'tool_call_delta', index: found.index, delta })
   }
   const delta = (key: string, kind: Block['kind'], text: unknown) => {
@@ -68,12 +68,15 @@ export function createStreamDecoder(): StreamDecoder {
     if (item.type === 'function_call') {
       toolStart(`${at}`, item)
       catchUp(`${at}`, 'tool', item.arguments)
+      // A call without arguments still has an (empty) object of them.
+      const found = block(`${at}`, 'tool')
+      if (!found.sent) send(found, '{}')
     } else if (item.type === 'reasoning') {
       const thinking = thinkingFromItem(item)
       catchUp(`${at}`, 'thinking', thinking?.text)
       const found = thinking?.signature ? block(`${at}`, 'thinking') : undefined
       // The final response repeats the item: the signature goes out once.
-      if (found && !found.signed) out.push({ type: 'thinking', index: found.index, delta: '', signature: thinking!.signature })
+      if (found && !found.signed) out.push({ type: 'thinking', index: found.index, delta: '', signature: thinking!.signature, origin: 'responses' })
       if (found) found.signed = true
     } else if (item.type === 'message' && Array.isArray(item.content)) {
       item.content.forEach((part, c) => catchUp(`${at}:${c}`, 'text', isObject(part) ? part.text ?? part.refusal : undefined))

@@ -15,7 +15,7 @@ const toolTurn: StreamEvent[] = [
   { type: 'start', id: 'resp_t', model: 'upstream' },
   { type: 'thinking', index: 0, delta: 'Need ' },
   { type: 'thinking', index: 0, delta: 'weather.' },
-  { type: 'thinking', index: 0, delta: '', signature: 'SIG' },
+  { type: 'thinking', index: 0, delta: '', signature: 'SIG', origin: 'responses' },
   { type: 'text', index: 1, delta: 'Checking' },
   { type: 'text', index: 1, delta: '...' },
   { type: 'tool_call_start', index: 2, id: 'call_1', name: 'get_weather' },
@@ -48,7 +48,7 @@ describe('stream encode', () => {
     const final = out.at(-1)!.data.response
     expect(final).toEqual(encodeResponse({
       id: 'resp_t', model: 'client-model', created: final.created_at, finishReason: 'tool_calls', usage: { inputTokens: 10, outputTokens: 5 },
-      parts: [{ type: 'thinking', text: 'Need weather.', signature: 'SIG' }, { type: 'text', text: 'Checking...' }, { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+      parts: [{ type: 'thinking', text: 'Need weather.', signature: 'SIG', origin: 'responses' }, { type: 'text', text: 'Checking...' }, { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
     }))
   })
 

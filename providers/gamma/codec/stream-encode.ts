@@ -6,6 +6,7 @@ import { itemId, responseId, type ItemKind } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'
 import { buildOutput, outputItem, outputText, responseObject } from './output-items.ts'
 import { usageToWire } from './usage.ts'
+import { createToolCallSequencer } from '../../../core/canonical/tool-call-order.ts'
 
 /** The item being streamed: its output index and the canonical parts it holds so far. */
 interface OpenItem { kind: ItemKind; at: number; parts: Part[]; summaryOpen?: boolean }
@@ -90,14 +91,16 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
     let text = byIndex.has(event.index) ? '' : begin(event.index, { type: 'thinking', text: '' }, 'reasoning')
     const { part, item: it } = byIndex.get(event.index)!
     if (part.type !== 'thinking') return text
-    part.text += event.delta
+    const delta = event.redacted ? '' : event.delta
+    part.text += delta
     if (event.signature) part.signature = event.signature
+    if (event.origin) part.origin ??= event.origin
     if (event.redacted) part.redacted = true
-    if (it !== open || !event.delta) return text
+    if (it !== open || !delta) return text
     const summary = { ...ref(it), summary_index: 0 }
     if (!it.summaryOpen) text += frame('response.reasoning_summary_part.added', { ...summary, part: { type: 'summary_text', text: '' } })
     it.summaryOpen = true
-    return text + frame('response.reasoning_summary_text.delta', { ...summary, delta: event.delta })
+    return text + frame('response.reasoning_summary_text.delta', { ...summary, delta })
   }
   function onToolDelta(index: number, delta: string): string {
     // A delta without its start still keeps its arguments: open the call under a made-up id.
@@ -120,28 +123,35 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
       frame('response.failed', { response: snapshot('failed', { output: buildOutput(parts, id, 'incomplete'), error: { code, message: event.message } }) })
   }
 
+  const sequence = createToolCallSequencer()
+  function pushOne(event: StreamEvent): string {
+    if (done) return ''
+    switch (event.type) {
+      case 'start':
+        if (!started) id = responseId(event.id)
+        startUsage = event.usage
+        return ensureStarted()
+      case 'text': return onText(event.index, event.delta)
+      case 'thinking': return onThinking(event)
+      case 'tool_call_start': {
+        if (byIndex.has(event.index)) return ''
+        return begin(event.index, { type: 'tool_call', id: event.id, name: event.name, arguments: '' }, 'function_call')
+      }
+      case 'tool_call_delta': return onToolDelta(event.index, event.delta)
+      case 'finish':
+        done = true
+        return onFinish(event)
+      case 'error':
+        done = true
+        return onError(event)
+    }
+  }
+
   return {
     push(event: StreamEvent): string {
-      if (done) return ''
-      switch (event.type) {
-        case 'start':
-          if (!started) id = responseId(event.id)
-          startUsage = event.usage
-          return ensureStarted()
-        case 'text': return onText(event.index, event.delta)
-        case 'thinking': return onThinking(event)
-        case 'tool_call_start': {
-          if (byIndex.has(event.index)) return ''
-          return begin(event.index, { type: 'tool_call', id: event.id, name: event.name, arguments: '' }, 'function_call')
-        }
-        case 'tool_call_delta': return onToolDelta(event.index, event.delta)
-        case 'finish':
-          done = true
-          return onFinish(event)
-        case 'error':
-          done = true
-          return onError(event)
-      }
+      let out = ''
+      for (const next of sequence(event)) out += pushOne(next)
+      return out
     },
     // The format ends with response.completed / response.failed: there is no [DONE] line.
     end: () => '',

@@ -1,0 +1,21 @@
+import type { WireFormat } from './codec.ts'
+import { isEnvelope } from './signature.ts'
+
+type Raw = Record<string, any>
+
+const list = (value: unknown): Raw[] => Array.isArray(value) ? value.filter(item => item && typeof item === 'object') : []
+
+/**
+ * Whether a client's request replays one of our envelopes in its format's signature slots
+ * (core/canonical/signature.ts): then it cannot go to that format's vendor as it came. Only the slots
+ * are looked at (no scan of the whole body), and a chat request has none.
+ */
+export function replaysEnvelopes(format: WireFormat, body: Raw): boolean {
+  switch (format) {
+    case 'messages': return list(body.messages).some(message => list(message.content).some(block =>
+      (block.type === 'thinking' && isEnvelope(block.signature)) || (block.type === 'redacted_thinking' && isEnvelope(block.data))))
+    case 'generate': return list(body.contents).some(content => list(content.parts).some(part => isEnvelope(part.thoughtSignature)))
+    case 'responses': return list(body.input).some(item => item.type === 'reasoning' && isEnvelope(item.encrypted_content))
+    case 'chat': return false
+  }
+}
