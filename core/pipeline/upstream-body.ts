@@ -4,6 +4,7 @@ import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
+import { fitRequest } from '../canonical/request-rules.ts'
 
 /** Formats whose body names the model (generateContent puts it in the URL instead). */
 const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
@@ -22,10 +23,13 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const source = kernel.formats.get(request.inbound)
   if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
   request.canonical ??= source.request.decode(request.body)
-  const reasoning = clampReasoning(request.canonical.reasoning, kernel.modelInfo.get(upstreamModel)?.thinking)
-  const body = target.request.encode({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) })
+  const info = kernel.modelInfo.get(upstreamModel)
+  const reasoning = clampReasoning(request.canonical.reasoning, info?.thinking)
+  // The upstream vendor's own request rules (stop-sequence limits, what thinking excludes) come last.
+  const fitted = fitRequest({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) }, upstream, info?.maxOutput)
+  const body = target.request.encode(fitted.request)
   if (modelInBody[upstream]) body.model = upstreamModel
-  request.dropped = droppedFields(request.canonical, request.inbound, upstream)
+  request.dropped = droppedFields(request.canonical, request.inbound, upstream, fitted.adapted)
   if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
   return body
 }
