@@ -209,6 +209,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   }
   const translated = translateResponse(kernel, request, provider.format, text, options.client, provider.passthrough !== false)
   ctx.usage = translated.usage
+  ctx.answer = translated.body
   await hooks.callHook('before-response', ctx)
   await hooks.callHook('after-response', ctx)
   ctx.responseHeaders[overheadHeader] = overheadValue(timing)
