@@ -18,6 +18,7 @@ export const builtinPlugins: string[] = [
   'plugins/passthrough-headers/index.ts',
   'plugins/keepalive/index.ts',
   'plugins/websocket/index.ts',
+  'plugins/response-chain/index.ts',
   'plugins/management/index.ts',
   'plugins/credential-files/index.ts',
   'plugins/usage/index.ts',

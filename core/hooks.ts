@@ -97,6 +97,8 @@ export interface ResponseContext {
   upstreamHeaders?: Record<string, string | string[] | undefined>
   /** Headers to add to the client response (set by `before-response` hooks). */
   responseHeaders: Record<string, string>
+  /** Translated non-stream answers: the body the client gets, in its format (read only). */
+  answer?: Record<string, unknown>
   /** Stream answers: the body about to be sent; `before-response` hooks may wrap it (keep-alives). */
   stream?: ReadableStream<Uint8Array>
   /** Whether the stream is SSE (false: a JSON-array stream). */

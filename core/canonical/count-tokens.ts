@@ -24,6 +24,8 @@ function partText(part: Part): string {
     case 'tool_call': return `${part.name} ${part.arguments}`
     case 'tool_result': return typeof part.content === 'string' ? part.content : part.content.map(p => p.type === 'text' ? p.text : '').join('\n')
     case 'image': return ''
+    // A plain-text document counts as its text; other files count a flat amount (see countRequestTokens).
+    case 'file': return part.mediaType?.startsWith('text/') && part.data ? Buffer.from(part.data, 'base64').toString('utf8') : ''
   }
 }
 
@@ -37,7 +39,7 @@ export async function countRequestTokens(request: CanonicalRequest): Promise<num
   for (const message of request.messages) {
     total += perMessage
     for (const part of message.parts) {
-      if (part.type === 'image') total += imageTokens
+      if (part.type === 'image' || (part.type === 'file' && !part.mediaType?.startsWith('text/'))) total += imageTokens
       else texts.push(partText(part))
     }
   }

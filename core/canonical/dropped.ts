@@ -1,44 +1,73 @@
 import type { WireFormat } from './codec.ts'
 import type { CanonicalRequest } from './types.ts'
+import type { AdaptedField } from './request-rules.ts'
+import { contentLosses, type ContentLoss } from './content-losses.ts'
 
-type Field = 'stop' | 'topK' | 'seed' | 'n' | 'presencePenalty' | 'frequencyPenalty' | 'responseFormat' | 'user' | 'parallelToolCalls'
+type Field =
+  | 'stop' | 'topK' | 'seed' | 'n' | 'presencePenalty' | 'frequencyPenalty' | 'responseFormat' | 'user' | 'parallelToolCalls'
+  | 'webSearch' | 'promptCacheKey' | 'safetyIdentifier' | 'verbosity' | 'store'
 
 /** Canonical fields each upstream format has no parameter for (its encoder leaves them out). */
 export const inexpressible: Record<WireFormat, readonly Field[]> = {
-  chat: ['topK'],
+  chat: ['topK', 'webSearch'],
   responses: ['stop', 'topK', 'seed', 'n', 'presencePenalty', 'frequencyPenalty'],
-  messages: ['seed', 'n', 'presencePenalty', 'frequencyPenalty', 'responseFormat'],
-  generate: ['user', 'parallelToolCalls'],
+  messages: ['seed', 'n', 'presencePenalty', 'frequencyPenalty', 'responseFormat', 'promptCacheKey', 'safetyIdentifier', 'verbosity', 'store'],
+  generate: ['user', 'parallelToolCalls', 'promptCacheKey', 'safetyIdentifier', 'verbosity', 'store'],
 }
 
+type Named = Field | AdaptedField | ContentLoss
+
 /** What each client format calls those fields, so the client reads its own words back. */
-export const clientFieldNames: Record<WireFormat, Partial<Record<Field, string>>> = {
-  chat: { presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty', responseFormat: 'response_format', parallelToolCalls: 'parallel_tool_calls', topK: 'top_k' },
-  responses: { responseFormat: 'text.format', parallelToolCalls: 'parallel_tool_calls' },
-  messages: { stop: 'stop_sequences', topK: 'top_k', user: 'metadata.user_id', responseFormat: 'output_config.format', parallelToolCalls: 'tool_choice.disable_parallel_tool_use' },
+export const clientFieldNames: Record<WireFormat, Partial<Record<Named, string>>> = {
+  chat: {
+    presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty', responseFormat: 'response_format', parallelToolCalls: 'parallel_tool_calls', topK: 'top_k',
+    promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier', topP: 'top_p', reasoning: 'reasoning_effort', maxTokens: 'max_tokens',
+  },
+  responses: {
+    responseFormat: 'text.format', parallelToolCalls: 'parallel_tool_calls', promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier',
+    verbosity: 'text.verbosity', webSearch: 'tool:web_search', topP: 'top_p', maxTokens: 'max_output_tokens', file: 'input_file',
+  },
+  messages: {
+    stop: 'stop_sequences', topK: 'top_k', user: 'metadata.user_id', responseFormat: 'output_config.format', parallelToolCalls: 'tool_choice.disable_parallel_tool_use',
+    webSearch: 'tool:web_search', topP: 'top_p', reasoning: 'thinking', maxTokens: 'max_tokens', file: 'document', isError: 'tool_result.is_error',
+  },
   generate: {
     stop: 'generationConfig.stopSequences', topK: 'generationConfig.topK', seed: 'generationConfig.seed', n: 'generationConfig.candidateCount',
     presencePenalty: 'generationConfig.presencePenalty', frequencyPenalty: 'generationConfig.frequencyPenalty', responseFormat: 'generationConfig.responseMimeType',
+    webSearch: 'tool:googleSearch', temperature: 'generationConfig.temperature', topP: 'generationConfig.topP', reasoning: 'generationConfig.thinkingConfig',
+    maxTokens: 'generationConfig.maxOutputTokens', file: 'inlineData', isError: 'functionResponse.response.error',
   },
 }
 
-/** `n: 1` and a plain-text format ask for nothing beyond the default: nothing is lost without them. */
-function asksSomething(request: CanonicalRequest, field: Field): boolean {
+/** A field's name in the client's words (the canonical name when the format has none of its own). */
+export const clientName = (client: WireFormat, field: Named) => clientFieldNames[client][field] ?? field
+
+/**
+ * `n: 1`, a plain-text format and `store: false` ask for nothing beyond the default: nothing is lost
+ * without them. The messages format takes a JSON schema (`output_config.format`) but has no schema-less
+ * JSON mode.
+ */
+function asksSomething(request: CanonicalRequest, field: Field, upstream: WireFormat): boolean {
   const value = request[field]
   if (value === undefined) return false
   if (field === 'n') return value !== 1
-  if (field === 'responseFormat') return request.responseFormat!.type !== 'text'
+  if (field === 'store') return value === true
+  if (field === 'responseFormat') return upstream === 'messages' ? request.responseFormat!.type === 'json_object' : request.responseFormat!.type !== 'text'
   return true
 }
 
 /**
  * What a request from a `client` format loses on its way to an `upstream` format, in the client's own
- * field names: what its decoder could only keep for the same format (`unmapped`), then the canonical
- * fields the upstream format cannot express. Empty when the formats match (the body goes as it came).
+ * field names: what its decoder could only keep for the same format (`unmapped`), the canonical fields
+ * the upstream format cannot express, content it cannot carry, then what the upstream's request rules
+ * made the proxy trim or change (`adapted`, from `fitRequest`). Empty when the formats match (the body
+ * goes as it came).
  */
-export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat): string[] {
+export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat, adapted: readonly AdaptedField[] = []): string[] {
   if (client === upstream) return []
   const dropped = new Set(request.unmapped)
-  for (const field of inexpressible[upstream]) if (asksSomething(request, field)) dropped.add(clientFieldNames[client][field] ?? field)
+  for (const field of inexpressible[upstream]) if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
+  for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))
+  for (const field of adapted) dropped.add(clientName(client, field))
   return [...dropped]
 }

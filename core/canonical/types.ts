@@ -3,9 +3,15 @@
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
-export interface TextPart { type: 'text'; text: string }
+/** `refusal`: the model declined (chat `refusal`, responses refusal parts); other formats show it as text. */
+export interface TextPart { type: 'text'; text: string; refusal?: boolean }
 /** Image by value (`data`: base64 without the data: prefix) or by reference (`url`). */
 export interface ImagePart { type: 'image'; mediaType?: string; data?: string; url?: string }
+/**
+ * A document by value (`data`: base64), by reference (`url`) or as an upload (`fileId`, valid only at the
+ * vendor of the format named in `origin`). `mediaType` decides what a target makes of it (PDF, plain text).
+ */
+export interface FilePart { type: 'file'; mediaType?: string; data?: string; url?: string; fileId?: string; filename?: string; origin?: string }
 /** `arguments` is JSON text, exactly as produced by the model (may be partial only inside streams). */
 export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string }
 export interface ToolResultPart {
@@ -24,7 +30,7 @@ export interface ThinkingPart {
   origin?: string
 }
 
-export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart
+export type Part = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ThinkingPart
 
 /** System messages stay in order inside `messages`; formats with a top-level system field gather them. */
 export interface Message { role: Role; parts: Part[]; name?: string }
@@ -36,6 +42,15 @@ export type ToolChoice = 'auto' | 'none' | 'required' | { name: string }
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | 'auto'
 /** Either an effort level or an explicit budget; `core/canonical/reasoning.ts` converts between them. */
 export interface Reasoning { effort?: ReasoningEffort; budgetTokens?: number; includeThoughts?: boolean }
+
+/** The vendors' hosted web search tool (messages `web_search_*`, responses `web_search`, generateContent `googleSearch`). */
+export interface WebSearch {
+  allowedDomains?: string[]
+  blockedDomains?: string[]
+  maxUses?: number
+  userLocation?: { city?: string; region?: string; country?: string; timezone?: string }
+  contextSize?: 'low' | 'medium' | 'high'
+}
 
 export interface ResponseFormat { type: 'text' | 'json_object' | 'json_schema'; name?: string; schema?: Record<string, unknown>; strict?: boolean }
 
@@ -58,6 +73,12 @@ export interface CanonicalRequest {
   reasoning?: Reasoning
   responseFormat?: ResponseFormat
   user?: string
+  webSearch?: WebSearch
+  /** chat and responses: cache routing key, end-user id for abuse checks, answer length, server-side storage. */
+  promptCacheKey?: string
+  safetyIdentifier?: string
+  verbosity?: 'low' | 'medium' | 'high'
+  store?: boolean
   /** Fields a format has and the canonical request lacks, keyed by wire format name, so same-family round trips lose nothing. */
   extensions?: Record<string, Record<string, unknown>>
   /**
@@ -88,6 +109,8 @@ export interface CanonicalResponse {
   finishReason: FinishReason
   usage?: Usage
   stopSequence?: string
+  /** Further candidates when the request asked for `n > 1` (chat `choices`, generateContent `candidates`). */
+  alternatives?: Array<{ parts: Part[]; finishReason: FinishReason }>
 }
 
 /**
@@ -97,7 +120,7 @@ export interface CanonicalResponse {
  */
 export type StreamEvent =
   | { type: 'start'; id: string; model: string; usage?: Usage }
-  | { type: 'text'; index: number; delta: string }
+  | { type: 'text'; index: number; delta: string; refusal?: boolean }
   | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean; origin?: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; delta: string }

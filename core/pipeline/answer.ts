@@ -58,6 +58,7 @@ export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>)
   if (plan.passthrough && plan.upstreamModel === request.model && !kernel.config['usage-statistics-enabled'] && !request.needsUsage) return respondWhole(attempt, ctx, text)
   const translated = translateResponse(kernel, request, plan, text)
   ctx.usage = translated.usage
+  ctx.answer = translated.body
   return respondWhole(attempt, ctx, JSON.stringify(translated.body))
 }
 

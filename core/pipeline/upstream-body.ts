@@ -6,6 +6,7 @@ import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
 import { replaysEnvelopes } from '../canonical/signature-slots.ts'
 import { fitReplay } from '../canonical/replay-fit.ts'
+import { fitRequest } from '../canonical/request-rules.ts'
 
 /**
  * The body sent upstream. Same format in and out: the client's body untouched except the model name
@@ -25,12 +26,16 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const source = kernel.formats.get(request.inbound)
   if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
   request.canonical ??= source.request.decode(request.body)
-  const reasoning = clampReasoning(request.canonical.reasoning, kernel.modelInfo.get(upstreamModel)?.thinking)
-  const fitted = fitReplay({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) }, request.inbound, upstream)
+  const info = kernel.modelInfo.get(upstreamModel)
+  const reasoning = clampReasoning(request.canonical.reasoning, info?.thinking)
+  // A replay whose thinking lost its signature first (replay-fit.ts), then the upstream vendor's own request
+  // rules (stop-sequence limits, what thinking excludes) come last (request-rules.ts).
+  const replay = fitReplay({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) }, request.inbound, upstream)
+  const fitted = fitRequest(replay.request, upstream, info?.maxOutput)
   const body = target.request.encode(fitted.request)
   if (modelInBody) body.model = upstreamModel
-  request.dropped = droppedFields(request.canonical, request.inbound, upstream)
-  if (fitted.dropped) request.dropped.push(fitted.dropped)
+  request.dropped = droppedFields(request.canonical, request.inbound, upstream, fitted.adapted)
+  if (replay.dropped) request.dropped.push(replay.dropped)
   if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
   return body
 }

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../../core/canonical/types.ts'
+import type { FinishReason, TextPart } from '../../../core/canonical/types.ts'
 
 const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE'])
 
@@ -13,4 +13,14 @@ export function finishToGenerate(reason: FinishReason): string {
   if (reason === 'length') return 'MAX_TOKENS'
   if (reason === 'content_filter') return 'SAFETY'
   return 'STOP'
+}
+
+/**
+ * `promptFeedback.blockReason` (the prompt itself was refused, no candidate comes) -> a refusal that
+ * names the reason, so other formats show why instead of an empty answer.
+ */
+export function blockedPrompt(feedback: unknown): TextPart | undefined {
+  const reason = (feedback as { blockReason?: unknown } | null)?.blockReason
+  if (typeof reason !== 'string' || !reason || reason === 'BLOCKED_REASON_UNSPECIFIED') return undefined
+  return { type: 'text', text: `The prompt was blocked (${reason}).`, refusal: true }
 }

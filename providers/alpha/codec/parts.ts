@@ -1,4 +1,5 @@
-import type { Part, TextPart, ImagePart } from '../../../core/canonical/types.ts'
+import type { FilePart, Part, TextPart, ImagePart } from '../../../core/canonical/types.ts'
+import { isImageType } from '../../../core/canonical/files.ts'
 import { callId } from './ids.ts'
 import { signatureFromClient, signatureToClient, signatureToUpstream } from '../../../core/canonical/signature.ts'
 
@@ -51,14 +52,20 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
     }
     if (signature) parts.push({ type: 'thinking', text: '', ...signed })
     if (typeof raw.text === 'string') parts.push({ type: 'text', text: raw.text })
-    else if (raw.inlineData && typeof raw.inlineData.data === 'string') parts.push({ type: 'image', mediaType: raw.inlineData.mimeType, data: raw.inlineData.data })
-    else if (raw.fileData && typeof raw.fileData.fileUri === 'string') parts.push({ type: 'image', mediaType: raw.fileData.mimeType, url: raw.fileData.fileUri })
+    else if (raw.inlineData && typeof raw.inlineData.data === 'string') parts.push(media(raw.inlineData.mimeType, { data: raw.inlineData.data }))
+    else if (raw.fileData && typeof raw.fileData.fileUri === 'string') parts.push(media(raw.fileData.mimeType, { url: raw.fileData.fileUri }))
     else if (raw.functionCall && typeof raw.functionCall.name === 'string') {
       const id = ledger.call(raw.functionCall.name, raw.functionCall.id)
       parts.push({ type: 'tool_call', id, name: raw.functionCall.name, arguments: JSON.stringify(raw.functionCall.args ?? {}) })
     } else if (raw.functionResponse && typeof raw.functionResponse.name === 'string') {
-      const content = toolResultText(raw.functionResponse.response)
-      parts.push({ type: 'tool_result', callId: ledger.answer(raw.functionResponse.name, raw.functionResponse.id), name: raw.functionResponse.name, content })
+      const response = raw.functionResponse.response
+      const failed = isFailure(response)
+      const text = toolResultText(failed ? { result: response.error } : response)
+      // Multimodal function responses carry their images in `parts`.
+      const images = (Array.isArray(raw.functionResponse.parts) ? raw.functionResponse.parts as Raw[] : [])
+        .flatMap(p => p?.inlineData && typeof p.inlineData.data === 'string' && isImageType(p.inlineData.mimeType) ? [{ type: 'image' as const, mediaType: p.inlineData.mimeType, data: p.inlineData.data }] : [])
+      const content = images.length ? [...(text ? [{ type: 'text' as const, text }] : []), ...images] : text
+      parts.push({ type: 'tool_result', callId: ledger.answer(raw.functionResponse.name, raw.functionResponse.id), name: raw.functionResponse.name, content, ...(failed && { isError: true }) })
     } else if (!slot) {
       // executableCode, codeExecutionResult, videoMetadata...: no canonical form.
       unmapped?.add(`part:${Object.keys(raw).find(key => key !== 'thought') ?? 'empty'}`)
@@ -78,6 +85,17 @@ function takeUnsignedThinking(parts: Part[]): string {
   return parts.splice(start).map(part => part.type === 'thinking' ? part.text : '').join('')
 }
 
+/** An image, or any other media type as a document. */
+function media(mimeType: unknown, where: { data: string } | { url: string }): ImagePart | FilePart {
+  const mediaType = typeof mimeType === 'string' ? mimeType : undefined
+  if (mediaType === undefined || isImageType(mediaType)) return { type: 'image', ...(mediaType && { mediaType }), ...where }
+  return { type: 'file', mediaType, ...where }
+}
+
+/** The vendor's convention: a failed call answers `{error: ...}` (and no `output`). */
+const isFailure = (response: unknown): response is { error: unknown } =>
+  Boolean(response) && typeof response === 'object' && 'error' in (response as Raw) && !('output' in (response as Raw)) && !('result' in (response as Raw))
+
 /**
  * What a functionResponse returned, as the text other families carry: the `result`/`output` string that
  * clients put there, the Vercel AI SDK's `{ name, content }` wrapper unwrapped (the name repeats the
@@ -86,6 +104,7 @@ function takeUnsignedThinking(parts: Part[]): string {
 export function toolResultText(response: unknown): string {
   const record = (response && typeof response === 'object' ? response : {}) as Raw
   if (typeof record.result === 'string') return record.result
+  if ('result' in record && Object.keys(record).length === 1) return JSON.stringify(record.result ?? null)
   if (typeof record.output === 'string') return record.output
   if ('content' in record && Object.keys(record).every(key => key === 'content' || key === 'name')) {
     return typeof record.content === 'string' ? record.content : JSON.stringify(record.content ?? null)
@@ -100,14 +119,22 @@ const parseArgs = (text: string) => {
   } catch { return {} }
 }
 
-function resultObject(content: string | Array<TextPart | ImagePart>): Record<string, unknown> {
-  const text = typeof content === 'string' ? content : content.map(p => p.type === 'text' ? p.text : '').join('\n')
-  try {
-    const value = JSON.parse(text)
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value
-  } catch {}
-  return { result: text }
+/** A tool result as the `response` object: a JSON object as it is, text under `result`, a failure under `error`. */
+function resultObject(content: string | Array<TextPart | ImagePart>, isError?: boolean): Record<string, unknown> {
+  const text = typeof content === 'string' ? content : content.flatMap(p => p.type === 'text' ? [p.text] : []).join('\n')
+  let value: unknown = text
+  try { value = JSON.parse(text) } catch {}
+  if (isError) return { error: value }
+  return value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : { result: text }
 }
+
+/** Images a tool returned: sent as inline parts right after its functionResponse, which every model reads. */
+const resultImages = (content: string | Array<TextPart | ImagePart>) =>
+  typeof content === 'string' ? [] : content.flatMap(p => p.type === 'image' ? [imageToWire(p)] : [])
+
+const imageToWire = (part: ImagePart | FilePart): Raw => part.data !== undefined
+  ? { inlineData: { mimeType: part.mediaType ?? (part.type === 'image' ? 'image/png' : 'application/pdf'), data: part.data } }
+  : { fileData: { mimeType: part.mediaType ?? (part.type === 'image' ? 'image/png' : 'application/pdf'), fileUri: part.url } }
 
 /**
  * Canonical parts of one content -> wire parts. A bare signature attaches to the next part (the vendor
@@ -130,13 +157,17 @@ export function partsToGenerate(parts: Part[], ledger: CallLedger, audience: 'cl
       continue
     }
     let wire: Raw | undefined
+    const extra: Raw[] = []
     if (part.type === 'text') wire = { text: part.text }
-    else if (part.type === 'image') wire = part.data !== undefined ? { inlineData: { mimeType: part.mediaType ?? 'image/png', data: part.data } } : { fileData: { mimeType: part.mediaType ?? 'image/png', fileUri: part.url } }
+    else if (part.type === 'image') wire = imageToWire(part)
+    // An upload id of another vendor means nothing here.
+    else if (part.type === 'file') wire = part.data !== undefined || part.url !== undefined ? imageToWire(part) : undefined
     else if (part.type === 'tool_call') {
       ledger.call(part.name, part.id)
       wire = { functionCall: { id: part.id, name: part.name, args: parseArgs(part.arguments) } }
     } else if (part.type === 'tool_result') {
-      wire = { functionResponse: { id: part.callId, name: part.name ?? ledger.nameOf(part.callId) ?? 'tool', response: resultObject(part.content) } }
+      wire = { functionResponse: { id: part.callId, name: part.name ?? ledger.nameOf(part.callId) ?? 'tool', response: resultObject(part.content, part.isError) } }
+      extra.push(...resultImages(part.content))
     }
     if (!wire) continue
     if (pendingSignature) {
@@ -146,7 +177,7 @@ export function partsToGenerate(parts: Part[], ledger: CallLedger, audience: 'cl
       wire.thoughtSignature = audience === 'upstream' ? skipSignature : signatureToClient('generate', {}, true)
     }
     if (wire.functionCall) firstCall = false
-    out.push(wire)
+    out.push(wire, ...extra)
   }
   return out
 }

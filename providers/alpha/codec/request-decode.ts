@@ -1,6 +1,7 @@
 import type { CanonicalRequest, Message, ReasoningEffort, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
 import { CallLedger, partsFromGenerate } from './parts.ts'
+import { schemaFromGemini } from './schema.ts'
 
 type Raw = Record<string, any>
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
@@ -64,14 +65,15 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   if (typeof config.topP === 'number') request.topP = config.topP
   if (typeof config.topK === 'number') request.topK = config.topK
   if (Array.isArray(config.stopSequences)) {
-    if (config.stopSequences.length > 4) throw new RequestValidationError('generationConfig.stopSequences allows at most 4 sequences', 'generationConfig.stopSequences')
+    if (config.stopSequences.length > 5) throw new RequestValidationError('generationConfig.stopSequences allows at most 5 sequences', 'generationConfig.stopSequences')
     request.stop = config.stopSequences
   }
   if (typeof config.candidateCount === 'number') request.n = config.candidateCount
   if (typeof config.seed === 'number') request.seed = config.seed
   if (typeof config.presencePenalty === 'number') request.presencePenalty = config.presencePenalty
   if (typeof config.frequencyPenalty === 'number') request.frequencyPenalty = config.frequencyPenalty
-  const schema = config.responseJsonSchema ?? config.responseSchema
+  // `responseSchema` is the vendor's OpenAPI subset; other formats take JSON Schema.
+  const schema = obj(config.responseJsonSchema) ?? (obj(config.responseSchema) && schemaFromGemini(config.responseSchema))
   if (config.responseMimeType === 'application/json') request.responseFormat = schema ? { type: 'json_schema', schema } : { type: 'json_object' }
   const thinking = obj(config.thinkingConfig)
   if (thinking) {
@@ -84,8 +86,13 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   const otherTools: Raw[] = []
   for (const tool of Array.isArray(raw.tools) ? raw.tools : []) {
     const declarations = pick(tool, 'functionDeclarations', 'function_declarations')
+    const search = obj(pick(tool, 'googleSearch', 'google_search'))
+    if (search && Object.keys(tool).length === 1) { request.webSearch = {}; continue }
     if (!Array.isArray(declarations)) { otherTools.push(tool); continue }
-    for (const d of declarations) tools.push({ name: String(d.name), ...(typeof d.description === 'string' && { description: d.description }), ...(obj(d.parametersJsonSchema ?? d.parameters) && { parameters: d.parametersJsonSchema ?? d.parameters }) })
+    for (const d of declarations) {
+      const parameters = obj(pick(d, 'parametersJsonSchema', 'parameters_json_schema')) ?? (obj(d.parameters) && schemaFromGemini(d.parameters))
+      tools.push({ name: String(d.name), ...(typeof d.description === 'string' && { description: d.description }), ...(parameters && { parameters }) })
+    }
   }
   if (tools.length) request.tools = tools
   const toolChoice = toolChoiceFrom(obj(pick(raw, 'toolConfig', 'tool_config')))

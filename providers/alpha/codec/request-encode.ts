@@ -1,6 +1,7 @@
 import type { CanonicalRequest } from '../../../core/canonical/types.ts'
 import { effortBudget } from '../../../core/canonical/reasoning.ts'
 import { CallLedger, partsToGenerate } from './parts.ts'
+import { schemaToGemini } from './schema.ts'
 
 type Raw = Record<string, any>
 
@@ -38,7 +39,7 @@ export function encodeGenerateRequest(request: CanonicalRequest): Record<string,
   const format = request.responseFormat
   if (format && format.type !== 'text') {
     config.responseMimeType = 'application/json'
-    if (format.schema) config.responseJsonSchema = format.schema
+    if (format.schema) config.responseJsonSchema = schemaToGemini(format.schema)
   }
   const reasoning = request.reasoning
   if (reasoning) {
@@ -48,7 +49,8 @@ export function encodeGenerateRequest(request: CanonicalRequest): Record<string,
   }
   if (Object.keys(config).length) body.generationConfig = config
   const tools: Raw[] = []
-  if (request.tools?.length) tools.push({ functionDeclarations: request.tools.map(tool => ({ name: tool.name, ...(tool.description !== undefined && { description: tool.description }), parametersJsonSchema: tool.parameters ?? { type: 'object', properties: {} } })) })
+  if (request.tools?.length) tools.push({ functionDeclarations: request.tools.map(tool => ({ name: tool.name, ...(tool.description !== undefined && { description: tool.description }), parametersJsonSchema: schemaToGemini(tool.parameters ?? { type: 'object', properties: {} }) })) })
+  if (request.webSearch) tools.push({ googleSearch: {} })
   if (Array.isArray(extra.tools)) tools.push(...extra.tools)
   delete extra.tools
   if (tools.length) body.tools = tools

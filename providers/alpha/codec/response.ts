@@ -1,32 +1,45 @@
-import type { CanonicalResponse, Part } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse, FinishReason, Part } from '../../../core/canonical/types.ts'
 import { CallLedger, partsFromGenerate, partsToGenerate } from './parts.ts'
-import { finishFromGenerate, finishToGenerate } from './map-finish-reason.ts'
+import { blockedPrompt, finishFromGenerate, finishToGenerate } from './map-finish-reason.ts'
 import { usageFromGenerate, usageToGenerate } from './usage.ts'
 import { responseId } from './ids.ts'
 
 type Raw = Record<string, any>
 
-/** A GenerateContentResponse (also inside the alpha-cli `{response}` envelope) -> canonical. Never throws. */
+function candidateOf(candidate: Raw): { parts: Part[]; finishReason: FinishReason } {
+  const parts = partsFromGenerate(candidate?.content?.parts, new CallLedger())
+  return { parts, finishReason: finishFromGenerate(candidate?.finishReason, parts.some(part => part.type === 'tool_call')) }
+}
+
+/**
+ * A GenerateContentResponse (also inside the alpha-cli `{response}` envelope) -> canonical; candidates
+ * after the first (`candidateCount > 1`) are alternatives. A blocked prompt has no candidate: its
+ * `promptFeedback.blockReason` is a refusal. Never throws.
+ */
 export function decodeGenerateResponse(body: unknown): CanonicalResponse {
   let raw: Raw = body && typeof body === 'object' ? body as Raw : {}
   if (raw.response && typeof raw.response === 'object' && !raw.candidates) raw = raw.response
-  const candidate = Array.isArray(raw.candidates) ? raw.candidates[0] ?? {} : {}
-  const parts: Part[] = partsFromGenerate(candidate.content?.parts, new CallLedger())
+  const candidates: Raw[] = Array.isArray(raw.candidates) ? raw.candidates.map((c: unknown) => c && typeof c === 'object' ? c : {}) : []
+  const blocked = blockedPrompt(raw.promptFeedback)
+  const first = blocked && !candidates.length ? { parts: [blocked], finishReason: 'content_filter' as const } : candidateOf(candidates[0] ?? {})
   const response: CanonicalResponse = {
     id: typeof raw.responseId === 'string' ? raw.responseId : responseId(),
     model: typeof raw.modelVersion === 'string' ? raw.modelVersion : '',
-    parts,
-    finishReason: finishFromGenerate(candidate.finishReason, parts.some(part => part.type === 'tool_call')),
+    ...first,
   }
+  if (candidates.length > 1) response.alternatives = candidates.slice(1).map(candidateOf)
   const usage = usageFromGenerate(raw.usageMetadata)
   if (usage) response.usage = usage
   return response
 }
 
+const candidateTo = (parts: Part[], finishReason: FinishReason, index: number) =>
+  ({ content: { role: 'model', parts: partsToGenerate(parts, new CallLedger(), 'client') }, finishReason: finishToGenerate(finishReason), index })
+
 /** Canonical -> GenerateContentResponse. */
 export function encodeGenerateResponse(response: CanonicalResponse): Record<string, unknown> {
   const body: Raw = {
-    candidates: [{ content: { role: 'model', parts: partsToGenerate(response.parts, new CallLedger(), 'client') }, finishReason: finishToGenerate(response.finishReason), index: 0 }],
+    candidates: [candidateTo(response.parts, response.finishReason, 0), ...(response.alternatives ?? []).map((alt, i) => candidateTo(alt.parts, alt.finishReason, i + 1))],
     modelVersion: response.model,
     responseId: response.id,
   }

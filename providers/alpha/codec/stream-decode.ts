@@ -1,6 +1,6 @@
 import type { SseEvent, StreamDecoder } from '../../../core/canonical/codec.ts'
 import type { FinishReason, StreamEvent, Usage } from '../../../core/canonical/types.ts'
-import { finishFromGenerate } from './map-finish-reason.ts'
+import { blockedPrompt, finishFromGenerate } from './map-finish-reason.ts'
 import { usageFromGenerate } from './usage.ts'
 import { statusForGenerateError } from './error.ts'
 import { callId } from './ids.ts'
@@ -18,6 +18,7 @@ export function createGenerateStreamDecoder(): StreamDecoder {
   let open: { kind: 'text' | 'thinking'; index: number } | undefined
   let reason: unknown
   let sawToolCall = false
+  let blockedFinish = false
   let usage: Usage | undefined
   const run = (kind: 'text' | 'thinking') => {
     if (open?.kind !== kind) open = { kind, index: next++ }
@@ -26,7 +27,7 @@ export function createGenerateStreamDecoder(): StreamDecoder {
   const close = (): StreamEvent[] => {
     if (ended) return []
     ended = true
-    const finish: FinishReason = finishFromGenerate(reason, sawToolCall)
+    const finish: FinishReason = blockedFinish ? 'content_filter' : finishFromGenerate(reason, sawToolCall)
     return [{ type: 'finish', reason: finish, ...(usage && { usage }) }]
   }
   return {
@@ -46,7 +47,14 @@ export function createGenerateStreamDecoder(): StreamDecoder {
         started = true
         out.push({ type: 'start', id: String(chunk.responseId ?? ''), model: String(chunk.modelVersion ?? '') })
       }
-      const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined
+      const blocked = blockedPrompt(chunk.promptFeedback)
+      if (blocked && !chunk.candidates?.length) {
+        out.push({ type: 'text', index: next++, delta: blocked.text, refusal: true })
+        open = undefined
+        blockedFinish = true
+      }
+      // With candidateCount > 1 each chunk names its candidate: the stream carries the first one.
+      const candidate = Array.isArray(chunk.candidates) ? chunk.candidates.find((c: Raw) => (c?.index ?? 0) === 0) : undefined
       for (const part of (Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) as Raw[]) {
         const signature = typeof part.thoughtSignature === 'string' ? part.thoughtSignature : undefined
         if (part.thought === true) {

@@ -1,5 +1,6 @@
 import type { ImagePart, Part, TextPart, ThinkingPart } from '../../../core/canonical/types.ts'
 import { signatureFromClient, signatureToClient, signatureToUpstream } from '../../../core/canonical/signature.ts'
+import { fileFromDocument, fileToDocument } from './documents.ts'
 
 type Raw = Record<string, any>
 
@@ -41,6 +42,12 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
     switch (block.type) {
       case 'text': if (typeof block.text === 'string') parts.push({ type: 'text', text: block.text }); break
       case 'image': { const image = imageFromBlock(block); if (image) parts.push(image); break }
+      case 'document': {
+        const file = fileFromDocument(block)
+        if (file) parts.push(file)
+        else unmapped?.add('block:document')
+        break
+      }
       case 'tool_use': parts.push({ type: 'tool_call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) }); break
       case 'tool_result': {
         const inner = typeof block.content === 'string' ? block.content : partsFromBlocks(block.content, unmapped).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image')
@@ -82,6 +89,7 @@ export function blocksFromParts(parts: Part[], audience: 'client' | 'upstream'):
     switch (part.type) {
       case 'text': if (part.text) blocks.push({ type: 'text', text: part.text }); break
       case 'image': blocks.push(imageToBlock(part)); break
+      case 'file': { const document = fileToDocument(part); if (document) blocks.push(document); break }
       case 'tool_call': blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseInput(part.arguments) }); break
       case 'tool_result': blocks.push({
         type: 'tool_result', tool_use_id: part.callId,

@@ -2,9 +2,10 @@ import type { CanonicalRequest, Message, Part, ToolChoice } from '../../../core/
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
 import { partsFromBlocks } from './blocks.ts'
 import { decodeMessagesReasoning } from './reasoning.ts'
+import { isWebSearchTool, webSearchFromTool } from './web-search.ts'
 
 type Raw = Record<string, any>
-const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config'])
+const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format'])
 /** What a custom tool definition holds that canonical tools keep; other keys (`defer_loading`, `cache_control`...) are unmapped. */
 const toolKeys = new Set(['type', 'name', 'description', 'input_schema'])
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
@@ -66,7 +67,8 @@ function decodeTools(tools: Raw[], request: CanonicalRequest, unmapped: Set<stri
   request.tools = custom.map(tool => ({ name: tool.name, ...(typeof tool.description === 'string' && { description: tool.description }), ...(obj(tool.input_schema) && { parameters: tool.input_schema }) }))
   for (const tool of tools) {
     if (!tool || typeof tool !== 'object') continue
-    if (tool.type !== undefined && tool.type !== 'custom') unmapped.add(`tool:${String(tool.type)}`)
+    if (isWebSearchTool(tool)) request.webSearch = webSearchFromTool(tool)
+    else if (tool.type !== undefined && tool.type !== 'custom') unmapped.add(`tool:${String(tool.type)}`)
     else for (const key of Object.keys(tool)) if (!toolKeys.has(key)) unmapped.add(`tools.${key}`)
   }
 }
@@ -101,8 +103,10 @@ export function decodeMessagesBody(body: unknown, requireMaxTokens: boolean): Ca
   const reasoning = decodeMessagesReasoning(obj(raw.thinking), outputConfig)
   if (reasoning) request.reasoning = reasoning
   if (raw.thinking !== undefined && !['enabled', 'disabled', 'adaptive'].includes(obj(raw.thinking)?.type)) unmapped.add('thinking')
-  const format = obj(outputConfig?.format)
+  // `output_format` is the structured-outputs beta's name for what is now `output_config.format`.
+  const format = obj(outputConfig?.format) ?? obj(raw.output_format)
   if (format?.type === 'json_schema' && obj(format.schema)) request.responseFormat = { type: 'json_schema', schema: format.schema }
+  else if (raw.output_format !== undefined) unmapped.add('output_format')
   for (const key of Object.keys(outputConfig ?? {})) if (key !== 'effort' && key !== 'format') unmapped.add(`output_config.${key}`)
   if (typeof raw.metadata?.user_id === 'string') request.user = raw.metadata.user_id
   const extra: Raw = {}

@@ -1,11 +1,10 @@
 import type { CanonicalRequest, Message } from '../../../core/canonical/types.ts'
-import { effortBudget } from '../../../core/canonical/reasoning.ts'
+import { messagesBudget, messagesDefaults } from '../../../core/canonical/request-rules.ts'
 import { blocksFromParts } from './blocks.ts'
+import { webSearchToTool } from './web-search.ts'
 
 /** max_tokens is required by the format; this is what we send when the client gave none. */
-export const defaultMaxTokens = 8192
-/** The smallest thinking budget the API accepts. */
-const minThinkingBudget = 1024
+export const defaultMaxTokens = messagesDefaults.maxTokens
 
 type Raw = Record<string, any>
 
@@ -52,25 +51,26 @@ export function encodeMessagesRequest(request: CanonicalRequest): Record<string,
   if (request.topK !== undefined) body.top_k = request.topK
   if (request.stop?.length) body.stop_sequences = request.stop
   if (request.tools?.length && !extra.tools) body.tools = request.tools.map(tool => ({ name: tool.name, ...(tool.description !== undefined && { description: tool.description }), input_schema: tool.parameters ?? { type: 'object', properties: {} } }))
+  if (request.webSearch && !extra.tools) body.tools = [...body.tools ?? [], webSearchToTool(request.webSearch)]
+  // Structured output: JSON by schema only (the API has no schema-less JSON mode).
+  const format = request.responseFormat
+  if (format?.type === 'json_schema' && format.schema) body.output_config = { ...(extra.output_config as Raw | undefined), format: { type: 'json_schema', schema: format.schema } }
   const choice = request.toolChoice
   if (choice === 'none') body.tool_choice = { type: 'none' }
   else if (choice === 'required') body.tool_choice = { type: 'any' }
   else if (choice === 'auto') body.tool_choice = { type: 'auto' }
   else if (choice) body.tool_choice = { type: 'tool', name: choice.name }
   if (request.parallelToolCalls === false) body.tool_choice = { ...(body.tool_choice ?? { type: 'auto' }), disable_parallel_tool_use: true }
-  const reasoning = request.reasoning
-  if (reasoning) {
-    let budget = reasoning.budgetTokens ?? (reasoning.effort ? effortBudget[reasoning.effort] : undefined)
-    if (budget === -1) budget = effortBudget.medium
-    if (budget !== undefined && budget > 0) {
-      budget = Math.max(budget, minThinkingBudget)
-      // budget_tokens must stay below max_tokens
-      if (body.max_tokens <= budget) body.max_tokens = budget + (request.maxTokens ?? defaultMaxTokens)
-      body.thinking = { type: 'enabled', budget_tokens: budget }
-      delete body.temperature // the API refuses temperature with thinking on
-    } else if (budget === 0) {
-      body.thinking = { type: 'disabled' }
-    }
+  // The pipeline fits the request to the API's thinking rules first (core/canonical/request-rules.ts);
+  // these guards keep a direct encode valid too.
+  const budget = messagesBudget(request.reasoning)
+  if (budget) {
+    if (body.max_tokens <= budget) body.max_tokens = budget + (request.maxTokens ?? defaultMaxTokens)
+    body.thinking = { type: 'enabled', budget_tokens: budget }
+    if (body.temperature !== 1) delete body.temperature
+    delete body.top_k
+  } else if (budget === 0) {
+    body.thinking = { type: 'disabled' }
   }
   if (request.user) body.metadata = { ...(extra.metadata ?? {}), user_id: request.user }
   return body

@@ -1,11 +1,11 @@
-import type { CanonicalRequest, Message, Part, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
+import type { CanonicalRequest, ImagePart, Message, Part, TextPart, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
 import type { ReasoningEffort } from '../../../core/canonical/types.ts'
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
 import { validateChatRequest } from '../validate-chat.ts'
 import { partsFromContent } from './content.ts'
 
 /** Fields the canonical request models; everything else rides in `extensions.chat`. */
-const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user'])
+const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user', 'prompt_cache_key', 'safety_identifier', 'verbosity', 'store'])
 /** Unknown fields whose effect every format has anyway: usage is always reported on a translated stream. */
 const noLoss = new Set(['stream_options'])
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function'])
@@ -24,7 +24,7 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
   const role = raw.role === 'developer' ? 'system' : raw.role as Message['role'] | 'function'
   if (role === 'tool' || role === 'function') {
     const callId = typeof raw.tool_call_id === 'string' ? raw.tool_call_id : typeof raw.name === 'string' ? raw.name : ''
-    const parts = partsFromContent(raw.content)
+    const parts = partsFromContent(raw.content).filter(part => part.type !== 'file') as Array<TextPart | ImagePart>
     const content = typeof raw.content === 'string' ? raw.content : parts
     return [{ role: 'tool', parts: [{ type: 'tool_result', callId, content, ...(typeof raw.name === 'string' && { name: raw.name }) }] }]
   }
@@ -51,6 +51,16 @@ function decodeToolChoice(raw: unknown): ToolChoice | undefined {
   if (raw === 'none' || raw === 'auto' || raw === 'required') return raw
   const name = obj(obj(raw)?.function)?.name
   return typeof name === 'string' ? { name } : undefined
+}
+
+const verbosities = new Set(['low', 'medium', 'high'])
+
+/** Fields the chat and responses formats share (responses nests verbosity in `text`). */
+function decodeOpenAIExtras(raw: Record<string, unknown>, request: CanonicalRequest): void {
+  if (typeof raw.prompt_cache_key === 'string') request.promptCacheKey = raw.prompt_cache_key
+  if (typeof raw.safety_identifier === 'string') request.safetyIdentifier = raw.safety_identifier
+  if (typeof raw.verbosity === 'string' && verbosities.has(raw.verbosity)) request.verbosity = raw.verbosity as CanonicalRequest['verbosity']
+  if (typeof raw.store === 'boolean') request.store = raw.store
 }
 
 /** A chat-completions body -> canonical. Throws RequestValidationError (400) and nothing else. */
@@ -94,6 +104,7 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
     const schema = obj(format.json_schema)
     request.responseFormat = { type: format.type, ...(schema && { name: schema.name as string, schema: schema.schema as Record<string, unknown>, strict: schema.strict as boolean }) }
   }
+  decodeOpenAIExtras(raw, request)
   const extra: Record<string, unknown> = {}
   for (const key of Object.keys(raw)) {
     if (known.has(key) || key === '__proto__') continue

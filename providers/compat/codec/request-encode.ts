@@ -1,13 +1,44 @@
-import type { CanonicalRequest, ImagePart, Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart } from '../../../core/canonical/types.ts'
+import type { CanonicalRequest, ImagePart, Message, ThinkingPart, ToolCallPart, ToolResultPart } from '../../../core/canonical/types.ts'
 import { openaiEffort } from '../../../core/canonical/reasoning.ts'
-import { contentFromParts, toolResultText } from './content.ts'
+import { contentFromParts, imageToUrl, toolResultText } from './content.ts'
 
-function encodeMessages(message: Message): Array<Record<string, unknown>> {
-  if (message.role === 'tool') {
-    // One chat tool message per result: the format has no multi-result turn.
-    return message.parts.filter((part): part is ToolResultPart => part.type === 'tool_result')
-      .map(part => ({ role: 'tool', tool_call_id: part.callId, content: toolResultText(part.content) }))
+type Wire = Record<string, unknown>
+
+/**
+ * One chat tool message per result (the format has no multi-result turn). Tool messages hold text only:
+ * images a tool returned ride in `images` and are sent in a user message after the run of tool messages.
+ */
+function toolMessages(results: ToolResultPart[]): Wire[] {
+  return results.map(part => {
+    const images = typeof part.content === 'string' ? [] : part.content.filter((piece): piece is ImagePart => piece.type === 'image')
+    return { role: 'tool', tool_call_id: part.callId, content: toolResultText(part.content), ...(images.length && { [imagesKey]: images }) }
+  })
+}
+const imagesKey = Symbol('images')
+
+/** Tool results' images, moved to one user message right after the tool messages they came with. */
+function placeToolImages(messages: Wire[]): Wire[] {
+  const out: Wire[] = []
+  let pending: ImagePart[] = []
+  const flush = () => {
+    if (pending.length) out.push({ role: 'user', content: pending.map(image => ({ type: 'image_url', image_url: { url: imageToUrl(image) } })) })
+    pending = []
   }
+  for (const message of messages) {
+    if (message.role !== 'tool') flush()
+    const images = (message as { [imagesKey]?: ImagePart[] })[imagesKey]
+    if (images) {
+      pending.push(...images)
+      delete (message as { [imagesKey]?: ImagePart[] })[imagesKey]
+    }
+    out.push(message)
+  }
+  flush()
+  return out
+}
+
+function encodeMessages(message: Message): Wire[] {
+  if (message.role === 'tool') return toolMessages(message.parts.filter((part): part is ToolResultPart => part.type === 'tool_result'))
   const out: Record<string, unknown> = { role: message.role, content: contentFromParts(message.parts) }
   if (message.name) out.name = message.name
   if (message.role === 'assistant') {
@@ -20,17 +51,25 @@ function encodeMessages(message: Message): Array<Record<string, unknown>> {
   }
   // Tool results that arrive inside a user turn (some formats allow it) become tool messages first.
   const results = message.parts.filter((part): part is ToolResultPart => part.type === 'tool_result')
-  const rest = message.parts.filter((part): part is TextPart | ImagePart => part.type === 'text' || part.type === 'image')
+  const rest = message.parts.filter(part => part.type === 'text' || part.type === 'image' || part.type === 'file')
   if (message.role === 'user' && results.length) {
-    const tools = results.map(part => ({ role: 'tool', tool_call_id: part.callId, content: toolResultText(part.content) }))
+    const tools = toolMessages(results)
     return rest.length ? [...tools, { role: 'user', content: contentFromParts(rest) }] : tools
   }
   return [out]
 }
 
+/** Fields chat and responses share; chat has `verbosity` at the top level. */
+function encodeOpenAIExtras(request: CanonicalRequest, body: Wire): void {
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey
+  if (request.safetyIdentifier !== undefined) body.safety_identifier = request.safetyIdentifier
+  if (request.verbosity !== undefined) body.verbosity = request.verbosity
+  if (request.store !== undefined) body.store = request.store
+}
+
 /** Canonical -> chat-completions body. */
 export function encodeChatRequest(request: CanonicalRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...request.extensions?.chat, model: request.model, messages: request.messages.flatMap(encodeMessages) }
+  const body: Record<string, unknown> = { ...request.extensions?.chat, model: request.model, messages: placeToolImages(request.messages.flatMap(encodeMessages)) }
   if (request.stream) body.stream = true
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens
   if (request.temperature !== undefined) body.temperature = request.temperature
@@ -51,6 +90,7 @@ export function encodeChatRequest(request: CanonicalRequest): Record<string, unk
   if (effort) body.reasoning_effort = effort
   const format = request.responseFormat
   if (format) body.response_format = format.type === 'json_schema' ? { type: 'json_schema', json_schema: { name: format.name ?? 'response', schema: format.schema ?? {}, ...(format.strict !== undefined && { strict: format.strict }) } } : { type: format.type }
+  encodeOpenAIExtras(request, body)
   // Ask for usage on streams that cross formats: the canonical finish carries it.
   if (request.stream && !body.stream_options) body.stream_options = { include_usage: true }
   return body

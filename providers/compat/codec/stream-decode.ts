@@ -13,7 +13,7 @@ type Raw = Record<string, any>
 export function createChatStreamDecoder(): StreamDecoder {
   let started = false
   let next = 0
-  let open: { kind: 'text' | 'thinking'; index: number } | undefined
+  let open: { kind: 'text' | 'thinking' | 'refusal'; index: number } | undefined
   const toolIndexes = new Map<number, number>()
   // Calls whose arguments never came: they end as `{}`, as a call without arguments reads everywhere.
   const noArgs = new Set<number>()
@@ -21,7 +21,7 @@ export function createChatStreamDecoder(): StreamDecoder {
   let usage: Usage | undefined
   let ended = false
 
-  const run = (kind: 'text' | 'thinking') => {
+  const run = (kind: 'text' | 'thinking' | 'refusal') => {
     if (open?.kind !== kind) open = { kind, index: next++ }
     return open.index
   }
@@ -50,12 +50,14 @@ export function createChatStreamDecoder(): StreamDecoder {
         out.push({ type: 'start', id: String(chunk.id ?? ''), model: String(chunk.model ?? '') })
       }
       usage = usageFromChat(chunk.usage) ?? usage
-      const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined
+      // With `n > 1` every chunk names its choice: the stream carries the first one.
+      const choice = Array.isArray(chunk.choices) ? chunk.choices.find((c: Raw) => (c?.index ?? 0) === 0) : undefined
       const delta = choice?.delta
       if (delta && typeof delta === 'object') {
         const reasoning = delta.reasoning_content ?? delta.reasoning
         if (typeof reasoning === 'string' && reasoning) out.push({ type: 'thinking', index: run('thinking'), delta: reasoning })
         if (typeof delta.content === 'string' && delta.content) out.push({ type: 'text', index: run('text'), delta: delta.content })
+        if (typeof delta.refusal === 'string' && delta.refusal) out.push({ type: 'text', index: run('refusal'), delta: delta.refusal, refusal: true })
         if (Array.isArray(delta.tool_calls)) {
           for (const call of delta.tool_calls) {
             const key = typeof call?.index === 'number' ? call.index : toolIndexes.size

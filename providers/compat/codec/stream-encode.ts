@@ -27,7 +27,7 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
       if (done) return ''
       switch (event.type) {
         case 'start': return begin()
-        case 'text': return begin() + frame({ content: event.delta })
+        case 'text': return begin() + frame(event.refusal ? { refusal: event.delta } : { content: event.delta })
         case 'thinking': return event.delta ? begin() + frame({ reasoning_content: event.delta }) : begin()
         case 'tool_call_start': {
           const slot = toolSlots.size

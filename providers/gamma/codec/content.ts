@@ -1,5 +1,6 @@
-import type { ImagePart, TextPart } from '../../../core/canonical/types.ts'
+import type { FilePart, ImagePart, TextPart } from '../../../core/canonical/types.ts'
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { dataUrl, fileIdValidAt, parseDataUrl } from '../../../core/canonical/files.ts'
 import { isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */
@@ -15,16 +16,41 @@ export function imageToUrl(image: ImagePart): string {
 }
 
 /**
- * Files the canonical parts cannot carry (an uploaded `file_id`, a PDF) stay visible as a text
- * placeholder instead of vanishing, so the model at least knows something was attached.
+ * Parts the canonical ones cannot carry (an image known only by `file_id`, a part type of the vendor's
+ * newest) stay visible as a text placeholder instead of vanishing, so the model knows something was there.
  */
 function placeholder(kind: string, part: Record<string, unknown>): TextPart {
   const fields = ['filename', 'file_id', 'file_url'].filter(key => typeof part[key] === 'string').map(key => `${key}=${part[key] as string}`)
   return { type: 'text', text: `[${kind}${fields.length ? ' ' + fields.join(' ') : ''}]` }
 }
 
+/** `input_file`: inline `file_data` (a data URL), `file_url`, or an upload's `file_id`. */
+function fileFromPart(part: Record<string, unknown>, param: string): FilePart {
+  const file: FilePart = { type: 'file' }
+  const inline = str(part.file_data)
+  if (inline) Object.assign(file, parseDataUrl(inline) ?? { data: inline })
+  else if (str(part.file_url)) file.url = part.file_url as string
+  else if (str(part.file_id)) Object.assign(file, { fileId: part.file_id, origin: 'responses' })
+  else throw new RequestValidationError(`${param} needs file_data, file_url or file_id`, param)
+  if (str(part.filename)) file.filename = part.filename as string
+  if (!file.mediaType && file.filename?.toLowerCase().endsWith('.pdf')) file.mediaType = 'application/pdf'
+  return file
+}
+
+/** A document as an `input_file` part; undefined when it is another vendor's upload. */
+export function fileToPart(file: FilePart): Record<string, unknown> | undefined {
+  const part: Record<string, unknown> = { type: 'input_file' }
+  if (file.data !== undefined) part.file_data = dataUrl(file.mediaType, file.data)
+  else if (file.url !== undefined) part.file_url = file.url
+  else if (fileIdValidAt(file, 'responses')) part.file_id = file.fileId
+  else return undefined
+  // The API wants a name with inline data.
+  if (file.filename || part.file_data) part.filename = file.filename ?? 'document'
+  return part
+}
+
 /** One content part of a message or of a function_call_output; `param` names it in errors. */
-export function decodeContentPart(part: unknown, param: string): TextPart | ImagePart {
+export function decodeContentPart(part: unknown, param: string): TextPart | ImagePart | FilePart {
   if (!isObject(part)) throw new RequestValidationError(`${param} must be an object`, param)
   switch (part.type) {
     case 'input_text':
@@ -34,14 +60,14 @@ export function decodeContentPart(part: unknown, param: string): TextPart | Imag
       if (text === undefined) throw new RequestValidationError(`${param}.text must be a string`, param)
       return { type: 'text', text }
     }
-    case 'refusal': return { type: 'text', text: str(part.refusal) ?? '' }
+    case 'refusal': return { type: 'text', text: str(part.refusal) ?? '', refusal: true }
     case 'input_image': {
       const url = str(part.image_url)
       if (url) return imageFromUrl(url)
       if (typeof part.file_id === 'string') return placeholder('input_image', part)
       throw new RequestValidationError(`${param} needs image_url or file_id`, param)
     }
-    case 'input_file': return placeholder('input_file', part)
+    case 'input_file': return fileFromPart(part, param)
     // A part type this decoder does not know (the vendor's newest) passes untouched on the same-format
     // path; elsewhere the model at least sees that something was there.
     default:
@@ -51,7 +77,7 @@ export function decodeContentPart(part: unknown, param: string): TextPart | Imag
 }
 
 /** `content` of a message: a string is one text part. */
-export function decodeContent(content: unknown, param: string): Array<TextPart | ImagePart> {
+export function decodeContent(content: unknown, param: string): Array<TextPart | ImagePart | FilePart> {
   if (typeof content === 'string') return [{ type: 'text', text: content }]
   if (!Array.isArray(content)) throw new RequestValidationError(`${param} must be a string or an array`, param)
   return content.map((part, i) => decodeContentPart(part, `${param}[${i}]`))

@@ -1,4 +1,4 @@
-import type { Message, Part } from '../../../core/canonical/types.ts'
+import type { ImagePart, Message, Part, TextPart } from '../../../core/canonical/types.ts'
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
 import { decodeContent } from './content.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
@@ -41,7 +41,8 @@ function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string
       case 'function_call_output': {
         const callId = str(item.call_id)
         if (!callId) throw new RequestValidationError(`${param}.call_id must be a non-empty string`, param)
-        const content = typeof item.output === 'string' ? item.output : decodeContent(item.output, `${param}.output`)
+        // Documents in a tool's output have no canonical place (tool results hold text and images).
+        const content = typeof item.output === 'string' ? item.output : decodeContent(item.output, `${param}.output`).filter((part): part is TextPart | ImagePart => part.type !== 'file')
         const name = callNames.get(callId)
         messages.push({ role: 'tool', parts: [name ? { type: 'tool_result', callId, name, content } : { type: 'tool_result', callId, content }] })
         return

@@ -1,5 +1,5 @@
 import type { Message, Part, ToolResultPart } from '../../../core/canonical/types.ts'
-import { imageToUrl } from './content.ts'
+import { fileToPart, imageToUrl } from './content.ts'
 import type { Json } from './guards.ts'
 import { itemFromThinking } from './reasoning-item.ts'
 
@@ -45,9 +45,11 @@ function encodeMessage(message: Message): Json[] {
 }
 
 function contentPiece(part: Part, role: string): Json | undefined {
+  if (part.type === 'text' && part.refusal && role === 'assistant') return { type: 'refusal', refusal: part.text }
   if (part.type === 'text') return { type: role === 'assistant' ? 'output_text' : 'input_text', text: part.text }
   // Assistant messages of this format hold text only: an image there has nowhere to go.
   if (part.type === 'image' && role !== 'assistant') return { type: 'input_image', image_url: imageToUrl(part), detail: 'auto' }
+  if (part.type === 'file' && role !== 'assistant') return fileToPart(part)
   return undefined
 }
 

@@ -22,13 +22,14 @@ export function groupOutput(parts: Part[]): OutputGroup[] {
 }
 
 export const outputText = (text: string): Json => ({ type: 'output_text', text, annotations: [] })
+export const refusalPart = (refusal: string): Json => ({ type: 'refusal', refusal })
 
 /** One output item; its id comes from the response id and its position, so it is the same everywhere. */
 export function outputItem(group: OutputGroup, respId: string, outputIndex: number, status: ItemStatus): Json {
   const id = itemId(group.kind, respId, outputIndex)
   const [first] = group.parts
   if (group.kind === 'message') {
-    const content = group.parts.flatMap(part => part.type === 'text' ? [outputText(part.text)] : [])
+    const content = group.parts.flatMap(part => part.type === 'text' ? [part.refusal ? refusalPart(part.text) : outputText(part.text)] : [])
     return { id, type: 'message', role: 'assistant', status, content }
   }
   if (first?.type === 'tool_call') return { id, type: 'function_call', call_id: first.id, name: first.name, arguments: first.arguments, status }

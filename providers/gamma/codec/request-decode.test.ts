@@ -33,9 +33,9 @@ describe('request decode: input', () => {
         { type: 'image', mediaType: 'image/jpeg', data: 'QUJD' },
         { type: 'image', url: 'https://x.test/cat.png' },
         { type: 'text', text: '[input_image file_id=file-123]' },
-        { type: 'text', text: '[input_file filename=a.pdf file_id=file-9]' },
+        { type: 'file', fileId: 'file-9', origin: 'responses', filename: 'a.pdf', mediaType: 'application/pdf' },
       ] },
-      { role: 'assistant', parts: [{ type: 'text', text: 'no' }] },
+      { role: 'assistant', parts: [{ type: 'text', text: 'no', refusal: true }] },
     ]],
     ['one assistant turn: reasoning, text and consecutive function calls join', {
       input: [
@@ -99,14 +99,14 @@ describe('request decode: parameters', () => {
       responseFormat: { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true },
       tools: [{ name: 'f', description: 'F', parameters: { type: 'object', properties: {} } }],
       toolChoice: { name: 'f' },
+      store: false, promptCacheKey: 'k', verbosity: 'low', webSearch: {},
       extensions: { responses: {
-        store: false, include: ['reasoning.encrypted_content'], previous_response_id: 'resp_1', prompt_cache_key: 'k',
+        include: ['reasoning.encrypted_content'], previous_response_id: 'resp_1',
         tools: [{ type: 'function', name: 'f', strict: false }, { type: 'web_search' }],
         reasoning: { summary: 'detailed' },
-        text: { verbosity: 'low' },
       } },
-      // What another format cannot take (`store: false` loses nothing: no other format stores).
-      unmapped: ['include', 'previous_response_id', 'prompt_cache_key', 'tool:web_search', 'text.verbosity'],
+      // What another format cannot take.
+      unmapped: ['include', 'previous_response_id'],
     })
   })
 

@@ -5,11 +5,12 @@ import { decodeInput } from './input-decode.ts'
 import { decodeReasoning } from './reasoning-param.ts'
 import { decodeTextFormat } from './text-format.ts'
 import { decodeToolChoice, decodeTools } from './tools.ts'
+import { isWebSearch, webSearchOf } from './web-search.ts'
 
 /** Top-level fields mapped to canonical ones; every other field travels in `extensions.responses`. */
 const mapped: ReadonlySet<string> = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'max_output_tokens', 'temperature', 'top_p',
-  'reasoning', 'text', 'parallel_tool_calls', 'user', 'stream',
+  'reasoning', 'text', 'parallel_tool_calls', 'user', 'stream', 'prompt_cache_key', 'safety_identifier', 'store',
 ])
 
 /** An optional field: absent/null is undefined; present, `pick` must accept it or the request is invalid. */
@@ -51,6 +52,12 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (topP !== undefined) request.topP = topP
   if (parallelToolCalls !== undefined) request.parallelToolCalls = parallelToolCalls
   if (user !== undefined) request.user = user
+  const cacheKey = field(body, 'prompt_cache_key', text, 'a string')
+  const safety = field(body, 'safety_identifier', text, 'a string')
+  const store = field(body, 'store', bool, 'a boolean')
+  if (cacheKey !== undefined) request.promptCacheKey = cacheKey
+  if (safety !== undefined) request.safetyIdentifier = safety
+  if (store !== undefined) request.store = store
 
   const tools = decodeTools(body.tools)
   const choice = decodeToolChoice(body.tool_choice)
@@ -60,6 +67,9 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (choice.choice) request.toolChoice = choice.choice
   if (reasoning.reasoning) request.reasoning = reasoning.reasoning
   if (format.format) request.responseFormat = format.format
+  if (format.verbosity) request.verbosity = format.verbosity
+  const search = webSearchOf(tools.wire)
+  if (search) request.webSearch = search
 
   // What canonical fields cannot hold, in wire shape; request-encode merges it back.
   const extension: Json = unknownFields(body, mapped)
@@ -68,8 +78,8 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (reasoning.wire) extension.reasoning = reasoning.wire
   if (format.wire) extension.text = format.wire
   if (Object.keys(extension).length) request.extensions = { responses: extension }
-  for (const key of Object.keys(unknownFields(body, mapped))) if (!(key === 'store' && body.store === false)) unmapped.add(key)
-  for (const tool of tools.wire ?? []) if (tool.type !== 'function') unmapped.add(`tool:${String(tool.type)}`)
+  for (const key of Object.keys(unknownFields(body, mapped))) unmapped.add(key)
+  for (const tool of tools.wire ?? []) if (tool.type !== 'function' && !isWebSearch(tool)) unmapped.add(`tool:${String(tool.type)}`)
   if (choice.wire) unmapped.add('tool_choice')
   for (const key of Object.keys(format.wire ?? {})) unmapped.add(`text.${key}`)
   if (unmapped.size) request.unmapped = [...unmapped]

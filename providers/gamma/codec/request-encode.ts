@@ -4,6 +4,7 @@ import { encodeInput } from './input-encode.ts'
 import { encodeReasoning } from './reasoning-param.ts'
 import { encodeTextFormat } from './text-format.ts'
 import { encodeToolChoice, encodeTools } from './tools.ts'
+import { isWebSearch, webSearchTool } from './web-search.ts'
 
 /**
  * Canonical request -> `/v1/responses` body. `extensions.responses` (unknown fields of a responses
@@ -27,11 +28,15 @@ export function encodeRequest(request: CanonicalRequest): Json {
   put('top_p', request.topP)
   put('parallel_tool_calls', request.parallelToolCalls)
   put('user', request.user)
+  put('prompt_cache_key', request.promptCacheKey)
+  put('safety_identifier', request.safetyIdentifier)
+  put('store', request.store)
   const tools = encodeTools(request.tools, wireTools)
+  if (request.webSearch && !tools.some(isWebSearch)) tools.push(webSearchTool(request.webSearch))
   if (tools.length) body.tools = tools
   put('tool_choice', encodeToolChoice(request.toolChoice) ?? wireChoice)
   put('reasoning', encodeReasoning(request.reasoning, wireReasoning))
-  put('text', encodeTextFormat(request.responseFormat, wireText))
+  put('text', encodeTextFormat(request.responseFormat, wireText, request.verbosity))
   body.stream = request.stream
   return body
 }

@@ -20,7 +20,8 @@ export function partsFromOutput(output: unknown): Part[] {
     if (item.type === 'message' && Array.isArray(item.content)) {
       return item.content.flatMap((part): Part[] => {
         if (!isObject(part)) return []
-        const text = part.type === 'refusal' ? str(part.refusal) : str(part.text)
+        if (part.type === 'refusal') return typeof part.refusal === 'string' ? [{ type: 'text', text: part.refusal, refusal: true }] : []
+        const text = str(part.text)
         return text === undefined ? [] : [{ type: 'text', text }]
       })
     }

@@ -8,7 +8,7 @@ import { summarySeparator, thinkingFromItem } from './reasoning-item.ts'
 import { usageFromWire } from './usage.ts'
 
 /** One canonical block: a message content part, a reasoning item or a function call, and what was emitted. */
-interface Block { index: number; kind: 'text' | 'thinking' | 'tool'; sent: string; signed?: boolean }
+interface Block { index: number; kind: 'text' | 'refusal' | 'thinking' | 'tool'; sent: string; signed?: boolean }
 
 /** The one `finish`: from the final response's status (the event name when it has none) and usage. */
 function finishEvent(res: Json, fallbackStatus: string, sawToolCall: boolean): StreamEvent {
@@ -45,6 +45,7 @@ export function createStreamDecoder(): StreamDecoder {
   const send = (found: Block, delta: string) => {
     found.sent += delta
     if (found.kind === 'text') out.push({ type: 'text', index: found.index, delta })
+    else if (found.kind === 'refusal') out.push({ type: 'text', index: found.index, delta, refusal: true })
     else if (found.kind === 'thinking') out.push({ type: 'thinking', index: found.index, delta, origin: 'responses' })
     else out.push({ type: 'tool_call_delta', index: found.index, delta })
   }
@@ -79,7 +80,9 @@ export function createStreamDecoder(): StreamDecoder {
       if (found && !found.signed) out.push({ type: 'thinking', index: found.index, delta: '', signature: thinking!.signature, origin: 'responses' })
       if (found) found.signed = true
     } else if (item.type === 'message' && Array.isArray(item.content)) {
-      item.content.forEach((part, c) => catchUp(`${at}:${c}`, 'text', isObject(part) ? part.text ?? part.refusal : undefined))
+      item.content.forEach((part, c) => {
+        if (isObject(part)) catchUp(`${at}:${c}`, part.type === 'refusal' ? 'refusal' : 'text', part.type === 'refusal' ? part.refusal : part.text)
+      })
     }
   }
   const fail = (error: Json, fallback: string) => {
@@ -102,10 +105,10 @@ export function createStreamDecoder(): StreamDecoder {
           delta(`${at}`, 'tool', data.item.arguments)
         }
         return
-      case 'response.output_text.delta':
-      case 'response.refusal.delta': return delta(part, 'text', data.delta)
+      case 'response.output_text.delta': return delta(part, 'text', data.delta)
+      case 'response.refusal.delta': return delta(part, 'refusal', data.delta)
       case 'response.output_text.done': return catchUp(part, 'text', data.text)
-      case 'response.refusal.done': return catchUp(part, 'text', data.refusal)
+      case 'response.refusal.done': return catchUp(part, 'refusal', data.refusal)
       case 'response.function_call_arguments.delta':
         toolStart(`${at}`, { call_id: data.item_id })
         return delta(`${at}`, 'tool', data.delta)

@@ -4,7 +4,7 @@ import { errorTypeFor } from '../../../core/http/errors.ts'
 import type { Json } from './guards.ts'
 import { itemId, responseId, type ItemKind } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'
-import { buildOutput, outputItem, outputText, responseObject } from './output-items.ts'
+import { buildOutput, outputItem, outputText, refusalPart, responseObject } from './output-items.ts'
 import { usageToWire } from './usage.ts'
 import { createToolCallSequencer } from '../../../core/canonical/tool-call-order.ts'
 
@@ -42,6 +42,9 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
 
   function closePart(it: OpenItem): string {
     const last = it.parts.at(-1)
+    if (it.kind === 'message' && last?.type === 'text' && last.refusal) {
+      return frame('response.refusal.done', { ...textRef(it), refusal: last.text }) + frame('response.content_part.done', { ...textRef(it), part: refusalPart(last.text) })
+    }
     if (it.kind === 'message' && last?.type === 'text') {
       return frame('response.output_text.done', { ...textRef(it), text: last.text }) + frame('response.content_part.done', { ...textRef(it), part: outputText(last.text) })
     }
@@ -72,19 +75,19 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
     byIndex.set(index, { part, item: open })
     if (kind === 'message') {
       open.parts.push(part)
-      text += frame('response.content_part.added', { ...textRef(open), part: outputText('') })
+      text += frame('response.content_part.added', { ...textRef(open), part: part.type === 'text' && part.refusal ? refusalPart('') : outputText('') })
     }
     return text
   }
 
-  function onText(index: number, delta: string): string {
+  function onText(index: number, delta: string, refusal?: boolean): string {
     const found = byIndex.get(index)
-    let text = found ? '' : begin(index, { type: 'text', text: '' }, 'message')
+    let text = found ? '' : begin(index, refusal ? { type: 'text', text: '', refusal } : { type: 'text', text: '' }, 'message')
     const { part, item: it } = byIndex.get(index)!
     if (part.type !== 'text') return text
     part.text += delta
     // A delta for an item already closed still counts for response.completed, but cannot be framed.
-    if (it === open && delta) text += frame('response.output_text.delta', { ...textRef(it), delta })
+    if (it === open && delta) text += frame(part.refusal ? 'response.refusal.delta' : 'response.output_text.delta', { ...textRef(it), delta })
     return text
   }
   function onThinking(event: Extract<StreamEvent, { type: 'thinking' }>): string {
@@ -131,7 +134,7 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
         if (!started) id = responseId(event.id)
         startUsage = event.usage
         return ensureStarted()
-      case 'text': return onText(event.index, event.delta)
+      case 'text': return onText(event.index, event.delta, event.refusal)
       case 'thinking': return onThinking(event)
       case 'tool_call_start': {
         if (byIndex.has(event.index)) return ''

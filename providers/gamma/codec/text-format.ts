@@ -2,13 +2,18 @@ import type { ResponseFormat } from '../../../core/canonical/types.ts'
 import { RequestValidationError } from '../../../core/canonical/errors.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
 
-/** `text: {format, verbosity}` -> canonical response format; the other `text` fields stay in `wire`. */
-export function decodeTextFormat(value: unknown): { format?: ResponseFormat; wire?: Json } {
+type Verbosity = 'low' | 'medium' | 'high'
+const verbosities = new Set(['low', 'medium', 'high'])
+
+/** `text: {format, verbosity}` -> canonical response format and verbosity; other `text` fields stay in `wire`. */
+export function decodeTextFormat(value: unknown): { format?: ResponseFormat; verbosity?: Verbosity; wire?: Json } {
   if (absent(value)) return {}
   if (!isObject(value)) throw new RequestValidationError('text must be an object', 'text')
-  const { format, ...rest } = value
+  const { format, verbosity: rawVerbosity, ...rest } = value
+  const verbosity = typeof rawVerbosity === 'string' && verbosities.has(rawVerbosity) ? rawVerbosity as Verbosity : undefined
+  if (!absent(rawVerbosity) && !verbosity) rest.verbosity = rawVerbosity
   const wire = Object.keys(rest).length ? rest : undefined
-  if (absent(format)) return { wire }
+  if (absent(format)) return { wire, ...(verbosity && { verbosity }) }
   if (!isObject(format) || !(format.type === 'text' || format.type === 'json_object' || format.type === 'json_schema')) {
     throw new RequestValidationError("text.format.type must be 'text', 'json_object' or 'json_schema'", 'text.format')
   }
@@ -20,11 +25,12 @@ export function decodeTextFormat(value: unknown): { format?: ResponseFormat; wir
     if (name) out.name = name
     if (typeof format.strict === 'boolean') out.strict = format.strict
   }
-  return { format: out, wire }
+  return { format: out, wire, ...(verbosity && { verbosity }) }
 }
 
-export function encodeTextFormat(format: ResponseFormat | undefined, wire: unknown): Json | undefined {
+export function encodeTextFormat(format: ResponseFormat | undefined, wire: unknown, verbosity?: Verbosity): Json | undefined {
   const out: Json = isObject(wire) ? { ...wire } : {}
+  if (verbosity) out.verbosity = verbosity
   if (format?.type === 'json_schema') {
     // The format requires a name; other formats may not have one.
     const schema: Json = { type: 'json_schema', name: format.name ?? 'response', schema: format.schema ?? {} }
