@@ -28,6 +28,10 @@ export interface ProxyRequest {
   timing?: RequestTiming
   /** What the last translated attempt could not carry to its upstream format (`x-proxy-dropped`). */
   dropped?: string[]
+  /** The model that served, when routing chose another than `model` (a scenario rule or a fallback). */
+  servedModel?: string
+  /** The conversation this request belongs to, when routing keeps it on one credential (a short hash). */
+  session?: string
 }
 
 /** One way to serve the request: a credential and the upstream model name to send. */
@@ -76,6 +80,8 @@ export interface AttemptResult {
   firstByteMs?: number
   /** Failed attempts: milliseconds the whole upstream exchange took. */
   durationMs?: number
+  /** The upstream's response headers, when it answered (rate-limit windows, plugins/routing/rate-limits.ts). */
+  headers?: Record<string, string | string[] | undefined>
 }
 
 export interface ResponseContext {

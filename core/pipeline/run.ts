@@ -140,12 +140,12 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     timing.waitedMs += ms
     return ms
   }
-  const fail = async (failure: Failure, status: number, bootstrap = false, detail?: string): Promise<{ failure: Failure; result: AttemptResult }> => {
+  const fail = async (failure: Failure, status: number, bootstrap = false, detail?: string, headers?: AttemptResult['headers']): Promise<{ failure: Failure; result: AttemptResult }> => {
     // A 200 stream that broke before its first event failed like a 502 (the next credential may answer);
     // streaming.bootstrap-retries allows that many tries more for this case.
     const allowed = kernel.config['request-retry'] + (bootstrap ? kernel.config.streaming['bootstrap-retries'] : 0)
     const retry = classifyUpstreamStatus(status) === 'retry' && attempt < allowed
-    const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, detail, action: retry ? 'retry' : 'fail', firstByteMs, durationMs: upstreamDone() }
+    const result: AttemptResult = { request, candidate, status, attempt, bootstrap, retryAfter: failure.retryAfter, message: failure.message, detail, action: retry ? 'retry' : 'fail', firstByteMs, durationMs: upstreamDone(), headers }
     await hooks.callHook('attempt-result', result)
     return { failure, result }
   }
@@ -168,7 +168,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   if (upstream.status >= 400) {
     const text = 'text' in upstream ? upstream.text : await upstream.body.text().catch(() => '')
     const info = decodeUpstreamError(kernel, provider.format, upstream.status, scrubSecrets(text, candidate.credential))
-    return fail({ ...info, retryAfter: retryAfterSeconds(upstream.headers['retry-after']) }, upstream.status)
+    return fail({ ...info, retryAfter: retryAfterSeconds(upstream.headers['retry-after']) }, upstream.status, false, undefined, upstream.headers)
   }
 
   // What the translation could not carry is said in the answer (docs/clients.md).
@@ -180,7 +180,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
     const primed = await primeStream(upstream.body, transform)
     if ('error' in primed) return fail({ status: 502, message: `upstream stream failed before its first byte: ${primed.error}`, type: 'server_error' }, 502, true)
     upstreamDone()
-    await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done', firstByteMs })
+    await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done', firstByteMs, headers: upstream.headers })
     ctx.sse = options.sse !== false
     ctx.stream = pipeStream(upstream.body, primed, transform, (outcome) => {
       ctx.usage = outcome.usage
@@ -198,7 +198,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   // A 200 that is not JSON (a gateway's HTML page) is an upstream failure like a 502: the next credential may answer.
   if (!looksLikeJsonObject(text)) return fail({ status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
   ctx.upstreamMs = upstreamDone()
-  await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done', firstByteMs })
+  await hooks.callHook('attempt-result', { request, candidate, status: upstream.status, attempt, action: 'done', firstByteMs, headers: upstream.headers })
   ctx.durationMs = Date.now() - request.startedAt
   // Same format, same model name, nobody counting tokens: the upstream's bytes are the answer.
   if (provider.format === request.inbound && !options.client && provider.passthrough !== false && candidate.upstreamModel === request.model && !kernel.config['usage-statistics-enabled']) {
