@@ -16,6 +16,7 @@ export const builtinPlugins: string[] = [
   'plugins/keepalive/index.ts',
   'plugins/websocket/index.ts',
   'plugins/management/index.ts',
+  'plugins/route-preview/index.ts',
   'plugins/credential-files/index.ts',
   'plugins/usage/index.ts',
   'plugins/logs/index.ts',
