@@ -14,7 +14,7 @@ export default defineProxyPlugin({
   configSchema,
   setup(proxy) {
     proxy.hooks.hook('route-resolve', (ctx) => {
-      const table = (proxy.config as z.infer<typeof configSchema>)['route-by-workdir'] ?? {}
+      const table = (proxy.config as { 'route-by-workdir'?: Record<string, string> })['route-by-workdir'] ?? {}
       const entries = Object.entries(table)
       if (!entries.length) return
       // Messages-format agents put it in `system`; chat-format ones in the first message.
@@ -22,7 +22,7 @@ export default defineProxyPlugin({
       const where = workdirPattern.exec(JSON.stringify(body.system ?? body.messages?.[0] ?? ''))?.[1]
       if (!where) return
       const target = entries.find(([prefix]) => where.startsWith(prefix))?.[1]
-      const candidates = target && proxy.models.get(target)
+      const candidates = target ? proxy.models.get(target) : undefined
       if (!candidates?.length) return
       // Hooks run after the built-in resolution: replacing the candidates is the last word. The client
       // still sees its own model name; `x-proxy-served-model` and the usage record name this one.
