@@ -98,7 +98,7 @@ describe('sticky sessions keep the upstream prompt cache warm', () => {
     expect(Object.keys(after.by_session)).toHaveLength(5)
     for (const credential of Object.values(after.by_credential) as Array<{ cache_hit_ratio: number }>) expect(credential.cache_hit_ratio).toBeGreaterThan(0.5)
     console.info(`cache hit ratio: round-robin ${before}, session-affinity ${after.cache_hit_ratio} (after the first turn ${(cached / input).toFixed(3)})`)
-  })
+  }, 60_000)
 
   it('without a session signal, a multi-turn conversation is keyed by its stable prefix (OpenAI SDK, translated to messages)', async () => {
     const proxy = await proxyWith({})
@@ -178,5 +178,5 @@ describe('sticky sessions across two instances on one Redis', () => {
     const two = await proxyWith({}, await createProxyStorage({ driver: 'redis', base }))
     const kept = await converse([one, two], true, 3, 4)
     for (const keys of kept) expect(new Set(keys).size).toBe(1)
-  })
+  }, 60_000)
 })
