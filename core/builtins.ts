@@ -20,6 +20,7 @@ export const builtinPlugins: string[] = [
   'plugins/websocket/index.ts',
   'plugins/response-chain/index.ts',
   'plugins/management/index.ts',
+  'plugins/route-preview/index.ts',
   'plugins/credential-files/index.ts',
   'plugins/usage/index.ts',
   'plugins/logs/index.ts',

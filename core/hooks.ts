@@ -29,6 +29,10 @@ export interface ProxyRequest {
   dropped?: string[]
   /** A hook needs this request's token usage (limits, cost): answers are decoded even where bytes could pass through. */
   needsUsage?: boolean
+  /** The model that served, when routing chose another than `model` (a scenario rule or a fallback). */
+  servedModel?: string
+  /** The conversation this request belongs to, when routing keeps it on one credential (a short hash). */
+  session?: string
 }
 
 /** One way to serve the request: a credential and the upstream model name to send. */
@@ -82,6 +86,8 @@ export interface AttemptResult {
   firstByteMs?: number
   /** Failed attempts: milliseconds the whole upstream exchange took. */
   durationMs?: number
+  /** The upstream's response headers, when it answered (rate-limit windows, plugins/routing/rate-limits.ts). */
+  headers?: Record<string, string | string[] | undefined>
 }
 
 export interface ResponseContext {

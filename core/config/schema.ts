@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { aliasEntrySchema, proxyUrlSchema, payloadFilterRuleSchema, payloadRuleSchema } from './schema-entries.ts'
+import { fallbacksSchema, routingExtraSchema } from './schema-routing.ts'
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER, range = `${min}..${max}`) =>
   z.number({ error: 'must be a number' }).int({ error: 'must be an integer' })
@@ -36,8 +37,10 @@ export const configSchema = z.looseObject({
     'switch-preview-model': bool().default(true),
   }).prefault({}),
   routing: z.object({
-    strategy: z.enum(['round-robin', 'fill-first'], { error: 'must be round-robin or fill-first' }).default('round-robin'),
+    strategy: z.enum(['round-robin', 'fill-first', 'quota-aware'], { error: 'must be round-robin, fill-first or quota-aware' }).default('round-robin'),
+    ...routingExtraSchema,
   }).prefault({}),
+  fallbacks: fallbacksSchema,
   streaming: z.object({
     'keepalive-seconds': nonNegative().default(0),
     'bootstrap-retries': nonNegative().default(0),

@@ -29,7 +29,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   const primed = await primeStream(reply.body, transform)
   if (primed.kind === 'broken') return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${primed.error}`, type: 'server_error' }, 502, { bootstrap: true })
   clock.stop()
-  await attemptDone(attempt, reply.status)
+  await attemptDone(attempt, reply.status, reply.headers)
   const ctx = responseContext(attempt, reply)
   ctx.sse = plan.sse
   ctx.stream = pipeStream(reply.body, primed, transform, (outcome) => {
@@ -52,7 +52,7 @@ export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>)
   if (!looksLikeJsonObject(text)) return failAttempt(attempt, { status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
   const ctx = responseContext(attempt, reply)
   ctx.upstreamMs = clock.stop()
-  await attemptDone(attempt, reply.status)
+  await attemptDone(attempt, reply.status, reply.headers)
   ctx.durationMs = Date.now() - request.startedAt
   // Same format, same model name, nobody counting tokens: the upstream's bytes are the answer.
   if (plan.passthrough && plan.upstreamModel === request.model && !kernel.config['usage-statistics-enabled'] && !request.needsUsage) return respondWhole(attempt, ctx, text)

@@ -22,20 +22,20 @@ export interface Attempt {
  * A failed attempt: the kernel's default decision (retry while `request-retry` allows and the status is
  * retryable), then `attempt-result` hooks, which may change it.
  */
-export async function failAttempt(attempt: Attempt, failure: Failure, status: number, how: { bootstrap?: boolean; detail?: string } = {}): Promise<AttemptOutcome> {
+export async function failAttempt(attempt: Attempt, failure: Failure, status: number, how: { bootstrap?: boolean; detail?: string; headers?: AttemptResult['headers'] } = {}): Promise<AttemptOutcome> {
   const { kernel, request, candidate, number, clock } = attempt
   // A 200 stream that broke before its first event failed like a 502 (the next credential may answer);
   // streaming.bootstrap-retries allows that many tries more for this case.
   const bootstrap = how.bootstrap ?? false
   const allowed = kernel.config['request-retry'] + (bootstrap ? kernel.config.streaming['bootstrap-retries'] : 0)
   const retry = classifyUpstreamStatus(status) === 'retry' && number < allowed
-  const result: AttemptResult = { request, candidate, status, attempt: number, bootstrap, retryAfter: failure.retryAfter, message: failure.message, detail: how.detail, action: retry ? 'retry' : 'fail', firstByteMs: clock.firstByteMs, durationMs: clock.stop() }
+  const result: AttemptResult = { request, candidate, status, attempt: number, bootstrap, retryAfter: failure.retryAfter, message: failure.message, detail: how.detail, action: retry ? 'retry' : 'fail', firstByteMs: clock.firstByteMs, durationMs: clock.stop(), headers: how.headers }
   await kernel.hooks.callObservers('attempt-result', result)
   return { kind: 'failed', failure, result }
 }
 
 /** The attempt answered: `attempt-result` hooks learn it (routing marks the credential good). */
-export function attemptDone(attempt: Attempt, status: number): void | Promise<void> {
+export function attemptDone(attempt: Attempt, status: number, headers?: AttemptResult['headers']): void | Promise<void> {
   const { kernel, request, candidate, number, clock } = attempt
-  return kernel.hooks.callObservers('attempt-result', { request, candidate, status, attempt: number, action: 'done', firstByteMs: clock.firstByteMs })
+  return kernel.hooks.callObservers('attempt-result', { request, candidate, status, attempt: number, action: 'done', firstByteMs: clock.firstByteMs, headers })
 }

@@ -35,7 +35,7 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
   const reply = await exchange(http, request.stream, signal, upstreamTimeouts(kernel.config))
   if (reply.kind === 'unreachable') return failAttempt(attempt, reply.failure, reply.status, { detail: reply.detail })
   clock.firstByteMs = reply.headersAt - clock.sentAt
-  if (reply.status >= 400) return failAttempt(attempt, await statusFailure(kernel, reply, provider.format, candidate.credential), reply.status)
+  if (reply.status >= 400) return failAttempt(attempt, await statusFailure(kernel, reply, provider.format, candidate.credential), reply.status, { headers: reply.headers })
   return reply.kind === 'stream' ? answerStream(attempt, reply) : answerBuffered(attempt, reply)
 }
 

@@ -1,7 +1,7 @@
 import type { Candidate } from '../../core/hooks.ts'
 import { candidateKey } from '../../core/model-index.ts'
 
-export type Strategy = 'round-robin' | 'fill-first'
+export type Strategy = 'round-robin' | 'fill-first' | 'quota-aware'
 
 /** `true` = selectable now; a number = cooling down until then (epoch ms); `false` = blocked or disabled. */
 export type Availability = (candidate: Candidate) => true | number | false
@@ -14,6 +14,8 @@ export interface PickInput {
   available: Availability
   /** Round-robin cursors, per model (across providers) and per provider+model (across accounts). */
   cursors: Map<string, number>
+  /** `quota-aware`: a candidate's unspent share of its tightest quota window (0..1; 1 when unknown). */
+  headroom?: (candidate: Candidate) => number
 }
 
 export interface PickResult {
@@ -24,7 +26,7 @@ export interface PickResult {
 
 interface Member { candidate: Candidate; key: string }
 interface ProviderGroup { name: string; cursorKey: string; members: Member[] }
-interface Level { priority: number; providers: ProviderGroup[] }
+interface Level { priority: number; providers: ProviderGroup[]; members?: Member[] }
 
 /** Candidates grouped once per list (the model index hands out the same array until it is rebuilt). */
 const plans = new WeakMap<Candidate[], { model: string; levels: Level[] }>()
@@ -55,8 +57,13 @@ function planFor(candidates: Candidate[], model: string): Level[] {
 export function pickCandidate(input: PickInput): PickResult {
   const levels = planFor(input.candidates, input.model)
   const ready = (member: Member) => (input.tried.size === 0 || !input.tried.has(member.key)) && input.available(member.candidate) === true
-  const roundRobin = input.strategy === 'round-robin'
+  const roundRobin = input.strategy !== 'fill-first'
   for (const level of levels) {
+    if (input.strategy === 'quota-aware' && input.headroom) {
+      const best = mostHeadroom(level, ready, input.headroom, input.cursors)
+      if (best) return { pick: best }
+      continue
+    }
     const providers = level.providers
     const providerKey = `${level.priority}\u0000${input.model}`
     const providerStart = roundRobin ? (input.cursors.get(providerKey) ?? 0) : 0
@@ -77,6 +84,28 @@ export function pickCandidate(input: PickInput): PickResult {
     }
   }
   return { earliestReady: earliestReady(input) }
+}
+
+/** `quota-aware`: the ready candidate of the level with the most headroom; round-robin among equals. */
+function mostHeadroom(level: Level, ready: (member: Member) => boolean, headroom: (candidate: Candidate) => number, cursors: Map<string, number>): Candidate | undefined {
+  const members = level.members ??= level.providers.flatMap(group => group.members)
+  const cursorKey = `quota\u0000${level.providers[0]?.cursorKey ?? ''}`
+  const start = cursors.get(cursorKey) ?? 0
+  let best: number | undefined
+  let bestFree = -1
+  for (let i = 0; i < members.length; i++) {
+    const index = (start + i) % members.length
+    const member = members[index]!
+    if (!ready(member)) continue
+    const free = headroom(member.candidate)
+    if (free > bestFree + 1e-9) {
+      best = index
+      bestFree = free
+    }
+  }
+  if (best === undefined) return
+  cursors.set(cursorKey, best + 1)
+  return members[best]!.candidate
 }
 
 function earliestReady(input: PickInput): number | undefined {

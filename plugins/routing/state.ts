@@ -2,6 +2,7 @@ import type { Storage } from 'unstorage'
 import type { Candidate } from '../../core/hooks.ts'
 import type { CredentialState } from '../../core/credential.ts'
 import { cooldownMs } from './cooldown.ts'
+import type { QuotaWindow } from './rate-limits.ts'
 
 export interface ModelCooldown { until: number; failures: number; reason?: string }
 
@@ -11,11 +12,15 @@ export interface CredentialRecord {
   disabled?: boolean
   /** Quota cooldowns per upstream model (quotas are per model at most vendors). */
   cooldowns: Record<string, ModelCooldown>
+  /** Quota windows the upstream last reported (rate-limit headers, sign-in plans' usage windows). */
+  windows?: Record<string, QuotaWindow>
+  windowsAt?: number
   /** Write time, so a poller keeps the newer of two copies. */
   rev: number
 }
 
 const prefix = 'routing:cred:'
+const windowWriteMs = 2000
 
 /**
  * Credential states with the hot path in memory: reads never touch storage; every change is written
@@ -63,6 +68,17 @@ export class RoutingState {
     const record = this.records.get(id)
     if (!record?.cooldowns[model]) return
     delete record.cooldowns[model]
+    this.persist(id, record)
+  }
+
+  /** Windows from the latest answer; shared at most every `windowWriteMs` per credential (they change on every request). */
+  setWindows(id: string, windows: Record<string, QuotaWindow>): void {
+    const record = this.ensure(id)
+    const now = this.clock()
+    const due = !record.windowsAt || now - record.windowsAt >= windowWriteMs
+    record.windows = windows
+    if (!due) return
+    record.windowsAt = now
     this.persist(id, record)
   }
 

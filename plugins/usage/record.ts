@@ -9,6 +9,10 @@ export interface UsageRecord {
   clientKey: string
   model: string
   upstreamModel?: string
+  /** The model that served when routing chose another (a scenario rule or a fallback). */
+  servedModel?: string
+  /** The conversation (a short hash) when routing kept it on one credential. */
+  session?: string
   provider?: string
   family?: string
   credential?: string
@@ -35,6 +39,8 @@ export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost
     ...(extra.cost !== undefined && { cost: extra.cost }),
     model: ctx.request.model,
     upstreamModel: ctx.candidate?.upstreamModel,
+    ...(ctx.request.servedModel && { servedModel: ctx.request.servedModel }),
+    ...(ctx.request.session && { session: ctx.request.session }),
     provider: ctx.candidate?.credential.provider,
     family: ctx.candidate?.credential.family,
     credential: ctx.candidate?.credential.id,

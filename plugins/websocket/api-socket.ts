@@ -10,7 +10,7 @@ const parse = (text: string | undefined) => {
   try { return JSON.parse(text ?? '') } catch { return text }
 }
 
-type Peer = { send(data: string): void; context: Record<string, unknown> }
+type Peer = { id: string; send(data: string): void; context: Record<string, unknown> }
 
 /**
  * One envelope `{id, path, body}` -> replies tagged with the same id: `event` messages for a stream
@@ -27,7 +27,7 @@ async function serveEnvelope(kernel: ProxyKernel, peer: Peer, text: string): Pro
   const path = resolveEnvelopePath(envelope.path)
   if (!path) return send({ type: 'error', status: 404, body: { error: { message: `not a client endpoint: ${envelope.path.slice(0, 200)}`, type: 'invalid_request_error', code: 'not_found' } } })
   // Every call is checked as the socket's client: an open socket (ws-auth false) opens no credentials.
-  const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer as SocketPeer)
+  const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer as SocketPeer, undefined, peer.id)
   if (!reply.events) return send(reply.status < 400 ? { type: 'response', status: reply.status, body: parse(reply.body) } : { type: 'error', status: reply.status, body: parse(reply.body) })
   for await (const event of reply.events) send({ type: 'event', ...(event.event && { event: event.event }), data: parse(event.data) })
   send({ type: 'done', status: reply.status })

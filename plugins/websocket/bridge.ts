@@ -2,6 +2,9 @@ import type { ProxyKernel } from '../../core/kernel.ts'
 import { trustedClient, type SocketPeer } from '../../core/http/client-access.ts'
 import { createSseParser } from '../../core/http/sse.ts'
 
+/** Names the WebSocket connection a bridged request came over. */
+export const wsConnectionHeader = 'x-proxy-ws-connection'
+
 export interface BridgeReply {
   status: number
   /** SSE answers: each event's data, in order. */
@@ -15,8 +18,10 @@ export interface BridgeReply {
  * endpoint checks that client's key (and address, in the no-keys mode) as for an HTTP request, so
  * WebSocket endpoints reuse authorization, routing, translation and errors exactly as HTTP clients get them.
  */
-export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unknown, peer: SocketPeer, signal?: AbortSignal): Promise<BridgeReply> {
-  const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
+export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unknown, peer: SocketPeer, signal?: AbortSignal, connection?: string): Promise<BridgeReply> {
+  // The socket is one conversation: routing keeps it on one credential (plugins/routing/session-key.ts).
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(connection && { [wsConnectionHeader]: connection }) }
+  const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal })
   ;(request as unknown as Record<symbol, unknown>)[trustedClient] = peer
   const response = await kernel.app.fetch(request)
   if (!response.headers.get('content-type')?.includes('text/event-stream') || !response.body) {

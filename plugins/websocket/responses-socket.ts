@@ -6,7 +6,7 @@ import type { SocketPeer } from '../../core/http/client-access.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { expandRequest, linkAfter, warmupEvents, type ChainLink } from './response-chain.ts'
 
-type Peer = { send(data: string): void; context: Record<string, unknown> }
+type Peer = { id: string; send(data: string): void; context: Record<string, unknown> }
 
 /** One `response.create` message -> the responses stream events, each as a JSON text message. */
 async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
@@ -42,7 +42,7 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     for (const event of events) peer.send(JSON.stringify(event))
     return
   }
-  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer as SocketPeer)
+  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer as SocketPeer, undefined, peer.id)
   if (!reply.events) {
     let error: unknown = reply.body
     try { error = JSON.parse(reply.body ?? '').error } catch {}

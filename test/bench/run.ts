@@ -1,5 +1,6 @@
 // `npm run bench`: prints numbers, asserts nothing (tests assert behaviour).
 import { benchRoutingPick } from './routing-pick.ts'
+import { benchRoutingFeatures } from './routing-features.ts'
 import { benchTranslate } from './translate.ts'
 import { benchProxy } from './proxy/index.ts'
 import { benchAgent } from './proxy/agent.ts'
@@ -9,6 +10,7 @@ const withGateway = process.argv.includes('--gateway') || process.env.BENCH_GATE
 const only = process.argv.slice(2).find(arg => !arg.startsWith('--'))
 const suites: Record<string, () => Promise<Array<Record<string, string | number>>>> = {
   'routing pick+mark': benchRoutingPick,
+  'agent routing features, µs per request': benchRoutingFeatures,
   'translation µs per request (client row, upstream column; streamed answer)': benchTranslate,
 }
 console.log(`# npm run bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`)

@@ -66,7 +66,7 @@ describe('proxy CLI', () => {
     const cli = start(['start', '--config', yaml], dir)
     expect(await cli.exit).toBe(1)
     expect(cli.output()).toContain('port: must be 1..65535')
-    expect(cli.output()).toContain('routing.strategy: must be round-robin or fill-first')
+    expect(cli.output()).toContain('routing.strategy: must be round-robin, fill-first or quota-aware')
     expect(cli.output()).not.toMatch(/\n\s+at /)
   })
 

@@ -77,7 +77,7 @@ describe('invalid config names each bad path', () => {
     [{ port: 70000 }, 'port: must be 1..65535'],
     [{ port: 'abc' }, 'port: must be a number'],
     [{ 'request-retry': -1 }, 'request-retry: must be >= 0'],
-    [{ routing: { strategy: 'random' } }, 'routing.strategy: must be round-robin or fill-first'],
+    [{ routing: { strategy: 'random' } }, 'routing.strategy: must be round-robin, fill-first or quota-aware'],
     [{ debug: 'yes' }, 'debug: must be true or false'],
     [{ 'compat-provider': [{ name: 'x', 'base-url': 'not a url' }] }, 'compat-provider[0].base-url: must be an http(s) URL'],
     [{ 'beta-api-key': [{ 'api-key': '' }] }, 'beta-api-key[0].api-key: must be a non-empty key'],

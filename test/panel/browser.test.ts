@@ -151,6 +151,16 @@ describe.skipIf(!hasChromium)('control panel in Chromium', () => {
     await shoot(page, 'routing')
   })
 
+  it('the routing page lists each credential\'s windows and previews a request\'s route', async () => {
+    await go('routing')
+    await page.waitForSelector('[data-table=credential-windows] tbody tr')
+    await page.click('button:has-text("Preview")')
+    await page.waitForSelector('[data-preview=result]')
+    const result = JSON.parse(await page.textContent('[data-preview=result]') ?? '{}')
+    expect(result).toMatchObject({ format: 'messages', strategy: expect.any(String) })
+    expect(Array.isArray(result.candidates)).toBe(true)
+  })
+
   it('a payload rule added in the editor changes what the upstream receives', async () => {
     await go('payload')
     await page.click('.card:has(h2:text-is("payload.override")) button:has-text("Add rule")')

@@ -3,6 +3,8 @@ import { del, get, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { CheckField, Section, SelectField, TextField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
+import { CredentialWindows } from '../components/credential-windows.tsx'
+import { RoutePreview } from '../components/route-preview.tsx'
 
 /** Settings with their own single-field endpoint: URL path, where the value sits in `GET /config`, kind. */
 const fields = [
@@ -62,7 +64,7 @@ export function RoutingSettings() {
         <Section title="Routing">
           <div class="grid">
             <SelectField label="Strategy" name="strategy" value={text('/routing/strategy')} onChange={v => set('/routing/strategy', v)}
-              options={[['round-robin', 'round-robin: rotate over credentials'], ['fill-first', 'fill-first: first eligible in config order']]} />
+              options={[['round-robin', 'round-robin: rotate over credentials'], ['fill-first', 'fill-first: first eligible in config order'], ['quota-aware', 'quota-aware: most headroom in the reported quota windows']]} />
             <TextField label="Request retries" name="request-retry" value={text('/request-retry')} onInput={v => set('/request-retry', v)} hint="Extra attempts after a retryable failure." />
             <TextField label="Max retry interval (s)" name="max-retry-interval" value={text('/max-retry-interval')} onInput={v => set('/max-retry-interval', v)} hint="Wait at most this long for a cooling credential." />
             <TextField label="Outbound proxy URL" name="proxy-url" value={text('/proxy-url')} placeholder="socks5://host:1080" onInput={v => set('/proxy-url', v)} hint="Empty = direct." />
@@ -88,6 +90,8 @@ export function RoutingSettings() {
           <button type="button" onClick={() => setValues(initial())}>Undo changes</button>
         </div>
       </form>
+      <CredentialWindows />
+      <RoutePreview />
     </>
   )
 }

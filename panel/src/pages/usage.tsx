@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { call, download, get, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { formatNumber, formatPercent } from '../format.ts'
+import { CacheTable } from '../components/cache-table.tsx'
 import { daySeries, hourSeries, topSeries, type Metric, type Totals } from '../usage-series.ts'
 import { Section, SelectField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
@@ -9,7 +10,7 @@ import { BarChart, RankChart } from '../components/bar-chart.tsx'
 
 interface UsageAnswer {
   enabled: boolean
-  usage: Totals & { cached_tokens: number; reasoning_tokens: number } & Record<'by_model' | 'by_credential' | 'by_client_key' | 'by_hour' | 'by_day', Record<string, Totals>>
+  usage: Totals & { cached_tokens: number; reasoning_tokens: number; cache_hit_ratio?: number } & Record<'by_model' | 'by_credential' | 'by_client_key' | 'by_hour' | 'by_day', Record<string, Totals & { cached_tokens: number }>> & { by_session?: Record<string, Totals & { cached_tokens: number }> }
 }
 
 /** Usage statistics: totals, charts per hour, day, model, credential and client key; export and import. */
@@ -51,6 +52,8 @@ export function Usage() {
             <div class="stat"><div class="stat-label">Tokens</div><div class="stat-value">{formatNumber(u.total_tokens)}</div>
               <div class="stat-detail muted">{formatNumber(u.input_tokens)} in · {formatNumber(u.output_tokens)} out · {formatNumber(u.cached_tokens)} cached</div></div>
             <div class="stat"><div class="stat-label">Average latency</div><div class="stat-value">{formatNumber(u.latency_ms_avg)} ms</div></div>
+            <div class="stat" data-stat="cache-hit-ratio"><div class="stat-label">Prompt cache hit ratio</div><div class="stat-value">{formatPercent(u.cache_hit_ratio ?? 0)}</div>
+              <div class="stat-detail muted">input tokens read from the upstream's cache</div></div>
           </div>
           <div class="toolbar">
             <SelectField label="Chart" name="usage-metric" value={metric} onChange={v => setMetric(v as Metric)}
@@ -73,6 +76,12 @@ export function Usage() {
               <RankChart id="model" title="By model" points={topSeries(u.by_model, metric)} />
               <RankChart id="credential" title="By credential" points={topSeries(u.by_credential, metric)} />
               <RankChart id="client-key" title="By client key" points={topSeries(u.by_client_key, metric)} />
+            </div>
+          </Section>
+          <Section title="Prompt cache">
+            <div class="charts">
+              <CacheTable id="credential" title="By credential" rows={u.by_credential} />
+              <CacheTable id="session" title="By session" rows={u.by_session} />
             </div>
           </Section>
         </>

@@ -1,0 +1,39 @@
+import { useState } from 'preact/hooks'
+import { post } from '../api.ts'
+import { useAction } from '../hooks.ts'
+import { NoticeLine } from './notice.tsx'
+import { Section } from './field.tsx'
+
+const example = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'Write a title for this chat' }] }, null, 2)
+
+/** Dry run of routing (`POST /route-preview`): which rule, model, candidates and session a request body would get. */
+export function RoutePreview() {
+  const [body, setBody] = useState(example)
+  const [headers, setHeaders] = useState('{}')
+  const [result, setResult] = useState<unknown>()
+  const { notice, busy, act } = useAction()
+  const run = (event: Event) => { event.preventDefault(); void act(async () => {
+    let request: unknown
+    let sent: unknown
+    try { request = JSON.parse(body) } catch { throw new Error('the request body is not JSON') }
+    try { sent = JSON.parse(headers || '{}') } catch { throw new Error('the headers are not JSON') }
+    setResult(await post('/route-preview', { request, headers: sent }))
+  }) }
+  return (
+    <Section title="Route preview">
+      <form onSubmit={run}>
+        <div class="field">
+          <label for="preview-body">Request body (any client format)</label>
+          <textarea id="preview-body" rows={8} value={body} onInput={e => setBody((e.target as HTMLTextAreaElement).value)} />
+        </div>
+        <div class="field">
+          <label for="preview-headers">Request headers (JSON, e.g. a session id)</label>
+          <input id="preview-headers" value={headers} onInput={e => setHeaders((e.target as HTMLInputElement).value)} />
+        </div>
+        <div class="actions"><button type="submit" disabled={busy}>Preview</button></div>
+      </form>
+      <NoticeLine notice={notice} />
+      {result !== undefined && <pre data-preview="result">{JSON.stringify(result, null, 2)}</pre>}
+    </Section>
+  )
+}

@@ -1,0 +1,77 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import type { Candidate } from '../../core/hooks.ts'
+import type { WireFormat } from '../../core/canonical/codec.ts'
+import type { Chooser } from '../routing/choose.ts'
+import { resolveRoute } from '../routing/resolve.ts'
+import { sessionKeyOf } from '../routing/session-key.ts'
+import { AffinityStore } from '../routing/affinity.ts'
+import { headroom } from '../routing/rate-limits.ts'
+
+const formats: WireFormat[] = ['chat', 'messages', 'responses', 'generate']
+
+/** A request body's wire format when the caller does not say: generateContent `contents`, Responses `input`, messages' top-level `system`/`max_tokens` without system messages, else chat. */
+export function guessFormat(body: Record<string, unknown>): WireFormat {
+  if (Array.isArray(body.contents)) return 'generate'
+  if (body.input !== undefined && body.messages === undefined) return 'responses'
+  const messages = Array.isArray(body.messages) ? body.messages as Array<{ role?: unknown }> : []
+  if (body.system !== undefined || body.thinking !== undefined || (typeof body.max_tokens === 'number' && !messages.some(m => m.role === 'system' || m.role === 'developer'))) return 'messages'
+  return 'chat'
+}
+
+export interface PreviewInput { request: Record<string, unknown>; format?: string; headers?: Record<string, string>; clientKey?: string }
+
+/** What `POST /route-preview` answers: the rule, the model and candidates a request would get, and its session. */
+export async function previewRoute(kernel: ProxyKernel, chooser: Chooser, input: PreviewInput) {
+  const format = formats.includes(input.format as WireFormat) ? input.format as WireFormat : guessFormat(input.request)
+  const model = typeof input.request.model === 'string' ? input.request.model : ''
+  const headers = new Headers(input.headers ?? {})
+  const codec = kernel.formats.get(format)!
+  let canonical: ReturnType<typeof codec.request.decode> | undefined
+  const resolution = await resolveRoute(kernel, { model, inbound: format, body: input.request, headers, clientKey: input.clientKey, canonical: () => canonical ??= codec.request.decode(input.request) })
+  const describe = (candidate: Candidate) => {
+    const state = chooser.state.availability(candidate)
+    const windows = chooser.state.record(candidate.credential.id)?.windows
+    return {
+      credential: candidate.credential.id, provider: candidate.credential.provider, family: candidate.credential.family,
+      'upstream-model': candidate.upstreamModel, priority: candidate.credential.priority,
+      state: state === true ? 'ready' : state === false ? 'blocked' : 'cooldown',
+      ...(typeof state === 'number' && { 'ready-at': new Date(state).toISOString() }),
+      ...(windows && { headroom: Math.round(headroom(windows).free * 1000) / 1000 }),
+    }
+  }
+  const chain = kernel.config.fallbacks[model] ?? kernel.config.fallbacks[resolution.model] ?? []
+  const mode = kernel.config.routing['session-affinity']
+  const found = mode === 'off' ? undefined : sessionKeyOf({ body: input.request, inbound: format, model: resolution.model, headers })
+  const binding = found && await chooser.affinity.get(AffinityStore.hash(found.key))
+  return {
+    model,
+    format,
+    rule: resolution.rule ? { index: resolution.rule.index, name: resolution.rule.name, model: resolution.rule.rule.model, ...(resolution.rule.tokens !== undefined && { tokens: resolution.rule.tokens }) } : null,
+    ...(resolution.skipped && { skipped: resolution.skipped }),
+    'served-model': resolution.model,
+    strategy: kernel.config.routing.strategy,
+    candidates: resolution.candidates.map(describe),
+    fallbacks: chain.filter(m => m !== resolution.model).map(m => ({ model: m, candidates: (kernel.models.get(m) ?? []).map(describe) })),
+    session: found ? { source: found.source, 'session-affinity': mode, 'bound-credential': binding ? binding.credential : null } : null,
+  }
+}
+
+/** Every credential's routing state: cooldowns, quota windows and the live sessions it holds here. */
+export function routingOverview(kernel: ProxyKernel, chooser: Chooser) {
+  const shares = chooser.affinity.shares()
+  return {
+    strategy: kernel.config.routing.strategy,
+    'session-affinity': kernel.config.routing['session-affinity'],
+    'session-affinity-ttl': kernel.config.routing['session-affinity-ttl'],
+    credentials: kernel.credentials.map((credential) => {
+      const record = chooser.state.record(credential.id)
+      return {
+        id: credential.id, provider: credential.provider, family: credential.family,
+        state: chooser.state.stateOf(credential.id),
+        sessions: shares.get(credential.id) ?? 0,
+        windows: record?.windows ?? {},
+        headroom: Math.round(headroom(record?.windows).free * 1000) / 1000,
+      }
+    }),
+  }
+}

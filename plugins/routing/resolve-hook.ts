@@ -1,0 +1,46 @@
+import type { ProxyKernel } from '../../core/kernel.ts'
+import type { RouteContext } from '../../core/hooks.ts'
+import { resolveRoute } from './resolve.ts'
+import { requestTokens } from './fallback.ts'
+
+/**
+ * `route-resolve`: the client's model from the index (the spec's path, synchronous), or, with
+ * `routing.rules`, the first matching rule's model; a model nothing serves goes to the first of its
+ * fallbacks that is served.
+ */
+export function resolveHook(kernel: ProxyKernel, ctx: RouteContext): void | Promise<void> {
+  if (ctx.candidates.length) return
+  const { request } = ctx
+  if (!kernel.config.routing.rules.length) {
+    ctx.candidates = kernel.models.get(request.model) ?? []
+    if (!ctx.candidates.length) firstServedFallback(kernel, ctx)
+    return
+  }
+  return resolveRoute(kernel, {
+    model: request.model,
+    inbound: request.inbound,
+    body: request.body,
+    headers: request.event.req.headers,
+    clientKey: request.clientKey,
+    canonical: () => request.canonical ??= kernel.formats.get(request.inbound)!.request.decode(request.body),
+    tokens: () => requestTokens(kernel, request),
+  }).then((resolution) => {
+    if (resolution.skipped) kernel.logger.warn(`request ${request.id}: ${resolution.skipped}`)
+    ctx.candidates = resolution.candidates
+    if (resolution.rule) {
+      request.servedModel = resolution.model === request.model ? undefined : resolution.model
+      kernel.logger.debug(`request ${request.id}: ${resolution.rule.name} -> ${resolution.model}`)
+    }
+    if (!ctx.candidates.length) firstServedFallback(kernel, ctx)
+  })
+}
+
+function firstServedFallback(kernel: ProxyKernel, ctx: RouteContext): void {
+  for (const model of kernel.config.fallbacks[ctx.request.model] ?? []) {
+    const candidates = kernel.models.get(model)
+    if (!candidates?.length) continue
+    ctx.candidates = candidates
+    ctx.request.servedModel = model
+    return
+  }
+}
