@@ -20,6 +20,9 @@ const familyWords = new Set(['alpha', 'beta', 'gamma', 'delta', 'compat', 'partn
  */
 const allowed: Array<{ file: string; word: string }> = [
   { file: 'core/canonical/types.ts', word: 'delta' },
+  // The same canonical stream events, read where tool calls are sequenced and signed thinking collected.
+  { file: 'core/canonical/tool-call-order.ts', word: 'delta' },
+  { file: 'core/pipeline/signature-store.ts', word: 'delta' },
 ]
 
 const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => {

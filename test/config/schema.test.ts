@@ -26,7 +26,8 @@ describe('config schema defaults equal the spec', () => {
     ['max-retry-credentials', 0],
     ['max-retry-interval', 30],
     ['quota-exceeded', { 'switch-project': true, 'switch-preview-model': true }],
-    ['routing', { strategy: 'round-robin' }],
+    // The spec's one routing key, plus issue 24's agent routing defaults (docs/agent-routing.md).
+    ['routing', { strategy: 'round-robin', rules: [], 'session-affinity': 'auto', 'session-affinity-ttl': 3600 }],
     ['streaming', { 'keepalive-seconds': 0, 'bootstrap-retries': 0 }],
     ['nonstream-keepalive-interval', 0],
     ['passthrough-headers', false],

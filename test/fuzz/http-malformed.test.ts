@@ -105,6 +105,9 @@ describe('HTTP fuzz run against a spawned proxy', () => {
       after = Math.min(after, rssKb(pid))
     }
     if (process.env.FUZZ_DEBUG) console.log(`${seconds.toFixed(1)} s, RSS ${before} kB -> ${after} kB`, [...tally.statuses])
-    expect(after, `RSS ${before} kB -> ${after} kB`).toBeLessThan(before * 1.5)
+    // The heap grows to a plateau under this load and V8 keeps the pages: measured +37 MB after 5,000,
+    // +100 MB after 10,000 and +103 MB after 30,000 requests (not a leak: it stops growing). The bound is
+    // on that growth, not on a ratio to a start that varies (216-252 MB seen) with the machine's load.
+    expect(after - before, `RSS ${before} kB -> ${after} kB`).toBeLessThan(160 * 1024)
   }, 150_000)
 })

@@ -91,8 +91,9 @@ describe('what the proxy does not know', () => {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' } }] }],
     })
     expect(response.status).toBe(200)
-    expect(response.headers.get('x-proxy-dropped')!.split(',').sort()).toEqual(['block:document', 'mcp_servers', 'tool:web_search_20250305', 'tools.defer_loading'])
-    expect(lastBody('gamma').tools).toMatchObject([{ type: 'function', name: 'Read' }])
+    // Documents and the web search tool cross since issue 21 (docs/translation.md); the rest cannot.
+    expect(response.headers.get('x-proxy-dropped')!.split(',').sort()).toEqual(['mcp_servers', 'tools.defer_loading'])
+    expect(lastBody('gamma').tools).toMatchObject([{ type: 'function', name: 'Read' }, { type: 'web_search' }])
   })
 
   it('a chat client\'s unknown role, tool type and fields behave the same way', async () => {
