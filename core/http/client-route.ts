@@ -4,6 +4,7 @@ import type { ProxyKernel } from '../kernel.ts'
 import { authorizeClient } from './client-access.ts'
 import { bodyTooLarge, ProxyError } from './errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
+import { jsonTextOf } from './json-text.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
 export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
@@ -76,7 +77,7 @@ export const bodySourceOf = (body: object): ClientBodySource | undefined => body
 /** Parse a JSON object body; malformed or non-object bodies are the client's 400. */
 export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(event)
-  const text = bytes.toString('utf8')
+  const text = jsonTextOf(bytes)
   if (!text.trim()) throw new ProxyError(400, 'request body is empty: expected a JSON object', 'invalid_request_error', 'invalid_json')
   // Before parsing: a body nested thousands deep is refused without building it.
   if (jsonDeeperThan(text)) throw new ProxyError(400, `request body is nested more than ${maxJsonDepth} levels deep`, 'invalid_request_error', 'invalid_json')
