@@ -25,12 +25,15 @@ let peakOpen = 0
 
 createServer((req, res) => {
   if (req.url === '/stats') return res.end(JSON.stringify({ open, peakOpen }))
-  let body = ''
-  req.on('data', chunk => { body += chunk })
+  // Chunks, never one string: a body over 128 KB as a string lands in V8's large-object space, which on
+  // this VM costs milliseconds per request and would slow the floor as much as the proxy.
+  const chunks = []
+  let size = 0
+  req.on('data', chunk => { chunks.push(chunk); size += chunk.length })
   req.on('end', () => {
     // Some gateways drop the client's Accept header: the body's own stream flag counts too.
-    const stream = req.headers.accept === 'text/event-stream' || req.url.includes('stream=1') || /"stream"\s*:\s*true/.test(body)
-    const deltas = body.length > 16384 ? 200 : 64
+    const stream = req.headers.accept === 'text/event-stream' || req.url.includes('stream=1') || chunks.some(chunk => /"stream"\s*:\s*true/.test(chunk.toString('latin1')))
+    const deltas = size > 16384 ? 200 : 64
     const messages = req.url.startsWith('/v1/messages')
     if (messages && !stream) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(messagesReply) })
