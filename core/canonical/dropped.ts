@@ -4,7 +4,7 @@ import type { CanonicalRequest } from './types.ts'
 type Field = 'stop' | 'topK' | 'seed' | 'n' | 'presencePenalty' | 'frequencyPenalty' | 'responseFormat' | 'user' | 'parallelToolCalls'
 
 /** Canonical fields each upstream format has no parameter for (its encoder leaves them out). */
-export const inexpressible: Record<WireFormat, readonly Field[]> = {
+export const inexpressible: Partial<Record<WireFormat, readonly Field[]>> = {
   chat: ['topK'],
   responses: ['stop', 'topK', 'seed', 'n', 'presencePenalty', 'frequencyPenalty'],
   messages: ['seed', 'n', 'presencePenalty', 'frequencyPenalty', 'responseFormat'],
@@ -12,7 +12,7 @@ export const inexpressible: Record<WireFormat, readonly Field[]> = {
 }
 
 /** What each client format calls those fields, so the client reads its own words back. */
-export const clientFieldNames: Record<WireFormat, Partial<Record<Field, string>>> = {
+export const clientFieldNames: Partial<Record<WireFormat, Partial<Record<Field, string>>>> = {
   chat: { presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty', responseFormat: 'response_format', parallelToolCalls: 'parallel_tool_calls', topK: 'top_k' },
   responses: { responseFormat: 'text.format', parallelToolCalls: 'parallel_tool_calls' },
   messages: { stop: 'stop_sequences', topK: 'top_k', user: 'metadata.user_id', responseFormat: 'output_config.format', parallelToolCalls: 'tool_choice.disable_parallel_tool_use' },
@@ -39,6 +39,7 @@ function asksSomething(request: CanonicalRequest, field: Field): boolean {
 export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat): string[] {
   if (client === upstream) return []
   const dropped = new Set(request.unmapped)
-  for (const field of inexpressible[upstream]) if (asksSomething(request, field)) dropped.add(clientFieldNames[client][field] ?? field)
+  // A plugin's format is not in these tables: only what its decoder reported as unmapped counts.
+  for (const field of inexpressible[upstream] ?? []) if (asksSomething(request, field)) dropped.add(clientFieldNames[client]?.[field] ?? field)
   return [...dropped]
 }

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml'
 import type { ProxyProjectConfig } from './project.ts'
 import type { ProxyConfig } from './schema.ts'
 import { ConfigError, validateConfig } from './validate.ts'
+import { entryAliases, forgetProjectModules, shareHostEntries } from '../module-graph.ts'
 
 export interface LoadedProject {
   project: ProxyProjectConfig
@@ -61,6 +62,10 @@ export const expandHome = (path: string) => path === '~' || path.startsWith('~/'
  * with `--config`, which wins. No YAML at all means the spec's defaults.
  */
 export async function loadProject(options: { cwd: string; projectFile?: string; yamlPath?: string }): Promise<LoadedProject> {
+  // proxy.config.ts from any folder imports `model-proxy` (this package, installed there or not), shares
+  // the running core with the plugins, and is read afresh on every load (`proxy dev`).
+  await shareHostEntries()
+  forgetProjectModules()
   const { config: project, configFile, layers } = await loadConfig<ProxyProjectConfig>({
     cwd: options.cwd,
     configFile: options.projectFile ?? 'proxy.config',
@@ -70,6 +75,7 @@ export async function loadProject(options: { cwd: string; projectFile?: string; 
     dotenv: false,
     packageJson: false,
     giget: false,
+    jitiOptions: { alias: entryAliases, moduleCache: true },
   })
   const root = configFile && existsSync(configFile) ? dirname(configFile) : options.cwd
   // Extended layers (c12 `extends`, e.g. a preset): their plugins and YAML resolve from their own folder.

@@ -1,8 +1,8 @@
-import type { StreamEncoder, StreamDecoder, WireFormat } from '../canonical/codec.ts'
+import type { StreamEncoder, StreamDecoder, StreamFraming, WireFormat } from '../canonical/codec.ts'
 import type { StreamEvent, Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
-import { createSseParser } from '../http/sse.ts'
+import { createFrameParser } from '../http/frames.ts'
 import { ProxyError } from '../http/errors.ts'
 import { firstEventOffset } from './first-event.ts'
 import type { ClientEncoding } from './non-stream.ts'
@@ -71,9 +71,9 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
   }
 }
 
-/** Different formats: upstream SSE -> canonical events -> client wire text, with per-request state. */
-function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): StreamTransform {
-  const parser = createSseParser()
+/** Different formats: upstream frames (SSE unless the codec says otherwise) -> canonical events -> client wire text, with per-request state. */
+function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder, framing?: StreamFraming): StreamTransform {
+  const parser = createFrameParser(framing)
   const text = new TextDecoder()
   let usage: Usage | undefined
   let finished = false
@@ -112,9 +112,10 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder): S
 }
 
 export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string, sse = true, client?: ClientEncoding, passthrough = true): StreamTransform {
-  if (upstream === request.inbound && sse && !client && passthrough) return passthroughTransform(kernel, request, upstreamModel)
   const source = kernel.formats.get(upstream)
+  // Passthrough cuts at SSE blank lines: a format framed otherwise always goes through its codec.
+  if (upstream === request.inbound && sse && !client && passthrough && (source?.stream.framing ?? 'sse') === 'sse') return passthroughTransform(kernel, request, upstreamModel)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
-  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse }))
+  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse }), source.stream.framing)
 }

@@ -5,8 +5,8 @@ import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
 
-/** Formats whose body names the model (generateContent puts it in the URL instead). */
-const modelInBody: Record<WireFormat, boolean> = { chat: true, responses: true, messages: true, generate: false }
+/** Formats whose body names the model (generateContent puts it in the URL instead); a plugin's encoder sets its own. */
+const modelInBody: Partial<Record<WireFormat, boolean>> = { chat: true, responses: true, messages: true, generate: false }
 
 /**
  * The body sent upstream. Same format in and out: the client's body untouched except the model name

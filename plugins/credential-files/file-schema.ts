@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { baseUrlSchema } from '../../core/config/upstream-url.ts'
+import { baseUrlSchema } from 'model-proxy/internal'
 
 /** Credential file types: the sign-in channels of the families. */
 export const credentialTypes = ['alpha', 'alpha-cli', 'beta', 'gamma', 'delta'] as const

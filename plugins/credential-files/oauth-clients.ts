@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { ProxyConfig } from 'model-proxy'
 
 export interface OAuthClient {
   'token-url': string

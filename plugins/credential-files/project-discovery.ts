@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { request } from 'undici'
-import { writeFileAtomic } from '../../core/config/atomic-write.ts'
+import { writeFileAtomic, maskValues } from 'model-proxy/internal'
 import type { CredentialFile } from './file-schema.ts'
-import { maskValues } from '../../core/credential.ts'
 
 const metadata = { ideType: 'IDE_UNSPECIFIED', platform: 'PLATFORM_UNSPECIFIED', pluginType: 'GEMINI' }
 const onboardPollMs = 2000

@@ -1,5 +1,4 @@
-import type { Credential } from '../../core/credential.ts'
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { Credential, ProxyConfig } from 'model-proxy'
 import type { CredentialFile, CredentialType } from './file-schema.ts'
 
 export interface ChannelDefaults { family: string; baseUrl: string; catalog: string[]; channel: string }

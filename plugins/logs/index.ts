@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { MainLog } from './main-log.ts'
 import { formatLine, levelOf } from './line-format.ts'
 import { redact, secretsOf } from './redact.ts'

@@ -1,5 +1,5 @@
-import type { ProxyConfig } from '../../core/config/schema.ts'
-import { maskSecret } from '../../core/credential.ts'
+import type { ProxyConfig } from 'model-proxy'
+import { maskSecret } from 'model-proxy/internal'
 
 /** Every secret the config knows: client keys, provider keys, the management secret. */
 export function secretsOf(config: ProxyConfig): string[] {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { getQuery, getRouterParam } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, type Guard } from '../management/route.ts'
 import { ManagementError } from '../management/respond.ts'
 import { buildHeaders } from '../management/build-info.ts'

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { createAccessGuard } from './access.ts'
 import { addConfigRoutes } from './routes-config.ts'
 import { addFieldRoutes } from './routes-fields.ts'

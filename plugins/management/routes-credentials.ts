@@ -1,5 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { maskSecret } from '../../core/credential.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { maskSecret } from 'model-proxy/internal'
 import type { RoutingState } from '../routing/state.ts'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'

@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, readValue, type Guard } from './route.ts'
 import { updateConfig } from './config-store.ts'
 

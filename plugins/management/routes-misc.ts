@@ -1,5 +1,5 @@
 import { request } from 'undici'
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { addApiCallRoute } from './routes-api-call.ts'

@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import type { RoutingState } from '../routing/state.ts'
 import { addManagementRoute, type Guard } from './route.ts'
 import { buildHeaders } from './build-info.ts'

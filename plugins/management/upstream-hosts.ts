@@ -1,4 +1,4 @@
-import type { Credential } from '../../core/credential.ts'
+import type { Credential } from 'model-proxy'
 
 /** Hosts the built-in families reach by default (their API and sign-in endpoints), by family. */
 export const vendorHosts: Record<string, string[]> = {

@@ -1,6 +1,6 @@
 import { getRequestIP, type H3Event } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { isLoopback } from '../../core/http/client-route.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { isLoopback } from 'model-proxy/internal'
 import { createSecretVerifier } from '../management/secret.ts'
 import type { SharedBans } from '../management/shared-bans.ts'
 import { formatWait } from '../management/ban-list.ts'

@@ -1,7 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { ProxyRequest } from '../../core/hooks.ts'
-import type { Credential } from '../../core/credential.ts'
+import { defineProxyPlugin, type ProxyRequest, type Credential } from 'model-proxy'
 import { createProxyMetrics } from './metrics.ts'
 import { createMetricsAccess, type MetricsSettings } from './access.ts'
 import { endpointLabel } from './endpoint-label.ts'

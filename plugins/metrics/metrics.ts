@@ -1,7 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client'
 import { CounterTally, HistogramTally } from './tally.ts'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { CredentialState } from '../../core/credential.ts'
+import type { ProxyKernel, CredentialState } from 'model-proxy'
 import type { RoutingState } from '../routing/state.ts'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']

@@ -1,4 +1,4 @@
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { ProxyConfig } from 'model-proxy'
 
 /**
  * The spec's `partner` section is part of the base config schema (core/config/schema.ts): read per

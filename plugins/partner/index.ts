@@ -1,5 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import { defineProxyPlugin, type ProxyConfig } from 'model-proxy'
 import { partnerBaseUrl } from './config.ts'
 import { addMappedCandidates } from './serve-locally.ts'
 import { addProviderRoutes } from './routes-provider.ts'

@@ -1,5 +1,4 @@
-import type { ProxyConfig } from '../../core/config/schema.ts'
-import type { WireFormat } from '../../core/canonical/codec.ts'
+import type { ProxyConfig, WireFormat } from 'model-proxy'
 import { parsePath } from './json-path.ts'
 
 export type RuleKind = 'filter' | 'default' | 'override'
@@ -12,7 +11,7 @@ export interface CompiledRule {
 }
 
 /** Payload-rule protocol of each upstream wire format. */
-export const protocolOf: Record<WireFormat, string> = { chat: 'proto_chat', generate: 'proto_alpha', messages: 'proto_beta', responses: 'proto_gamma' }
+export const protocolOf: Partial<Record<WireFormat, string>> = { chat: 'proto_chat', generate: 'proto_alpha', messages: 'proto_beta', responses: 'proto_gamma' }
 
 /**
  * Config -> rules in the order they apply: filters, then defaults, then overrides. A `-raw` value that is

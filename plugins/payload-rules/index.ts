@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { applyRules } from './apply.ts'
 import { compileRules, protocolOf, type CompiledRule } from './compile.ts'
 
@@ -15,7 +15,7 @@ export default defineProxyPlugin({
       if (!format) return
       // The body may share objects with the client's request (same-format fast path): work on a copy.
       const body = structuredClone(http.json)
-      if (applyRules(body, rules, { models: [candidate.upstreamModel, request.model], protocol: protocolOf[format] })) http.json = body
+      if (applyRules(body, rules, { models: [candidate.upstreamModel, request.model], protocol: protocolOf[format] ?? `proto_${format}` })) http.json = body
     })
   },
 })

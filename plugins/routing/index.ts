@@ -1,5 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { ProxyRequest } from '../../core/hooks.ts'
+import { defineProxyPlugin, type ProxyRequest } from 'model-proxy'
 import { RoutingState } from './state.ts'
 import { pickCandidate } from './pick.ts'
 import { isQuotaError } from './cooldown.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { recordFrom } from './record.ts'
 import { UsageStore } from './store.ts'
 import { addUsageRoutes } from './routes.ts'

@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
 import { ManagementError } from '../management/respond.ts'
 import type { UsageStore } from './store.ts'

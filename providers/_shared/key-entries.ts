@@ -1,5 +1,5 @@
-import type { Credential } from '../../core/credential.ts'
-import type { ProviderKeyEntry } from '../../core/config/schema-entries.ts'
+import type { Credential } from 'model-proxy'
+import type { ProviderKeyEntry } from 'model-proxy/internal'
 
 /**
  * Credentials from `<family>-api-key` entries. An entry's `models[]` adds aliases on top of the family's

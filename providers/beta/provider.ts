@@ -1,4 +1,4 @@
-import { defineProvider } from '../../core/provider.ts'
+import { defineProvider } from 'model-proxy'
 import { keyEntryCredentials } from '../_shared/key-entries.ts'
 import { betaCatalog, betaModels } from './catalog.ts'
 import { betaRequestHeaders } from './request-headers.ts'

@@ -1,7 +1,5 @@
-import { defineProvider } from '../../core/provider.ts'
-import type { Credential } from '../../core/credential.ts'
-import type { CompatProviderEntry } from '../../core/config/schema-entries.ts'
-import { pickClientHeaders } from '../../core/http/client-headers.ts'
+import { defineProvider, type Credential } from 'model-proxy'
+import { type CompatProviderEntry, pickClientHeaders } from 'model-proxy/internal'
 
 /** `https://host/v1/` -> `https://host/v1` so paths join cleanly. */
 const trimSlash = (url: string) => url.replace(/\/+$/, '')

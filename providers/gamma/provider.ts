@@ -1,6 +1,6 @@
-import { defineProvider } from '../../core/provider.ts'
+import { defineProvider } from 'model-proxy'
+import { pickClientHeaders } from 'model-proxy/internal'
 import { keyEntryCredentials } from '../_shared/key-entries.ts'
-import { pickClientHeaders } from '../../core/http/client-headers.ts'
 import { gammaCatalog, gammaModels } from './catalog.ts'
 
 export const gammaDefaultBaseUrl = 'https://api.openai.com/v1'

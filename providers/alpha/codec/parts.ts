@@ -1,4 +1,4 @@
-import type { Part, TextPart, ImagePart } from '../../../core/canonical/types.ts'
+import type { Part, TextPart, ImagePart } from 'model-proxy'
 import { callId } from './ids.ts'
 
 type Raw = Record<string, any>

@@ -1,4 +1,4 @@
-import type { CanonicalResponse, Part } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse, Part } from 'model-proxy'
 import { CallLedger, partsFromGenerate, partsToGenerate } from './parts.ts'
 import { finishFromGenerate, finishToGenerate } from './map-finish-reason.ts'
 import { usageFromGenerate, usageToGenerate } from './usage.ts'

@@ -1,5 +1,4 @@
-import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { StreamEncoder, StreamEncoderOptions, StreamEvent } from 'model-proxy'
 import { finishToGenerate } from './map-finish-reason.ts'
 import { usageToGenerate } from './usage.ts'
 import { encodeGenerateError } from './error.ts'

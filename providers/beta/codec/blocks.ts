@@ -1,4 +1,4 @@
-import type { ImagePart, Part, TextPart } from '../../../core/canonical/types.ts'
+import type { ImagePart, Part, TextPart } from 'model-proxy'
 
 type Raw = Record<string, any>
 

@@ -1,5 +1,5 @@
-import type { CanonicalRequest, Message } from '../../../core/canonical/types.ts'
-import { effortBudget } from '../../../core/canonical/reasoning.ts'
+import type { CanonicalRequest, Message } from 'model-proxy'
+import { effortBudget } from 'model-proxy/internal'
 import { blocksFromParts } from './blocks.ts'
 
 /** max_tokens is required by the format; this is what we send when the client gave none. */

@@ -1,5 +1,4 @@
-import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
-import type { StreamEvent, Usage } from '../../../core/canonical/types.ts'
+import type { StreamEncoder, StreamEncoderOptions, StreamEvent, Usage } from 'model-proxy'
 import { finishToMessages } from './map-finish-reason.ts'
 import { usageToMessages } from './usage.ts'
 import { messageId } from './ids.ts'

@@ -1,4 +1,4 @@
-import type { ImagePart, Part, TextPart } from '../../../core/canonical/types.ts'
+import type { ImagePart, Part, TextPart } from 'model-proxy'
 
 /** `data:image/png;base64,xxx` -> {mediaType, data}; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {

@@ -1,6 +1,4 @@
-import type { CanonicalRequest, Message, Part, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
-import type { ReasoningEffort } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type CanonicalRequest, type Message, type Part, type ToolChoice, type ToolDef, type ReasoningEffort, RequestValidationError } from 'model-proxy'
 import { validateChatRequest } from '../validate-chat.ts'
 import { partsFromContent } from './content.ts'
 

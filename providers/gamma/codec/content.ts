@@ -1,5 +1,4 @@
-import type { ImagePart, TextPart } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type ImagePart, type TextPart, RequestValidationError } from 'model-proxy'
 import { isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */

@@ -1,5 +1,4 @@
-import type { Message, Part } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type Message, type Part, RequestValidationError } from 'model-proxy'
 import { decodeContent } from './content.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
 import { thinkingFromItem } from './reasoning-item.ts'

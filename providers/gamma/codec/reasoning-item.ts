@@ -1,4 +1,4 @@
-import type { ThinkingPart } from '../../../core/canonical/types.ts'
+import type { ThinkingPart } from 'model-proxy'
 import { isObject, str } from './guards.ts'
 
 /** Texts of `summary` (or, from open-weight models, `content`) entries of a reasoning item. */

@@ -1,6 +1,5 @@
-import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
-import type { Part, StreamEvent, Usage } from '../../../core/canonical/types.ts'
-import { errorTypeFor } from '../../../core/http/errors.ts'
+import type { StreamEncoder, StreamEncoderOptions, Part, StreamEvent, Usage } from 'model-proxy'
+import { errorTypeFor } from 'model-proxy/internal'
 import type { Json } from './guards.ts'
 import { itemId, responseId, type ItemKind } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'
