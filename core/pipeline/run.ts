@@ -3,7 +3,7 @@ import type { AttemptResult, Candidate, PickContext, ProxyRequest, ResponseConte
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
 import { ProxyError } from '../http/errors.ts'
 import { sendUpstream, type UpstreamHttpResponse } from '../http/upstream.ts'
-import { sendUpstreamBuffered, type BufferedUpstreamResponse, type UpstreamExchangeError } from '../http/upstream-buffered.ts'
+import { sendUpstreamBuffered, UpstreamExchangeError, type BufferedUpstreamResponse } from '../http/upstream-buffered.ts'
 import { answerResponse, sseHeaders } from '../http/respond.ts'
 import { scrubSecrets } from '../credential.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
@@ -157,8 +157,7 @@ async function attemptOnce(kernel: ProxyKernel, request: ProxyRequest, candidate
   try {
     upstream = request.stream ? await sendUpstream(http, signal, timeouts) : await sendUpstreamBuffered(http, signal, timeouts)
   } catch (error) {
-    // By name, not instanceof: plugins may hold their own copy of the module (core/http/upstream.ts).
-    const stage = (error as Partial<UpstreamExchangeError>).name === 'UpstreamExchangeError' ? (error as UpstreamExchangeError).stage : 'connect'
+    const stage = error instanceof UpstreamExchangeError ? error.stage : 'connect'
     if (stage === 'body') return fail({ status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' }, 502)
     // The client learns which hop failed and why, never an internal address; the log gets the error as it came.
     const { message, detail } = describeConnectFailure(error as Error, http.proxyUrl)

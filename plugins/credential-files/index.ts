@@ -1,6 +1,5 @@
-import { defineProxyPlugin } from 'model-proxy'
+import { defineProxyPlugin, type z } from 'model-proxy'
 import { sweepAtomicTempFiles } from 'model-proxy/internal'
-import type { RoutingState } from '../routing/state.ts'
 import { CredentialFileStore } from './store.ts'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
@@ -10,9 +9,18 @@ import { channelDefaults } from './to-credential.ts'
 import { oauthClientFor, oauthClientsSchema } from './oauth-clients.ts'
 import { addSignInRoutes } from './routes-signin.ts'
 import { addAuthFileRoutes } from './routes.ts'
-import type { Guard } from '../management/route.ts'
 import { syncCredentialFiles } from './fleet-sync.ts'
 import { refreshUnderLease } from './refresh-lease.ts'
+
+type OAuthClientsConfig = z.infer<typeof oauthClientsSchema>
+
+declare module 'model-proxy' {
+  interface ProxyConfig extends OAuthClientsConfig {}
+  interface ProxyServices {
+    /** Refresh every credential file that is due now (tests and operators need not wait for the timer). */
+    credentialFiles?: { refreshDue(): Promise<unknown> }
+  }
+}
 
 /** How often tokens are checked for refresh. */
 export const refreshCheckMs = 30_000
@@ -24,12 +32,13 @@ export const refreshCheckMs = 30_000
  */
 export default defineProxyPlugin({
   name: 'credential-files',
+  after: ['routing', 'management'],
   configSchema: oauthClientsSchema,
   setup(kernel) {
     const store = new CredentialFileStore(kernel.config['auth-dir'])
     try { store.load() } catch (error) { kernel.logger.warn(`auth-dir ${store.dir}: ${(error as Error).message}`) }
     void sweepAtomicTempFiles(store.dir).catch(() => {})
-    const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
+    const routing = () => kernel.services.routingState
     const clientFor = (type: string) => oauthClientFor(kernel.config, type)
 
     // Service accounts: access tokens from the JWT grant, kept in memory (the key file is never rewritten).
@@ -64,7 +73,7 @@ export default defineProxyPlugin({
       if (!entry?.file || !client) return Promise.resolve()
       const account = entry.file.service_account
       const work = account
-        ? serviceAccountToken(account, ((kernel.config as { 'oauth-clients'?: Record<string, { 'token-url'?: string }> })['oauth-clients'] ?? {}).delta?.['token-url']).then((token) => { serviceTokens.set(name, token) })
+        ? serviceAccountToken(account, kernel.config['oauth-clients'].delta?.['token-url']).then((token) => { serviceTokens.set(name, token) })
         : refreshUnderLease(kernel, name, sync, async () => {
           // Maybe another instance refreshed it while this one waited: then there is nothing to do.
           store.load()
@@ -123,9 +132,9 @@ export default defineProxyPlugin({
       store.close()
       sync?.close()
     })
-    ;(kernel.services as { credentialFiles?: { refreshDue: typeof refreshDue } }).credentialFiles = { refreshDue }
+    kernel.services.credentialFiles = { refreshDue }
 
-    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    const guard = kernel.services.managementGuard
     const changed = () => { kernel.refreshCredentials(); syncStates(); void sync?.localChanged() }
     if (guard) addAuthFileRoutes(kernel, guard, store, changed)
     addSignInRoutes(kernel, guard, store, changed)

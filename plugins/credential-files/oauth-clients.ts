@@ -60,7 +60,7 @@ export const oauthClientsSchema = z.looseObject({
 
 /** Defaults with the config's overrides on top. */
 export function oauthClientFor(config: ProxyConfig, type: string): OAuthClient | undefined {
-  const override = ((config as { 'oauth-clients'?: Record<string, Partial<OAuthClient>> })['oauth-clients'] ?? {})[type]
+  const override = config['oauth-clients'][type]
   const base = defaultOAuthClients[type]
   if (!base && !override?.['token-url']) return undefined
   return { ...base, ...override } as OAuthClient

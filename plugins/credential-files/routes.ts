@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { getQuery } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { writeFileAtomic, isExcluded, formatIssues } from 'model-proxy/internal'
-import type { RoutingState } from '../routing/state.ts'
 import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
 import { ManagementError } from '../management/respond.ts'
 import { credentialFileSchema } from './file-schema.ts'
@@ -11,7 +10,7 @@ import { isCredentialFileName, type CredentialFileStore } from './store.ts'
 
 /** `GET|POST|DELETE /auth-files` and `GET /auth-files/models?name=`. */
 export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void): void {
-  const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
+  const routing = () => kernel.services.routingState
   const nameOf = (value: unknown) => {
     if (typeof value !== 'string' || !isCredentialFileName(value)) throw new ManagementError(400, 'invalid file name: expected <name>.json')
     return value

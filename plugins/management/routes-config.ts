@@ -27,7 +27,7 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
     try {
       validateConfig(data)
     } catch (error) {
-      if (error instanceof ConfigError || (error as Error).name === 'ConfigError') throw new ManagementError(400, 'invalid_config', { message: (error as ConfigError).issues.join('; ') })
+      if (error instanceof ConfigError) throw new ManagementError(400, 'invalid_config', { message: error.issues.join('; ') })
       throw error
     }
     await hashPlainSecretIn(doc)

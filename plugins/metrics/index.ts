@@ -12,6 +12,7 @@ const boolean = () => z.boolean({ error: 'must be true or false' })
  */
 export default defineProxyPlugin({
   name: 'metrics',
+  after: ['routing', 'management'],
   configSchema: z.looseObject({
     metrics: z.object({
       enable: boolean().default(true),

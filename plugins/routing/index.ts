@@ -9,6 +9,13 @@ export const syncIntervalMs = 500
 
 interface RequestTally { credentials: Set<string> }
 
+declare module 'model-proxy' {
+  interface ProxyServices {
+    /** Credential states, cooldowns and cursors (plugins/routing): management, metrics and credential files read it. */
+    routingState?: RoutingState
+  }
+}
+
 /**
  * Routing rules 1-11: candidates from the model index, a priority-aware round-robin or fill-first pick,
  * quota cooldowns with failover to the preview model and the next credential, waits for a credential
@@ -20,7 +27,7 @@ export default defineProxyPlugin({
     // While Redis is away writes fail (the state stays in memory and is written back when it returns).
     const state = new RoutingState(kernel.storage, error => kernel.warnLimited('routing-state', `credential state not shared: ${(error as Error).message}`))
     kernel.services.availability = candidate => state.availability(candidate)
-    ;(kernel.services as { routingState?: RoutingState }).routingState = state
+    kernel.services.routingState = state
     const cursors = new Map<string, number>()
     const tallies = new WeakMap<ProxyRequest, RequestTally>()
     const tally = (request: ProxyRequest) => {

@@ -7,7 +7,7 @@ import { summarize } from './summarize.ts'
 
 /** `GET /usage`, `GET /usage/export`, `POST /usage/import` (merge by record id: nothing counted twice). */
 export function addUsageRoutes(kernel: ProxyKernel, store: UsageStore, since: () => number): void {
-  const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+  const guard = kernel.services.managementGuard
   if (!guard) return
   const all = async () => {
     const out: UsageRecord[] = []
