@@ -1,6 +1,9 @@
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'vitest/config'
 import { sdkPackages } from './test/clients/lab/clients.ts'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
 
 /** Set by `npm run clients:latest`: a folder holding the newest release of every client. */
 const clientsDir = process.env.CLIENTS_DIR
@@ -20,6 +23,8 @@ function clientLab(dir: string): Plugin {
 
 export default defineConfig({
   plugins: clientsDir ? [clientLab(clientsDir)] : [],
+  // Built-in plugins import the package's own entries, as third-party plugins do.
+  resolve: { alias: [{ find: /^model-proxy\/internal$/, replacement: join(root, 'core/internal.ts') }, { find: /^model-proxy$/, replacement: join(root, 'core/index.ts') }] },
   test: {
     include: clientsDir ? ['test/clients/**/*.test.ts'] : ['{core,plugins,providers,playground,test}/**/*.test.ts'],
     testTimeout: 20_000,

@@ -4,6 +4,7 @@ import type { ProxyConfig } from './config/schema.ts'
 import { createKernel, type ProxyKernel } from './kernel.ts'
 import { loadPlugins, type PluginSpec } from './plugin.ts'
 import { builtinPlugins } from './builtins.ts'
+import { orderPlugins } from './plugin-order.ts'
 import { corsHeaders, discardBody, hasBaseHeaders, jsonResponse } from './http/respond.ts'
 import { pathErrorResponse } from './http/path-errors.ts'
 import { createProxyStorage } from './storage.ts'
@@ -77,7 +78,7 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   app.get('/readyz', () => readiness(kernel))
 
   const specs = [...(options.builtins === false ? [] : builtinPlugins), ...(options.plugins ?? [])]
-  const plugins = await loadPlugins(specs, options.cwd ?? process.cwd())
+  const plugins = orderPlugins(await loadPlugins(specs, options.cwd ?? process.cwd()))
   // Every declared family first: plugins set up after see the whole registry, and the config has every key.
   for (const plugin of plugins) for (const provider of plugin.providers ?? []) kernel.registerProvider(provider)
   kernel.checkPayloadProtocols()

@@ -1,21 +1,45 @@
-// Public entry: what plugin authors and proxy.config.ts import.
+/**
+ * `model-proxy`: the public API, what plugin authors and embedders import (docs/plugins.md). Engine
+ * internals the built-in plugins share live in `model-proxy/internal` (core/internal.ts) and may change
+ * without notice.
+ */
+
+// Plugins: the identity helpers and the kernel a plugin's setup receives.
 export { defineProxyPlugin, type ProxyPlugin, type PluginSpec } from './plugin.ts'
+export type { ProxyKernel, ProxyServices } from './kernel.ts'
+export type { ProxyHooks, ProxyRequest, Candidate, RouteContext, PickContext, UpstreamContext, AttemptResult, ResponseContext } from './hooks.ts'
+export { observerHooks, type ProxyHookBus } from './hook-bus.ts'
+
+// Providers: a family's credentials, config, catalog and how it addresses its upstream.
 export { defineProvider, type ProviderDef, type UpstreamCall, type ProviderConfigKey, type ProviderTestCall } from './provider.ts'
 export type { CredentialFileDef, CredentialFilePrepare, CredentialFileData, OAuthClient } from './provider-files.ts'
 export { keyListConfig, keyEntryCredentials } from './provider-keys.ts'
 export { providerKeyEntrySchema, type ProviderKeyEntry } from './config/schema-entries.ts'
-export { defineModels, type ModelInfo } from './model-info.ts'
-export { defineProxyConfig, type ProxyProjectConfig } from './config/project.ts'
-export { defineCodec, type WireCodec, type WireFormat, type SseEvent, type StreamDecoder, type StreamEncoder, type ProxyErrorInfo } from './canonical/codec.ts'
-export type * from './canonical/types.ts'
-export type { ProxyHooks, ProxyRequest, Candidate, RouteContext, PickContext, UpstreamContext, AttemptResult, ResponseContext } from './hooks.ts'
-export { observerHooks, type ProxyHookBus } from './hook-bus.ts'
-export type { ProxyKernel } from './kernel.ts'
 export type { Credential, ModelOffer, CredentialState } from './credential.ts'
-export type { ProxyConfig } from './config/schema.ts'
-export { configSchema } from './config/schema.ts'
+export { defineModels, type ModelInfo } from './model-info.ts'
+export type { UpstreamHttpRequest } from './http/upstream.ts'
+
+// Codecs: one per wire format, through the canonical types.
+export {
+  defineCodec, type WireCodec, type WireFormat, type BuiltinWireFormat, type StreamFrame, type SseEvent, type StreamFraming,
+  type StreamDecoder, type StreamEncoder, type StreamEncoderOptions, type ProxyErrorInfo, type ListedModel, type ModelListShape,
+} from './canonical/codec.ts'
+export type * from './canonical/types.ts'
+export { RequestValidationError } from './canonical/errors.ts'
+export { formatSse } from './http/sse.ts'
+
+// Client routes: a plugin that speaks a new client format runs requests through the pipeline.
+export { addClientRoute, readJsonObject, type ClientRoute } from './http/client-route.ts'
+export { createProxyRequest, type RequestInit as ProxyRequestInit } from './pipeline/request.ts'
+export { runPipeline, type RunOptions } from './pipeline/run.ts'
+export { ProxyError } from './http/errors.ts'
+
+// Config: proxy.config.ts, the YAML's typed shape, and the schema library plugins declare their keys with.
+export { defineProxyConfig, type ProxyProjectConfig } from './config/project.ts'
+export { configSchema, type ProxyConfig, type CoreConfig } from './config/schema.ts'
+export type { StorageOptions } from './storage.ts'
+export { z } from 'zod'
+
+// Embedding: build the app (fetch handler) or start the whole server.
 export { createProxy, type Proxy, type CreateProxyOptions } from './app.ts'
 export { startProxy, type RunningProxy, type StartOptions } from './runtime.ts'
-export { ProxyError } from './http/errors.ts'
-export { addClientRoute, readJsonObject } from './http/client-route.ts'
-export { runPipeline } from './pipeline/run.ts'

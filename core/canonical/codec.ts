@@ -1,11 +1,23 @@
 import type { CanonicalRequest, CanonicalResponse, StreamEvent } from './types.ts'
 import type { ModelInfo } from '../model-info.ts'
 
-/** Wire formats the proxy speaks. Payload-rule protocol names: chat=proto_chat, generate=proto_alpha, messages=proto_beta, responses=proto_gamma. */
-export type WireFormat = 'chat' | 'responses' | 'messages' | 'generate'
+/** The formats built in. Payload-rule protocol names: chat=proto_chat, generate=proto_alpha, messages=proto_beta, responses=proto_gamma. */
+export type BuiltinWireFormat = 'chat' | 'responses' | 'messages' | 'generate'
 
-/** One parsed Server-Sent Event as read from an upstream (`event:` may be absent). */
-export interface SseEvent { event?: string; data: string }
+/** A wire format's name: a built-in one, or any name a plugin's codec registers (`defineCodec({ format: 'ollama' })`). */
+export type WireFormat = BuiltinWireFormat | (string & {})
+
+/**
+ * One frame of an upstream stream. SSE: one event (`event:` may be absent). NDJSON: one line. JSON
+ * array: one element's JSON text. `data` is always the frame's text, never parsed.
+ */
+export interface StreamFrame { event?: string; data: string }
+
+/** One parsed Server-Sent Event: the SSE case of a StreamFrame. */
+export type SseEvent = StreamFrame
+
+/** How an upstream frames its stream: `sse` (the default), newline-delimited JSON, or one JSON array. */
+export type StreamFraming = 'sse' | 'ndjson' | 'json-array'
 
 /** What a client or upstream error means, independent of format. */
 export interface ProxyErrorInfo {
@@ -16,9 +28,9 @@ export interface ProxyErrorInfo {
   code?: string
 }
 
-/** Stateful per request: feed upstream SSE events in, get canonical events out. */
+/** Stateful per request: feed upstream frames in (as the codec's `stream.framing` cuts them), get canonical events out. */
 export interface StreamDecoder {
-  push(event: SseEvent): StreamEvent[]
+  push(frame: StreamFrame): StreamEvent[]
   /** Upstream ended: returns the closing events (a `finish` if none was produced yet). */
   end(): StreamEvent[]
 }
@@ -73,6 +85,8 @@ export interface WireCodec {
     encode(response: CanonicalResponse): Record<string, unknown>
   }
   stream: {
+    /** How this format's upstreams frame a stream (default `sse`): the decoder is fed frames cut that way. */
+    framing?: StreamFraming
     createDecoder(): StreamDecoder
     createEncoder(options: StreamEncoderOptions): StreamEncoder
   }

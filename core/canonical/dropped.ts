@@ -8,7 +8,7 @@ type Field =
   | 'webSearch' | 'promptCacheKey' | 'safetyIdentifier' | 'verbosity' | 'store'
 
 /** Canonical fields each upstream format has no parameter for (its encoder leaves them out). */
-export const inexpressible: Record<WireFormat, readonly Field[]> = {
+export const inexpressible: Partial<Record<WireFormat, readonly Field[]>> = {
   chat: ['topK', 'webSearch'],
   responses: ['stop', 'topK', 'seed', 'n', 'presencePenalty', 'frequencyPenalty'],
   messages: ['seed', 'n', 'presencePenalty', 'frequencyPenalty', 'responseFormat', 'promptCacheKey', 'safetyIdentifier', 'verbosity', 'store'],
@@ -18,7 +18,7 @@ export const inexpressible: Record<WireFormat, readonly Field[]> = {
 type Named = Field | AdaptedField | ContentLoss
 
 /** What each client format calls those fields, so the client reads its own words back. */
-export const clientFieldNames: Record<WireFormat, Partial<Record<Named, string>>> = {
+export const clientFieldNames: Partial<Record<WireFormat, Partial<Record<Named, string>>>> = {
   chat: {
     presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty', responseFormat: 'response_format', parallelToolCalls: 'parallel_tool_calls', topK: 'top_k',
     promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier', topP: 'top_p', reasoning: 'reasoning_effort', maxTokens: 'max_tokens',
@@ -40,7 +40,7 @@ export const clientFieldNames: Record<WireFormat, Partial<Record<Named, string>>
 }
 
 /** A field's name in the client's words (the canonical name when the format has none of its own). */
-export const clientName = (client: WireFormat, field: Named) => clientFieldNames[client][field] ?? field
+export const clientName = (client: WireFormat, field: Named) => clientFieldNames[client]?.[field] ?? field
 
 /**
  * `n: 1`, a plain-text format and `store: false` ask for nothing beyond the default: nothing is lost
@@ -66,7 +66,8 @@ function asksSomething(request: CanonicalRequest, field: Field, upstream: WireFo
 export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat, adapted: readonly AdaptedField[] = []): string[] {
   if (client === upstream) return []
   const dropped = new Set(request.unmapped)
-  for (const field of inexpressible[upstream]) if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
+  // A plugin's format is not in these tables: only what its decoder reported as unmapped counts.
+  for (const field of inexpressible[upstream] ?? []) if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
   for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))
   for (const field of adapted) dropped.add(clientName(client, field))
   return [...dropped]

@@ -16,6 +16,7 @@ export function replaysEnvelopes(format: WireFormat, body: Raw): boolean {
       (block.type === 'thinking' && isEnvelope(block.signature)) || (block.type === 'redacted_thinking' && isEnvelope(block.data))))
     case 'generate': return list(body.contents).some(content => list(content.parts).some(part => isEnvelope(part.thoughtSignature)))
     case 'responses': return list(body.input).some(item => item.type === 'reasoning' && isEnvelope(item.encrypted_content))
-    case 'chat': return false
+    // A chat request has no slot; a plugin's format has none the proxy knows.
+    default: return false
   }
 }

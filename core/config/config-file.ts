@@ -4,7 +4,7 @@ import type { Document } from 'yaml'
 import type { z } from 'zod'
 import type { ConsolaInstance } from 'consola'
 import type { ProxyConfig } from './schema.ts'
-import { unchangedSince, writeFileAtomic } from './atomic-write.ts'
+import { FileChangedError, unchangedSince, writeFileAtomic } from './atomic-write.ts'
 import { serializeFileTask } from './write-queue.ts'
 import { changedPaths, configFromText, hashText, parseConfigDocument } from './config-text.ts'
 import { ConfigError } from './validate.ts'
@@ -82,7 +82,7 @@ export class ConfigFile {
           await this.writeChecked(text, await change(text))
           break
         } catch (error) {
-          if ((error as Error).name !== 'FileChangedError' || attempt >= 4) throw error
+          if (!(error instanceof FileChangedError) || attempt >= 4) throw error
         }
       }
       await this.reconcile()
@@ -108,7 +108,7 @@ export class ConfigFile {
         return await this.applyText(text, pulled ?? (origin === 'disk' ? 'the file on disk' : 'the fleet'))
       } catch (error) {
         this.rejectedHash = hash
-        if (error instanceof ConfigError || (error as Error).name === 'ConfigError') {
+        if (error instanceof ConfigError) {
           this.options.logger.error(`${this.path}: ${(error as Error).message.replace(/\n/g, ' ')}; the running config stays`)
           return undefined
         }
@@ -131,7 +131,7 @@ export class ConfigFile {
     try {
       await writeFileAtomic(this.path, text, { guard: () => unchangedSince(this.path, before) })
     } catch (error) {
-      if ((error as Error).name === 'FileChangedError') throw error
+      if (error instanceof FileChangedError) throw error
       throw new ConfigWriteError((error as NodeJS.ErrnoException).code ?? (error as Error).message)
     }
   }

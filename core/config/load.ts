@@ -11,6 +11,7 @@ import { ConfigError, validateConfig } from './validate.ts'
 import { loadPlugins, type ProxyPlugin } from '../plugin.ts'
 import { builtinPlugins } from '../builtins.ts'
 import { declaredProviders, familySchemas } from './family-schemas.ts'
+import { entryAliases, forgetProjectModules, shareHostEntries } from '../module-graph.ts'
 
 export interface LoadedProject {
   project: ProxyProjectConfig
@@ -72,6 +73,10 @@ export const expandHome = (path: string) => path === '~' || path.startsWith('~/'
  * with `--config`, which wins. No YAML at all means the spec's defaults.
  */
 export async function loadProject(options: { cwd: string; projectFile?: string; yamlPath?: string }): Promise<LoadedProject> {
+  // proxy.config.ts from any folder imports `model-proxy` (this package, installed there or not), shares
+  // the running core with the plugins, and is read afresh on every load (`proxy dev`).
+  await shareHostEntries()
+  forgetProjectModules()
   const { config: project, configFile, layers } = await loadConfig<ProxyProjectConfig>({
     cwd: options.cwd,
     configFile: options.projectFile ?? 'proxy.config',
@@ -81,6 +86,7 @@ export async function loadProject(options: { cwd: string; projectFile?: string; 
     dotenv: false,
     packageJson: false,
     giget: false,
+    jitiOptions: { alias: entryAliases, moduleCache: true },
   })
   const root = configFile && existsSync(configFile) ? dirname(configFile) : options.cwd
   // Extended layers (c12 `extends`, e.g. a preset): their plugins and YAML resolve from their own folder.

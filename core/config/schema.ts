@@ -75,4 +75,12 @@ export const configSchema = z.looseObject({
   'auth-dir': z.string().default('~/.model-proxy/auths'),
 })
 
-export type ProxyConfig = z.infer<typeof configSchema>
+/** The keys the core schema knows. */
+export type CoreConfig = z.infer<typeof configSchema>
+
+/**
+ * The live config: the core's keys plus every plugin's own. A plugin that adds keys (its `configSchema`)
+ * types them with `declare module 'model-proxy' { interface ProxyConfig { 'my-key': string } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ProxyConfig extends CoreConfig {}

@@ -33,5 +33,7 @@ export function validateConfig(raw: unknown, extra: z.ZodType[] = []): ProxyConf
     else if (config) config = { ...config, ...(part.data as object) }
   }
   if (issues.length || !config) throw new ConfigError(issues)
-  return config
+  // Typed with every plugin's keys (ProxyConfig): the kernel validates a plugin's keys with its schema
+  // (filling defaults) before that plugin's setup runs, so no plugin reads its keys missing.
+  return config as ProxyConfig
 }

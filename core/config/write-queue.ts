@@ -2,10 +2,10 @@ import { resolve } from 'node:path'
 
 /**
  * One queue per file, process-wide: every read-modify-write of a file runs after the previous one has
- * finished, so concurrent writers never read the same old text and overwrite each other's change. On
- * globalThis because plugins loaded through jiti may hold their own copy of this module.
+ * finished, so concurrent writers never read the same old text and overwrite each other's change (one
+ * module graph per process: core/module-graph.ts).
  */
-const queues = ((globalThis as Record<symbol, unknown>)[Symbol.for('model-proxy.write-queues')] ??= new Map<string, Promise<unknown>>()) as Map<string, Promise<unknown>>
+const queues = new Map<string, Promise<unknown>>()
 
 export function serializeFileTask<T>(path: string, task: () => Promise<T>): Promise<T> {
   const key = resolve(path)

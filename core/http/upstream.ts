@@ -33,24 +33,16 @@ export interface UpstreamHttpResponse {
 const agentOptions = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 }
 const newAgent = () => new Agent(agentOptions)
 
-/**
- * Process-wide pools. Plugins are loaded through jiti and may get their own copy of this module (and a
- * test runner another), so the state lives on globalThis: one keep-alive pool per process, whichever
- * copy sends.
- */
-const shared = ((globalThis as Record<symbol, unknown>)[Symbol.for('model-proxy.upstream')] ??= {
-  directAgent: newAgent(),
-  dispatchers: new Map<string, Dispatcher>(),
-  factories: new Map<string, (proxyUrl: string) => Dispatcher>(),
-}) as { directAgent: Dispatcher; dispatchers: Map<string, Dispatcher>; factories: Map<string, (proxyUrl: string) => Dispatcher> }
-const dispatchers = shared.dispatchers
+/** Process-wide pools (one module graph per process: core/module-graph.ts), one keep-alive pool for every sender. */
+let directAgent = newAgent()
+const dispatchers = new Map<string, Dispatcher>()
 
 /** Outbound proxy dispatchers by URL scheme (registered by the outbound-proxy plugin). */
-export const proxyDispatcherFactories = shared.factories
+export const proxyDispatcherFactories = new Map<string, (proxyUrl: string) => Dispatcher>()
 
 export function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
   if (!proxyUrl) {
-    if (!connectMs) return shared.directAgent
+    if (!connectMs) return directAgent
     // One pool per connect timeout (in practice: one per process).
     const key = `direct:${connectMs}`
     let agent = dispatchers.get(key)
@@ -101,8 +93,8 @@ export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSign
 
 /** Close every pooled socket (shutdown); later requests get a fresh pool. */
 export async function closeUpstreamPools(force = false): Promise<void> {
-  const closing = [shared.directAgent, ...dispatchers.values()]
-  shared.directAgent = newAgent()
+  const closing = [directAgent, ...dispatchers.values()]
+  directAgent = newAgent()
   dispatchers.clear()
   // `force`: what still runs is abandoned (a drain that ran out); otherwise in-flight calls finish first.
   await Promise.allSettled(closing.map(d => force ? d.destroy() : d.close()))

@@ -4,7 +4,7 @@ import type { ProxyKernel } from '../kernel.ts'
 import type { Credential } from '../credential.ts'
 import { scrubSecrets } from '../credential.ts'
 import { sendUpstream, type UpstreamHttpRequest, type UpstreamTimeouts } from '../http/upstream.ts'
-import { sendUpstreamBuffered, type UpstreamExchangeError } from '../http/upstream-buffered.ts'
+import { sendUpstreamBuffered, UpstreamExchangeError } from '../http/upstream-buffered.ts'
 import type { ClientSignal } from '../http/client-abort.ts'
 import { describeConnectFailure } from '../http/connect-error.ts'
 import { retryAfterSeconds } from './upstream-status.ts'
@@ -25,8 +25,7 @@ export async function exchange(http: UpstreamHttpRequest, stream: boolean, signa
     const { status, headers, text, headersAt } = await sendUpstreamBuffered(http, signal, timeouts)
     return { kind: 'buffered', status, headers, text, headersAt }
   } catch (error) {
-    // By name, not instanceof: plugins may hold their own copy of the module (core/http/upstream.ts).
-    if ((error as Partial<UpstreamExchangeError>).name === 'UpstreamExchangeError' && (error as UpstreamExchangeError).stage === 'body') {
+    if (error instanceof UpstreamExchangeError && error.stage === 'body') {
       return { kind: 'unreachable', status: 502, failure: { status: 502, message: `upstream body failed: ${(error as Error).message}`, type: 'server_error' } }
     }
     // The client learns which hop failed and why, never an internal address; the log gets the error as it came.

@@ -7,8 +7,7 @@ import type { ProxyKernel } from '../kernel.ts'
  */
 export interface OpenAnswer { end(message: string, status: number): void }
 
-// Plugins are loaded through jiti and may hold their own copy of this module: one map per process.
-const byKernel = ((globalThis as Record<symbol, unknown>)[Symbol.for('model-proxy.open-answers')] ??= new WeakMap()) as WeakMap<ProxyKernel, Set<OpenAnswer>>
+const byKernel = new WeakMap<ProxyKernel, Set<OpenAnswer>>()
 
 /** The answers an app is giving right now (a shutdown ends what its drain window did not). */
 export function openAnswersOf(kernel: ProxyKernel): Set<OpenAnswer> {

@@ -1,8 +1,8 @@
-import type { StreamEncoder, StreamDecoder } from '../canonical/codec.ts'
+import type { StreamEncoder, StreamDecoder, StreamFraming } from '../canonical/codec.ts'
 import type { StreamEvent, Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
-import { createSseParser } from '../http/sse.ts'
+import { createFrameParser } from '../http/frames.ts'
 import { ProxyError } from '../http/errors.ts'
 import { firstEventOffset } from './first-event.ts'
 import type { AnswerPlan } from './answer-plan.ts'
@@ -72,9 +72,9 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
   }
 }
 
-/** Different formats: upstream SSE -> canonical events -> client wire text, with per-request state. */
-function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder, onAnswer?: (events: StreamEvent) => void): StreamTransform {
-  const parser = createSseParser()
+/** Different formats: upstream frames (SSE unless the codec says otherwise) -> canonical events -> client wire text, with per-request state. */
+function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder, framing?: StreamFraming, onAnswer?: (events: StreamEvent) => void): StreamTransform {
+  const parser = createFrameParser(framing)
   const text = new TextDecoder()
   let usage: Usage | undefined
   let finished = false
@@ -115,12 +115,13 @@ function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder, on
 
 export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest, plan: AnswerPlan): StreamTransform {
   const { upstream, upstreamModel, sse, client } = plan
-  if (plan.passthrough) return passthroughTransform(kernel, request, upstreamModel)
   const source = kernel.formats.get(upstream)
+  // Passthrough cuts at SSE blank lines: a format framed otherwise always goes through its codec.
+  if (plan.passthrough && (source?.stream.framing ?? 'sse') === 'sse') return passthroughTransform(kernel, request, upstreamModel)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
   const includeUsage = (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
-  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }), !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined)
+  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }), source.stream.framing, !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined)
 }
 
 /** Keeps a chat client's signed thinking once its stream finishes (core/pipeline/signature-store.ts). */

@@ -1,8 +1,7 @@
 // An example third-party provider plugin, the way an outside author writes one: it imports only the
 // public entry, declares its family, reuses a built-in wire format, brings its own config key, keeps
 // a little state in storage, and hooks into the lifecycle.
-import { z } from 'zod'
-import { defineProvider, defineProxyPlugin, type Credential } from 'model-proxy'
+import { defineProvider, defineProxyPlugin, z, type Credential } from 'model-proxy'
 
 /** Its own config key, validated with the rest of the YAML and shown in GET /v0/management/config. */
 const configSchema = z.looseObject({
@@ -12,14 +11,19 @@ const configSchema = z.looseObject({
     models: z.array(z.string()).default([]),
   }).optional(),
 })
-type AcmeConfig = z.infer<typeof configSchema>['acme-provider']
+type AcmeConfig = z.infer<typeof configSchema>
+
+/** Its key is typed on the kernel's config from here on. */
+declare module 'model-proxy' {
+  interface ProxyConfig extends AcmeConfig {}
+}
 
 /** ACME speaks the chat-completions format but wants its key in `x-acme-key` and a tenant header. */
 const acme = defineProvider({
   family: 'acme',
   format: 'chat',
   credentials(config) {
-    const section = (config as { 'acme-provider'?: AcmeConfig })['acme-provider']
+    const section = config['acme-provider']
     if (!section) return []
     return section.keys.map((key, index): Credential => ({
       id: `acme:${index}`,

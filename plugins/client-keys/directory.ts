@@ -1,5 +1,5 @@
-import type { ClientKeyDirectory } from '../../core/client-key.ts'
-import { matchModelPattern } from '../../core/model-match.ts'
+import type { ClientKeyDirectory } from 'model-proxy/internal'
+import { matchModelPattern } from 'model-proxy/internal'
 import type { ClientKeyEntry } from './schema.ts'
 import { hashClientKey, storedHash } from './key-hash.ts'
 

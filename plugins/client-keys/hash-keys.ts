@@ -1,5 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { changeOrigin, updateConfig } from '../management/config-store.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { changeOrigin, updateConfig } from '../management/api.ts'
 import { clientKeysOf } from './schema.ts'
 import { hashClientKey, isKeyHash } from './key-hash.ts'
 

@@ -1,5 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { Guard } from '../management/route.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { clientKeysConfigSchema, clientKeysOf } from './schema.ts'
 import { KeyDirectory } from './directory.ts'
 import { KeyLimits } from './limits.ts'
@@ -17,6 +16,7 @@ import { keepSpend } from './keep-spend.ts'
  */
 export default defineProxyPlugin({
   name: 'client-keys',
+  after: ['management', 'metrics'],
   configSchema: clientKeysConfigSchema,
   async setup(kernel) {
     let source = clientKeysOf(kernel.config)
@@ -63,7 +63,7 @@ export default defineProxyPlugin({
     })
 
     addEnforcement(kernel, { directory: current, limits, metrics, recent })
-    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    const guard = kernel.services.managementGuard
     if (guard) addClientKeyRoutes(kernel, guard, { directory: current, limits, recent })
   },
 })

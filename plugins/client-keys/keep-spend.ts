@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import type { KeyLimits } from './limits.ts'
 
 const storageKey = 'client-keys:spend'

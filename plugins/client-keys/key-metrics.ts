@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client'
-import { CounterTally } from '../metrics/tally.ts'
+import { CounterTally } from '../metrics/api.ts'
 
 /** Per key name (never the key): requests, tokens, cost and refusals. Names are bounded by the config. */
 export function createKeyMetrics(registry: Registry | undefined, countedLocally: () => boolean) {

@@ -1,4 +1,4 @@
-import type { Fleet } from '../../core/fleet/fleet.ts'
+import type { Fleet } from 'model-proxy/internal'
 import { LocalLimits } from './limits-local.ts'
 import { commitScript, readScript, reserveScript } from './redis-scripts.ts'
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'

@@ -1,4 +1,4 @@
-import type { ProxyErrorInfo } from '../../core/canonical/codec.ts'
+import type { ProxyErrorInfo } from 'model-proxy'
 import type { ClientKeyEntry } from './schema.ts'
 import type { Refusal } from './limit-types.ts'
 

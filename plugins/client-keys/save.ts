@@ -1,6 +1,6 @@
 import { isMap, isSeq, type Document } from 'yaml'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { updateConfig } from '../management/config-store.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { updateConfig } from '../management/api.ts'
 import { clientKeysOf, type ClientKeyEntry } from './schema.ts'
 
 export type KeysChange = { add: ClientKeyEntry } | { replace: string; with: ClientKeyEntry } | { remove: string }

@@ -1,5 +1,5 @@
-import type { ProviderDef } from '../../core/provider.ts'
-import type { CredentialFileDef } from '../../core/provider-files.ts'
+import type { ProviderDef } from 'model-proxy'
+import type { CredentialFileDef } from 'model-proxy'
 
 /** One credential-file type and the family that sends with it (read from the registry). */
 export interface FileChannel {

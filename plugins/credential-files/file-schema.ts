@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { baseUrlSchema } from '../../core/config/upstream-url.ts'
+import { baseUrlSchema } from 'model-proxy/internal'
 
 /**
  * A credential file in `auth-dir` (`<anything>.json`) whose `type` is one of `types` (the file types of

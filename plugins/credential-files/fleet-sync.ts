@@ -1,14 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { unchangedSince, writeFileAtomic } from '../../core/config/atomic-write.ts'
-import { serializeFileTask } from '../../core/config/write-queue.ts'
-import { hashText } from '../../core/config/config-text.ts'
-import { changeCount, mergeJson } from '../../core/config/merge.ts'
-import { SharedDocs } from '../../core/fleet/shared-docs.ts'
-import { FileBaseStore } from '../../core/fleet/base-store.ts'
-import { reconcileDoc, type LocalCopy, type SyncOutcome } from '../../core/fleet/synced-doc.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { unchangedSince, writeFileAtomic, serializeFileTask, hashText, changeCount, mergeJson, SharedDocs, FileBaseStore, reconcileDoc, type LocalCopy, type SyncOutcome } from 'model-proxy/internal'
 import { isCredentialFileName, type CredentialFileStore } from './store.ts'
 
 /** How often the fleet's versions are compared besides the change messages. */

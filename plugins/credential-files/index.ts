@@ -1,18 +1,24 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { RoutingState } from '../routing/state.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { CredentialFileStore } from './store.ts'
-import { sweepAtomicTempFiles } from '../../core/config/sweep-temp.ts'
+import { sweepAtomicTempFiles } from 'model-proxy/internal'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
 import { serviceAccountToken } from './service-account.ts'
-import { oauthClientFor, oauthClientsSchema, oauthOverride } from './oauth-clients.ts'
+import { oauthClientFor, oauthClientsSchema, oauthOverride, type OAuthClientsConfig } from './oauth-clients.ts'
 import { fileChannels, serviceAccountType } from './channels.ts'
 import { prepareFile } from './prepare.ts'
 import { addSignInRoutes } from './routes-signin.ts'
 import { addAuthFileRoutes } from './routes.ts'
-import type { Guard } from '../management/route.ts'
 import { syncCredentialFiles } from './fleet-sync.ts'
 import { refreshUnderLease } from './refresh-lease.ts'
+
+declare module 'model-proxy' {
+  interface ProxyConfig extends OAuthClientsConfig {}
+  interface ProxyServices {
+    /** Refresh every credential file that is due now (tests and operators need not wait for the timer). */
+    credentialFiles?: { refreshDue(): Promise<unknown> }
+  }
+}
 
 /** How often tokens are checked for refresh. */
 export const refreshCheckMs = 30_000
@@ -24,6 +30,7 @@ export const refreshCheckMs = 30_000
  */
 export default defineProxyPlugin({
   name: 'credential-files',
+  after: ['routing', 'management'],
   configSchema: oauthClientsSchema,
   setup(kernel) {
     // The file types, their families and sign-ins come from the registry (ProviderDef.credentialFile).
@@ -34,7 +41,7 @@ export default defineProxyPlugin({
     })
     try { store.load() } catch (error) { kernel.logger.warn(`auth-dir ${store.dir}: ${(error as Error).message}`) }
     void sweepAtomicTempFiles(store.dir).catch(() => {})
-    const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
+    const routing = () => kernel.services.routingState
     const clientFor = (type: string) => oauthClientFor(kernel.config, type, channels())
 
     // Service accounts: access tokens from the JWT grant, kept in memory (the key file is never rewritten).
@@ -127,9 +134,9 @@ export default defineProxyPlugin({
       store.close()
       sync?.close()
     })
-    ;(kernel.services as { credentialFiles?: { refreshDue: typeof refreshDue } }).credentialFiles = { refreshDue }
+    kernel.services.credentialFiles = { refreshDue }
 
-    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    const guard = kernel.services.managementGuard
     const changed = () => { kernel.refreshCredentials(); syncStates(); void sync?.localChanged() }
     if (guard) addAuthFileRoutes(kernel, guard, store, changed, channels)
     addSignInRoutes(kernel, guard, store, changed, channels)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ProxyConfig } from '../../core/config/schema.ts'
-import type { OAuthClient } from '../../core/provider-files.ts'
+import type { ProxyConfig } from 'model-proxy'
+import type { OAuthClient } from 'model-proxy'
 import type { FileChannel } from './channels.ts'
 
 export type { OAuthClient }
@@ -21,8 +21,10 @@ export const oauthClientsSchema = z.looseObject({
   })).default({}),
 })
 
-export const oauthOverride = (config: ProxyConfig, type: string): Partial<OAuthClient> | undefined =>
-  ((config as { 'oauth-clients'?: Record<string, Partial<OAuthClient>> })['oauth-clients'] ?? {})[type]
+/** The keys this schema adds to the live config (declared on `ProxyConfig` by the plugin). */
+export type OAuthClientsConfig = z.infer<typeof oauthClientsSchema>
+
+export const oauthOverride = (config: ProxyConfig, type: string): Partial<OAuthClient> | undefined => config['oauth-clients'][type]
 
 /** The family's client (ProviderDef.credentialFile.oauth) with the config's overrides on top. */
 export function oauthClientFor(config: ProxyConfig, type: string, channels: Map<string, FileChannel>): OAuthClient | undefined {

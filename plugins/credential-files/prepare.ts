@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { writeFileAtomic } from '../../core/config/atomic-write.ts'
-import type { RoutingState } from '../routing/state.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { writeFileAtomic } from 'model-proxy/internal'
 import type { CredentialFileStore } from './store.ts'
 import type { FileChannel } from './channels.ts'
 
@@ -11,7 +10,7 @@ import type { FileChannel } from './channels.ts'
  * project found) and write what it found into the file; a failure blocks the credential with the reason.
  */
 export async function prepareFile(kernel: ProxyKernel, store: CredentialFileStore, name: string, channels: Map<string, FileChannel>): Promise<void> {
-  const routing = (kernel.services as { routingState?: RoutingState }).routingState
+  const routing = kernel.services.routingState
   const file = store.entries.get(name)?.file
   const channel = file && channels.get(file.type)
   const step = channel?.def.prepare

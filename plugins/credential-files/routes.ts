@@ -1,20 +1,19 @@
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { getQuery } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { RoutingState } from '../routing/state.ts'
-import { writeFileAtomic } from '../../core/config/atomic-write.ts'
-import { isExcluded } from '../../core/model-match.ts'
-import { formatIssues } from '../../core/config/validate.ts'
-import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
-import { ManagementError } from '../management/respond.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { writeFileAtomic } from 'model-proxy/internal'
+import { isExcluded } from 'model-proxy/internal'
+import { formatIssues } from 'model-proxy/internal'
+import { addManagementRoute, readBody, type Guard } from '../management/api.ts'
+import { ManagementError } from '../management/api.ts'
 import { credentialFileSchema } from './file-schema.ts'
 import type { FileChannel } from './channels.ts'
 import { isCredentialFileName, type CredentialFileStore } from './store.ts'
 
 /** `GET|POST|DELETE /auth-files` and `GET /auth-files/models?name=`. */
 export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void, channels: () => Map<string, FileChannel>): void {
-  const routing = () => (kernel.services as { routingState?: RoutingState }).routingState
+  const routing = () => kernel.services.routingState
   const nameOf = (value: unknown) => {
     if (typeof value !== 'string' || !isCredentialFileName(value)) throw new ManagementError(400, 'invalid file name: expected <name>.json')
     return value

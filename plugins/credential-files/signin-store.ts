@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { signInTtlMs, type SignIn } from './signin.ts'
 
 const key = (state: string) => `signin:${state}`

@@ -1,5 +1,5 @@
-import type { Credential } from '../../core/credential.ts'
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { Credential } from 'model-proxy'
+import type { ProxyConfig } from 'model-proxy'
 import type { CredentialFile } from './file-schema.ts'
 import type { FileChannel } from './channels.ts'
 

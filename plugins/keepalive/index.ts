@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { withSseKeepalive } from './sse-keepalive.ts'
 
 /** `streaming.keepalive-seconds`: SSE comments while a stream is open and quiet (0 = off). */

@@ -1,5 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { AttemptResult, ProxyRequest } from '../../core/hooks.ts'
+import type { ProxyKernel, AttemptResult, ProxyRequest } from 'model-proxy'
 
 /** `attempt 2 of req-1 (model m) via compat:shared:0.0 -> up-model`: credential ids only, never a secret. */
 const describe = (ctx: AttemptResult) => `attempt ${ctx.attempt + 1} of ${ctx.request.id} (model ${ctx.request.model}) via ${ctx.candidate.credential.id} -> ${ctx.candidate.upstreamModel}`

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { isProcessAlive } from '../../core/process-alive.ts'
+import { isProcessAlive } from 'model-proxy/internal'
 
 /** An owner file not touched for this long belongs to an instance that is gone (another host: no pid to check). */
 export const staleClaimMs = 90_000

@@ -1,12 +1,11 @@
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { MainLog } from './main-log.ts'
 import { formatLine, levelOf } from './line-format.ts'
 import { redact, secretsOf } from './redact.ts'
 import { requestLogText, writeRequestLog } from './request-logs.ts'
 import { addLogRoutes } from './routes.ts'
-import type { Guard } from '../management/route.ts'
 import { LogsDirClaim } from './dir-claim.ts'
 import { logAttempts } from './attempts.ts'
 
@@ -15,17 +14,25 @@ import { logAttempts } from './attempts.ts'
  * one line per request; request logs (`error-...` for failed requests, every request with
  * `request-log`); secrets redacted everywhere; the management log endpoints.
  */
+const configSchema = z.looseObject({
+  /**
+   * Log folder; default `./logs` under the working directory (spec: Log files). Left at `logs`, a
+   * second live instance in the same working directory writes to `logs/<instance-id>/`.
+   */
+  'logs-dir': z.string().default('logs'),
+})
+type LogsConfig = z.infer<typeof configSchema>
+
+declare module 'model-proxy' {
+  interface ProxyConfig extends LogsConfig {}
+}
+
 export default defineProxyPlugin({
   name: 'logs',
-  configSchema: z.looseObject({
-    /**
-     * Log folder; default `./logs` under the working directory (spec: Log files). Left at `logs`, a
-     * second live instance in the same working directory writes to `logs/<instance-id>/`.
-     */
-    'logs-dir': z.string().default('logs'),
-  }),
+  after: ['management'],
+  configSchema,
   setup(kernel) {
-    const configured = () => (kernel.config as { 'logs-dir'?: string })['logs-dir'] ?? 'logs'
+    const configured = () => kernel.config['logs-dir']
     const claim = new LogsDirClaim(() => resolve(process.cwd(), 'logs'), kernel.fleet.instanceId)
     const dir = () => configured() === 'logs' ? claim.resolve() : resolve(process.cwd(), configured())
     const log = new MainLog(dir, () => kernel.config['logs-max-total-size-mb'])
@@ -74,7 +81,7 @@ export default defineProxyPlugin({
       }
     })
 
-    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    const guard = kernel.services.managementGuard
     if (guard) addLogRoutes(kernel, guard, log, dir)
   },
 })

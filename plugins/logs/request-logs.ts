@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ResponseContext } from '../../core/hooks.ts'
+import type { ResponseContext } from 'model-proxy'
 
 const maxBodyChars = 64 * 1024
 const stamp = (time: number) => new Date(time).toISOString().replace(/[-:]/g, '').replace('.', '')

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { createAccessGuard } from './access.ts'
 import { addConfigRoutes } from './routes-config.ts'
 import { addFieldRoutes } from './routes-fields.ts'
@@ -12,9 +12,20 @@ import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
 import { changeOrigin, updateConfig } from './config-store.ts'
 
+declare module 'model-proxy' {
+  interface ProxyServices {
+    /** The management API's access check (key, remote access, bans): plugins that add management routes put them behind it. */
+    managementGuard?: ReturnType<typeof createAccessGuard>
+  }
+  interface ProxyConfig {
+    'release-url': string
+  }
+}
+
 /** Management API under `/v0/management` (spec: Management endpoints, Authentication 3). */
 export default defineProxyPlugin({
   name: 'management',
+  after: ['routing'],
   configSchema: z.looseObject({
     /** Where GET /latest-version looks (npm `{version}` or a release `{tag_name}` listing); default: the npm registry entry of this package. */
     'release-url': z.string().default(''),
@@ -28,7 +39,7 @@ export default defineProxyPlugin({
       else await kernel.applyConfig({ ...kernel.config, 'remote-management': { ...kernel.config['remote-management'], 'secret-key': hash } })
     }
     const guard = createAccessGuard(kernel)
-    ;(kernel.services as { managementGuard?: typeof guard }).managementGuard = guard
+    kernel.services.managementGuard = guard
     addConfigRoutes(kernel, guard)
     addFieldRoutes(kernel, guard)
     addApiKeyRoutes(kernel, guard)

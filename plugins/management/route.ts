@@ -1,10 +1,8 @@
 import { getRequestIP, type H3Event } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { ConfigError } from '../../core/config/validate.ts'
-import { discardBody } from '../../core/http/respond.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { ConfigError, discardBody, jsonDeeperThan, maxJsonDepth } from 'model-proxy/internal'
 import { ManagementError, fail, reply } from './respond.ts'
 import { changeOrigin } from './config-store.ts'
-import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
 
 export const base = '/v0/management'
 type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST'

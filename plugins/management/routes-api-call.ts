@@ -1,9 +1,7 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel, Credential } from 'model-proxy'
+import { sendUpstream, scrubSecrets, upstreamUrlProblem } from 'model-proxy/internal'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
-import { sendUpstream } from '../../core/http/upstream.ts'
-import { scrubSecrets, type Credential } from '../../core/credential.ts'
-import { upstreamUrlProblem } from '../../core/config/upstream-url.ts'
 import { isAllowedUpstreamHost, mayCarryCredential } from './upstream-hosts.ts'
 
 interface ApiCallBody { credential?: unknown; method?: unknown; path?: unknown; url?: unknown; body?: unknown }

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { parseDocument } from 'yaml'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { validateConfig, ConfigError } from '../../core/config/validate.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { validateConfig, ConfigError, jsonDeeperThan, maxJsonDepth, valueDeeperThan } from 'model-proxy/internal'
 import { addManagementRoute, type Guard } from './route.ts'
-import { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from '../../core/http/json-depth.ts'
 import { ManagementError, reply } from './respond.ts'
 import { replaceConfig } from './config-store.ts'
 import { hashPlainSecretIn } from './secret-doc.ts'
@@ -28,7 +27,7 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
     try {
       validateConfig(data)
     } catch (error) {
-      if (error instanceof ConfigError || (error as Error).name === 'ConfigError') throw new ManagementError(400, 'invalid_config', { message: (error as ConfigError).issues.join('; ') })
+      if (error instanceof ConfigError) throw new ManagementError(400, 'invalid_config', { message: error.issues.join('; ') })
       throw error
     }
     await hashPlainSecretIn(doc)

@@ -1,6 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { maskSecret } from '../../core/credential.ts'
-import type { RoutingState } from '../routing/state.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { maskSecret } from 'model-proxy/internal'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 
@@ -9,7 +8,7 @@ import { ManagementError } from './respond.ts'
  * and reset a cooldown by id (routing rules' `blocked` state and manual recovery).
  */
 export function addCredentialRoutes(kernel: ProxyKernel, guard: Guard): void {
-  const state = () => (kernel.services as { routingState?: RoutingState }).routingState
+  const state = () => kernel.services.routingState
   const known = (id: unknown) => {
     if (typeof id !== 'string' || !kernel.credentials.some(credential => credential.id === id)) throw new ManagementError(404, 'credential not found')
     const routing = state()

@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, readValue, type Guard } from './route.ts'
 import { updateConfig } from './config-store.ts'
 
@@ -22,14 +22,14 @@ const fields: Array<[string, string[], (v: unknown) => boolean]> = [
   ['/quota-exceeded/switch-preview-model', ['quota-exceeded', 'switch-preview-model'], isBool],
 ]
 
-function read(config: Record<string, unknown>, path: string[]): unknown {
+function read(config: object, path: string[]): unknown {
   return path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config)
 }
 
 export function addFieldRoutes(kernel: ProxyKernel, guard: Guard): void {
   for (const [route, path, check] of fields) {
     const key = path.at(-1)!
-    addManagementRoute(kernel, guard, 'GET', route, () => ({ [key]: read(kernel.config as Record<string, unknown>, path) }))
+    addManagementRoute(kernel, guard, 'GET', route, () => ({ [key]: read(kernel.config, path) }))
     addManagementRoute(kernel, guard, ['PUT', 'PATCH'], route, async (event) => {
       const value = await readValue(event, check as (v: unknown) => v is unknown)
       await updateConfig(kernel, doc => doc.setIn(path, value))

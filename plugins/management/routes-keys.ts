@@ -1,5 +1,5 @@
 import { getQuery } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { updateConfig } from './config-store.ts'

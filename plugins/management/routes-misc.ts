@@ -1,5 +1,5 @@
 import { request } from 'undici'
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { addApiCallRoute } from './routes-api-call.ts'
@@ -18,7 +18,7 @@ function tagOf(body: unknown): string | undefined {
 /** `GET /latest-version` and `POST /api-call`. */
 export function addMiscRoutes(kernel: ProxyKernel, guard: Guard): void {
   addManagementRoute(kernel, guard, 'GET', '/latest-version', async () => {
-    const url = (kernel.config as { 'release-url'?: string })['release-url'] || `https://registry.npmjs.org/${pkg.name}/latest`
+    const url = kernel.config['release-url'] || `https://registry.npmjs.org/${pkg.name}/latest`
     try {
       const response = await request(url, { headersTimeout: releaseTimeoutMs, bodyTimeout: releaseTimeoutMs, headers: { accept: 'application/json', 'user-agent': `${pkg.name}/${pkg.version}` } })
       const text = await response.body.text()

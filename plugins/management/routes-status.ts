@@ -1,5 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { RoutingState } from '../routing/state.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, type Guard } from './route.ts'
 import { buildHeaders } from './build-info.ts'
 import { RequestWindow } from './request-window.ts'
@@ -17,7 +16,7 @@ export function addStatusRoute(kernel: ProxyKernel, guard: Guard): void {
 
   addManagementRoute(kernel, guard, 'GET', '/status', () => {
     const now = Date.now()
-    const routing = (kernel.services as { routingState?: RoutingState }).routingState
+    const routing = kernel.services.routingState
     const states = { ready: 0, cooldown: 0, blocked: 0, disabled: 0 }
     for (const credential of kernel.credentials) states[routing?.stateOf(credential.id, now) ?? 'ready']++
     const minute = recent.count(now, 60)

@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
 import { BanList, countFailure, idlePurgeMs, type BanEntry } from './ban-list.ts'
 
 const key = (ip: string) => `management:ban:${ip.replace(/:/g, '_')}`

@@ -1,5 +1,5 @@
-import type { Credential } from '../../core/credential.ts'
-import type { ProviderDef } from '../../core/provider.ts'
+import type { Credential } from 'model-proxy'
+import type { ProviderDef } from 'model-proxy'
 
 const hostOf = (url: string) => {
   try { return new URL(url).host } catch { return '' }

@@ -1,9 +1,8 @@
 import { getRequestIP, type H3Event } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { isLoopback } from '../../core/http/client-route.ts'
-import { createSecretVerifier } from '../management/secret.ts'
-import type { SharedBans } from '../management/shared-bans.ts'
-import { formatWait } from '../management/ban-list.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { isLoopback } from 'model-proxy/internal'
+import { createSecretVerifier } from '../management/api.ts'
+import { formatWait } from '../management/api.ts'
 
 export interface MetricsSettings { enable: boolean; path: string; 'require-key': boolean }
 
@@ -31,7 +30,7 @@ export function createMetricsAccess(kernel: ProxyKernel, env: () => string | und
     const password = env()
     const hash = kernel.config['remote-management']['secret-key']
     if (!password && !hash) return remote ? refuse(403, 'metrics require the management key, and no management secret is set: only local scrapers are served') : undefined
-    const bans = (kernel.services as { managementGuard?: { bans?: SharedBans } }).managementGuard?.bans
+    const bans = kernel.services.managementGuard?.bans
     if (remote && bans) {
       const left = await bans.bannedFor(ip)
       if (left > 0) return refuse(403, `IP banned due to too many failed attempts. Try again in ${formatWait(left)}`)

@@ -1,12 +1,10 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { ProxyRequest } from '../../core/hooks.ts'
-import type { Credential } from '../../core/credential.ts'
+import { defineProxyPlugin, type ProxyRequest, type Credential } from 'model-proxy'
 import { createProxyMetrics } from './metrics.ts'
 import { createMetricsAccess, type MetricsSettings } from './access.ts'
 import { endpointLabel } from './endpoint-label.ts'
 
-declare module '../../core/kernel.ts' {
+declare module 'model-proxy' {
   interface ProxyServices {
     /** The `/metrics` registry, for plugins that add their own series. */
     metricsRegistry?: import('prom-client').Registry
@@ -21,6 +19,7 @@ const boolean = () => z.boolean({ error: 'must be true or false' })
  */
 export default defineProxyPlugin({
   name: 'metrics',
+  after: ['routing', 'management'],
   configSchema: z.looseObject({
     metrics: z.object({
       enable: boolean().default(true),

@@ -1,8 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client'
 import { CounterTally, HistogramTally } from './tally.ts'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { CredentialState } from '../../core/credential.ts'
-import type { RoutingState } from '../routing/state.ts'
+import type { ProxyKernel, CredentialState } from 'model-proxy'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']
 /** Seconds: from a quick non-stream answer to a long agentic stream. */
@@ -53,7 +51,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
       registers,
       collect() {
         this.reset()
-        const routing = (kernel.services as { routingState?: RoutingState }).routingState
+        const routing = kernel.services.routingState
         const counts = new Map<string, Record<CredentialState, number>>()
         for (const credential of kernel.credentials) {
           let row = counts.get(credential.provider)

@@ -1,10 +1,6 @@
 import type { H3Event } from 'h3'
-import type { ListedModel, WireFormat } from '../../core/canonical/codec.ts'
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import { addClientRoute } from '../../core/http/client-route.ts'
-import { jsonResponse } from '../../core/http/respond.ts'
-import { ProxyError } from '../../core/http/errors.ts'
-import type { ProxyKernel } from '../../core/kernel.ts'
+import { type ListedModel, type WireFormat, defineProxyPlugin, addClientRoute, ProxyError, type ProxyKernel } from 'model-proxy'
+import { jsonResponse } from 'model-proxy/internal'
 import { listFormatFor } from './list-shapes.ts'
 
 /** `/v1beta/models/models%2Fx` or `/v1/models/x` -> `x` (generateContent SDKs put `models/` in front). */

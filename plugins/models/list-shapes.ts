@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../core/canonical/codec.ts'
+import type { WireFormat } from 'model-proxy'
 
 /** What a request for `GET /v1/models[/{id}]` tells about its client. */
 export interface ClientSigns { userAgent: string | null; anthropicVersion: boolean; xApiKey: boolean; googKey: boolean }

@@ -1,5 +1,5 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import { proxyDispatcherFactories } from '../../core/http/upstream.ts'
+import { defineProxyPlugin } from 'model-proxy'
+import { proxyDispatcherFactories } from 'model-proxy/internal'
 import { httpProxyDispatcher, socksProxyDispatcher } from './dispatchers.ts'
 
 /**

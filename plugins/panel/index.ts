@@ -1,5 +1,5 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import { jsonResponse } from '../../core/http/respond.ts'
+import { defineProxyPlugin } from 'model-proxy'
+import { jsonResponse } from 'model-proxy/internal'
 import { createPanelPage } from './page.ts'
 
 /**

@@ -1,6 +1,6 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
+import { scrubSecrets } from 'model-proxy/internal'
 import { passthroughHeaders } from './filter.ts'
-import { scrubSecrets } from '../../core/credential.ts'
 
 /** `passthrough-headers: true`: filtered upstream response headers reach the client (rule 15). */
 export default defineProxyPlugin({

@@ -1,4 +1,4 @@
-import { matchModelPattern } from '../../core/model-match.ts'
+import { matchModelPattern } from 'model-proxy/internal'
 import type { CompiledRule } from './compile.ts'
 import { deletePath, hasPath, setPath } from './json-path.ts'
 

@@ -1,4 +1,4 @@
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { ProxyConfig } from 'model-proxy'
 import { parsePath } from './json-path.ts'
 
 export type RuleKind = 'filter' | 'default' | 'override'

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { applyRules } from './apply.ts'
 import { compileRules, type CompiledRule } from './compile.ts'
 

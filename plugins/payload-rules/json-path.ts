@@ -1,4 +1,4 @@
-import { unsafePathMessage, unsafePathSegment, unsafeSegment } from '../../core/unsafe-keys.ts'
+import { unsafePathMessage, unsafePathSegment, unsafeSegment } from 'model-proxy/internal'
 
 /**
  * `a.b.0.c` or `a.b[0].c` -> ['a', 'b', 0, 'c']: dots and array indexes, as the spec's payload params.

@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/canonical/types.ts'
+import type { Usage } from 'model-proxy'
 
 /** USD per million tokens of each kind (a config override, or read off the price table). */
 export interface ModelPrice {

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { Usage } from '../../core/canonical/types.ts'
+import { defineProxyPlugin } from 'model-proxy'
+import type { Usage } from 'model-proxy'
 import { createPriceTable, type PriceTable } from './table.ts'
 import type { ModelPrice } from './cost.ts'
 
-declare module '../../core/kernel.ts' {
+declare module 'model-proxy' {
   interface ProxyServices {
     /** Prices per model (plugins/pricing): what a request's usage cost in USD, undefined when no price is known. */
     prices?: PriceTable & { costOfUsage(usage: Usage | undefined, model: string, upstreamModel?: string): number | undefined }
@@ -24,7 +24,12 @@ const schema = z.looseObject({
   })).default({}),
 })
 
-type PriceConfig = z.infer<typeof schema>['model-prices']
+type PricingConfig = z.infer<typeof schema>
+type PriceConfig = PricingConfig['model-prices']
+
+declare module 'model-proxy' {
+  interface ProxyConfig extends PricingConfig {}
+}
 
 const toPrices = (config: PriceConfig): Record<string, ModelPrice> => Object.fromEntries(Object.entries(config).map(([model, p]) => [model, {
   input: p.input, output: p.output, cacheRead: p['cache-read'], cacheWrite: p['cache-write'], reasoning: p.reasoning,
@@ -41,7 +46,7 @@ export default defineProxyPlugin({
     let source: unknown
     let prices: Record<string, ModelPrice> = {}
     const overrides = () => {
-      const current = (kernel.config as { 'model-prices'?: PriceConfig })['model-prices'] ?? {}
+      const current = kernel.config['model-prices'] ?? {}
       if (current !== source) { source = current; prices = toPrices(current) }
       return prices
     }

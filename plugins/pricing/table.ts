@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import type { Usage } from '../../core/canonical/types.ts'
+import type { Usage } from 'model-proxy'
 import { costOf, type ModelPrice } from './cost.ts'
 import { fromTable } from './package-price.ts'
 

@@ -1,5 +1,5 @@
 import type { Storage } from 'unstorage'
-import { inputItems } from '../websocket/response-chain.ts'
+import { inputItems } from '../websocket/api.ts'
 
 /**
  * `previous_response_id` over HTTP for responses that the proxy itself produced from another format

@@ -1,4 +1,4 @@
-import { createSseParser } from '../../core/http/sse.ts'
+import { createSseParser } from 'model-proxy/internal'
 
 type Body = Record<string, unknown>
 

@@ -1,6 +1,6 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { ResponseContext } from '../../core/hooks.ts'
+import { defineProxyPlugin } from 'model-proxy'
+import type { ProxyKernel } from 'model-proxy'
+import type { ResponseContext } from 'model-proxy'
 import { expandBody, loadChain, saveChain } from './chain.ts'
 import { watchFinalResponse } from './completed-event.ts'
 

@@ -1,6 +1,6 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
-import { ManagementError } from '../management/respond.ts'
+import { defineProxyPlugin } from 'model-proxy'
+import { addManagementRoute, readBody, } from '../management/api.ts'
+import { ManagementError } from '../management/api.ts'
 import { previewRoute, routingOverview, type PreviewInput } from './preview.ts'
 
 /**
@@ -10,8 +10,9 @@ import { previewRoute, routingOverview, type PreviewInput } from './preview.ts'
  */
 export default defineProxyPlugin({
   name: 'route-preview',
+  after: ['routing', 'management'],
   setup(kernel) {
-    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    const guard = kernel.services.managementGuard
     const chooser = kernel.services.routing
     if (!guard || !chooser) return
     addManagementRoute(kernel, guard, 'POST', '/route-preview', async (event) => {

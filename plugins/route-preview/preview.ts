@@ -1,11 +1,11 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { Candidate } from '../../core/hooks.ts'
-import type { WireFormat } from '../../core/canonical/codec.ts'
-import type { Chooser } from '../routing/choose.ts'
-import { resolveRoute } from '../routing/resolve.ts'
-import { sessionKeyOf } from '../routing/session-key.ts'
-import { AffinityStore } from '../routing/affinity.ts'
-import { headroom } from '../routing/rate-limits.ts'
+import type { ProxyKernel } from 'model-proxy'
+import type { Candidate } from 'model-proxy'
+import type { WireFormat } from 'model-proxy'
+import type { Chooser } from '../routing/api.ts'
+import { resolveRoute } from '../routing/api.ts'
+import { sessionKeyOf } from '../routing/api.ts'
+import { AffinityStore } from '../routing/api.ts'
+import { headroom } from '../routing/api.ts'
 
 const formats: WireFormat[] = ['chat', 'messages', 'responses', 'generate']
 

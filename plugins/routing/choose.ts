@@ -1,5 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { Candidate, PickContext } from '../../core/hooks.ts'
+import type { ProxyKernel } from 'model-proxy'
+import type { Candidate, PickContext } from 'model-proxy'
 import type { RoutingState } from './state.ts'
 import { pickCandidate } from './pick.ts'
 import { headroom } from './rate-limits.ts'

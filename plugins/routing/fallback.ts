@@ -1,6 +1,6 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { Candidate, ProxyRequest } from '../../core/hooks.ts'
-import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
+import type { ProxyKernel } from 'model-proxy'
+import type { Candidate, ProxyRequest } from 'model-proxy'
+import { countRequestTokens } from 'model-proxy/internal'
 import { isQuotaError } from './cooldown.ts'
 import type { Stage } from './route-state.ts'
 

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { RoutingState } from './state.ts'
 import { AffinityStore } from './affinity.ts'
 import { choose, type Chooser } from './choose.ts'
@@ -9,7 +9,7 @@ import { servedModelHeader } from './served-model.ts'
 /** How often an instance pulls credential states other instances wrote (shared storage). */
 export const syncIntervalMs = 500
 
-declare module '../../core/kernel.ts' {
+declare module 'model-proxy' {
   interface ProxyServices {
     /** Credential states, affinity and the route preview (plugins/routing). */
     routingState?: RoutingState

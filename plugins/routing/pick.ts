@@ -1,5 +1,5 @@
-import type { Candidate } from '../../core/hooks.ts'
-import { candidateKey } from '../../core/model-index.ts'
+import type { Candidate } from 'model-proxy'
+import { candidateKey } from 'model-proxy/internal'
 
 export type Strategy = 'round-robin' | 'fill-first' | 'quota-aware'
 

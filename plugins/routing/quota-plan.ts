@@ -1,4 +1,4 @@
-import type { Candidate } from '../../core/hooks.ts'
+import type { Candidate } from 'model-proxy'
 
 export const previewSuffix = '-preview'
 

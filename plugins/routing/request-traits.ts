@@ -1,4 +1,4 @@
-import type { CanonicalRequest } from '../../core/canonical/types.ts'
+import type { CanonicalRequest } from 'model-proxy'
 
 /** What a scenario rule can ask about a request (docs/agent-routing.md). */
 export interface RequestTraits {

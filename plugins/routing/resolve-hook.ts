@@ -1,5 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { RouteContext } from '../../core/hooks.ts'
+import type { ProxyKernel } from 'model-proxy'
+import type { RouteContext } from 'model-proxy'
 import { resolveRoute } from './resolve.ts'
 import { requestTokens } from './fallback.ts'
 

@@ -1,8 +1,8 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { Candidate } from '../../core/hooks.ts'
-import type { CanonicalRequest } from '../../core/canonical/types.ts'
-import type { WireFormat } from '../../core/canonical/codec.ts'
-import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
+import type { ProxyKernel } from 'model-proxy'
+import type { Candidate } from 'model-proxy'
+import type { CanonicalRequest } from 'model-proxy'
+import type { WireFormat } from 'model-proxy'
+import { countRequestTokens } from 'model-proxy/internal'
 import { matchRule, type RuleMatch } from './rules.ts'
 import { traitsOf, type RequestTraits } from './request-traits.ts'
 

@@ -1,4 +1,4 @@
-import type { Candidate, ProxyRequest } from '../../core/hooks.ts'
+import type { Candidate, ProxyRequest } from 'model-proxy'
 import type { Binding } from './affinity.ts'
 import type { SessionKey } from './session-key.ts'
 

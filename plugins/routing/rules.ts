@@ -1,5 +1,5 @@
-import type { RoutingRule } from '../../core/config/schema-routing.ts'
-import { matchModelPattern } from '../../core/model-match.ts'
+import type { RoutingRule } from 'model-proxy/internal'
+import { matchModelPattern } from 'model-proxy/internal'
 import type { RequestTraits } from './request-traits.ts'
 
 export interface RuleInput {

@@ -1,4 +1,4 @@
-import type { ResponseContext } from '../../core/hooks.ts'
+import type { ResponseContext } from 'model-proxy'
 
 /** Which model answered, when routing chose another than the client asked for (a rule or a fallback). */
 export const servedModelHeaderName = 'x-proxy-served-model'

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ProxyRequest } from '../../core/hooks.ts'
+import type { ProxyRequest } from 'model-proxy'
 
 /** Which conversation a request belongs to, and how we know. */
 export interface SessionKey { key: string; source: string }

@@ -1,6 +1,5 @@
 import type { Storage } from 'unstorage'
-import type { Candidate } from '../../core/hooks.ts'
-import type { CredentialState } from '../../core/credential.ts'
+import type { Candidate, CredentialState } from 'model-proxy'
 import { cooldownMs } from './cooldown.ts'
 import type { QuotaWindow } from './rate-limits.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { recordFrom } from './record.ts'
 import { UsageStore } from './store.ts'
 import { addUsageRoutes } from './routes.ts'
@@ -12,15 +12,23 @@ const dayMs = 86_400_000
  * Usage statistics (`usage-statistics-enabled`): one record per request, kept through unstorage so a
  * restart loses nothing, pruned after `usage-retention-days`.
  */
+const configSchema = z.looseObject({
+  'usage-retention-days': z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: 'must be >= 1' }).default(30),
+})
+type UsageConfig = z.infer<typeof configSchema>
+
+declare module 'model-proxy' {
+  interface ProxyConfig extends UsageConfig {}
+}
+
 export default defineProxyPlugin({
   name: 'usage',
-  configSchema: z.looseObject({
-    'usage-retention-days': z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: 'must be >= 1' }).default(30),
-  }),
+  after: ['management'],
+  configSchema,
   setup(kernel) {
     // While Redis is away records wait in memory (retried every second and at reconnect): none is lost or counted twice.
     const store = new UsageStore(kernel.storage, error => kernel.warnLimited('usage-flush', `usage records kept in memory (${store.buffered} waiting): ${(error as Error).message}`))
-    const retention = () => (kernel.config as { 'usage-retention-days'?: number })['usage-retention-days'] ?? 30
+    const retention = () => kernel.config['usage-retention-days']
     kernel.hooks.hook('after-response', (ctx) => {
       if (!kernel.config['usage-statistics-enabled']) return
       const key = ctx.request.clientKey

@@ -1,5 +1,5 @@
-import type { ResponseContext } from '../../core/hooks.ts'
-import { maskSecret } from '../../core/credential.ts'
+import type { ResponseContext } from 'model-proxy'
+import { maskSecret } from 'model-proxy/internal'
 
 /** One request, as usage statistics keep it (no secrets: the client key is masked). */
 export interface UsageRecord {

@@ -1,13 +1,13 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
-import { ManagementError } from '../management/respond.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { addManagementRoute, readBody, } from '../management/api.ts'
+import { ManagementError } from '../management/api.ts'
 import type { UsageStore } from './store.ts'
 import { isUsageRecord, type UsageRecord } from './record.ts'
 import { summarize } from './summarize.ts'
 
 /** `GET /usage`, `GET /usage/export`, `POST /usage/import` (merge by record id: nothing counted twice). */
 export function addUsageRoutes(kernel: ProxyKernel, store: UsageStore, since: () => number): void {
-  const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+  const guard = kernel.services.managementGuard
   if (!guard) return
   const all = async () => {
     const out: UsageRecord[] = []

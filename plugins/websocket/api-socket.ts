@@ -1,10 +1,9 @@
 import { defineWebSocketHandler } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { SocketPeer } from '../../core/http/client-access.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { type SocketPeer, jsonDeeperThan, maxJsonDepth } from 'model-proxy/internal'
 import { bridgeRequest } from './bridge.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { resolveEnvelopePath } from './envelope-path.ts'
-import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
 
 const parse = (text: string | undefined) => {
   try { return JSON.parse(text ?? '') } catch { return text }

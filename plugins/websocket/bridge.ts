@@ -1,6 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { trustedClient, type SocketPeer } from '../../core/http/client-access.ts'
-import { createSseParser } from '../../core/http/sse.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { trustedClient, type SocketPeer, createSseParser } from 'model-proxy/internal'
 
 /** Names the WebSocket connection a bridged request came over. */
 export const wsConnectionHeader = 'x-proxy-ws-connection'

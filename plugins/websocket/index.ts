@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { addResponsesSocket } from './responses-socket.ts'
 import { addApiSocket } from './api-socket.ts'
 

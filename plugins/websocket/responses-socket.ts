@@ -1,8 +1,7 @@
 import { defineWebSocketHandler } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { jsonDeeperThan, maxJsonDepth, type SocketPeer } from 'model-proxy/internal'
 import { bridgeRequest } from './bridge.ts'
-import { jsonDeeperThan, maxJsonDepth } from '../../core/http/json-depth.ts'
-import type { SocketPeer } from '../../core/http/client-access.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { expandRequest, linkAfter, warmupEvents, type ChainLink } from './response-chain.ts'
 

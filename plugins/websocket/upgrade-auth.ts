@@ -1,10 +1,6 @@
 import type { H3Event } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { pathErrorResponse } from '../../core/http/path-errors.ts'
-import { readClientKey } from '../../core/client-key.ts'
-import { checkClientAccess, type SocketPeer } from '../../core/http/client-access.ts'
-import { toErrorInfo } from '../../core/pipeline/error-response.ts'
-import { genericErrorBody } from '../../core/http/errors.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { pathErrorResponse, readClientKey, checkClientAccess, type SocketPeer, toErrorInfo, genericErrorBody } from 'model-proxy/internal'
 
 /** The client of an upgrade request: its key (header or `?key=`), address and headers. */
 export function socketPeer(request: Request): SocketPeer {

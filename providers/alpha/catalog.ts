@@ -1,4 +1,4 @@
-import { defineModels } from '../../core/model-info.ts'
+import { defineModels } from 'model-proxy'
 
 /** Current models of the generative-model service, with limits and thinking budget ranges. */
 export const alphaModels = defineModels([

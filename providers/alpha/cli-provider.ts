@@ -1,4 +1,4 @@
-import { defineProvider } from '../../core/provider.ts'
+import { defineProvider } from 'model-proxy'
 import { wrapCliRequest } from './codec/cli-envelope.ts'
 import { alphaModels } from './catalog.ts'
 import { googleOAuth } from './oauth.ts'

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { alphaProvider } from './provider.ts'
 import { alphaCliProvider } from './cli-provider.ts'
 import { generateCodec } from './codec/index.ts'

@@ -1,6 +1,6 @@
 import { request } from 'undici'
-import { maskValues } from '../../core/credential.ts'
-import type { CredentialFilePrepare } from '../../core/provider-files.ts'
+import { maskValues } from 'model-proxy/internal'
+import type { CredentialFilePrepare } from 'model-proxy'
 
 const metadata = { ideType: 'IDE_UNSPECIFIED', platform: 'PLATFORM_UNSPECIFIED', pluginType: 'GEMINI' }
 const onboardPollMs = 2000

@@ -1,5 +1,5 @@
-import { defineProvider } from '../../core/provider.ts'
-import { keyEntryCredentials, keyListConfig } from '../../core/provider-keys.ts'
+import { defineProvider } from 'model-proxy'
+import { keyEntryCredentials, keyListConfig } from 'model-proxy'
 import { alphaCatalog, alphaModels } from './catalog.ts'
 import { googleOAuth } from './oauth.ts'
 

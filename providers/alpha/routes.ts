@@ -1,11 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
-import { jsonResponse } from '../../core/http/respond.ts'
-import { ProxyError } from '../../core/http/errors.ts'
-import { pathErrorResponse } from '../../core/http/path-errors.ts'
-import { createProxyRequest } from '../../core/pipeline/request.ts'
-import { runPipeline } from '../../core/pipeline/run.ts'
-import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
+import { type ProxyKernel, addClientRoute, readJsonObject, ProxyError, createProxyRequest, runPipeline } from 'model-proxy'
+import { jsonResponse, pathErrorResponse, countRequestTokens } from 'model-proxy/internal'
 import { generateCodec } from './codec/index.ts'
 
 /** `models/gemini-x:generateContent` or `gemini-x:generateContent` -> [model, method]. */

@@ -1,4 +1,4 @@
-import { defineModels } from '../../core/model-info.ts'
+import { defineModels } from 'model-proxy'
 
 /** Current models of the assistant-model service, with context, output limits and thinking ranges. */
 export const betaModels = defineModels([

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { betaProvider } from './provider.ts'
 import { messagesCodec } from './codec/index.ts'
 import { addMessagesRoutes } from './routes.ts'

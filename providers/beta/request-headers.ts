@@ -1,4 +1,4 @@
-import type { Credential } from '../../core/credential.ts'
+import type { Credential } from 'model-proxy'
 
 /** The API version header the vendor requires on every call, when the client sent none. */
 export const betaApiVersion = '2023-06-01'

@@ -1,10 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
-import { jsonResponse } from '../../core/http/respond.ts'
-import { createProxyRequest } from '../../core/pipeline/request.ts'
-import { runPipeline } from '../../core/pipeline/run.ts'
-import { countRequestTokens } from '../../core/canonical/count-tokens.ts'
-import { ProxyError } from '../../core/http/errors.ts'
+import { type ProxyKernel, addClientRoute, readJsonObject, createProxyRequest, runPipeline, ProxyError } from 'model-proxy'
+import { jsonResponse, countRequestTokens } from 'model-proxy/internal'
 import { decodeCountTokens, messagesCodec } from './codec/index.ts'
 
 /** `POST /v1/messages` and `/v1/messages/count_tokens`: the messages-format client endpoints. */

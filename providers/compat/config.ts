@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { namedUpstreamEntrySchema } from '../../core/config/schema-entries.ts'
-import type { ProviderConfigKey } from '../../core/provider.ts'
+import { namedUpstreamEntrySchema } from 'model-proxy/internal'
+import type { ProviderConfigKey } from 'model-proxy'
 
 /** One entry of `compat-provider`: an OpenAI-compatible upstream, the core's named-upstream shape. */
 export const compatProviderSchema = namedUpstreamEntrySchema

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { compatProvider } from './provider.ts'
 import { chatCodec } from './codec/index.ts'
 import { addChatRoutes } from './routes.ts'

@@ -1,7 +1,7 @@
-import { defineProvider } from '../../core/provider.ts'
-import type { Credential } from '../../core/credential.ts'
+import { defineProvider } from 'model-proxy'
+import type { Credential } from 'model-proxy'
 import { compatConfig, type CompatProviderEntry } from './config.ts'
-import { pickClientHeaders } from '../../core/http/client-headers.ts'
+import { pickClientHeaders } from 'model-proxy/internal'
 
 /** `https://host/v1/` -> `https://host/v1` so paths join cleanly. */
 const trimSlash = (url: string) => url.replace(/\/+$/, '')

@@ -1,7 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
-import { createProxyRequest } from '../../core/pipeline/request.ts'
-import { runPipeline } from '../../core/pipeline/run.ts'
+import { type ProxyKernel, addClientRoute, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy'
 import { validateChatRequest } from './validate-chat.ts'
 import { chatCodec } from './codec/index.ts'
 import { completionsEncoding, decodeCompletionsRequest } from './codec/completions.ts'

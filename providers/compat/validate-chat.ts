@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../../core/canonical/errors.ts'
+import { RequestValidationError } from 'model-proxy'
 
 function range(body: Record<string, unknown>, field: string, min: number, max: number): void {
   const value = body[field]

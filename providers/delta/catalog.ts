@@ -1,4 +1,4 @@
-import { alphaModels } from '../alpha/catalog.ts'
+import { alphaModels } from '../alpha/api.ts'
 
 /** The cloud platform serves the generative-model service's models, same limits. */
 export const deltaModels = alphaModels

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { deltaProvider } from './provider.ts'
 
 /** delta family: generateContent through the cloud platform (the alpha plugin owns the format and routes). */

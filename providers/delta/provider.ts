@@ -1,7 +1,7 @@
-import { defineProvider } from '../../core/provider.ts'
-import { keyEntryCredentials, keyListConfig } from '../../core/provider-keys.ts'
+import { defineProvider } from 'model-proxy'
+import { keyEntryCredentials, keyListConfig } from 'model-proxy'
 import { deltaCatalog, deltaModels } from './catalog.ts'
-import { googleOAuth } from '../alpha/oauth.ts'
+import { googleOAuth } from '../alpha/api.ts'
 
 /** Global endpoint: API keys (express mode) take no project or location. */
 export const deltaDefaultBaseUrl = 'https://aiplatform.googleapis.com'

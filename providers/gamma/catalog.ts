@@ -1,4 +1,4 @@
-import { defineModels } from '../../core/model-info.ts'
+import { defineModels } from 'model-proxy'
 
 /** Current models of the code-model service (reasoning by effort level, no budget). */
 export const gammaModels = defineModels([

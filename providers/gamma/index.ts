@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from 'model-proxy'
 import { gammaProvider } from './provider.ts'
 import { responsesCodec } from './codec/index.ts'
 import { addResponsesRoutes } from './routes.ts'

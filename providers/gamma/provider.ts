@@ -1,6 +1,6 @@
-import { defineProvider } from '../../core/provider.ts'
-import { keyEntryCredentials, keyListConfig } from '../../core/provider-keys.ts'
-import { pickClientHeaders } from '../../core/http/client-headers.ts'
+import { defineProvider } from 'model-proxy'
+import { keyEntryCredentials, keyListConfig } from 'model-proxy'
+import { pickClientHeaders } from 'model-proxy/internal'
 import { gammaCatalog, gammaModels } from './catalog.ts'
 
 export const gammaDefaultBaseUrl = 'https://api.openai.com/v1'

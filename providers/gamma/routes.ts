@@ -1,7 +1,4 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { addClientRoute, readJsonObject } from '../../core/http/client-route.ts'
-import { createProxyRequest } from '../../core/pipeline/request.ts'
-import { runPipeline } from '../../core/pipeline/run.ts'
+import { type ProxyKernel, addClientRoute, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy'
 import { decodeCompact, responsesCodec } from './codec/index.ts'
 
 /** `POST /v1/responses` and `/v1/responses/compact`: the responses-format client endpoints. */

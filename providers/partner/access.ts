@@ -1,7 +1,7 @@
 import { getRequestIP, type H3Event } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { authorizeClient } from '../../core/http/client-route.ts'
-import { ProxyError } from '../../core/http/errors.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { authorizeClient } from 'model-proxy/internal'
+import { ProxyError } from 'model-proxy'
 import { partnerOf } from './config.ts'
 
 /** Spec: "reachable only from 127.0.0.1 or ::1" (the IPv4-mapped form is the same peer on a dual-stack socket). */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import type { ProxyConfig } from 'model-proxy'
 
 const bool = () => z.boolean({ error: 'must be true or false' })
 const nonEmpty = (what: string) => z.string().min(1, { error: `must be a non-empty ${what}` })

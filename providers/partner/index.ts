@@ -1,5 +1,5 @@
-import { defineProxyPlugin } from '../../core/plugin.ts'
-import type { ProxyConfig } from '../../core/config/schema.ts'
+import { defineProxyPlugin } from 'model-proxy'
+import type { ProxyConfig } from 'model-proxy'
 import { partnerBaseUrl, partnerOf, partnerSchema } from './config.ts'
 import { addMappedCandidates } from './serve-locally.ts'
 import { addProviderRoutes } from './routes-provider.ts'

@@ -1,5 +1,5 @@
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { errorResponse, toErrorInfo } from '../../core/pipeline/error-response.ts'
+import type { ProxyKernel } from 'model-proxy'
+import { errorResponse, toErrorInfo } from 'model-proxy/internal'
 import { authorizePartnerClient } from './access.ts'
 import { sendToPartner } from './send-to-partner.ts'
 

@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../core/canonical/codec.ts'
+import type { WireFormat } from 'model-proxy'
 
 /**
  * The provider segments of `/api/provider/{segment}/...`, one per wire format, named after the family

@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import { ProxyError } from '../../core/http/errors.ts'
-import { sendUpstream, type UpstreamHttpRequest, type UpstreamHttpResponse } from '../../core/http/upstream.ts'
+import { type ProxyKernel, ProxyError, type UpstreamHttpRequest } from 'model-proxy'
+import { sendUpstream, type UpstreamHttpResponse } from 'model-proxy/internal'
 import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from './forward-headers.ts'
 import { upstreamKeyFor } from './upstream-key.ts'
 import { limitBody } from './limit-body.ts'
@@ -48,9 +47,9 @@ export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: P
     upstream = await sendUpstream(request, event.req.signal, { connectMs: limits['connect-seconds'] * 1000, firstByteMs: limits['first-byte-seconds'] * 1000, idleMs: limits['stream-idle-seconds'] * 1000 })
   } catch (error) {
     streamed?.destroy()
-    if ((error as Error).name === 'ProxyError') throw error
-    const cause = (error as { cause?: Error }).cause
-    if (cause?.name === 'ProxyError') throw cause
+    if (error instanceof ProxyError) throw error
+    const cause = (error as { cause?: unknown }).cause
+    if (cause instanceof ProxyError) throw cause
     throw new ProxyError(502, `partner upstream request failed: ${(error as Error).message}`, 'server_error', 'partner_upstream_failed')
   }
   const headers = partnerResponseHeaders(upstream.headers)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { WireFormat } from '../../core/canonical/codec.ts'
+import type { BuiltinWireFormat, WireFormat } from '../../core/canonical/codec.ts'
 import type { CanonicalRequest } from '../../core/canonical/types.ts'
 import { droppedFields } from '../../core/canonical/dropped.ts'
 import { clientKey, families, familyModels, startFamilyProxy, type Family, type FamilyProxy } from '../helpers/family-proxy.ts'
@@ -20,7 +20,7 @@ const familyFormat: Record<Family, WireFormat> = { compat: 'chat', beta: 'messag
 const codecOf = (format: WireFormat) => codecs.find(codec => codec.format === format)!
 const generatePath = /^\/v1(?:beta)?\/models\/([^/:]+):(\w+)/
 
-function formatOf(fixture: ClientFixture): WireFormat {
+function formatOf(fixture: ClientFixture): BuiltinWireFormat {
   if (fixture.path.startsWith('/v1/messages')) return 'messages'
   if (fixture.path.startsWith('/v1/chat/completions')) return 'chat'
   if (fixture.path.startsWith('/v1/responses')) return 'responses'

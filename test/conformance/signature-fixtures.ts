@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../core/canonical/codec.ts'
+import type { BuiltinWireFormat } from '../../core/canonical/codec.ts'
 
 /**
  * Turn 1 of a tool conversation with thinking on, in each vendor's real shapes (non-stream body and SSE
@@ -11,7 +11,7 @@ export interface Answer { thinking: string; signature?: string; calls: Call[] }
 const sse = (events: Array<[string | undefined, unknown]>) => events.map(([event, data]) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`).join('')
 
 /** The upstream's answer: `json` for non-stream, `stream` for SSE. A chat vendor signs nothing. */
-export function upstreamAnswer(format: WireFormat, answer: Answer): { json: Record<string, unknown>; stream: string } {
+export function upstreamAnswer(format: BuiltinWireFormat, answer: Answer): { json: Record<string, unknown>; stream: string } {
   const { thinking, signature, calls } = answer
   switch (format) {
     case 'messages': {
@@ -81,7 +81,7 @@ export function upstreamAnswer(format: WireFormat, answer: Answer): { json: Reco
 const events = (text: string) => text.split('\n\n').flatMap(frame => frame.split('\n').filter(line => line.startsWith('data: ')).map(line => line.slice(6))).filter(data => data !== '[DONE]').map(data => JSON.parse(data))
 
 /** The answer as the client's SDK holds it after a stream (the same shape as a non-stream body). */
-export function assembleClientStream(format: WireFormat, text: string): Record<string, any> {
+export function assembleClientStream(format: BuiltinWireFormat, text: string): Record<string, any> {
   const data = events(text)
   switch (format) {
     case 'messages': {
@@ -123,7 +123,7 @@ export function assembleClientStream(format: WireFormat, text: string): Record<s
 const question = 'Weather in Paris and Oslo?'
 
 /** Turn 2 in the client's own shape: the answer replayed as received, then the tool results; thinking on. */
-export function clientReplay(format: WireFormat, answer: Record<string, any>, result = 'sunny'): Record<string, unknown> {
+export function clientReplay(format: BuiltinWireFormat, answer: Record<string, any>, result = 'sunny'): Record<string, unknown> {
   switch (format) {
     case 'messages': {
       const uses = answer.content.filter((block: any) => block.type === 'tool_use')

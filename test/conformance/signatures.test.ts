@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import type { WireCodec, WireFormat } from '../../core/canonical/codec.ts'
+import type { WireCodec, BuiltinWireFormat } from '../../core/canonical/codec.ts'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import type { ProxyRequest } from '../../core/hooks.ts'
 import { createSseParser } from '../../core/http/sse.ts'
@@ -14,12 +14,12 @@ import { vendorComplaint } from './vendor-rules.ts'
  * Issue 21, items 1 and 3: an answer with thinking and tool calls, from each upstream to each client,
  * stream and not, replayed by the client in turn 2 and sent upstream by the same code the proxy runs.
  */
-const formats: WireFormat[] = ['chat', 'messages', 'responses', 'generate']
-const codecOf = (format: WireFormat) => codecs.find(codec => codec.format === format) as WireCodec
+const formats: BuiltinWireFormat[] = ['chat', 'messages', 'responses', 'generate']
+const codecOf = (format: BuiltinWireFormat) => codecs.find(codec => codec.format === format) as WireCodec
 const kernel = { formats: new Map(codecs.map(codec => [codec.format, codec])), modelInfo: new Map(), logger: { debug() {} } } as unknown as ProxyKernel
 
 /** What the client receives: the upstream's own bytes for the same format, else the translation. */
-function clientAnswer(client: WireFormat, upstream: WireFormat, answer: Answer, stream: boolean): Record<string, any> {
+function clientAnswer(client: BuiltinWireFormat, upstream: BuiltinWireFormat, answer: Answer, stream: boolean): Record<string, any> {
   const wire = upstreamAnswer(upstream, answer)
   if (client === upstream) return stream ? assembleClientStream(client, wire.stream) : wire.json
   if (!stream) return JSON.parse(JSON.stringify(codecOf(client).response.encode(codecOf(upstream).response.decode(wire.json))))
@@ -33,14 +33,14 @@ function clientAnswer(client: WireFormat, upstream: WireFormat, answer: Answer, 
 }
 
 /** Turn 2 as it leaves the proxy for `upstream`, and what the client is told was dropped. */
-function replayUpstream(client: WireFormat, upstream: WireFormat, answer: Record<string, any>) {
+function replayUpstream(client: BuiltinWireFormat, upstream: BuiltinWireFormat, answer: Record<string, any>) {
   const request = { id: 't', inbound: client, body: clientReplay(client, answer), stream: false } as unknown as ProxyRequest
   const body = buildUpstreamBody(kernel, request, upstream, 'm')
   return { body, text: JSON.stringify(body), dropped: request.dropped ?? [] }
 }
 
 /** The tool calls as the client holds them: name and parsed arguments, in order. */
-function clientCalls(client: WireFormat, answer: Record<string, any>): Array<[string, unknown]> {
+function clientCalls(client: BuiltinWireFormat, answer: Record<string, any>): Array<[string, unknown]> {
   switch (client) {
     case 'messages': return answer.content.filter((b: any) => b.type === 'tool_use').map((b: any) => [b.name, b.input])
     case 'chat': return answer.choices[0].message.tool_calls.map((c: any) => [c.function.name, JSON.parse(c.function.arguments)])

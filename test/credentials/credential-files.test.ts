@@ -51,7 +51,7 @@ oauth-clients:
     client-id: test-client
 `
   managed = await startManagedProxy(yaml)
-  await (managed.proxy.proxy.kernel.services as { credentialFiles: { refreshDue(): Promise<unknown> } }).credentialFiles.refreshDue()
+  await managed.proxy.proxy.kernel.services.credentialFiles!.refreshDue()
 })
 afterAll(async () => {
   await managed.close()
@@ -92,7 +92,7 @@ describe('credential files', () => {
     refreshOk = false
     writeCred('revoked.json', { type: 'beta', access_token: 'x', refresh_token: 'gone', expiry: 0, base_url: beta.url })
     await new Promise(resolve => setTimeout(resolve, 400))
-    await (managed.proxy.proxy.kernel.services as { credentialFiles: { refreshDue(): Promise<unknown> } }).credentialFiles.refreshDue()
+    await managed.proxy.proxy.kernel.services.credentialFiles!.refreshDue()
     const { files } = await (await management('GET', '/auth-files')).json()
     expect(files.find((f: { name: string }) => f.name === 'revoked.json')).toMatchObject({ state: 'blocked', reason: expect.stringContaining('refresh token revoked') })
     refreshOk = true

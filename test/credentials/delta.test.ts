@@ -51,7 +51,7 @@ oauth-model-alias:
       alias: delta-sa-pro
 `
   managed = await startManagedProxy(yaml)
-  await (managed.proxy.proxy.kernel.services as { credentialFiles: { refreshDue(): Promise<unknown> } }).credentialFiles.refreshDue()
+  await managed.proxy.proxy.kernel.services.credentialFiles!.refreshDue()
 })
 afterAll(async () => {
   await managed.close()

@@ -34,7 +34,7 @@ beforeAll(async () => {
   writeFileSync(join(authDir, 'ready.json'), JSON.stringify({ type: 'alpha-cli', access_token: 'ready-account', expiry: future, base_url: codeAssist.url }))
   writeFileSync(join(authDir, 'new.json'), JSON.stringify({ type: 'alpha-cli', access_token: 'new-account', expiry: future, base_url: codeAssist.url }))
   managed = await startManagedProxy(`${baseYaml}auth-dir: ${authDir}\n`)
-  await (managed.proxy.proxy.kernel.services as { credentialFiles: { refreshDue(): Promise<unknown> } }).credentialFiles.refreshDue()
+  await managed.proxy.proxy.kernel.services.credentialFiles!.refreshDue()
 }, 30_000)
 afterAll(async () => {
   await managed.close()

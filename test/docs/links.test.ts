@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Pages other work is writing; linked as "(coming)" until they land (the lead removes this list). */
-const coming = new Set(['plugins.md'])
+const coming = new Set<string>([])
 
 /** Markdown text outside fenced code blocks and inline code spans, where links are live. */
 function liveText(markdown: string): string {

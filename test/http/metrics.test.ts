@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
-import type { RoutingState } from '../../plugins/routing/state.ts'
 
 let good: MockUpstream
 let flaky: MockUpstream
@@ -54,7 +53,7 @@ describe('GET /metrics', () => {
     expect(stream.status).toBe(200)
     await stream.text()
     expect((await chat(proxy.url, { model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).status).toBe(404)
-    const routing = (proxy.proxy.kernel.services as { routingState?: RoutingState }).routingState!
+    const routing = proxy.proxy.kernel.services.routingState!
     routing.block('compat:good:1.1', 'test')
 
     const scrape = await fetch(`${proxy.url}/metrics`)

@@ -143,8 +143,7 @@ describe('credential states', () => {
     const refused = await fetch(`${managed.proxy.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer client-one', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'fast', messages: [{ role: 'user', content: 'x' }] }) })
     expect(refused.status).toBe(503)
     await call('POST', '/credentials/unblock', { id: 'compat:mock:0.0' })
-    const state = managed.proxy.proxy.kernel.services as { routingState?: { markQuota(id: string, model: string, s: number): void } }
-    state.routingState!.markQuota('compat:mock:0.0', 'mock-gpt', 600)
+    managed.proxy.proxy.kernel.services.routingState!.markQuota('compat:mock:0.0', 'mock-gpt', 600)
     expect((await json(await call('GET', '/credentials'))).body.credentials[0]).toMatchObject({ state: 'cooldown', cooldowns: [expect.objectContaining({ model: 'mock-gpt', failures: 1 })] })
     await call('POST', '/credentials/reset-cooldown', { id: 'compat:mock:0.0' })
     expect((await json(await call('GET', '/credentials'))).body.credentials[0].state).toBe('ready')

@@ -1,4 +1,4 @@
-import { defineProxyConfig } from '../../../core/config/project.ts'
+import { defineProxyConfig } from 'model-proxy'
 
 /**
  * Preset for coding agents (the messages-format CLI, the responses-format CLI, the generateContent

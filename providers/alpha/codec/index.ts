@@ -1,4 +1,4 @@
-import { defineCodec } from '../../../core/canonical/codec.ts'
+import { defineCodec } from 'model-proxy'
 import { generateModelList } from './model-list.ts'
 import { decodeGenerateRequest } from './request-decode.ts'
 import { encodeGenerateRequest } from './request-encode.ts'

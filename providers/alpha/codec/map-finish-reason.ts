@@ -1,4 +1,4 @@
-import type { FinishReason, TextPart } from '../../../core/canonical/types.ts'
+import type { FinishReason, TextPart } from 'model-proxy'
 
 const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE'])
 

@@ -1,4 +1,4 @@
-import type { ListedModel, ModelListShape } from '../../../core/canonical/codec.ts'
+import type { ListedModel, ModelListShape } from 'model-proxy'
 
 /** One model as `GET /v1beta/models/{model}` answers it, with the catalog's limits when known. */
 function entry({ id, info }: ListedModel) {

@@ -1,5 +1,4 @@
-import type { CanonicalRequest, Message, ReasoningEffort, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type CanonicalRequest, type Message, type ReasoningEffort, type ToolChoice, type ToolDef, RequestValidationError } from 'model-proxy'
 import { CallLedger, partsFromGenerate } from './parts.ts'
 import { schemaFromGemini } from './schema.ts'
 

@@ -1,5 +1,5 @@
-import type { CanonicalRequest } from '../../../core/canonical/types.ts'
-import { effortBudget } from '../../../core/canonical/reasoning.ts'
+import type { CanonicalRequest } from 'model-proxy'
+import { effortBudget } from 'model-proxy/internal'
 import { CallLedger, partsToGenerate } from './parts.ts'
 import { schemaToGemini } from './schema.ts'
 

@@ -1,4 +1,4 @@
-import type { CanonicalResponse, FinishReason, Part } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse, FinishReason, Part } from 'model-proxy'
 import { CallLedger, partsFromGenerate, partsToGenerate } from './parts.ts'
 import { blockedPrompt, finishFromGenerate, finishToGenerate } from './map-finish-reason.ts'
 import { usageFromGenerate, usageToGenerate } from './usage.ts'

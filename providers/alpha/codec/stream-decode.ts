@@ -1,5 +1,5 @@
-import type { SseEvent, StreamDecoder } from '../../../core/canonical/codec.ts'
-import type { FinishReason, StreamEvent, Usage } from '../../../core/canonical/types.ts'
+import type { SseEvent, StreamDecoder } from 'model-proxy'
+import type { FinishReason, StreamEvent, Usage } from 'model-proxy'
 import { blockedPrompt, finishFromGenerate } from './map-finish-reason.ts'
 import { usageFromGenerate } from './usage.ts'
 import { statusForGenerateError } from './error.ts'

@@ -1,11 +1,10 @@
-import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { StreamEncoder, StreamEncoderOptions, StreamEvent } from 'model-proxy'
 import { finishToGenerate } from './map-finish-reason.ts'
 import { usageToGenerate } from './usage.ts'
 import { encodeGenerateError } from './error.ts'
 import { responseId } from './ids.ts'
-import { signatureToClient } from '../../../core/canonical/signature.ts'
-import { createToolCallSequencer } from '../../../core/canonical/tool-call-order.ts'
+import { signatureToClient } from 'model-proxy/internal'
+import { createToolCallSequencer } from 'model-proxy/internal'
 
 type Raw = Record<string, any>
 

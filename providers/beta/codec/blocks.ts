@@ -1,5 +1,5 @@
-import type { ImagePart, Part, TextPart, ThinkingPart } from '../../../core/canonical/types.ts'
-import { signatureFromClient, signatureToClient, signatureToUpstream } from '../../../core/canonical/signature.ts'
+import type { ImagePart, Part, TextPart, ThinkingPart } from 'model-proxy'
+import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/internal'
 import { fileFromDocument, fileToDocument } from './documents.ts'
 
 type Raw = Record<string, any>

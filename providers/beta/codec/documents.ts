@@ -1,5 +1,5 @@
-import type { FilePart } from '../../../core/canonical/types.ts'
-import { fileCarried } from '../../../core/canonical/content-losses.ts'
+import type { FilePart } from 'model-proxy'
+import { fileCarried } from 'model-proxy/internal'
 
 type Raw = Record<string, any>
 

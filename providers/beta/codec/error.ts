@@ -1,4 +1,4 @@
-import type { ProxyErrorInfo } from '../../../core/canonical/codec.ts'
+import type { ProxyErrorInfo } from 'model-proxy'
 
 const typeByStatus: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' }
 const statusByType: Record<string, number> = Object.fromEntries(Object.entries(typeByStatus).map(([status, type]) => [type, Number(status)]))

@@ -1,4 +1,4 @@
-import { randomToken } from '../../../core/canonical/random-id.ts'
+import { randomToken } from 'model-proxy/internal'
 
 const token = () => randomToken(24)
 export const messageId = () => `msg_${token()}`

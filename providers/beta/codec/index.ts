@@ -1,4 +1,4 @@
-import { defineCodec } from '../../../core/canonical/codec.ts'
+import { defineCodec } from 'model-proxy'
 import { messagesModelList } from './model-list.ts'
 import { decodeCountTokens, decodeMessagesRequest } from './request-decode.ts'
 import { encodeMessagesRequest } from './request-encode.ts'

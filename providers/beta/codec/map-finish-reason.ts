@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../../core/canonical/types.ts'
+import type { FinishReason } from 'model-proxy'
 
 /** Messages `stop_reason` -> canonical. */
 export function finishFromMessages(reason: unknown): FinishReason {

@@ -1,4 +1,4 @@
-import type { ListedModel, ModelListShape } from '../../../core/canonical/codec.ts'
+import type { ListedModel, ModelListShape } from 'model-proxy'
 
 const entry = (model: ListedModel) => ({ type: 'model', id: model.id, display_name: model.id, created_at: new Date(model.created * 1000).toISOString() })
 

@@ -1,4 +1,4 @@
-import type { Reasoning, ReasoningEffort } from '../../../core/canonical/types.ts'
+import type { Reasoning, ReasoningEffort } from 'model-proxy'
 
 type Raw = Record<string, any>
 

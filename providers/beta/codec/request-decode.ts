@@ -1,5 +1,4 @@
-import type { CanonicalRequest, Message, Part, ToolChoice } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type CanonicalRequest, type Message, type Part, type ToolChoice, RequestValidationError } from 'model-proxy'
 import { partsFromBlocks } from './blocks.ts'
 import { decodeMessagesReasoning } from './reasoning.ts'
 import { isWebSearchTool, webSearchFromTool } from './web-search.ts'

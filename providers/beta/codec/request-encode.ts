@@ -1,5 +1,5 @@
-import type { CanonicalRequest, Message } from '../../../core/canonical/types.ts'
-import { messagesBudget, messagesDefaults } from '../../../core/canonical/request-rules.ts'
+import type { CanonicalRequest, Message } from 'model-proxy'
+import { messagesBudget, messagesDefaults } from 'model-proxy/internal'
 import { blocksFromParts } from './blocks.ts'
 import { webSearchToTool } from './web-search.ts'
 

@@ -1,4 +1,4 @@
-import type { CanonicalResponse } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse } from 'model-proxy'
 import { blocksFromParts, partsFromBlocks } from './blocks.ts'
 import { finishFromMessages, finishToMessages } from './map-finish-reason.ts'
 import { usageFromMessages, usageToMessages } from './usage.ts'

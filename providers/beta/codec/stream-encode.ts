@@ -1,11 +1,10 @@
-import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
-import type { StreamEvent, Usage } from '../../../core/canonical/types.ts'
+import type { StreamEncoder, StreamEncoderOptions, StreamEvent, Usage } from 'model-proxy'
 import { finishToMessages } from './map-finish-reason.ts'
 import { usageToMessages } from './usage.ts'
 import { messageId } from './ids.ts'
 import { messagesErrorType } from './error.ts'
-import { signatureToClient } from '../../../core/canonical/signature.ts'
-import { createToolCallSequencer } from '../../../core/canonical/tool-call-order.ts'
+import { signatureToClient } from 'model-proxy/internal'
+import { createToolCallSequencer } from 'model-proxy/internal'
 
 const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
 

@@ -1,4 +1,4 @@
-import type { Usage } from '../../../core/canonical/types.ts'
+import type { Usage } from 'model-proxy'
 
 interface MessagesUsage { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number }
 

@@ -1,4 +1,4 @@
-import type { WebSearch } from '../../../core/canonical/types.ts'
+import type { WebSearch } from 'model-proxy'
 
 type Raw = Record<string, any>
 

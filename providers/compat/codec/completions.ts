@@ -1,6 +1,4 @@
-import type { StreamEncoder, StreamEncoderOptions, WireCodec } from '../../../core/canonical/codec.ts'
-import type { CanonicalRequest, CanonicalResponse, StreamEvent } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type StreamEncoder, type StreamEncoderOptions, type WireCodec, type CanonicalRequest, type CanonicalResponse, type StreamEvent, RequestValidationError } from 'model-proxy'
 import { usageToChat } from './usage.ts'
 import { chatCompletionId } from './ids.ts'
 

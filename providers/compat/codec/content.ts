@@ -1,5 +1,5 @@
-import type { FilePart, ImagePart, Part, TextPart } from '../../../core/canonical/types.ts'
-import { dataUrl, fileIdValidAt, parseDataUrl } from '../../../core/canonical/files.ts'
+import type { FilePart, ImagePart, Part, TextPart } from 'model-proxy'
+import { dataUrl, fileIdValidAt, parseDataUrl } from 'model-proxy/internal'
 
 /** `data:image/png;base64,xxx` -> {mediaType, data}; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {

@@ -1,5 +1,5 @@
-import type { ProxyErrorInfo } from '../../../core/canonical/codec.ts'
-import { errorTypeFor } from '../../../core/http/errors.ts'
+import type { ProxyErrorInfo } from 'model-proxy'
+import { errorTypeFor } from 'model-proxy/internal'
 
 /** The spec's client error body. */
 export function encodeChatError(error: ProxyErrorInfo): Record<string, unknown> {

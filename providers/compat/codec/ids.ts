@@ -1,4 +1,4 @@
-import { randomToken } from '../../../core/canonical/random-id.ts'
+import { randomToken } from 'model-proxy/internal'
 
 /** `chatcmpl-` + 24 random alphanumerics, the shape OpenAI uses. */
 export const chatCompletionId = () => `chatcmpl-${randomToken(24)}`

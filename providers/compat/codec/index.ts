@@ -1,4 +1,4 @@
-import { defineCodec } from '../../../core/canonical/codec.ts'
+import { defineCodec } from 'model-proxy'
 import { openaiModelList } from './model-list.ts'
 import { decodeChatRequest } from './request-decode.ts'
 import { encodeChatRequest } from './request-encode.ts'

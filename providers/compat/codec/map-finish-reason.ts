@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../../core/canonical/types.ts'
+import type { FinishReason } from 'model-proxy'
 
 /** Chat `finish_reason` -> canonical. `function_call` is the legacy name of `tool_calls`. */
 export function finishFromChat(reason: unknown): FinishReason {

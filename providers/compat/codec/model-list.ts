@@ -1,4 +1,4 @@
-import type { ListedModel, ModelListShape } from '../../../core/canonical/codec.ts'
+import type { ListedModel, ModelListShape } from 'model-proxy'
 
 const entry = (model: ListedModel) => ({ id: model.id, object: 'model', created: model.created, owned_by: model.ownedBy })
 

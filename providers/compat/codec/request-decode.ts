@@ -1,6 +1,6 @@
-import type { CanonicalRequest, ImagePart, Message, Part, TextPart, ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
-import type { ReasoningEffort } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import type { CanonicalRequest, ImagePart, Message, Part, TextPart, ToolChoice, ToolDef } from 'model-proxy'
+import type { ReasoningEffort } from 'model-proxy'
+import { RequestValidationError } from 'model-proxy'
 import { validateChatRequest } from '../validate-chat.ts'
 import { partsFromContent } from './content.ts'
 

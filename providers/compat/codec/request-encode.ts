@@ -1,5 +1,5 @@
-import type { CanonicalRequest, ImagePart, Message, ThinkingPart, ToolCallPart, ToolResultPart } from '../../../core/canonical/types.ts'
-import { openaiEffort } from '../../../core/canonical/reasoning.ts'
+import type { CanonicalRequest, ImagePart, Message, ThinkingPart, ToolCallPart, ToolResultPart } from 'model-proxy'
+import { openaiEffort } from 'model-proxy/internal'
 import { contentFromParts, imageToUrl, toolResultText } from './content.ts'
 
 type Wire = Record<string, unknown>

@@ -1,4 +1,4 @@
-import type { CanonicalResponse, FinishReason, Part } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse, FinishReason, Part } from 'model-proxy'
 import { contentFromParts, partsFromContent } from './content.ts'
 import { finishFromChat, finishToChat } from './map-finish-reason.ts'
 import { usageFromChat, usageToChat } from './usage.ts'

@@ -1,5 +1,4 @@
-import type { SseEvent, StreamDecoder } from '../../../core/canonical/codec.ts'
-import type { FinishReason, StreamEvent, Usage } from '../../../core/canonical/types.ts'
+import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from 'model-proxy'
 import { finishFromChat } from './map-finish-reason.ts'
 import { usageFromChat } from './usage.ts'
 import { statusForErrorType } from './error.ts'

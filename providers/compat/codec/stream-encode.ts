@@ -1,5 +1,4 @@
-import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { StreamEncoder, StreamEncoderOptions, StreamEvent } from 'model-proxy'
 import { finishToChat } from './map-finish-reason.ts'
 import { usageToChat } from './usage.ts'
 import { chatCompletionId } from './ids.ts'

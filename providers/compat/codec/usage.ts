@@ -1,4 +1,4 @@
-import type { Usage } from '../../../core/canonical/types.ts'
+import type { Usage } from 'model-proxy'
 
 interface ChatUsage {
   prompt_tokens?: number

@@ -1,6 +1,6 @@
-import type { FilePart, ImagePart, TextPart } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
-import { dataUrl, fileIdValidAt, parseDataUrl } from '../../../core/canonical/files.ts'
+import type { FilePart, ImagePart, TextPart } from 'model-proxy'
+import { RequestValidationError } from 'model-proxy'
+import { dataUrl, fileIdValidAt, parseDataUrl } from 'model-proxy/internal'
 import { isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */

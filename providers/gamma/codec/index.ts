@@ -1,4 +1,4 @@
-import { defineCodec } from '../../../core/canonical/codec.ts'
+import { defineCodec } from 'model-proxy'
 import { decodeError, encodeError } from './error.ts'
 import { decodeCompact, decodeRequest } from './request-decode.ts'
 import { encodeRequest } from './request-encode.ts'

@@ -1,5 +1,5 @@
-import type { ImagePart, Message, Part, TextPart } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import type { ImagePart, Message, Part, TextPart } from 'model-proxy'
+import { RequestValidationError } from 'model-proxy'
 import { decodeContent } from './content.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
 import { thinkingFromItem } from './reasoning-item.ts'

@@ -1,4 +1,4 @@
-import type { Message, Part, ToolResultPart } from '../../../core/canonical/types.ts'
+import type { Message, Part, ToolResultPart } from 'model-proxy'
 import { fileToPart, imageToUrl } from './content.ts'
 import type { Json } from './guards.ts'
 import { itemFromThinking } from './reasoning-item.ts'

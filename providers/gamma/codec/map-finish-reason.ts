@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../../core/canonical/types.ts'
+import type { FinishReason } from 'model-proxy'
 
 export type ResponseStatus = 'completed' | 'incomplete'
 export interface WireFinish { status: ResponseStatus; incomplete_details: { reason: string } | null }

@@ -1,4 +1,4 @@
-import type { Part } from '../../../core/canonical/types.ts'
+import type { Part } from 'model-proxy'
 import type { Json } from './guards.ts'
 import { itemId, type ItemKind } from './ids.ts'
 import { itemFromThinking } from './reasoning-item.ts'

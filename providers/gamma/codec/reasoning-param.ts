@@ -1,6 +1,5 @@
-import type { Reasoning, ReasoningEffort } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
-import { openaiEffort } from '../../../core/canonical/reasoning.ts'
+import { type Reasoning, type ReasoningEffort, RequestValidationError } from 'model-proxy'
+import { openaiEffort } from 'model-proxy/internal'
 import { absent, isObject, type Json } from './guards.ts'
 
 const efforts: ReadonlySet<string> = new Set<ReasoningEffort>(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'auto'])

@@ -1,5 +1,4 @@
-import type { CanonicalRequest } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type CanonicalRequest, RequestValidationError } from 'model-proxy'
 import { absent, isObject, num, unknownFields, type Json } from './guards.ts'
 import { decodeInput } from './input-decode.ts'
 import { decodeReasoning } from './reasoning-param.ts'

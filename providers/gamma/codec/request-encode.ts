@@ -1,4 +1,4 @@
-import type { CanonicalRequest } from '../../../core/canonical/types.ts'
+import type { CanonicalRequest } from 'model-proxy'
 import type { Json } from './guards.ts'
 import { encodeInput } from './input-encode.ts'
 import { encodeReasoning } from './reasoning-param.ts'

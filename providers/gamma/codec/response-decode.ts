@@ -1,4 +1,4 @@
-import type { CanonicalResponse, Part } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse, Part } from 'model-proxy'
 import { isObject, num, str, type Json } from './guards.ts'
 import { finishFromWire } from './map-finish-reason.ts'
 import { thinkingFromItem } from './reasoning-item.ts'

@@ -1,4 +1,4 @@
-import type { CanonicalResponse } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse } from 'model-proxy'
 import type { Json } from './guards.ts'
 import { responseId } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'

@@ -1,5 +1,4 @@
-import type { SseEvent, StreamDecoder } from '../../../core/canonical/codec.ts'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { SseEvent, StreamDecoder, StreamEvent } from 'model-proxy'
 import { statusForCode } from './error.ts'
 import { isObject, num, str, type Json } from './guards.ts'
 import { responseId } from './ids.ts'

@@ -1,12 +1,11 @@
-import type { StreamEncoder, StreamEncoderOptions } from '../../../core/canonical/codec.ts'
-import type { Part, StreamEvent, Usage } from '../../../core/canonical/types.ts'
-import { errorTypeFor } from '../../../core/http/errors.ts'
+import type { StreamEncoder, StreamEncoderOptions, Part, StreamEvent, Usage } from 'model-proxy'
+import { errorTypeFor } from 'model-proxy/internal'
 import type { Json } from './guards.ts'
 import { itemId, responseId, type ItemKind } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'
 import { buildOutput, outputItem, outputText, refusalPart, responseObject } from './output-items.ts'
 import { usageToWire } from './usage.ts'
-import { createToolCallSequencer } from '../../../core/canonical/tool-call-order.ts'
+import { createToolCallSequencer } from 'model-proxy/internal'
 
 /** The item being streamed: its output index and the canonical parts it holds so far. */
 interface OpenItem { kind: ItemKind; at: number; parts: Part[]; summaryOpen?: boolean }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import type { SseEvent, StreamDecoder } from '../../../core/canonical/codec.ts'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
-import { createSseParser } from '../../../core/http/sse.ts'
+import type { SseEvent, StreamDecoder } from 'model-proxy'
+import type { StreamEvent } from 'model-proxy'
+import { createSseParser } from 'model-proxy/internal'
 
 /** Test helpers (not a test file): fixture loading and SSE parsing with the kernel's own parser. */
 export function fixture(name: string): string {

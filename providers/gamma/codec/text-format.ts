@@ -1,5 +1,4 @@
-import type { ResponseFormat } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type ResponseFormat, RequestValidationError } from 'model-proxy'
 import { absent, isObject, str, type Json } from './guards.ts'
 
 type Verbosity = 'low' | 'medium' | 'high'

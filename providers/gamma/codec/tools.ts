@@ -1,5 +1,4 @@
-import type { ToolChoice, ToolDef } from '../../../core/canonical/types.ts'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type ToolChoice, type ToolDef, RequestValidationError } from 'model-proxy'
 import { absent, isObject, str, type Json } from './guards.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { Usage } from '../../../core/canonical/types.ts'
+import type { Usage } from 'model-proxy'
 import { isObject, num } from './guards.ts'
 
 /** `usage` of a response object -> canonical. `input_tokens` already includes the cached ones in this format. */

@@ -1,4 +1,4 @@
-import type { WebSearch } from '../../../core/canonical/types.ts'
+import type { WebSearch } from 'model-proxy'
 import { isObject, type Json } from './guards.ts'
 
 /** `web_search`, its dated and `_preview` variants. */

@@ -1,0 +1,90 @@
+import type { StreamFrame, StreamFraming } from '../canonical/codec.ts'
+import { createSseParser } from './sse.ts'
+
+/** Incremental: feed decoded text as it arrives, get whole frames; `end()` flushes what is left. */
+export interface FrameParser {
+  push(chunk: string): StreamFrame[]
+  end(): StreamFrame[]
+}
+
+/** Newline-delimited JSON: one frame per non-blank line (`\n` or `\r\n`), a last line without its newline at the end. */
+export function createNdjsonParser(): FrameParser {
+  let buffer = ''
+  const take = (line: string, out: StreamFrame[]) => {
+    const data = line.endsWith('\r') ? line.slice(0, -1) : line
+    if (data.trim()) out.push({ data })
+  }
+  return {
+    push(chunk) {
+      buffer += chunk
+      const out: StreamFrame[] = []
+      let start = 0
+      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
+        take(buffer.slice(start, end), out)
+        start = end + 1
+      }
+      buffer = buffer.slice(start)
+      return out
+    },
+    end() {
+      const out: StreamFrame[] = []
+      take(buffer, out)
+      buffer = ''
+      return out
+    },
+  }
+}
+
+/**
+ * One JSON array streamed element by element (`[{...},\n{...}]`): a frame per top-level element, cut
+ * by tracking depth and strings, so an element split across chunks waits for its end.
+ */
+export function createJsonArrayParser(): FrameParser {
+  let buffer = ''
+  let depth = 0
+  let inString = false
+  let escaped = false
+  let scanned = 0
+  let elementStart = -1
+  return {
+    push(chunk) {
+      buffer += chunk
+      const out: StreamFrame[] = []
+      for (let i = scanned; i < buffer.length; i++) {
+        const c = buffer[i]
+        if (inString) {
+          if (escaped) escaped = false
+          else if (c === '\\') escaped = true
+          else if (c === '"') inString = false
+          continue
+        }
+        if (c === '"') inString = true
+        else if (c === '{' || c === '[') {
+          // depth 1 is inside the outer array: an element starts here
+          if (depth === 1) elementStart = i
+          depth++
+        } else if (c === '}' || c === ']') {
+          depth--
+          if (depth === 1 && elementStart !== -1) {
+            out.push({ data: buffer.slice(elementStart, i + 1) })
+            elementStart = -1
+          }
+        }
+      }
+      // Keep only the element in progress (its offsets move with the cut).
+      const keep = elementStart === -1 ? buffer.length : elementStart
+      buffer = buffer.slice(keep)
+      if (elementStart !== -1) elementStart = 0
+      scanned = buffer.length
+      return out
+    },
+    end: () => [],
+  }
+}
+
+/** The parser for a codec's framing (SSE when it names none). */
+export function createFrameParser(framing: StreamFraming = 'sse'): FrameParser {
+  if (framing === 'ndjson') return createNdjsonParser()
+  if (framing === 'json-array') return createJsonArrayParser()
+  return createSseParser()
+}
