@@ -5,6 +5,7 @@ import type { Credential } from './credential.ts'
 import type { UpstreamHttpRequest } from './http/upstream.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import type { RequestTiming } from './pipeline/timing.ts'
+import type { ClientBody } from './http/client-body.ts'
 
 /** One client request as it travels the pipeline (core/pipeline.ts). */
 export interface ProxyRequest {
@@ -17,8 +18,13 @@ export interface ProxyRequest {
   /** Model the client asked for (reported back to it). */
   model: string
   stream: boolean
-  /** The client's body, parsed, in its own wire format. */
+  /**
+   * The client's body, parsed, in its own wire format. Built on first read when the request came with
+   * `clientBody`: read top-level fields with `requestField` where that is all a hook needs.
+   */
   body: Record<string, unknown>
+  /** The client's bytes, while they are what `body` means (assigning `body` drops them). */
+  clientBody?: ClientBody
   /** Filled lazily when a translation is needed. */
   canonical?: CanonicalRequest
   clientKey?: string

@@ -3,11 +3,11 @@ import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import { authorizeClient } from './client-access.ts'
 import { bodyTooLarge, ProxyError } from './errors.ts'
-import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
-import { jsonTextOf } from './json-text.ts'
+import { ClientBody, parseJsonObject } from './client-body.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
 export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
+export { bodySourceOf, ClientBody, type ClientBodySource } from './client-body.ts'
 
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 
@@ -65,31 +65,14 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
 
 const empty = Buffer.alloc(0)
 
-/**
- * What each parsed body came from: a same-format upstream request sends the client's bytes as they came
- * (no re-serializing, and no re-encoding: on this kind of VM every fresh allocation over 128 KB costs
- * milliseconds of page faults, so an agent's 150 KB body is never copied again).
- */
-export interface ClientBodySource { text: string; bytes: Buffer }
-const bodySources = new WeakMap<object, ClientBodySource>()
-export const bodySourceOf = (body: object): ClientBodySource | undefined => bodySources.get(body)
+/** A JSON body, read whole and parsed only when needed (core/http/client-body.ts). */
+export async function readClientBody(event: H3Event): Promise<ClientBody> {
+  return new ClientBody(await readBodyBytes(event))
+}
 
 /** Parse a JSON object body; malformed or non-object bodies are the client's 400. */
 export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
-  const bytes = await readBodyBytes(event)
-  const text = jsonTextOf(bytes)
-  if (!text.trim()) throw new ProxyError(400, 'request body is empty: expected a JSON object', 'invalid_request_error', 'invalid_json')
-  // Before parsing: a body nested thousands deep is refused without building it.
-  if (jsonDeeperThan(text)) throw new ProxyError(400, `request body is nested more than ${maxJsonDepth} levels deep`, 'invalid_request_error', 'invalid_json')
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch (error) {
-    throw new ProxyError(400, `request body is not valid JSON: ${(error as Error).message}`, 'invalid_request_error', 'invalid_json')
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ProxyError(400, 'request body must be a JSON object', 'invalid_request_error', 'invalid_json')
-  bodySources.set(body, { text, bytes })
-  return body as Record<string, unknown>
+  return parseJsonObject(await readBodyBytes(event))
 }
 
 export interface ClientRoute {

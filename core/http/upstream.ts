@@ -1,3 +1,4 @@
+import { clientBytesOf } from './lazy-json.ts'
 import { Agent, type Dispatcher } from 'undici'
 import type { Readable } from 'node:stream'
 import type { ClientSignal } from './client-abort.ts'
@@ -71,7 +72,8 @@ export function splitUrl(url: string): [string, string] {
 export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
   if (req.body !== undefined) return req.body
   if (!req.json) return undefined
-  return req.jsonText?.of === req.json ? req.jsonText.text : JSON.stringify(req.json)
+  if (req.jsonText?.of === req.json) return req.jsonText.text
+  return clientBytesOf(req.json) ?? JSON.stringify(req.json)
 }
 
 /** Send one upstream request; the body stays a stream. When `signal` fires, the upstream socket closes. */

@@ -45,7 +45,9 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
-  if (body === request.body && http.json === body) {
+  // A body nobody parsed stands for those bytes by itself (core/http/lazy-json.ts); a parsed one is matched here.
+  const parsed = !request.clientBody || request.clientBody.parsed
+  if (parsed && http.json === body && body === request.body) {
     const source = bodySourceOf(body)
     if (source && clientBytesUsable(source.text, kernel.formats.get(request.inbound)?.modelIn !== 'url')) http.jsonText = { of: body, text: source.bytes }
   }

@@ -2,33 +2,53 @@ import type { H3Event } from 'h3'
 import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
+import { ClientBody } from '../http/client-body.ts'
 
 export interface RequestInit {
   inbound: WireFormat
   endpoint: string
-  body: Record<string, unknown>
+  /** The parsed body, or the client's bytes to parse only when something reads the whole (`readClientBody`). */
+  body: Record<string, unknown> | ClientBody
   /** Defaults to `body.model`; generateContent passes the model from its URL. */
   model?: unknown
   stream?: boolean
   clientKey?: string
 }
 
-/** A ProxyRequest from a parsed body: every format needs a model name (spec: 400 invalid_request_error). */
+/**
+ * A top-level field of the client's body: read from its bytes while the whole is not built, so routing
+ * and hooks that need a field or two never parse an agent's 150 KB history.
+ */
+export function requestField(request: Pick<ProxyRequest, 'body' | 'clientBody'>, key: string): unknown {
+  return request.clientBody ? request.clientBody.field(key) : request.body[key]
+}
+
+/** A ProxyRequest from a body: every format needs a model name (spec: 400 invalid_request_error). */
 export function createProxyRequest(event: H3Event, init: RequestInit): ProxyRequest {
-  const model = init.model ?? init.body.model
+  const clientBody = init.body instanceof ClientBody ? init.body : undefined
+  const read = (key: string) => clientBody ? clientBody.field(key) : (init.body as Record<string, unknown>)[key]
+  const model = init.model ?? read('model')
   if (typeof model !== 'string' || !model) throw new ProxyError(400, 'you must provide a model parameter', 'invalid_request_error', 'missing_model')
   // Same-format bodies go upstream untouched: a truthy non-boolean `stream` would make the upstream stream
   // while we wait for JSON. Every format's API refuses it; so do we.
-  const stream = init.body.stream
-  if (init.stream === undefined && stream !== undefined && stream !== null && typeof stream !== 'boolean') throw new ProxyError(400, 'stream must be a boolean', 'invalid_request_error', 'invalid_stream')
+  const stream = init.stream === undefined ? read('stream') : undefined
+  if (stream !== undefined && stream !== null && typeof stream !== 'boolean') throw new ProxyError(400, 'stream must be a boolean', 'invalid_request_error', 'invalid_stream')
+  let body = clientBody ? undefined : init.body as Record<string, unknown>
   return {
     id: (event.context.requestId as string | undefined) ?? crypto.randomUUID(),
     event,
     inbound: init.inbound,
     endpoint: init.endpoint,
     model,
-    stream: init.stream ?? init.body.stream === true,
-    body: init.body,
+    stream: init.stream ?? stream === true,
+    clientBody,
+    get body() {
+      return body ??= this.clientBody!.object()
+    },
+    set body(value) {
+      body = value
+      this.clientBody = undefined
+    },
     clientKey: init.clientKey,
     startedAt: Date.now(),
   }

@@ -3,6 +3,7 @@ import type { StreamEvent, Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { createFrameParser } from '../http/frames.ts'
+import { requestField } from './request.ts'
 import { ProxyError } from '../http/errors.ts'
 import { firstEventOffset } from './first-event.ts'
 import type { AnswerPlan } from './answer-plan.ts'
@@ -120,7 +121,7 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   if (plan.passthrough && (source?.stream.framing ?? 'sse') === 'sse') return passthroughTransform(kernel, request, upstreamModel)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
-  const includeUsage = (request.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true
+  const includeUsage = (requestField(request, 'stream_options') as { include_usage?: unknown } | undefined)?.include_usage === true
   return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }), source.stream.framing, !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined)
 }
 

@@ -5,8 +5,17 @@ import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
 import { replaysEnvelopes } from '../canonical/signature-slots.ts'
+import { envelopeMarker } from '../canonical/signature.ts'
+import { lazyJsonOf } from '../http/lazy-json.ts'
 import { fitReplay } from '../canonical/replay-fit.ts'
 import { fitRequest } from '../canonical/request-rules.ts'
+
+/** Whether a same-format body replays our signature envelopes: a byte search first, the parse only when the marker is there. */
+function replaysEnvelopesIn(request: ProxyRequest, format: WireFormat): boolean {
+  const lazy = request.clientBody && !request.clientBody.parsed ? request.clientBody : undefined
+  if (lazy && !lazy.contains(envelopeMarker)) return false
+  return replaysEnvelopes(format, request.body)
+}
 
 /**
  * The body sent upstream. Same format in and out: the client's body untouched except the model name
@@ -17,8 +26,12 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const modelInBody = kernel.formats.get(upstream)?.modelIn !== 'url'
   // A replay of what the proxy translated from another vendor (signature envelopes) goes through the
   // codecs, which keep the vendor's own signatures only: it would reject the others.
-  if (upstream === request.inbound && !replaysEnvelopes(upstream, request.body)) {
+  if (upstream === request.inbound && !replaysEnvelopesIn(request, upstream)) {
     request.dropped = undefined
+    // Nobody has read the whole body: it goes as the client's bytes unless the model name must change
+    // (or is written twice: the route was picked by the last, an upstream parser may keep the first).
+    const lazy = request.clientBody && !request.clientBody.parsed ? request.clientBody : undefined
+    if (lazy && (!modelInBody || (lazy.field('model') === upstreamModel && !lazy.repeats('model')))) return lazyJsonOf(lazy)
     if (!modelInBody) return request.body
     return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
   }

@@ -1,6 +1,7 @@
 import type { ProxyKernel } from 'model-proxy'
 import type { ProxyRequest } from 'model-proxy'
 import { bodySourceOf } from 'model-proxy/internal'
+import { requestField } from 'model-proxy'
 import type { KeyDirectory } from './directory.ts'
 import { keyAllowsModel } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
@@ -46,8 +47,10 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
       ctx.error = modelRefusal(request.model)
       return
     }
-    const inputTokens = Math.ceil((bodySourceOf(request.body)?.text.length ?? JSON.stringify(request.body).length) / 4)
-    const outputTokens = declaredMaxOutput(request.body)
+    // The body's size from its bytes (never serialized again for this); the output cap from its own field.
+    const size = request.clientBody?.bytes.length ?? bodySourceOf(request.body)?.bytes.length ?? JSON.stringify(request.body).length
+    const inputTokens = Math.ceil(size / 4)
+    const outputTokens = declaredMaxOutput(key => requestField(request, key))
     const price = prices()?.price(request.model, ctx.candidates[0]?.upstreamModel)
     const nano = price ? toNano((inputTokens * price.input + outputTokens * price.output) / 1_000_000) : 0
     const result = await limits.reserve(entry.name, rulesOf(entry), { tokens: inputTokens + outputTokens, nano })

@@ -10,7 +10,7 @@ describe('request estimates', () => {
     ['none', {}, 0],
     ['nonsense', { max_tokens: 'lots' }, 0],
   ])('%s', (_name, body, max) => {
-    expect(declaredMaxOutput(body)).toBe(max)
+    expect(declaredMaxOutput(key => (body as Record<string, unknown>)[key])).toBe(max)
   })
   it('prompt size plus allowed output', () => {
     expect(estimateTokens(400, { max_tokens: 20 })).toBe(120)

@@ -2,9 +2,9 @@
 const charsPerToken = 4
 
 /** The most output a request allows, in whichever field its format names it. */
-export function declaredMaxOutput(body: Record<string, unknown>): number {
-  const config = body.generationConfig as Record<string, unknown> | undefined
-  for (const value of [body.max_tokens, body.max_completion_tokens, body.max_output_tokens, config?.maxOutputTokens]) {
+export function declaredMaxOutput(field: (key: string) => unknown): number {
+  const config = field('generationConfig') as Record<string, unknown> | undefined
+  for (const value of [field('max_tokens'), field('max_completion_tokens'), field('max_output_tokens'), config?.maxOutputTokens]) {
     if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.floor(value)
   }
   return 0
@@ -15,5 +15,5 @@ export function declaredMaxOutput(body: Record<string, unknown>): number {
  * token-rate limits of hosted APIs estimate it). The answer's real usage replaces it afterwards.
  */
 export function estimateTokens(bodyChars: number, body: Record<string, unknown>): number {
-  return Math.ceil(bodyChars / charsPerToken) + declaredMaxOutput(body)
+  return Math.ceil(bodyChars / charsPerToken) + declaredMaxOutput(key => body[key])
 }

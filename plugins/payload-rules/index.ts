@@ -1,4 +1,5 @@
 import { defineProxyPlugin } from 'model-proxy'
+import { plainJsonOf } from 'model-proxy/internal'
 import { applyRules } from './apply.ts'
 import { compileRules, type CompiledRule } from './compile.ts'
 
@@ -14,7 +15,7 @@ export default defineProxyPlugin({
       // The family names the protocol its requests match (ProviderDef.payloadProtocol); one that names none matches only rules without one.
       const protocol = kernel.providers.get(candidate.credential.family)?.payloadProtocol ?? ''
       // The body may share objects with the client's request (same-format fast path): work on a copy.
-      const body = structuredClone(http.json)
+      const body = structuredClone(plainJsonOf(http.json))
       if (applyRules(body, rules, { models: [candidate.upstreamModel, request.model], protocol })) http.json = body
     })
   },

@@ -1,4 +1,4 @@
-import { defineProxyPlugin } from 'model-proxy'
+import { defineProxyPlugin, requestField } from 'model-proxy'
 import type { ProxyKernel } from 'model-proxy'
 import type { ResponseContext } from 'model-proxy'
 import { expandBody, loadChain, saveChain } from './chain.ts'
@@ -7,7 +7,7 @@ import { watchFinalResponse } from './completed-event.ts'
 /** A responses-client answer the proxy translated from another format, which that vendor does not keep. */
 function keepable(kernel: ProxyKernel, ctx: ResponseContext): boolean {
   const { request, candidate } = ctx
-  if (request.inbound !== 'responses' || request.endpoint !== 'responses' || request.body.store === false || !candidate) return false
+  if (request.inbound !== 'responses' || request.endpoint !== 'responses' || requestField(request, 'store') === false || !candidate) return false
   return kernel.providers.get(candidate.credential.family)?.format !== 'responses'
 }
 
@@ -19,8 +19,9 @@ export default defineProxyPlugin({
     // Before routing: a named response this proxy keeps becomes the whole conversation. One it does not
     // keep goes on as it came (a responses upstream may know it; any other reports it dropped).
     kernel.hooks.hook('route-resolve', async ({ request }) => {
-      const previous = request.body.previous_response_id
-      if (request.inbound !== 'responses' || typeof previous !== 'string') return
+      if (request.inbound !== 'responses') return
+      const previous = requestField(request, 'previous_response_id')
+      if (typeof previous !== 'string') return
       const items = await loadChain(kernel.storage, previous).catch((error) => { warn(error); return undefined })
       if (!items) return
       request.body = expandBody(request.body, items)

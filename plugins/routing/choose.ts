@@ -1,4 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
+import { requestField, type ProxyKernel } from 'model-proxy'
 import type { Candidate, PickContext } from 'model-proxy'
 import type { RoutingState } from './state.ts'
 import { pickCandidate } from './pick.ts'
@@ -16,7 +16,13 @@ export function sessionOf(kernel: ProxyKernel, ctx: Pick<PickContext, 'request'>
   if (rs.session !== undefined) return rs.session
   if (kernel.config.routing['session-affinity'] === 'off') return rs.session = null
   const { request } = ctx
-  const found = sessionKeyOf({ body: request.body, inbound: request.inbound, model: request.servedModel ?? request.model, headers: request.event.req.headers })
+  const found = sessionKeyOf({
+    get body() { return request.body },
+    field: key => requestField(request, key),
+    inbound: request.inbound,
+    model: request.servedModel ?? request.model,
+    headers: request.event.req.headers,
+  })
   if (!found) return rs.session = null
   const hash = AffinityStore.hash(found.key)
   request.session = hash.slice(0, 12)

@@ -23,17 +23,19 @@ type Item = { role?: unknown; type?: unknown }
  * A single-turn request without a signal has no session, so plain clients keep the strategy's order.
  * Keys are per client model: an agent's background calls to a small model do not move its main one.
  */
-export function sessionKeyOf(request: Pick<ProxyRequest, 'body' | 'inbound' | 'model'> & { headers: Headers }): SessionKey | undefined {
+export function sessionKeyOf(request: Pick<ProxyRequest, 'body' | 'inbound' | 'model'> & { headers: Headers; field?: (key: string) => unknown }): SessionKey | undefined {
   const scoped = (id: string, source: string) => ({ key: `${request.model}\u0000${source}\u0000${id.slice(0, 200)}`, source })
   for (const [header, source] of headerSignals) {
     const value = request.headers.get(header)
     if (value) return scoped(value, source)
   }
-  const body = request.body
-  if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key) return scoped(body.prompt_cache_key, 'prompt_cache_key')
-  const userId = (body.metadata as Body | undefined)?.user_id
+  // The body's signals are top-level fields: read alone, an agent's history is not parsed for them.
+  const field = request.field ?? ((key: string) => request.body[key])
+  const cacheKey = field('prompt_cache_key')
+  if (typeof cacheKey === 'string' && cacheKey) return scoped(cacheKey, 'prompt_cache_key')
+  const userId = (field('metadata') as Body | undefined)?.user_id
   if (typeof userId === 'string' && userId) return scoped(sessionOfUserId(userId), 'metadata.user_id')
-  const prefix = stablePrefix(request.inbound, body)
+  const prefix = stablePrefix(request.inbound, request.body)
   return prefix === undefined ? undefined : scoped(createHash('sha256').update(prefix).digest('base64url').slice(0, 24), 'prefix')
 }
 

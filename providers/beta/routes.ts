@@ -1,6 +1,6 @@
-import { type ProxyKernel, addClientRoute, readJsonObject, createProxyRequest, runPipeline, ProxyError } from 'model-proxy'
+import { type ProxyKernel, addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline, ProxyError } from 'model-proxy'
 import { jsonResponse, countRequestTokens } from 'model-proxy/internal'
-import { decodeCountTokens, messagesCodec } from './codec/index.ts'
+import { decodeCountTokens } from './codec/index.ts'
 
 /** `POST /v1/messages` and `/v1/messages/count_tokens`: the messages-format client endpoints. */
 export function addMessagesRoutes(kernel: ProxyKernel): void {
@@ -9,10 +9,9 @@ export function addMessagesRoutes(kernel: ProxyKernel): void {
     path: '/v1/messages',
     format: 'messages',
     async handler(event, clientKey) {
-      const body = await readJsonObject(event)
-      const request = createProxyRequest(event, { inbound: 'messages', endpoint: 'messages', body, clientKey })
-      // Validate on every path, the same-format fast path included (decode is the validator).
-      request.canonical = messagesCodec.request.decode(body)
+      // Parsed only if something needs the whole: a same-format upstream gets the client's bytes and
+      // validates them itself (its errors reach the client in this same format); translation decodes.
+      const request = createProxyRequest(event, { inbound: 'messages', endpoint: 'messages', body: await readClientBody(event), clientKey })
       return runPipeline(kernel, request)
     },
   })

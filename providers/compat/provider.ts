@@ -38,8 +38,8 @@ export const compatProvider = defineProvider({
   testCall: { path: '/models' },
   payloadProtocol: 'proto_chat',
   credentials: (_config, entries) => entries.flatMap(compatCredentials),
-  buildRequest({ credential, body, endpoint, clientHeaders }) {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: body.stream ? 'text/event-stream' : 'application/json', ...pickClientHeaders(clientHeaders, compatClientHeaders), ...credential.headers }
+  buildRequest({ credential, body, stream, endpoint, clientHeaders }) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json', ...pickClientHeaders(clientHeaders, compatClientHeaders), ...credential.headers }
     if (credential.apiKey) headers.authorization = `Bearer ${credential.apiKey}`
     return { url: credential.baseUrl + (paths[endpoint] ?? paths.chat), method: 'POST', headers, json: body, proxyUrl: credential.proxyUrl }
   },

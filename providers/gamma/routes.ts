@@ -1,5 +1,5 @@
-import { type ProxyKernel, addClientRoute, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy'
-import { decodeCompact, responsesCodec } from './codec/index.ts'
+import { type ProxyKernel, addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy'
+import { decodeCompact } from './codec/index.ts'
 
 /** `POST /v1/responses` and `/v1/responses/compact`: the responses-format client endpoints. */
 export function addResponsesRoutes(kernel: ProxyKernel): void {
@@ -8,9 +8,8 @@ export function addResponsesRoutes(kernel: ProxyKernel): void {
     path: '/v1/responses',
     format: 'responses',
     async handler(event, clientKey) {
-      const body = await readJsonObject(event)
-      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'responses', body, clientKey })
-      request.canonical = responsesCodec.request.decode(body)
+      // As for messages: parsed only when something needs the whole (providers/beta/routes.ts).
+      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'responses', body: await readClientBody(event), clientKey })
       return runPipeline(kernel, request)
     },
   })

@@ -2,8 +2,11 @@
 // with the floor: CPU µs per request (from /proc) and requests per second, round by round.
 //   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/node_modules
 //   node --import jiti/register test/bench/ab.ts /tmp/base [.]      (BENCH_ROUNDS, BENCH_SECONDS)
+// AB_CASE=agent-80 / agent-150 (same format, messages -> beta) or agent-80-translated (messages -> compat):
+// the agent-sized requests of `npm run bench -- agent` at c=16 instead of a small chat request at c=32.
 import { resolve } from 'node:path'
 import { load, median } from './proxy/load.ts'
+import { agentBody, agentHeaders } from './proxy/agent-body.ts'
 import { cpuMicros, startMock, startPassthrough, startProxy, type Running } from './proxy/processes.ts'
 
 const [baseline, candidate = '.'] = process.argv.slice(2)
@@ -13,7 +16,11 @@ if (!baseline) {
 }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
-const body = { model: 'bench', messages: [{ role: 'user', content: 'hello' }] }
+const agentCase = /^agent-(\d+)(-translated)?$/.exec(process.env.AB_CASE ?? '')
+const body = agentCase ? agentBody(Number(agentCase[1]), agentCase[2] ? 'bench' : 'bench-claude') : { model: 'bench', messages: [{ role: 'user', content: 'hello' }] }
+const path = agentCase ? '/v1/messages' : '/v1/chat/completions'
+const connections = agentCase ? 16 : 32
+const headers = agentCase ? agentHeaders() : {}
 
 const mock = await startMock()
 const sides: Array<[string, Running]> = [
@@ -22,12 +29,12 @@ const sides: Array<[string, Running]> = [
   ['B (candidate)', await startProxy(mock.url, [], resolve(candidate))],
 ]
 try {
-  for (const [, side] of sides) await load(`${side.url}/v1/chat/completions`, body, 32, 1)
+  for (const [, side] of sides) await load(`${side.url}${path}`, body, connections, 1, headers)
   const results = new Map(sides.map(([name]) => [name, { cpu: [] as number[], rps: [] as number[] }]))
   for (let round = 0; round < rounds; round++) {
     for (const [name, side] of sides) {
       const before = cpuMicros(side.pid)
-      const result = await load(`${side.url}/v1/chat/completions`, body, 32, seconds)
+      const result = await load(`${side.url}${path}`, body, connections, seconds, headers)
       results.get(name)!.cpu.push((cpuMicros(side.pid) - before) / result.requests)
       results.get(name)!.rps.push(result.rps)
     }

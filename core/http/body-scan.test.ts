@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { scanTopLevel } from './body-scan.ts'
+import { ClientBody } from './client-body.ts'
+import { clientBytesOf, lazyJsonOf, plainJsonOf } from './lazy-json.ts'
+
+const scan = (text: string) => scanTopLevel(Buffer.from(text), 256)
+const valueOf = (text: string, key: string) => {
+  const range = scan(text)?.fields.get(key)
+  // Ranges are byte offsets (a non-ASCII key before them moves them past the string's indexes).
+  return range && Buffer.from(text).toString('utf8', range.start, range.end)
+}
+
+describe('scanTopLevel', () => {
+  it.each([
+    ['{"model":"m","stream":true}', 'model', '"m"'],
+    ['{"model":"m","stream":true}', 'stream', 'true'],
+    [' { "a" : [1, {"model": "inner"}] , "model" : "outer" } ', 'model', '"outer"'],
+    ['{"s":"quote \\" and } brace","model":"m"}', 'model', '"m"'],
+    ['{"s":"ends with backslash \\\\","model":"m"}', 'model', '"m"'],
+    ['{"n":-1.5e3,"model":null}', 'n', '-1.5e3'],
+    ['{"n":-1.5e3,"model":null}', 'model', 'null'],
+    ['{"é":"x","model":"m"}', 'model', '"m"'],
+    ['{}', 'model', undefined],
+  ])('%s: %s = %s', (text, key, expected) => {
+    expect(valueOf(text, key)).toBe(expected)
+  })
+
+  it.each([
+    ['not an object', '[1,2]'],
+    ['empty', ''],
+    ['unterminated string', '{"model":"m'],
+    ['unclosed object', '{"a":{"b":1}'],
+    ['missing colon', '{"model" "m"}'],
+    ['trailing garbage', '{"model":"m"} x'],
+    ['escaped key', '{"mod\\u0065l":"m"}'],
+    ['missing value', '{"model":}'],
+  ])('%s: left to the full parse', (_, text) => {
+    expect(scan(text)).toBeUndefined()
+  })
+
+  it('reports keys written twice (the last wins, as JSON.parse)', () => {
+    const result = scan('{"model":"a","x":{"model":"n"},"model":"b"}')!
+    expect([...result.repeated]).toEqual(['model'])
+    expect(valueOf('{"model":"a","model":"b"}', 'model')).toBe('"b"')
+  })
+
+  it('refuses nesting deeper than the limit', () => {
+    expect(scanTopLevel(Buffer.from(`{"a":${'['.repeat(10)}${']'.repeat(10)}}`), 5)).toBeUndefined()
+    expect(scanTopLevel(Buffer.from(`{"a":${'['.repeat(3)}${']'.repeat(3)}}`), 5)).toBeDefined()
+  })
+
+  it('agrees with JSON.parse on every top-level value of generated objects', () => {
+    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (object) => {
+      const text = JSON.stringify(object, null, Math.random() < 0.5 ? 1 : undefined)
+      const result = scanTopLevel(Buffer.from(text), 1000)
+      // Keys with characters JSON escapes are left to the full parse.
+      if (!result) return Object.keys(object).some(key => JSON.stringify(key).includes('\\'))
+      for (const [key, value] of Object.entries(object)) {
+        const range = result.fields.get(key)!
+        expect(JSON.parse(Buffer.from(text).toString('utf8', range.start, range.end))).toEqual(value)
+      }
+      return result.fields.size === Object.keys(object).length
+    }))
+  })
+})
+
+describe('ClientBody', () => {
+  it('reads fields without parsing the whole, then the whole once', () => {
+    const body = new ClientBody(Buffer.from('{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}'))
+    expect(body.field('model')).toBe('m')
+    expect(body.field('stream')).toBe(true)
+    expect(body.field('absent')).toBeUndefined()
+    expect(body.parsed).toBe(false)
+    expect(body.object().messages).toEqual([{ role: 'user', content: 'hi' }])
+    expect(body.parsed).toBe(true)
+    expect(body.object()).toBe(body.object())
+  })
+
+  it('a malformed body is the client 400 at once', () => {
+    expect(() => new ClientBody(Buffer.from('{"model":'))).toThrow(/not valid JSON/)
+    expect(() => new ClientBody(Buffer.from('[]'))).toThrow(/must be a JSON object/)
+  })
+
+  it('a value the scan passes but JSON rejects is reported when read', () => {
+    const body = new ClientBody(Buffer.from('{"model":"m","max_tokens":1x}'))
+    expect(body.field('model')).toBe('m')
+    expect(() => body.field('max_tokens')).toThrow(/not valid JSON/)
+  })
+})
+
+describe('lazyJsonOf', () => {
+  const bytes = Buffer.from('{ "model" : "m", "messages": [] }')
+
+  it('untouched, it stands for the client bytes', () => {
+    const json = lazyJsonOf(new ClientBody(bytes))
+    expect(clientBytesOf(json)).toBe(bytes)
+  })
+
+  it('any read or change parses and hands over to serialization', () => {
+    for (const use of [
+      (json: Record<string, any>) => json.messages.push({ role: 'user' }),
+      (json: Record<string, any>) => { json.extra = 1 },
+      (json: Record<string, any>) => { delete json.model },
+      (json: Record<string, any>) => ({ ...json }),
+      (json: Record<string, any>) => 'model' in json,
+    ]) {
+      const json = lazyJsonOf(new ClientBody(bytes))
+      use(json)
+      expect(clientBytesOf(json)).toBeUndefined()
+    }
+    const json = lazyJsonOf(new ClientBody(bytes))
+    json.extra = 1
+    expect(JSON.parse(JSON.stringify(json))).toEqual({ model: 'm', messages: [], extra: 1 })
+    const { model, ...rest } = lazyJsonOf(new ClientBody(bytes))
+    expect([model, rest]).toEqual(['m', { messages: [] }])
+  })
+
+  it('plainJsonOf gives what structuredClone accepts', () => {
+    const json = lazyJsonOf(new ClientBody(bytes))
+    expect(structuredClone(plainJsonOf(json))).toEqual({ model: 'm', messages: [] })
+    expect(clientBytesOf(json)).toBeUndefined()
+  })
+})

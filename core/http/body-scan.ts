@@ -1,0 +1,106 @@
+const QUOTE = 34
+const BACKSLASH = 92
+const COLON = 58
+const COMMA = 44
+const OPEN_BRACE = 123
+const CLOSE_BRACE = 125
+const OPEN_BRACKET = 91
+const CLOSE_BRACKET = 93
+
+/** Where a top-level value sits in the body's bytes: `[start, end)`. */
+export interface ValueRange { start: number; end: number }
+
+/** The top level of a JSON object body, found without building it. */
+export interface TopLevelScan {
+  /** Each top-level key's value (the last one when a key repeats, as `JSON.parse` keeps). */
+  fields: Map<string, ValueRange>
+  /** Keys written more than once at the top level (an upstream parser might keep the first). */
+  repeated: Set<string>
+}
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9
+
+function skipSpace(bytes: Uint8Array, i: number): number {
+  while (i < bytes.length && isSpace(bytes[i]!)) i++
+  return i
+}
+
+/** Index just past the quote that closes a string whose opening quote is at `open`, or -1. */
+function stringEnd(bytes: Buffer, open: number): number {
+  let j = open + 1
+  for (;;) {
+    j = bytes.indexOf(QUOTE, j)
+    if (j === -1) return -1
+    let backslashes = 0
+    while (bytes[j - 1 - backslashes] === BACKSLASH) backslashes++
+    if (backslashes % 2 === 0) return j + 1
+    j++
+  }
+}
+
+/** Index just past a nested object or array opening at `open`, or -1 when it never closes or nests deeper than `maxDepth`. */
+function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: number): number {
+  let level = 0
+  for (let i = open; i < bytes.length; i++) {
+    const c = bytes[i]!
+    if (c === QUOTE) {
+      const end = stringEnd(bytes, i)
+      if (end === -1) return -1
+      i = end - 1
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (depth + ++level > maxDepth) return -1
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (--level === 0) return i + 1
+    }
+  }
+  return -1
+}
+
+/** Index just past a number, `true`, `false` or `null` starting at `from`. */
+function scalarEnd(bytes: Uint8Array, from: number): number {
+  let i = from
+  while (i < bytes.length) {
+    const c = bytes[i]!
+    if (c === COMMA || c === CLOSE_BRACE || isSpace(c)) break
+    i++
+  }
+  return i
+}
+
+/**
+ * The top-level keys of a JSON object text and where their values are, in one pass over the bytes that
+ * jumps from quote to quote (an agent's body is mostly string content). Undefined when the text is not
+ * an object the scan can follow (malformed, nested deeper than `maxDepth`, a key written with escapes):
+ * the caller then parses it whole, which reports the exact problem. Values are not validated: what
+ * routing reads is parsed from its range, and the rest goes to a vendor that validates its own format.
+ */
+export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
+  const fields = new Map<string, ValueRange>()
+  const repeated = new Set<string>()
+  let i = skipSpace(bytes, 0)
+  if (bytes[i] !== OPEN_BRACE) return undefined
+  i = skipSpace(bytes, i + 1)
+  if (bytes[i] === CLOSE_BRACE) return skipSpace(bytes, i + 1) === bytes.length ? { fields, repeated } : undefined
+  for (;;) {
+    if (bytes[i] !== QUOTE) return undefined
+    const keyEnd = stringEnd(bytes, i)
+    if (keyEnd === -1) return undefined
+    // A key spelled with escapes (`"mod\u0065l"`) is decoded by the full parse, never guessed here.
+    if (bytes.indexOf(BACKSLASH, i + 1) !== -1 && bytes.indexOf(BACKSLASH, i + 1) < keyEnd) return undefined
+    const key = bytes.toString('utf8', i + 1, keyEnd - 1)
+    i = skipSpace(bytes, keyEnd)
+    if (bytes[i] !== COLON) return undefined
+    const start = skipSpace(bytes, i + 1)
+    const c = bytes[start]
+    const end = c === QUOTE ? stringEnd(bytes, start)
+      : c === OPEN_BRACE || c === OPEN_BRACKET ? containerEnd(bytes, start, 1, maxDepth)
+      : start < bytes.length ? scalarEnd(bytes, start) : -1
+    if (end === -1 || end === start) return undefined
+    if (fields.has(key)) repeated.add(key)
+    fields.set(key, { start, end })
+    i = skipSpace(bytes, end)
+    if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
+    if (bytes[i] === CLOSE_BRACE) return skipSpace(bytes, i + 1) === bytes.length ? { fields, repeated } : undefined
+    return undefined
+  }
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { messagesMock } from '../../playground/mock-upstream/messages.ts'
+import { responsesMock } from '../../playground/mock-upstream/responses.ts'
+import { openaiMock } from '../../playground/mock-upstream/openai.ts'
+import { defineProxyPlugin } from '../../core/plugin.ts'
+
+/**
+ * Issue 22: a same-format request nobody needs whole is never parsed: routing reads its top-level fields
+ * from the bytes and the client's bytes go upstream. Whether the body was built is watched from a
+ * plugin's `after-response` hook, as any plugin would see it.
+ */
+let beta: MockUpstream
+let gamma: MockUpstream
+let compat: MockUpstream
+let proxy: TestProxy
+const seen: Array<{ model: string; parsed: boolean }> = []
+
+const probe = defineProxyPlugin({
+  name: 'parse-probe',
+  setup(kernel) {
+    kernel.hooks.hook('after-response', (ctx) => { seen.push({ model: ctx.request.model, parsed: !ctx.request.clientBody || ctx.request.clientBody.parsed }) })
+  },
+})
+
+beforeAll(async () => {
+  [beta, gamma, compat] = await Promise.all([messagesMock, responsesMock, openaiMock].map(handler => startMockUpstream(handler)))
+  proxy = await startTestProxy({
+    'api-keys': ['k'],
+    'beta-api-key': [{ 'api-key': 'up-beta', 'base-url': beta!.url, models: [{ name: 'claude-same', alias: '' }, { name: 'claude-upstream', alias: 'claude-alias' }] }],
+    'gamma-api-key': [{ 'api-key': 'up-gamma', 'base-url': `${gamma!.url}/v1`, models: [{ name: 'codex-same', alias: '' }] }],
+    'compat-provider': [{ name: 'mock', 'base-url': `${compat!.url}/v1`, 'api-key-entries': [{ 'api-key': 'up-compat' }], models: [{ name: 'gpt-other', alias: '' }] }],
+    routing: { 'session-affinity': 'auto' },
+  }, [probe])
+})
+afterAll(async () => {
+  await proxy.close()
+  await Promise.all([beta, gamma, compat].map(upstream => upstream.close()))
+})
+
+const post = (path: string, text: string) => fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'x-api-key': 'k', authorization: 'Bearer k', 'content-type': 'application/json' }, body: text })
+// Spacing, key order and a field the proxy does not know: a re-serialization would change each.
+const messages = (model: string, extra = '') => `{ "max_tokens" : 50 ,\n "messages": [{"role":"user","content":"caf\\u00e9 — hi"}], "metadata": {"user_id": "user_x_account__session_abc"},${extra} "model" : "${model}" }`
+
+describe('the body is parsed only when something needs it whole', () => {
+  it('messages -> beta, same model: never parsed, the bytes go upstream, the session is read from metadata alone', async () => {
+    for (const stream of [false, true]) {
+      const text = messages('claude-same', ` "stream": ${stream},`)
+      const response = await post('/v1/messages', text)
+      expect(response.status).toBe(200)
+      await response.text()
+      expect(beta.requests.at(-1)!.body).toBe(text)
+      expect(seen.at(-1)).toEqual({ model: 'claude-same', parsed: false })
+    }
+  })
+
+  it('responses -> gamma, same model, with its session signal (prompt_cache_key, as Codex sends): never parsed', async () => {
+    const text = `{"input":[{"role":"user","content":"hi"}],  "model":"codex-same","prompt_cache_key":"s-1","x_unknown":[1,2.50]}`
+    const response = await post('/v1/responses', text)
+    expect(response.status).toBe(200)
+    await response.text()
+    expect(gamma.requests.at(-1)!.body).toBe(text)
+    expect(seen.at(-1)).toEqual({ model: 'codex-same', parsed: false })
+  })
+
+  it('an alias is renamed: parsed, and the upstream sees its own model name', async () => {
+    const response = await post('/v1/messages', messages('claude-alias'))
+    expect(response.status).toBe(200)
+    await response.text()
+    expect(JSON.parse(beta.requests.at(-1)!.body).model).toBe('claude-upstream')
+    expect(seen.at(-1)).toEqual({ model: 'claude-alias', parsed: true })
+  })
+
+  it('a model written twice is parsed and re-serialized: the upstream runs the model that was routed', async () => {
+    const response = await post('/v1/messages', `{"model":"claude-alias","max_tokens":5,"messages":[{"role":"user","content":"x"}],"model":"claude-same"}`)
+    expect(response.status).toBe(200)
+    await response.text()
+    expect(JSON.parse(beta.requests.at(-1)!.body).model).toBe('claude-same')
+    expect(beta.requests.at(-1)!.body.match(/"model"/g)).toHaveLength(1)
+  })
+
+  it('translated (messages -> compat): parsed, decoded and encoded', async () => {
+    const response = await post('/v1/messages', messages('gpt-other'))
+    expect(response.status).toBe(200)
+    expect((await response.json()).type).toBe('message')
+    expect(JSON.parse(compat.requests.at(-1)!.body).messages.at(-1)).toMatchObject({ role: 'user' })
+    expect(seen.at(-1)).toEqual({ model: 'gpt-other', parsed: true })
+  })
+
+  it('bad input is still the client 400 in its format: malformed JSON, no model, a non-boolean stream', async () => {
+    for (const [text, message] of [
+      ['{"model": "claude-same", "messages": [', /not valid JSON/],
+      ['{"max_tokens": 5, "messages": []}', /model/],
+      ['{"model": "claude-same", "stream": "yes", "messages": []}', /stream must be a boolean/],
+    ] as const) {
+      const response = await post('/v1/messages', text)
+      expect(response.status).toBe(400)
+      const body = await response.json()
+      expect(body.type).toBe('error')
+      expect(body.error.message).toMatch(message)
+    }
+  })
+})
