@@ -89,6 +89,19 @@ describe('ClientBody', () => {
   })
 })
 
+describe('ClientBody.contains', () => {
+  it.each([
+    ['{"a":"bXBzaWcxABC"}', true],
+    ['{"a":"xbXBzaWcx"}', true],
+    ['{"a":"bXBzaWc"}', false],
+    ['{"a":"XXXX bXBzaWcy bXBzaWcx"}', true],
+    ['{"a":"XBzaWcx"}', false],
+    ['{"a":"b"}', false],
+  ])('%s: %s', (text, expected) => {
+    expect(new ClientBody(Buffer.from(text)).contains('bXBzaWcx')).toBe(expected)
+  })
+})
+
 describe('lazyJsonOf', () => {
   const bytes = Buffer.from('{ "model" : "m", "messages": [] }')
 

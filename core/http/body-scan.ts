@@ -86,7 +86,7 @@ export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | un
     const keyEnd = stringEnd(bytes, i)
     if (keyEnd === -1) return undefined
     // A key spelled with escapes (`"mod\u0065l"`) is decoded by the full parse, never guessed here.
-    if (bytes.indexOf(BACKSLASH, i + 1) !== -1 && bytes.indexOf(BACKSLASH, i + 1) < keyEnd) return undefined
+    for (let k = i + 1; k < keyEnd; k++) if (bytes[k] === BACKSLASH) return undefined
     const key = bytes.toString('utf8', i + 1, keyEnd - 1)
     i = skipSpace(bytes, keyEnd)
     if (bytes[i] !== COLON) return undefined

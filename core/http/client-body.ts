@@ -71,8 +71,24 @@ export class ClientBody {
     return this.#scan?.repeated.has(key) ?? false
   }
 
-  /** Whether the raw bytes contain `marker` (a cheap test before parsing for something rare). */
+  /**
+   * Whether the raw bytes contain an ASCII `marker` (a cheap test before parsing for something rare).
+   * Buffer's substring search costs ~200 µs on 150 KB here; jumping between occurrences of one of the
+   * marker's rarer bytes (memchr) and comparing there costs ~30.
+   */
   contains(marker: string): boolean {
-    return this.bytes.indexOf(marker) !== -1
+    const bytes = this.bytes
+    const at = pivotOf(marker)
+    const pivot = marker.charCodeAt(at)
+    for (let j = bytes.indexOf(pivot, at); j !== -1; j = bytes.indexOf(pivot, j + 1)) {
+      if (bytes.toString('latin1', j - at, j - at + marker.length) === marker) return true
+    }
+    return false
   }
+}
+
+/** The marker's first upper-case letter or digit (rarer in prose than lower case), else its first byte. */
+function pivotOf(marker: string): number {
+  const at = marker.search(/[A-Z0-9]/)
+  return at === -1 ? 0 : at
 }
