@@ -1,16 +1,15 @@
 import type { ProxyErrorInfo, WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
-import { genericErrorBody, errorTypeFor, type ProxyError } from '../http/errors.ts'
-import type { RequestValidationError } from '../canonical/errors.ts'
+import { genericErrorBody, errorTypeFor, ProxyError } from '../http/errors.ts'
+import { RequestValidationError } from '../canonical/errors.ts'
 import { jsonResponse } from '../http/respond.ts'
 
 /** Any thrown value -> what the client may see. Unknown errors become a 500 without internals. */
 export function toErrorInfo(error: unknown): ProxyErrorInfo {
-  // By name, not instanceof: plugins loaded through jiti may hold their own copy of these classes.
-  const name = (error as Error | undefined)?.name
-  if (name === 'ProxyError') return (error as ProxyError).info
-  if (name === 'RequestValidationError') {
-    const { param, message } = error as RequestValidationError
+  // One module graph (core/module-graph.ts): every plugin throws the running core's own classes.
+  if (error instanceof ProxyError) return error.info
+  if (error instanceof RequestValidationError) {
+    const { param, message } = error
     return { status: 400, message, type: 'invalid_request_error', code: param ? `invalid_${param.replace(/\W+/g, '_')}` : undefined }
   }
   const status = (error as { status?: number, statusCode?: number })?.statusCode ?? (error as { status?: number })?.status
