@@ -117,12 +117,14 @@ export interface CanonicalResponse {
  * Stream events. `index` numbers the output parts of one response (0, 1, 2...) in the order they
  * start; a decoder gives every new text block, thinking block or tool call the next index.
  * A decoded stream is: one `start`, any number of deltas, then exactly one `finish` (or one `error`).
+ * With `n > 1` a part's `choice` names its candidate (absent: 0); indexes stay unique across choices,
+ * and the finish's `choices` holds every candidate's own finish reason.
  */
 export type StreamEvent =
   | { type: 'start'; id: string; model: string; usage?: Usage }
-  | { type: 'text'; index: number; delta: string; refusal?: boolean }
-  | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean; origin?: string }
-  | { type: 'tool_call_start'; index: number; id: string; name: string }
-  | { type: 'tool_call_delta'; index: number; delta: string }
-  | { type: 'finish'; reason: FinishReason; usage?: Usage; stopSequence?: string }
+  | { type: 'text'; index: number; delta: string; refusal?: boolean; choice?: number }
+  | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean; origin?: string; choice?: number }
+  | { type: 'tool_call_start'; index: number; id: string; name: string; choice?: number }
+  | { type: 'tool_call_delta'; index: number; delta: string; choice?: number }
+  | { type: 'finish'; reason: FinishReason; usage?: Usage; stopSequence?: string; choices?: FinishReason[] }
   | { type: 'error'; status: number; message: string; errorType?: string }

@@ -7,6 +7,7 @@ import { droppedFields } from '../canonical/dropped.ts'
 import { replaysEnvelopes } from '../canonical/signature-slots.ts'
 import { fitReplay } from '../canonical/replay-fit.ts'
 import { fitRequest } from '../canonical/request-rules.ts'
+import { checkCandidates } from '../canonical/candidates.ts'
 
 /**
  * The body sent upstream. Same format in and out: the client's body untouched except the model name
@@ -26,6 +27,7 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const source = kernel.formats.get(request.inbound)
   if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
   request.canonical ??= source.request.decode(request.body)
+  checkCandidates(request.canonical, request.inbound, upstream)
   const info = kernel.modelInfo.get(upstreamModel)
   const reasoning = clampReasoning(request.canonical.reasoning, info?.thinking)
   // A replay whose thinking lost its signature first (replay-fit.ts), then the upstream vendor's own request

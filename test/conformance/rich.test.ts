@@ -94,6 +94,25 @@ describe.each(pairs)('$name', ({ client, upstream }) => {
     expect(back.parts).toEqual([{ type: 'text', text: 'one' }])
     if (many(client.format) && many(upstream.format)) expect(back.alternatives).toEqual(answer.alternatives)
   })
+
+  it('n > 1 in a stream: every candidate back, each under its own choice', () => {
+    const events: StreamEvent[] = [
+      { type: 'start', id: 'x', model: 'm' },
+      { type: 'text', index: 0, delta: 'one' },
+      { type: 'text', index: 1, delta: 'two', choice: 1 },
+      { type: 'tool_call_start', index: 2, id: 'call_b', name: 'f', choice: 1 },
+      { type: 'tool_call_delta', index: 2, delta: '{"a":1}', choice: 1 },
+      { type: 'finish', reason: 'stop', choices: ['stop', 'tool_calls'] },
+    ]
+    const many = (format: string) => format === 'chat' || format === 'generate'
+    if (!many(client.format) || !many(upstream.format)) return
+    const decoded = roundStream(client, roundStream(upstream, events))
+    const textOf = (choice: number) => decoded.filter(event => event.type === 'text' && (event.choice ?? 0) === choice).map(event => (event as { delta: string }).delta).join('')
+    expect([textOf(0), textOf(1)]).toEqual(['one', 'two'])
+    expect(decoded.find(event => event.type === 'tool_call_start')).toMatchObject({ name: 'f', choice: 1 })
+    expect(decoded.filter(event => event.type === 'tool_call_delta').map(event => (event as { delta: string }).delta).join('')).toBe('{"a":1}')
+    expect(decoded.at(-1)).toMatchObject({ type: 'finish', reason: 'stop', choices: ['stop', 'tool_calls'] })
+  })
 })
 
 function roundStream(codec: WireCodec, events: StreamEvent[]): StreamEvent[] {

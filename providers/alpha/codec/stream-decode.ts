@@ -7,28 +7,63 @@ import { callId } from './ids.ts'
 
 type Raw = Record<string, any>
 
+/** One candidate's running state (`candidateCount > 1` streams several, each chunk naming its `index`). */
+interface CandidateState { open?: { kind: 'text' | 'thinking'; index: number }; reason?: unknown; sawToolCall: boolean }
+
 /**
  * Each SSE event is a whole GenerateContentResponse chunk: text arrives as delta parts, a functionCall
- * whole in one part. The finish is held until the end so the last usage chunk is merged in.
+ * whole in one part. The finish is held until the end so the last usage chunk is merged in. Parts of
+ * candidates other than the first are tagged with their `choice`.
  */
 export function createGenerateStreamDecoder(): StreamDecoder {
   let started = false
   let ended = false
   let next = 0
-  let open: { kind: 'text' | 'thinking'; index: number } | undefined
-  let reason: unknown
-  let sawToolCall = false
+  const candidates = new Map<number, CandidateState>()
   let blockedFinish = false
   let usage: Usage | undefined
-  const run = (kind: 'text' | 'thinking') => {
-    if (open?.kind !== kind) open = { kind, index: next++ }
-    return open.index
+  const stateOf = (choice: number) => {
+    let state = candidates.get(choice)
+    if (!state) candidates.set(choice, state = { sawToolCall: false })
+    return state
   }
+  const run = (state: CandidateState, kind: 'text' | 'thinking') => {
+    if (state.open?.kind !== kind) state.open = { kind, index: next++ }
+    return state.open.index
+  }
+  const finishOf = (state: CandidateState | undefined): FinishReason => finishFromGenerate(state?.reason, state?.sawToolCall ?? false)
   const close = (): StreamEvent[] => {
     if (ended) return []
     ended = true
-    const finish: FinishReason = blockedFinish ? 'content_filter' : finishFromGenerate(reason, sawToolCall)
-    return [{ type: 'finish', reason: finish, ...(usage && { usage }) }]
+    const finish: FinishReason = blockedFinish ? 'content_filter' : finishOf(candidates.get(0))
+    const last = Math.max(0, ...candidates.keys())
+    const choices = last > 0 ? Array.from({ length: last + 1 }, (_, choice) => choice === 0 ? finish : finishOf(candidates.get(choice))) : undefined
+    return [{ type: 'finish', reason: finish, ...(usage && { usage }), ...(choices && { choices }) }]
+  }
+  const decodeCandidate = (candidate: Raw, out: StreamEvent[]) => {
+    const choice = typeof candidate?.index === 'number' && candidate.index > 0 ? candidate.index : 0
+    const state = stateOf(choice)
+    const tag = choice ? { choice } : {}
+    for (const part of (Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) as Raw[]) {
+      const signature = typeof part.thoughtSignature === 'string' ? part.thoughtSignature : undefined
+      if (part.thought === true) {
+        out.push({ type: 'thinking', index: run(state, 'thinking'), delta: String(part.text ?? ''), origin: 'generate', ...(signature && { signature }), ...tag })
+        continue
+      }
+      if (signature) {
+        out.push({ type: 'thinking', index: next++, delta: '', signature, origin: 'generate', ...tag })
+        state.open = undefined
+      }
+      if (typeof part.text === 'string' && part.text) out.push({ type: 'text', index: run(state, 'text'), delta: part.text, ...tag })
+      else if (part.functionCall?.name) {
+        state.sawToolCall = true
+        const index = next++
+        state.open = undefined
+        out.push({ type: 'tool_call_start', index, id: String(part.functionCall.id ?? callId()), name: part.functionCall.name, ...tag })
+        out.push({ type: 'tool_call_delta', index, delta: JSON.stringify(part.functionCall.args ?? {}), ...tag })
+      }
+    }
+    if (candidate?.finishReason) state.reason = candidate.finishReason
   }
   return {
     push(event: SseEvent): StreamEvent[] {
@@ -50,31 +85,9 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       const blocked = blockedPrompt(chunk.promptFeedback)
       if (blocked && !chunk.candidates?.length) {
         out.push({ type: 'text', index: next++, delta: blocked.text, refusal: true })
-        open = undefined
         blockedFinish = true
       }
-      // With candidateCount > 1 each chunk names its candidate: the stream carries the first one.
-      const candidate = Array.isArray(chunk.candidates) ? chunk.candidates.find((c: Raw) => (c?.index ?? 0) === 0) : undefined
-      for (const part of (Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) as Raw[]) {
-        const signature = typeof part.thoughtSignature === 'string' ? part.thoughtSignature : undefined
-        if (part.thought === true) {
-          out.push({ type: 'thinking', index: run('thinking'), delta: String(part.text ?? ''), origin: 'generate', ...(signature && { signature }) })
-          continue
-        }
-        if (signature) {
-          out.push({ type: 'thinking', index: next++, delta: '', signature, origin: 'generate' })
-          open = undefined
-        }
-        if (typeof part.text === 'string' && part.text) out.push({ type: 'text', index: run('text'), delta: part.text })
-        else if (part.functionCall?.name) {
-          sawToolCall = true
-          const index = next++
-          open = undefined
-          out.push({ type: 'tool_call_start', index, id: String(part.functionCall.id ?? callId()), name: part.functionCall.name })
-          out.push({ type: 'tool_call_delta', index, delta: JSON.stringify(part.functionCall.args ?? {}) })
-        }
-      }
-      if (candidate?.finishReason) reason = candidate.finishReason
+      if (Array.isArray(chunk.candidates)) for (const candidate of chunk.candidates) decodeCandidate(candidate, out)
       usage = usageFromGenerate(chunk.usageMetadata) ?? usage
       return out
     },
