@@ -29,7 +29,7 @@ export const clientFieldNames: Record<WireFormat, Partial<Record<Named, string>>
   },
   messages: {
     stop: 'stop_sequences', topK: 'top_k', user: 'metadata.user_id', responseFormat: 'output_config.format', parallelToolCalls: 'tool_choice.disable_parallel_tool_use',
-    webSearch: 'tool:web_search', topP: 'top_p', reasoning: 'thinking', maxTokens: 'max_tokens', file: 'document', isError: 'tool_result.is_error',
+    webSearch: 'tool:web_search', topP: 'top_p', reasoning: 'thinking', maxTokens: 'max_tokens', file: 'document', isError: 'tool_result.is_error', webSearchResult: 'web_search_tool_result',
   },
   generate: {
     stop: 'generationConfig.stopSequences', topK: 'generationConfig.topK', seed: 'generationConfig.seed', n: 'generationConfig.candidateCount',
@@ -69,5 +69,7 @@ export function droppedFields(request: CanonicalRequest, client: WireFormat, ups
   for (const field of inexpressible[upstream]) if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
   for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))
   for (const field of adapted) dropped.add(clientName(client, field))
+  // Anthropic's search results come encrypted, for Anthropic alone: a client of another format gets them without.
+  if (request.webSearch && upstream === 'messages') dropped.add('web_search_tool_result.encrypted_content')
   return [...dropped]
 }

@@ -4,11 +4,19 @@ import { blockedPrompt, finishFromGenerate } from './map-finish-reason.ts'
 import { usageFromGenerate } from './usage.ts'
 import { statusForGenerateError } from './error.ts'
 import { callId } from './ids.ts'
+import { groundingFrom, placeCitation } from './grounding.ts'
 
 type Raw = Record<string, any>
 
 /** One candidate's running state (`candidateCount > 1` streams several, each chunk naming its `index`). */
-interface CandidateState { open?: { kind: 'text' | 'thinking'; index: number }; reason?: unknown; sawToolCall: boolean }
+interface CandidateState {
+  open?: { kind: 'text' | 'thinking'; index: number }
+  reason?: unknown
+  sawToolCall: boolean
+  /** Its text runs (canonical index, where each starts in the joined text) and its latest grounding. */
+  texts: Array<{ index: number; at: number; part: { text: string } }>
+  grounding?: unknown
+}
 
 /**
  * Each SSE event is a whole GenerateContentResponse chunk: text arrives as delta parts, a functionCall
@@ -21,10 +29,11 @@ export function createGenerateStreamDecoder(): StreamDecoder {
   let next = 0
   const candidates = new Map<number, CandidateState>()
   let blockedFinish = false
+  let responseKey = ''
   let usage: Usage | undefined
   const stateOf = (choice: number) => {
     let state = candidates.get(choice)
-    if (!state) candidates.set(choice, state = { sawToolCall: false })
+    if (!state) candidates.set(choice, state = { sawToolCall: false, texts: [] })
     return state
   }
   const run = (state: CandidateState, kind: 'text' | 'thinking') => {
@@ -32,13 +41,29 @@ export function createGenerateStreamDecoder(): StreamDecoder {
     return state.open.index
   }
   const finishOf = (state: CandidateState | undefined): FinishReason => finishFromGenerate(state?.reason, state?.sawToolCall ?? false)
+  /** Grounding comes with the last chunks and may repeat: what the last one says goes out before the finish. */
+  const ground = (): StreamEvent[] => {
+    const out: StreamEvent[] = []
+    for (const [choice, state] of candidates) {
+      if (!state.grounding) continue
+      const joined = state.texts.map(run => run.part.text).join('')
+      const grounding = groundingFrom(state.grounding, joined, `${responseKey}_${choice}`)
+      for (const search of grounding.searches) out.push({ type: 'web_search', index: next++, search })
+      for (const { start, end, citation } of grounding.citations) {
+        const place = placeCitation(state.texts, start, end)
+        if (place) out.push({ type: 'citation', index: state.texts[place.slot]!.index, citation: { ...citation, start: place.start, end: place.end } })
+      }
+    }
+    return out
+  }
   const close = (): StreamEvent[] => {
     if (ended) return []
     ended = true
+    const grounded = ground()
     const finish: FinishReason = blockedFinish ? 'content_filter' : finishOf(candidates.get(0))
     const last = Math.max(0, ...candidates.keys())
     const choices = last > 0 ? Array.from({ length: last + 1 }, (_, choice) => choice === 0 ? finish : finishOf(candidates.get(choice))) : undefined
-    return [{ type: 'finish', reason: finish, ...(usage && { usage }), ...(choices && { choices }) }]
+    return [...grounded, { type: 'finish', reason: finish, ...(usage && { usage }), ...(choices && { choices }) }]
   }
   const decodeCandidate = (candidate: Raw, out: StreamEvent[]) => {
     const choice = typeof candidate?.index === 'number' && candidate.index > 0 ? candidate.index : 0
@@ -54,7 +79,13 @@ export function createGenerateStreamDecoder(): StreamDecoder {
         out.push({ type: 'thinking', index: next++, delta: '', signature, origin: 'generate', ...tag })
         state.open = undefined
       }
-      if (typeof part.text === 'string' && part.text) out.push({ type: 'text', index: run(state, 'text'), delta: part.text, ...tag })
+      if (typeof part.text === 'string' && part.text) {
+        const index = run(state, 'text')
+        const last = state.texts.at(-1)
+        if (last?.index === index) last.part.text += part.text
+        else state.texts.push({ index, at: state.texts.reduce((sum, run) => sum + run.part.text.length, 0), part: { text: part.text } })
+        out.push({ type: 'text', index, delta: part.text, ...tag })
+      }
       else if (part.functionCall?.name) {
         state.sawToolCall = true
         const index = next++
@@ -64,6 +95,7 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       }
     }
     if (candidate?.finishReason) state.reason = candidate.finishReason
+    if (candidate?.groundingMetadata) state.grounding = candidate.groundingMetadata
   }
   return {
     push(event: SseEvent): StreamEvent[] {
@@ -80,6 +112,7 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       const out: StreamEvent[] = []
       if (!started) {
         started = true
+        responseKey = String(chunk.responseId ?? '') || callId()
         out.push({ type: 'start', id: String(chunk.responseId ?? ''), model: String(chunk.modelVersion ?? '') })
       }
       const blocked = blockedPrompt(chunk.promptFeedback)

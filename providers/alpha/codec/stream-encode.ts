@@ -6,6 +6,8 @@ import { encodeGenerateError } from './error.ts'
 import { responseId } from './ids.ts'
 import { signatureToClient } from '../../../core/canonical/signature.ts'
 import { createToolCallSequencer } from '../../../core/canonical/tool-call-order.ts'
+import { groundingTo } from './grounding.ts'
+import type { TextPart, WebSearchPart } from '../../../core/canonical/types.ts'
 
 type Raw = Record<string, any>
 
@@ -27,6 +29,9 @@ export function createGenerateStreamEncoder(options: StreamEncoderOptions): Stre
     return state
   }
   const sequence = createToolCallSequencer()
+  // The first candidate's searches and cited text, for the groundingMetadata of the closing chunk.
+  const searches: WebSearchPart[] = []
+  const texts = new Map<number, TextPart>()
 
   const write = (chunk: Raw) => {
     const json = JSON.stringify({ ...chunk, modelVersion: options.model, responseId: id })
@@ -53,6 +58,11 @@ export function createGenerateStreamEncoder(options: StreamEncoderOptions): Stre
     switch (event.type) {
       case 'start': return ''
       case 'text': {
+        if (!event.choice && !event.refusal) {
+          const part = texts.get(event.index)
+          if (part) part.text += event.delta
+          else texts.set(event.index, { type: 'text', text: event.delta })
+        }
         const state = stateOf(event.choice)
         const part: Raw = { text: event.delta }
         if (state.pendingSignature) { part.thoughtSignature = state.pendingSignature; state.pendingSignature = undefined }
@@ -81,13 +91,21 @@ export function createGenerateStreamEncoder(options: StreamEncoderOptions): Stre
         state.call.args += event.delta
         return ''
       }
+      case 'web_search': searches.push(event.search); return ''
+      case 'citation': {
+        const part = texts.get(event.index)
+        if (part) (part.citations ??= []).push(event.citation)
+        return ''
+      }
       case 'finish': {
         done = true
         let out = ''
         for (const choice of candidates.keys()) out += flushCall(choice)
-        // One closing chunk names every candidate's finish reason.
+        // One closing chunk names every candidate's finish reason, and the first one's grounding.
         const reasons = event.choices ?? [event.reason]
-        return out + write({ candidates: reasons.map((reason, choice) => ({ content: { role: 'model', parts: [] }, index: choice, finishReason: finishToGenerate(reason) })), ...(event.usage && { usageMetadata: usageToGenerate(event.usage) }) })
+        const grounding = groundingTo(searches, [...texts.values()])
+        const closing = reasons.map((reason, choice) => ({ content: { role: 'model', parts: [] }, index: choice, finishReason: finishToGenerate(reason), ...(choice === 0 && grounding && { groundingMetadata: grounding }) }))
+        return out + write({ candidates: closing, ...(event.usage && { usageMetadata: usageToGenerate(event.usage) }) })
       }
       case 'error': {
         done = true

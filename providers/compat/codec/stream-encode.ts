@@ -51,6 +51,9 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
           if (event.usage && options.includeUsage) out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: usageToChat(event.usage) })}\n\n`
           return out
         }
+        // Chat has no hosted web search: its results and citations have no place in a chat stream.
+        case 'web_search':
+        case 'citation': return ''
         case 'error':
           done = true
           return `data: ${JSON.stringify(encodeChatError({ status: event.status, message: event.message, type: event.errorType }))}\n\n`
