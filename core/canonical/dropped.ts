@@ -64,7 +64,9 @@ function asksSomething(request: CanonicalRequest, field: Field, upstream: WireFo
  * goes as it came).
  */
 export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat, adapted: readonly AdaptedField[] = []): string[] {
-  if (client === upstream) return []
+  // Same format: the body goes as it came, unless it replays another vendor's answer (signature-slots.ts):
+  // then that vendor's search results are left out of it.
+  if (client === upstream) return contentLosses(request.messages, upstream).filter(loss => loss === 'webSearchResult').map(loss => clientName(client, loss))
   const dropped = new Set(request.unmapped)
   for (const field of inexpressible[upstream]) if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
   for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))

@@ -48,11 +48,12 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       if (!state.grounding) continue
       const joined = state.texts.map(run => run.part.text).join('')
       const grounding = groundingFrom(state.grounding, joined, `${responseKey}_${choice}`)
-      for (const search of grounding.searches) out.push({ type: 'web_search', index: next++, search })
+      // Citations first, while the text they cite may still be open in the client's stream; then the searches.
       for (const { start, end, citation } of grounding.citations) {
         const place = placeCitation(state.texts, start, end)
         if (place) out.push({ type: 'citation', index: state.texts[place.slot]!.index, citation: { ...citation, start: place.start, end: place.end } })
       }
+      for (const search of grounding.searches) out.push({ type: 'web_search', index: next++, search })
     }
     return out
   }
