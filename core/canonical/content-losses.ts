@@ -2,8 +2,12 @@ import type { WireFormat } from './codec.ts'
 import type { FilePart, Message } from './types.ts'
 import { fileIdValidAt } from './files.ts'
 
-/** Content a target format cannot carry: a document (`file`), or the error flag of a tool result (`isError`). */
-export type ContentLoss = 'file' | 'isError'
+/**
+ * Content a target format cannot carry: a document (`file`), the error flag of a tool result (`isError`),
+ * a replayed hosted web search (`webSearchResult`: only Anthropic's own goes back to the messages API,
+ * whose results are encrypted; no other API takes a search's results as input).
+ */
+export type ContentLoss = 'file' | 'isError' | 'webSearchResult'
 
 /** Whether an upstream format can carry this document (the encoders skip the ones it cannot). */
 export function fileCarried(part: FilePart, upstream: WireFormat): boolean {
@@ -25,6 +29,7 @@ export function contentLosses(messages: Message[], upstream: WireFormat): Conten
     for (const part of message.parts) {
       if (part.type === 'file' && !fileCarried(part, upstream)) losses.add('file')
       else if (part.type === 'tool_result' && part.isError && !flagsErrors) losses.add('isError')
+      else if (part.type === 'web_search' && (upstream !== 'messages' || part.origin !== 'messages')) losses.add('webSearchResult')
     }
   }
   return [...losses]

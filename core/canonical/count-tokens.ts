@@ -26,6 +26,8 @@ function partText(part: Part): string {
     case 'image': return ''
     // A plain-text document counts as its text; other files count a flat amount (see countRequestTokens).
     case 'file': return part.mediaType?.startsWith('text/') && part.data ? Buffer.from(part.data, 'base64').toString('utf8') : ''
+    // A replayed web search: what is readable of it (the vendors' encrypted page content is not).
+    case 'web_search': return [part.query ?? '', ...part.sources.map(source => `${source.title ?? ''} ${source.url}`)].join('\n')
   }
 }
 

@@ -29,7 +29,7 @@ export const clientFieldNames: Partial<Record<WireFormat, Partial<Record<Named, 
   },
   messages: {
     stop: 'stop_sequences', topK: 'top_k', user: 'metadata.user_id', responseFormat: 'output_config.format', parallelToolCalls: 'tool_choice.disable_parallel_tool_use',
-    webSearch: 'tool:web_search', topP: 'top_p', reasoning: 'thinking', maxTokens: 'max_tokens', file: 'document', isError: 'tool_result.is_error',
+    webSearch: 'tool:web_search', topP: 'top_p', reasoning: 'thinking', maxTokens: 'max_tokens', file: 'document', isError: 'tool_result.is_error', webSearchResult: 'web_search_tool_result',
   },
   generate: {
     stop: 'generationConfig.stopSequences', topK: 'generationConfig.topK', seed: 'generationConfig.seed', n: 'generationConfig.candidateCount',
@@ -64,11 +64,15 @@ function asksSomething(request: CanonicalRequest, field: Field, upstream: WireFo
  * goes as it came).
  */
 export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat, adapted: readonly AdaptedField[] = []): string[] {
-  if (client === upstream) return []
+  // Same format: the body goes as it came, unless it replays another vendor's answer (signature-slots.ts):
+  // then that vendor's search results are left out of it.
+  if (client === upstream) return contentLosses(request.messages, upstream).filter(loss => loss === 'webSearchResult').map(loss => clientName(client, loss))
   const dropped = new Set(request.unmapped)
   // A plugin's format is not in these tables: only what its decoder reported as unmapped counts.
   for (const field of inexpressible[upstream] ?? []) if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
   for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))
   for (const field of adapted) dropped.add(clientName(client, field))
+  // Anthropic's search results come encrypted, for Anthropic alone: a client of another format gets them without.
+  if (request.webSearch && upstream === 'messages') dropped.add('web_search_tool_result.encrypted_content')
   return [...dropped]
 }

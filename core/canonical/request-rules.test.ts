@@ -24,7 +24,7 @@ describe('fitRequest: the vendors\' own request rules', () => {
     ['within the model\'s output limit', { ...thinking, maxTokens: 3000 }, 'messages', { maxTokens: 6000, reasoning: { budgetTokens: 3000} }, ['maxTokens'], 6000],
     ['no room at all: no thinking', { ...thinking, maxTokens: 3000 }, 'messages', { reasoning: undefined, maxTokens: 3000 }, ['reasoning'], 1024],
     ['sampling knobs reach other formats untouched', { ...thinking, temperature: 0.3, topK: 40 }, 'generate', { temperature: 0.3, topK: 40 }, []],
-    ['streams carry one candidate', { stream: true, n: 3 }, 'generate', { n: undefined }, ['n']],
+    ['streams keep every candidate', { stream: true, n: 3 }, 'generate', { n: 3 }, []],
     ['non-stream keeps n', { n: 3 }, 'chat', { n: 3 }, []],
   ])('%s', (_name, patch, upstream, expected, adapted, maxOutput) => {
     const input = { ...base, ...patch }

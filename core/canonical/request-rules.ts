@@ -3,7 +3,7 @@ import type { CanonicalRequest, Reasoning } from './types.ts'
 import { effortBudget } from './reasoning.ts'
 
 /** Canonical fields a vendor rule may trim or change on the way to an upstream. */
-export type AdaptedField = 'stop' | 'temperature' | 'topP' | 'topK' | 'reasoning' | 'maxTokens' | 'n'
+export type AdaptedField = 'stop' | 'temperature' | 'topP' | 'topK' | 'reasoning' | 'maxTokens'
 
 /** How many stop sequences each upstream API takes (the others have no limit or no stop at all). */
 export const stopLimit: Partial<Record<WireFormat, number>> = { chat: 4, generate: 5 }
@@ -68,11 +68,6 @@ export function fitRequest(request: CanonicalRequest, upstream: WireFormat, maxO
   if (limit !== undefined && out.stop && out.stop.length > limit) {
     out.stop = out.stop.slice(0, limit)
     adapted.add('stop')
-  }
-  // Streams carry one candidate (the stream events have no candidate index): ask for one.
-  if (out.stream && out.n !== undefined && out.n > 1) {
-    delete out.n
-    adapted.add('n')
   }
   if (upstream === 'messages') fitMessages(out, adapted, maxOutput)
   return { request: out, adapted: [...adapted] }

@@ -13,7 +13,10 @@ const list = (value: unknown): Raw[] => Array.isArray(value) ? value.filter(item
 export function replaysEnvelopes(format: WireFormat, body: Raw): boolean {
   switch (format) {
     case 'messages': return list(body.messages).some(message => list(message.content).some(block =>
-      (block.type === 'thinking' && isEnvelope(block.signature)) || (block.type === 'redacted_thinking' && isEnvelope(block.data))))
+      (block.type === 'thinking' && isEnvelope(block.signature)) || (block.type === 'redacted_thinking' && isEnvelope(block.data))
+      // Another vendor's web search, translated: its results and citations carry our marker, not Anthropic's encryption.
+      || (block.type === 'web_search_tool_result' && list(block.content).some(result => isEnvelope(result.encrypted_content)))
+      || (block.type === 'text' && list(block.citations).some(citation => isEnvelope(citation.encrypted_index)))))
     case 'generate': return list(body.contents).some(content => list(content.parts).some(part => isEnvelope(part.thoughtSignature)))
     case 'responses': return list(body.input).some(item => item.type === 'reasoning' && isEnvelope(item.encrypted_content))
     // A chat request has no slot; a plugin's format has none the proxy knows.

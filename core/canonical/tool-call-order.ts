@@ -9,13 +9,14 @@ import type { StreamEvent } from './types.ts'
  */
 export function createToolCallSequencer(): (event: StreamEvent) => StreamEvent[] {
   let live: number | undefined
-  const held = new Map<number, { id?: string; name: string; args: string }>()
+  const held = new Map<number, { id?: string; name: string; args: string; choice?: number }>()
   const release = (): StreamEvent[] => {
     live = undefined
     const out: StreamEvent[] = []
     for (const [index, call] of held) {
-      if (call.id !== undefined) out.push({ type: 'tool_call_start', index, id: call.id, name: call.name })
-      if (call.args) out.push({ type: 'tool_call_delta', index, delta: call.args })
+      const tag = call.choice ? { choice: call.choice } : {}
+      if (call.id !== undefined) out.push({ type: 'tool_call_start', index, id: call.id, name: call.name, ...tag })
+      if (call.args) out.push({ type: 'tool_call_delta', index, delta: call.args, ...tag })
     }
     held.clear()
     return out
@@ -30,7 +31,7 @@ export function createToolCallSequencer(): (event: StreamEvent) => StreamEvent[]
         }
         const call = held.get(event.index)
         if (call) Object.assign(call, { id: event.id, name: event.name })
-        else held.set(event.index, { id: event.id, name: event.name, args: '' })
+        else held.set(event.index, { id: event.id, name: event.name, args: '', choice: event.choice })
         return []
       }
       case 'tool_call_delta': {
@@ -38,7 +39,7 @@ export function createToolCallSequencer(): (event: StreamEvent) => StreamEvent[]
         if (live === event.index) return [event]
         const call = held.get(event.index)
         if (call) call.args += event.delta
-        else held.set(event.index, { name: '', args: event.delta })
+        else held.set(event.index, { name: '', args: event.delta, choice: event.choice })
         return []
       }
       // The common case (nothing held) allocates nothing beyond the one-element array.

@@ -3,8 +3,21 @@
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
-/** `refusal`: the model declined (chat `refusal`, responses refusal parts); other formats show it as text. */
-export interface TextPart { type: 'text'; text: string; refusal?: boolean }
+/** `refusal`: the model declined (chat `refusal`, responses refusal parts); other formats show it as text. `citations`: web sources backing it. */
+export interface TextPart { type: 'text'; text: string; refusal?: boolean; citations?: Citation[] }
+/**
+ * A web source backing a span of a text part (messages `web_search_result_location`, responses
+ * `url_citation`, Gemini `groundingSupports`). `start`/`end`: character offsets in the part's text
+ * (absent: the whole part). `opaque` is the vendor's encrypted index, valid only at `origin`.
+ */
+export interface Citation { url: string; title?: string; citedText?: string; start?: number; end?: number; origin?: string; opaque?: string }
+/** One result of a hosted web search; `opaque` is the vendor's encrypted page content, valid only at `origin`. */
+export interface WebSource { url: string; title?: string; pageAge?: string; opaque?: string }
+/**
+ * A hosted web search the vendor ran while answering (messages `server_tool_use` + `web_search_tool_result`,
+ * responses `web_search_call`, Gemini `groundingMetadata`): its query, its results, or its error code.
+ */
+export interface WebSearchPart { type: 'web_search'; id: string; query?: string; sources: WebSource[]; error?: string; origin?: string }
 /** Image by value (`data`: base64 without the data: prefix) or by reference (`url`). */
 export interface ImagePart { type: 'image'; mediaType?: string; data?: string; url?: string }
 /**
@@ -30,7 +43,7 @@ export interface ThinkingPart {
   origin?: string
 }
 
-export type Part = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ThinkingPart
+export type Part = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ThinkingPart | WebSearchPart
 
 /** System messages stay in order inside `messages`; formats with a top-level system field gather them. */
 export interface Message { role: Role; parts: Part[]; name?: string }
@@ -117,12 +130,17 @@ export interface CanonicalResponse {
  * Stream events. `index` numbers the output parts of one response (0, 1, 2...) in the order they
  * start; a decoder gives every new text block, thinking block or tool call the next index.
  * A decoded stream is: one `start`, any number of deltas, then exactly one `finish` (or one `error`).
+ * With `n > 1` a part's `choice` names its candidate (absent: 0); indexes stay unique across choices,
+ * and the finish's `choices` holds every candidate's own finish reason.
  */
 export type StreamEvent =
   | { type: 'start'; id: string; model: string; usage?: Usage }
-  | { type: 'text'; index: number; delta: string; refusal?: boolean }
-  | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean; origin?: string }
-  | { type: 'tool_call_start'; index: number; id: string; name: string }
-  | { type: 'tool_call_delta'; index: number; delta: string }
-  | { type: 'finish'; reason: FinishReason; usage?: Usage; stopSequence?: string }
+  | { type: 'text'; index: number; delta: string; refusal?: boolean; choice?: number }
+  | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean; origin?: string; choice?: number }
+  | { type: 'tool_call_start'; index: number; id: string; name: string; choice?: number }
+  | { type: 'tool_call_delta'; index: number; delta: string; choice?: number }
+  /** A hosted web search, whole (its own part index); a citation attaches to the text part `index`. */
+  | { type: 'web_search'; index: number; search: WebSearchPart }
+  | { type: 'citation'; index: number; citation: Citation }
+  | { type: 'finish'; reason: FinishReason; usage?: Usage; stopSequence?: string; choices?: FinishReason[] }
   | { type: 'error'; status: number; message: string; errorType?: string }

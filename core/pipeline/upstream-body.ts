@@ -9,6 +9,7 @@ import { envelopeMarker } from '../canonical/signature.ts'
 import { lazyJsonOf } from '../http/lazy-json.ts'
 import { fitReplay } from '../canonical/replay-fit.ts'
 import { fitRequest } from '../canonical/request-rules.ts'
+import { checkCandidates } from '../canonical/candidates.ts'
 
 /** Whether a same-format body replays our signature envelopes: a byte search first, the parse only when the marker is there. */
 function replaysEnvelopesIn(request: ProxyRequest, format: WireFormat): boolean {
@@ -39,6 +40,7 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const source = kernel.formats.get(request.inbound)
   if (!target || !source) throw new ProxyError(501, `no translation from ${request.inbound} to ${upstream} is installed`, 'server_error')
   request.canonical ??= source.request.decode(request.body)
+  checkCandidates(request.canonical, request.inbound, upstream)
   const info = kernel.modelInfo.get(upstreamModel)
   const reasoning = clampReasoning(request.canonical.reasoning, info?.thinking)
   // A replay whose thinking lost its signature first (replay-fit.ts), then the upstream vendor's own request

@@ -94,6 +94,58 @@ describe.each(pairs)('$name', ({ client, upstream }) => {
     expect(back.parts).toEqual([{ type: 'text', text: 'one' }])
     if (many(client.format) && many(upstream.format)) expect(back.alternatives).toEqual(answer.alternatives)
   })
+
+  const searched = (format: string) => format !== 'chat'
+  const searchAnswer = (origin: string): CanonicalResponse => ({ id: 'r', model: 'm', finishReason: 'stop', parts: [
+    { type: 'web_search', id: 's1', query: 'weather', sources: [{ url: 'https://a.example/', title: 'A' }], origin },
+    { type: 'text', text: 'Sunny today.', citations: [{ url: 'https://a.example/', title: 'A', start: 0, end: 5, origin }] },
+  ] })
+  const checkSearch = (parts: Part[]) => {
+    expect(parts.find(part => part.type === 'web_search')).toMatchObject({ query: 'weather', sources: [expect.objectContaining({ url: 'https://a.example/' })] })
+    const text = parts.filter(part => part.type === 'text')
+    expect(text.map(part => part.text).join('')).toBe('Sunny today.')
+    expect(text.flatMap(part => part.citations ?? [])).toEqual([expect.objectContaining({ url: 'https://a.example/' })])
+  }
+  it('web search results in an answer: the search and its citations where both sides have them', () => {
+    if (!searched(client.format) || !searched(upstream.format)) return
+    const back = client.response.decode(JSON.parse(JSON.stringify(client.response.encode(upstream.response.decode(JSON.parse(JSON.stringify(upstream.response.encode(searchAnswer(upstream.format)))))))))
+    checkSearch(back.parts)
+  })
+  it('web search results in a stream', () => {
+    if (!searched(client.format) || !searched(upstream.format)) return
+    const answer = searchAnswer(upstream.format)
+    const events: StreamEvent[] = [
+      { type: 'start', id: 'x', model: 'm' },
+      { type: 'web_search', index: 0, search: answer.parts[0] as Extract<Part, { type: 'web_search' }> },
+      { type: 'text', index: 1, delta: 'Sunny ' }, { type: 'text', index: 1, delta: 'today.' },
+      { type: 'citation', index: 1, citation: { url: 'https://a.example/', title: 'A', start: 0, end: 5, origin: upstream.format } },
+      { type: 'finish', reason: 'stop' },
+    ]
+    const decoded = roundStream(client, roundStream(upstream, events))
+    const search = decoded.find(event => event.type === 'web_search')
+    const text = decoded.filter(event => event.type === 'text').map(event => (event as { delta: string }).delta).join('')
+    const citations = decoded.filter(event => event.type === 'citation')
+    checkSearch([(search as Extract<StreamEvent, { type: 'web_search' }>).search, { type: 'text', text, citations: citations.map(event => (event as Extract<StreamEvent, { type: 'citation' }>).citation) }])
+  })
+
+  it('n > 1 in a stream: every candidate back, each under its own choice', () => {
+    const events: StreamEvent[] = [
+      { type: 'start', id: 'x', model: 'm' },
+      { type: 'text', index: 0, delta: 'one' },
+      { type: 'text', index: 1, delta: 'two', choice: 1 },
+      { type: 'tool_call_start', index: 2, id: 'call_b', name: 'f', choice: 1 },
+      { type: 'tool_call_delta', index: 2, delta: '{"a":1}', choice: 1 },
+      { type: 'finish', reason: 'stop', choices: ['stop', 'tool_calls'] },
+    ]
+    const many = (format: string) => format === 'chat' || format === 'generate'
+    if (!many(client.format) || !many(upstream.format)) return
+    const decoded = roundStream(client, roundStream(upstream, events))
+    const textOf = (choice: number) => decoded.filter(event => event.type === 'text' && (event.choice ?? 0) === choice).map(event => (event as { delta: string }).delta).join('')
+    expect([textOf(0), textOf(1)]).toEqual(['one', 'two'])
+    expect(decoded.find(event => event.type === 'tool_call_start')).toMatchObject({ name: 'f', choice: 1 })
+    expect(decoded.filter(event => event.type === 'tool_call_delta').map(event => (event as { delta: string }).delta).join('')).toBe('{"a":1}')
+    expect(decoded.at(-1)).toMatchObject({ type: 'finish', reason: 'stop', choices: ['stop', 'tool_calls'] })
+  })
 })
 
 function roundStream(codec: WireCodec, events: StreamEvent[]): StreamEvent[] {

@@ -1,6 +1,7 @@
 import type { ImagePart, Part, TextPart, ThinkingPart } from 'model-proxy'
 import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/internal'
 import { fileFromDocument, fileToDocument } from './documents.ts'
+import { citationsFromBlock, citationsToBlock, isWebSearchUse, webSearchFromBlocks, webSearchToBlocks } from './web-search-blocks.ts'
 
 type Raw = Record<string, any>
 
@@ -36,11 +37,23 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : []
   if (!Array.isArray(content)) return []
   const parts: Part[] = []
+  // A web search's query block waits for its result block (they come as a pair).
+  const searches = new Map<string, Raw>()
   for (const block of content as Raw[]) {
     if (!block || typeof block !== 'object') continue
     if (block.cache_control) unmapped?.add('cache_control')
     switch (block.type) {
-      case 'text': if (typeof block.text === 'string') parts.push({ type: 'text', text: block.text }); break
+      case 'text': {
+        if (typeof block.text !== 'string') break
+        const citations = citationsFromBlock(block)
+        parts.push(citations ? { type: 'text', text: block.text, citations } : { type: 'text', text: block.text })
+        break
+      }
+      case 'server_tool_use':
+        if (isWebSearchUse(block)) searches.set(String(block.id ?? ''), block)
+        else unmapped?.add('block:server_tool_use')
+        break
+      case 'web_search_tool_result': parts.push(webSearchFromBlocks(searches.get(String(block.tool_use_id ?? '')), block)); break
       case 'image': { const image = imageFromBlock(block); if (image) parts.push(image); break }
       case 'document': {
         const file = fileFromDocument(block)
@@ -87,7 +100,13 @@ export function blocksFromParts(parts: Part[], audience: 'client' | 'upstream'):
   const blocks: Raw[] = []
   for (const part of parts) {
     switch (part.type) {
-      case 'text': if (part.text) blocks.push({ type: 'text', text: part.text }); break
+      case 'text': {
+        if (!part.text) break
+        const citations = citationsToBlock(part, audience)
+        blocks.push(citations ? { type: 'text', text: part.text, citations } : { type: 'text', text: part.text })
+        break
+      }
+      case 'web_search': blocks.push(...webSearchToBlocks(part, audience)); break
       case 'image': blocks.push(imageToBlock(part)); break
       case 'file': { const document = fileToDocument(part); if (document) blocks.push(document); break }
       case 'tool_call': blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseInput(part.arguments) }); break

@@ -2,6 +2,7 @@ import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from '
 import { finishFromMessages } from './map-finish-reason.ts'
 import { usageFromMessages } from './usage.ts'
 import { statusForMessagesError } from './error.ts'
+import { citationFromMessages, isWebSearchUse, webSearchFromBlocks } from './web-search-blocks.ts'
 
 type Raw = Record<string, any>
 
@@ -15,6 +16,8 @@ export function createMessagesStreamDecoder(): StreamDecoder {
   const indexes = new Map<number, number>()
   // Tool calls whose arguments have not started: one with no arguments streams `partial_json: ""` only.
   const emptyCalls = new Set<number>()
+  // Web search query blocks by wire index (their input streams as JSON), and by id for the result block.
+  const searchUses = new Map<number, { id: string; json: string }>()
   let next = 0
   const indexOf = (block: unknown) => {
     const key = typeof block === 'number' ? block : indexes.size
@@ -45,8 +48,18 @@ export function createMessagesStreamDecoder(): StreamDecoder {
       switch (type) {
         case 'content_block_start': {
           const block = data.content_block ?? {}
+          // A search's query block is no part of its own: it goes out with the results block.
+          if (isWebSearchUse(block)) {
+            searchUses.set(Number(data.index), { id: String(block.id ?? ''), json: block.input && Object.keys(block.input).length ? JSON.stringify(block.input) : '' })
+            break
+          }
           const index = indexOf(data.index)
-          if (block.type === 'tool_use') {
+          if (block.type === 'web_search_tool_result') {
+            const use = [...searchUses.values()].find(search => search.id === block.tool_use_id)
+            let input: unknown = {}
+            try { input = JSON.parse(use?.json || '{}') } catch {}
+            out.push({ type: 'web_search', index, search: webSearchFromBlocks(use && { id: use.id, input }, block) })
+          } else if (block.type === 'tool_use') {
             out.push({ type: 'tool_call_start', index, id: String(block.id ?? ''), name: String(block.name ?? '') })
             if (block.input && Object.keys(block.input).length) out.push({ type: 'tool_call_delta', index, delta: JSON.stringify(block.input) })
             else emptyCalls.add(index)
@@ -57,7 +70,13 @@ export function createMessagesStreamDecoder(): StreamDecoder {
         }
         case 'content_block_delta': {
           const delta = data.delta ?? {}
+          const search = searchUses.get(Number(data.index))
+          if (search) {
+            if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') search.json += delta.partial_json
+            break
+          }
           const index = indexOf(data.index)
+          if (delta.type === 'citations_delta') for (const citation of citationFromMessages(delta.citation)) out.push({ type: 'citation', index, citation })
           if (delta.type === 'text_delta' && delta.text) out.push({ type: 'text', index, delta: delta.text })
           else if (delta.type === 'input_json_delta' && delta.partial_json) {
             emptyCalls.delete(index)
@@ -68,6 +87,7 @@ export function createMessagesStreamDecoder(): StreamDecoder {
           break
         }
         case 'content_block_stop': {
+          if (searchUses.has(Number(data.index))) break
           const index = indexOf(data.index)
           if (emptyCalls.delete(index)) out.push({ type: 'tool_call_delta', index, delta: '{}' })
           break

@@ -5,6 +5,7 @@ import { messageId } from './ids.ts'
 import { messagesErrorType } from './error.ts'
 import { signatureToClient } from 'model-proxy/internal'
 import { createToolCallSequencer } from 'model-proxy/internal'
+import { citationToMessages, webSearchToBlocks } from './web-search-blocks.ts'
 
 const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
 
@@ -17,8 +18,9 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
   let started = false
   let done = false
   let startUsage: Usage | undefined
-  let open: { canonical: number; wire: number; kind: string; signed?: boolean; origin?: string } | undefined
+  let open: { canonical: number; wire: number; kind: string; signed?: boolean; origin?: string; text?: string } | undefined
   let nextWire = 0
+  const begun = new Set<number>()
 
   const begin = () => {
     if (started) return ''
@@ -37,6 +39,7 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
   const signatureDelta = (signature: string | undefined) => signature ? frame('content_block_delta', { index: open!.wire, delta: { type: 'signature_delta', signature } }) : ''
   const ensureBlock = (canonical: number, kind: string, block: Record<string, unknown>) => {
     if (open?.canonical === canonical) return ''
+    begun.add(canonical)
     const out = closeBlock()
     open = { canonical, wire: nextWire++, kind }
     return out + frame('content_block_start', { index: open.wire, content_block: block })
@@ -49,8 +52,30 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
       case 'start':
         startUsage = event.usage
         return begin()
-      case 'text':
-        return begin() + ensureBlock(event.index, 'text', { type: 'text', text: '' }) + frame('content_block_delta', { index: open!.wire, delta: { type: 'text_delta', text: event.delta } })
+      case 'text': {
+        const out = begin() + ensureBlock(event.index, 'text', { type: 'text', text: '' })
+        open!.text = (open!.text ?? '') + event.delta
+        return out + frame('content_block_delta', { index: open!.wire, delta: { type: 'text_delta', text: event.delta } })
+      }
+      // The query block and the results block, each whole (the query as one input_json_delta, as the API streams it).
+      case 'web_search': {
+        let out = begin() + closeBlock()
+        for (const block of webSearchToBlocks(event.search, 'client')) {
+          const wire = nextWire++
+          if (block.type === 'server_tool_use') {
+            out += frame('content_block_start', { index: wire, content_block: { ...block, input: {} } })
+            out += frame('content_block_delta', { index: wire, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } })
+          } else out += frame('content_block_start', { index: wire, content_block: block })
+          out += frame('content_block_stop', { index: wire })
+        }
+        return out
+      }
+      // A citation joins its text block while it is open (one that already closed cannot take it).
+      case 'citation': {
+        if (open?.canonical !== event.index && begun.has(event.index)) return ''
+        const out = begin() + ensureBlock(event.index, 'text', { type: 'text', text: '', citations: [] })
+        return out + frame('content_block_delta', { index: open!.wire, delta: { type: 'citations_delta', citation: citationToMessages(event.citation, open!.text ?? '') } })
+      }
       case 'thinking': {
         if (event.redacted && event.origin === 'messages') return begin() + closeBlock() + ensureBlock(event.index, 'redacted', { type: 'redacted_thinking', data: event.signature ?? '' })
         // Nothing to show and nothing to carry: no empty block.

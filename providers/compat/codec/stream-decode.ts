@@ -5,30 +5,71 @@ import { statusForErrorType } from './error.ts'
 
 type Raw = Record<string, any>
 
+/** One choice's running state: its open text/thinking run, its tool calls by the chunk's `index`, its finish. */
+interface ChoiceState { open?: { kind: 'text' | 'thinking' | 'refusal'; index: number }; tools: Map<number, number>; finish?: FinishReason }
+
 /**
  * chat.completion.chunk SSE -> canonical events. The finish reason is held until `[DONE]` (or the end)
- * because usage arrives in a later chunk with empty choices (`stream_options.include_usage`).
+ * because usage arrives in a later chunk with empty choices (`stream_options.include_usage`). With
+ * `n > 1` every chunk names its choice: each keeps its own runs and tool calls, tagged `choice`.
  */
 export function createChatStreamDecoder(): StreamDecoder {
   let started = false
   let next = 0
-  let open: { kind: 'text' | 'thinking' | 'refusal'; index: number } | undefined
-  const toolIndexes = new Map<number, number>()
+  const choices = new Map<number, ChoiceState>()
   // Calls whose arguments never came: they end as `{}`, as a call without arguments reads everywhere.
-  const noArgs = new Set<number>()
-  let finish: FinishReason | undefined
+  const noArgs = new Map<number, number>()
   let usage: Usage | undefined
   let ended = false
 
-  const run = (kind: 'text' | 'thinking' | 'refusal') => {
-    if (open?.kind !== kind) open = { kind, index: next++ }
-    return open.index
+  const stateOf = (choice: number) => {
+    let state = choices.get(choice)
+    if (!state) choices.set(choice, state = { tools: new Map() })
+    return state
+  }
+  const run = (state: ChoiceState, kind: 'text' | 'thinking' | 'refusal') => {
+    if (state.open?.kind !== kind) state.open = { kind, index: next++ }
+    return state.open.index
   }
   const close = (): StreamEvent[] => {
     if (ended) return []
     ended = true
-    const empty: StreamEvent[] = [...noArgs].map(index => ({ type: 'tool_call_delta', index, delta: '{}' }))
-    return [...empty, { type: 'finish', reason: finish ?? 'stop', ...(usage && { usage }) }]
+    const empty: StreamEvent[] = [...noArgs].map(([index, choice]) => ({ type: 'tool_call_delta', index, delta: '{}', ...(choice ? { choice } : {}) }))
+    const reason = choices.get(0)?.finish ?? 'stop'
+    const many = [...choices.keys()].some(choice => choice > 0)
+    const reasons = many ? Array.from({ length: Math.max(...choices.keys()) + 1 }, (_, choice) => choices.get(choice)?.finish ?? 'stop') : undefined
+    return [...empty, { type: 'finish', reason, ...(usage && { usage }), ...(reasons && { choices: reasons }) }]
+  }
+  const decodeChoice = (raw: Raw, out: StreamEvent[]) => {
+    const choice = typeof raw?.index === 'number' && raw.index > 0 ? raw.index : 0
+    const state = stateOf(choice)
+    const tag = choice ? { choice } : {}
+    const delta = raw?.delta
+    if (delta && typeof delta === 'object') {
+      const reasoning = delta.reasoning_content ?? delta.reasoning
+      if (typeof reasoning === 'string' && reasoning) out.push({ type: 'thinking', index: run(state, 'thinking'), delta: reasoning, ...tag })
+      if (typeof delta.content === 'string' && delta.content) out.push({ type: 'text', index: run(state, 'text'), delta: delta.content, ...tag })
+      if (typeof delta.refusal === 'string' && delta.refusal) out.push({ type: 'text', index: run(state, 'refusal'), delta: delta.refusal, refusal: true, ...tag })
+      if (Array.isArray(delta.tool_calls)) {
+        for (const call of delta.tool_calls) {
+          const key = typeof call?.index === 'number' ? call.index : state.tools.size
+          let index = state.tools.get(key)
+          if (index === undefined) {
+            index = next++
+            state.tools.set(key, index)
+            noArgs.set(index, choice)
+            state.open = undefined
+            out.push({ type: 'tool_call_start', index, id: String(call.id ?? `call_${index}`), name: String(call.function?.name ?? ''), ...tag })
+          }
+          const args = call.function?.arguments
+          if (typeof args === 'string' && args) {
+            noArgs.delete(index)
+            out.push({ type: 'tool_call_delta', index, delta: args, ...tag })
+          }
+        }
+      }
+    }
+    if (raw?.finish_reason) state.finish = finishFromChat(raw.finish_reason)
   }
 
   return {
@@ -49,34 +90,7 @@ export function createChatStreamDecoder(): StreamDecoder {
         out.push({ type: 'start', id: String(chunk.id ?? ''), model: String(chunk.model ?? '') })
       }
       usage = usageFromChat(chunk.usage) ?? usage
-      // With `n > 1` every chunk names its choice: the stream carries the first one.
-      const choice = Array.isArray(chunk.choices) ? chunk.choices.find((c: Raw) => (c?.index ?? 0) === 0) : undefined
-      const delta = choice?.delta
-      if (delta && typeof delta === 'object') {
-        const reasoning = delta.reasoning_content ?? delta.reasoning
-        if (typeof reasoning === 'string' && reasoning) out.push({ type: 'thinking', index: run('thinking'), delta: reasoning })
-        if (typeof delta.content === 'string' && delta.content) out.push({ type: 'text', index: run('text'), delta: delta.content })
-        if (typeof delta.refusal === 'string' && delta.refusal) out.push({ type: 'text', index: run('refusal'), delta: delta.refusal, refusal: true })
-        if (Array.isArray(delta.tool_calls)) {
-          for (const call of delta.tool_calls) {
-            const key = typeof call?.index === 'number' ? call.index : toolIndexes.size
-            let index = toolIndexes.get(key)
-            if (index === undefined) {
-              index = next++
-              toolIndexes.set(key, index)
-              noArgs.add(index)
-              open = undefined
-              out.push({ type: 'tool_call_start', index, id: String(call.id ?? `call_${index}`), name: String(call.function?.name ?? '') })
-            }
-            const args = call.function?.arguments
-            if (typeof args === 'string' && args) {
-              noArgs.delete(index)
-              out.push({ type: 'tool_call_delta', index, delta: args })
-            }
-          }
-        }
-      }
-      if (choice?.finish_reason) finish = finishFromChat(choice.finish_reason)
+      if (Array.isArray(chunk.choices)) for (const raw of chunk.choices) decodeChoice(raw, out)
       return out
     },
     end: close,

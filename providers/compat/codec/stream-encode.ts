@@ -8,17 +8,19 @@ import { encodeChatError } from './error.ts'
 export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEncoder {
   const id = chatCompletionId()
   const created = Math.floor(Date.now() / 1000)
-  let started = false
   let done = false
+  // Per choice (`n > 1`): whether its role chunk went out, and its tool calls' slots by part index.
+  const started = new Set<number>()
   const toolSlots = new Map<number, number>()
+  const slotCounts = new Map<number, number>()
 
-  const frame = (delta: Record<string, unknown>, finish: string | null = null) =>
-    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`
-  // The first chunk carries the role, whatever the first event is (a tool call included).
-  const begin = () => {
-    if (started) return ''
-    started = true
-    return frame({ role: 'assistant', content: '' })
+  const frame = (delta: Record<string, unknown>, finish: string | null = null, choice = 0) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: choice, delta, logprobs: null, finish_reason: finish }] })}\n\n`
+  // Each choice's first chunk carries the role, whatever the first event is (a tool call included).
+  const begin = (choice = 0) => {
+    if (started.has(choice)) return ''
+    started.add(choice)
+    return frame({ role: 'assistant', content: '' }, null, choice)
   }
 
   return {
@@ -26,24 +28,31 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
       if (done) return ''
       switch (event.type) {
         case 'start': return begin()
-        case 'text': return begin() + frame(event.refusal ? { refusal: event.delta } : { content: event.delta })
-        case 'thinking': return event.delta ? begin() + frame({ reasoning_content: event.delta }) : begin()
+        case 'text': return begin(event.choice) + frame(event.refusal ? { refusal: event.delta } : { content: event.delta }, null, event.choice)
+        case 'thinking': return event.delta ? begin(event.choice) + frame({ reasoning_content: event.delta }, null, event.choice) : begin(event.choice)
         case 'tool_call_start': {
-          const slot = toolSlots.size
+          const choice = event.choice ?? 0
+          const slot = slotCounts.get(choice) ?? 0
+          slotCounts.set(choice, slot + 1)
           toolSlots.set(event.index, slot)
-          return begin() + frame({ tool_calls: [{ index: slot, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] })
+          return begin(choice) + frame({ tool_calls: [{ index: slot, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] }, null, choice)
         }
         case 'tool_call_delta': {
           const slot = toolSlots.get(event.index) ?? 0
-          return begin() + frame({ tool_calls: [{ index: slot, function: { arguments: event.delta } }] })
+          return begin(event.choice) + frame({ tool_calls: [{ index: slot, function: { arguments: event.delta } }] }, null, event.choice)
         }
         case 'finish': {
           done = true
-          let out = begin() + frame({}, finishToChat(event.reason))
+          // Every choice ends with its own finish_reason chunk.
+          let out = ''
+          for (const [choice, reason] of (event.choices ?? [event.reason]).entries()) out += begin(choice) + frame({}, finishToChat(reason), choice)
           // Only a client that asked (`stream_options.include_usage`) gets the usage chunk: the API sends none otherwise.
           if (event.usage && options.includeUsage) out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: usageToChat(event.usage) })}\n\n`
           return out
         }
+        // Chat has no hosted web search: its results and citations have no place in a chat stream.
+        case 'web_search':
+        case 'citation': return ''
         case 'error':
           done = true
           return `data: ${JSON.stringify(encodeChatError({ status: event.status, message: event.message, type: event.errorType }))}\n\n`

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 
 /** Item kinds of a response's `output` and the id prefixes the format uses for them. */
-export type ItemKind = 'message' | 'function_call' | 'reasoning'
-const prefix: Record<ItemKind, string> = { message: 'msg', function_call: 'fc', reasoning: 'rs' }
+export type ItemKind = 'message' | 'function_call' | 'reasoning' | 'web_search_call'
+const prefix: Record<ItemKind, string> = { message: 'msg', function_call: 'fc', reasoning: 'rs', web_search_call: 'ws' }
 
 const randomHex = () => randomUUID().replaceAll('-', '')
 

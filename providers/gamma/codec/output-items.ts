@@ -2,6 +2,7 @@ import type { Part } from 'model-proxy'
 import type { Json } from './guards.ts'
 import { itemId, type ItemKind } from './ids.ts'
 import { itemFromThinking } from './reasoning-item.ts'
+import { annotationsOf, webSearchToItem } from './web-search-items.ts'
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete'
 
@@ -17,11 +18,12 @@ export function groupOutput(parts: Part[]): OutputGroup[] {
     else if (part.type === 'text') groups.push({ kind: 'message', parts: [part] })
     else if (part.type === 'tool_call') groups.push({ kind: 'function_call', parts: [part] })
     else if (part.type === 'thinking') groups.push({ kind: 'reasoning', parts: [part] })
+    else if (part.type === 'web_search') groups.push({ kind: 'web_search_call', parts: [part] })
   }
   return groups
 }
 
-export const outputText = (text: string): Json => ({ type: 'output_text', text, annotations: [] })
+export const outputText = (text: string, annotations: Json[] = []): Json => ({ type: 'output_text', text, annotations })
 export const refusalPart = (refusal: string): Json => ({ type: 'refusal', refusal })
 
 /** One output item; its id comes from the response id and its position, so it is the same everywhere. */
@@ -29,9 +31,11 @@ export function outputItem(group: OutputGroup, respId: string, outputIndex: numb
   const id = itemId(group.kind, respId, outputIndex)
   const [first] = group.parts
   if (group.kind === 'message') {
-    const content = group.parts.flatMap(part => part.type === 'text' ? [part.refusal ? refusalPart(part.text) : outputText(part.text)] : [])
+    const content = group.parts.flatMap(part => part.type === 'text' ? [part.refusal ? refusalPart(part.text) : outputText(part.text, annotationsOf(part))] : [])
     return { id, type: 'message', role: 'assistant', status, content }
   }
+  // Like every item here, the search's id comes from its position (the stream's events name the same one).
+  if (first?.type === 'web_search') return webSearchToItem({ ...first, id }, status)
   if (first?.type === 'tool_call') return { id, type: 'function_call', call_id: first.id, name: first.name, arguments: first.arguments, status }
   return itemFromThinking(first?.type === 'thinking' ? first : { type: 'thinking', text: '' }, 'client', id)!
 }

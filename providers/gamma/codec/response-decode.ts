@@ -3,8 +3,9 @@ import { isObject, num, str, type Json } from './guards.ts'
 import { finishFromWire } from './map-finish-reason.ts'
 import { thinkingFromItem } from './reasoning-item.ts'
 import { usageFromWire } from './usage.ts'
+import { citationsFromAnnotations, webSearchFromItem } from './web-search-items.ts'
 
-/** Output items -> canonical parts; built-in tool items (web_search_call...) have no canonical part. */
+/** Output items -> canonical parts; built-in tool items other than web_search_call have no canonical part. */
 export function partsFromOutput(output: unknown): Part[] {
   if (!Array.isArray(output)) return []
   return output.flatMap((item): Part[] => {
@@ -13,6 +14,7 @@ export function partsFromOutput(output: unknown): Part[] {
       const thinking = thinkingFromItem(item)
       return thinking ? [thinking] : []
     }
+    if (item.type === 'web_search_call') return [webSearchFromItem(item)]
     if (item.type === 'function_call') {
       const id = str(item.call_id) ?? str(item.id) ?? ''
       return [{ type: 'tool_call', id, name: str(item.name) ?? '', arguments: str(item.arguments) ?? '' }]
@@ -22,7 +24,8 @@ export function partsFromOutput(output: unknown): Part[] {
         if (!isObject(part)) return []
         if (part.type === 'refusal') return typeof part.refusal === 'string' ? [{ type: 'text', text: part.refusal, refusal: true }] : []
         const text = str(part.text)
-        return text === undefined ? [] : [{ type: 'text', text }]
+        const citations = citationsFromAnnotations(part.annotations)
+        return text === undefined ? [] : [citations ? { type: 'text', text, citations } : { type: 'text', text }]
       })
     }
     return []

@@ -35,7 +35,8 @@ describe('response decode', () => {
     ['max_output_tokens is length', { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] }, { finishReason: 'length' }],
     ['content_filter', { status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [] }, { finishReason: 'content_filter' }],
     ['refusal is text', { status: 'completed', output: [{ type: 'message', content: [{ type: 'refusal', refusal: 'No.' }] }] }, { parts: [{ type: 'text', text: 'No.' }] }],
-    ['built-in tool items are left out', { status: 'completed', output: [{ type: 'web_search_call', id: 'ws', status: 'completed' }] }, { parts: [], finishReason: 'stop' }],
+    ['built-in tool items other than web search are left out', { status: 'completed', output: [{ type: 'file_search_call', id: 'fs', status: 'completed' }] }, { parts: [], finishReason: 'stop' }],
+    ['a web search call is a web search part', { status: 'completed', output: [{ type: 'web_search_call', id: 'ws', status: 'completed' }] }, { parts: [{ type: 'web_search', id: 'ws', sources: [], origin: 'responses' }], finishReason: 'stop' }],
     ['a final stream event is unwrapped', { type: 'response.completed', response: { id: 'resp_9', object: 'response', status: 'completed', output: [] } }, { id: 'resp_9' }],
   ])('%s', (_name, body, expected) => {
     expect(decodeResponse(body)).toMatchObject(expected)

@@ -5,9 +5,10 @@ import { responseId } from './ids.ts'
 import { finishFromWire } from './map-finish-reason.ts'
 import { summarySeparator, thinkingFromItem } from './reasoning-item.ts'
 import { usageFromWire } from './usage.ts'
+import { citationFromAnnotation, webSearchFromItem } from './web-search-items.ts'
 
 /** One canonical block: a message content part, a reasoning item or a function call, and what was emitted. */
-interface Block { index: number; kind: 'text' | 'refusal' | 'thinking' | 'tool'; sent: string; signed?: boolean }
+interface Block { index: number; kind: 'text' | 'refusal' | 'thinking' | 'tool' | 'search'; sent: string; signed?: boolean; cited?: number }
 
 /** The one `finish`: from the final response's status (the event name when it has none) and usage. */
 function finishEvent(res: Json, fallbackStatus: string, sawToolCall: boolean): StreamEvent {
@@ -63,9 +64,23 @@ export function createStreamDecoder(): StreamDecoder {
     const found = block(key, 'tool')
     out.push({ type: 'tool_call_start', index: found.index, id: str(item.call_id) ?? str(item.id) ?? '', name: str(item.name) ?? '' })
   }
+  /** Annotations from `index_from` on (those already sent are skipped: the final response repeats them). */
+  const cite = (key: string, annotations: unknown[], from: number) => {
+    const found = block(key, 'text')
+    annotations.forEach((annotation, i) => {
+      if (i + from < (found.cited ?? 0)) return
+      found.cited = i + from + 1
+      for (const citation of citationFromAnnotation(annotation)) out.push({ type: 'citation', index: found.index, citation })
+    })
+  }
   const itemDone = (at: number, item: unknown) => {
     if (!isObject(item)) return
-    if (item.type === 'function_call') {
+    if (item.type === 'web_search_call') {
+      // Whole, once: when its item is done (the final response repeats it).
+      if (blocks.has(`${at}`)) return
+      const found = block(`${at}`, 'search')
+      out.push({ type: 'web_search', index: found.index, search: webSearchFromItem(item) })
+    } else if (item.type === 'function_call') {
       toolStart(`${at}`, item)
       catchUp(`${at}`, 'tool', item.arguments)
       // A call without arguments still has an (empty) object of them.
@@ -80,7 +95,9 @@ export function createStreamDecoder(): StreamDecoder {
       if (found) found.signed = true
     } else if (item.type === 'message' && Array.isArray(item.content)) {
       item.content.forEach((part, c) => {
-        if (isObject(part)) catchUp(`${at}:${c}`, part.type === 'refusal' ? 'refusal' : 'text', part.type === 'refusal' ? part.refusal : part.text)
+        if (!isObject(part)) return
+        catchUp(`${at}:${c}`, part.type === 'refusal' ? 'refusal' : 'text', part.type === 'refusal' ? part.refusal : part.text)
+        if (Array.isArray(part.annotations) && part.annotations.length) cite(`${at}:${c}`, part.annotations, 0)
       })
     }
   }
@@ -107,6 +124,7 @@ export function createStreamDecoder(): StreamDecoder {
       case 'response.output_text.delta': return delta(part, 'text', data.delta)
       case 'response.refusal.delta': return delta(part, 'refusal', data.delta)
       case 'response.output_text.done': return catchUp(part, 'text', data.text)
+      case 'response.output_text.annotation.added': return cite(part, [data.annotation], num(data.annotation_index) ?? blocks.get(part)?.cited ?? 0)
       case 'response.refusal.done': return catchUp(part, 'refusal', data.refusal)
       case 'response.function_call_arguments.delta':
         toolStart(`${at}`, { call_id: data.item_id })

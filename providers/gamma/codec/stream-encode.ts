@@ -6,6 +6,7 @@ import { finishToWire } from './map-finish-reason.ts'
 import { buildOutput, outputItem, outputText, refusalPart, responseObject } from './output-items.ts'
 import { usageToWire } from './usage.ts'
 import { createToolCallSequencer } from 'model-proxy/internal'
+import { annotationsOf } from './web-search-items.ts'
 
 /** The item being streamed: its output index and the canonical parts it holds so far. */
 interface OpenItem { kind: ItemKind; at: number; parts: Part[]; summaryOpen?: boolean }
@@ -45,7 +46,10 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
       return frame('response.refusal.done', { ...textRef(it), refusal: last.text }) + frame('response.content_part.done', { ...textRef(it), part: refusalPart(last.text) })
     }
     if (it.kind === 'message' && last?.type === 'text') {
-      return frame('response.output_text.done', { ...textRef(it), text: last.text }) + frame('response.content_part.done', { ...textRef(it), part: outputText(last.text) })
+      // Citations go out when their text is whole: one without offsets (a messages upstream's) spans all of it.
+      const annotations = annotationsOf(last)
+      const cited = annotations.map((annotation, i) => frame('response.output_text.annotation.added', { ...textRef(it), annotation_index: i, annotation })).join('')
+      return cited + frame('response.output_text.done', { ...textRef(it), text: last.text }) + frame('response.content_part.done', { ...textRef(it), part: outputText(last.text, annotations) })
     }
     if (it.kind === 'reasoning' && it.summaryOpen && last?.type === 'thinking') {
       const summary = { ...ref(it), summary_index: 0 }
@@ -113,6 +117,24 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
     if (it === open && delta) text += frame('response.function_call_arguments.delta', { ...ref(it), delta })
     return text
   }
+  /** A hosted web search arrives whole: its item opens, searches and completes at once. */
+  function onWebSearch(event: Extract<StreamEvent, { type: 'web_search' }>): string {
+    const text = ensureStarted() + closeItem()
+    const it: OpenItem = { kind: 'web_search_call', at: nextAt++, parts: [event.search] }
+    parts.push(event.search)
+    byIndex.set(event.index, { part: event.search, item: it })
+    const at = ref(it)
+    return text + frame('response.output_item.added', { output_index: it.at, item: item(it, 'in_progress') })
+      + frame('response.web_search_call.in_progress', at) + frame('response.web_search_call.searching', at) + frame('response.web_search_call.completed', at)
+      + frame('response.output_item.done', { output_index: it.at, item: item(it, 'completed') })
+  }
+  /** A citation joins its text part; it is framed when that text is done (closePart). */
+  function onCitation(event: Extract<StreamEvent, { type: 'citation' }>): string {
+    const text = byIndex.has(event.index) ? '' : begin(event.index, { type: 'text', text: '' }, 'message')
+    const { part } = byIndex.get(event.index)!
+    if (part.type === 'text') (part.citations ??= []).push(event.citation)
+    return text
+  }
   function onFinish(event: Extract<StreamEvent, { type: 'finish' }>): string {
     const finish = finishToWire(event.reason)
     const text = ensureStarted() + closeItem()
@@ -140,6 +162,8 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
         return begin(event.index, { type: 'tool_call', id: event.id, name: event.name, arguments: '' }, 'function_call')
       }
       case 'tool_call_delta': return onToolDelta(event.index, event.delta)
+      case 'web_search': return onWebSearch(event)
+      case 'citation': return onCitation(event)
       case 'finish':
         done = true
         return onFinish(event)
