@@ -4,7 +4,7 @@ import { getQuery } from 'h3'
 import type { ProxyKernel } from '../../core/kernel.ts'
 import type { RoutingState } from '../routing/state.ts'
 import { writeFileAtomic } from '../../core/config/atomic-write.ts'
-import { isExcluded } from '../../core/model-match.ts'
+import { isServedOffer } from '../../core/model-match.ts'
 import { formatIssues } from '../../core/config/validate.ts'
 import { addManagementRoute, readBody, type Guard } from '../management/route.ts'
 import { ManagementError } from '../management/respond.ts'
@@ -67,6 +67,6 @@ export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: Cred
     const credential = kernel.credentials.find(c => c.id === `file:${name}`)
     if (!credential) throw new ManagementError(404, 'file not found')
     // What clients can actually ask for: exclusions (rule 6) applied, as the model index does.
-    return { models: credential.models.filter(model => !isExcluded(credential.excludedModels, model.id) && !isExcluded(credential.excludedModels, model.upstream)).map(model => ({ id: model.id, upstream: model.upstream })) }
+    return { models: credential.models.filter(offer => isServedOffer(credential.excludedModels, offer)).map(model => ({ id: model.id, upstream: model.upstream })) }
   })
 }
