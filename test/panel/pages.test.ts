@@ -26,6 +26,8 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
     world = await startPanelWorld()
     // A model the beta key lists but excludes: the dashboard must not offer it.
     expect((await api('PATCH', '/beta-api-key', { index: 0, value: { models: [{ name: 'mock-claude' }, { name: 'claude-hidden' }] } })).status).toBe(200)
+    // An alias of a model the catalog knows: the Models page shows what it is sent as and its limits.
+    expect((await api('PATCH', '/compat-provider', { index: 0, value: { models: [{ name: 'mock-gpt', alias: 'mock-gpt' }, { name: 'gpt-5.1', alias: 'team-gpt' }] } })).status).toBe(200)
     expect((await api('POST', '/client-keys', { name: 'team', owner: 'ana', models: ['mock-*'], rpm: 10, tpm: 20000 })).status).toBeLessThan(300)
     browser = await launch()
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
@@ -77,6 +79,7 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
 
     await go('providers')
     await page.waitForSelector('[data-entry="first"]')
+    expect(await page.textContent('[data-family-note=beta]')).toContain('messages (/v1/messages)')
     const edit = async (entry: string) => box(`[data-entry="${entry}"] button:has-text("Edit")`)
     const editFirst = await edit('first')
     // Every row's buttons sit in one column, however long the row's text.
@@ -115,6 +118,10 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
     expect(await page.textContent('[data-model="mock-claude"] abbr[data-family]')).toBe('beta')
     expect(await page.getAttribute('[data-model="mock-claude"] abbr[data-family]', 'title')).toContain('messages')
     expect(await page.textContent('[data-model="mock-gpt"]')).toContain('first: mock-gpt')
+    const alias = await page.textContent('[data-model="team-gpt"]')
+    expect(alias).toContain('alias of gpt-5.1')
+    expect(alias).toContain('400k')
+    expect(alias).toContain('128k')
     await shoot(page, 'issue25-models')
     await page.selectOption('#field-models-key', 'team')
     await page.waitForSelector('[data-key-rules=team]')

@@ -17,7 +17,7 @@ export function CredentialTable({ rows, onChange }: { rows: CredentialRow[]; onC
   if (!rows.length) return <p class="muted">No credentials configured yet: add provider keys or credential files.</p>
   return (
     <div class="table-wrap">
-      <table class="credentials">
+      <table class="credentials stack">
         <thead><tr><th scope="col">Credential</th><th scope="col">Provider</th><th scope="col">Key</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Latency</th><th scope="col">Models</th><th scope="col">Actions</th></tr></thead>
         <tbody>
           {rows.map((row) => {
@@ -26,17 +26,17 @@ export function CredentialTable({ rows, onChange }: { rows: CredentialRow[]; onC
             return (
               <tr key={row.id} data-credential={row.id} data-state={row.state}>
                 <th scope="row"><code>{row.id}</code>{row.prefix && <div class="muted">prefix {row.prefix}</div>}</th>
-                <td>{row.provider} <span class="muted">(<FamilyName family={row.family} />, priority {row.priority})</span></td>
-                <td><code>{row.label || '—'}</code></td>
-                <td>
+                <td data-label="Provider">{row.provider} <span class="muted">(<FamilyName family={row.family} />, priority {row.priority})</span></td>
+                <td data-label="Key"><code>{row.label || '—'}</code></td>
+                <td data-label="State">
                   <StateBadge state={row.state} />
                   {row.state === 'cooldown' && Number.isFinite(soonest) && <div><Countdown until={soonest} /></div>}
                   {row.cooldowns.length > 0 && <div class="muted">{row.cooldowns.map(c => `${c.model} ×${c.failures}`).join(', ')}</div>}
                   {row.blocked && <div class="muted">{row.blocked}</div>}
                 </td>
-                <td class="num" data-stats="attempts"><Attempts stats={row.stats} /></td>
-                <td class="num" data-stats="latency"><Latency stats={row.stats} /></td>
-                <td class="models">
+                <td class="num" data-label="Attempts" data-stats="attempts"><Attempts stats={row.stats} /></td>
+                <td class="num" data-label="Latency" data-stats="latency"><Latency stats={row.stats} /></td>
+                <td class="models" data-label="Models">
                   {row.models.length ? row.models.slice(0, 6).join(', ') : <span class="muted">none</span>}{row.models.length > 6 && ` +${row.models.length - 6}`}
                   {excluded.length > 0 && <div class="muted" data-excluded>excluded: {excluded.join(', ')}</div>}
                 </td>
