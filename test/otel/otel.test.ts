@@ -142,6 +142,24 @@ describe('OpenTelemetry traces (docs/otel.md)', () => {
     expect(receiver.paths.length).toBeGreaterThan(0)
   })
 
+  it('a reload turns tracing on and off live', async () => {
+    const proxy = await proxyWith({})
+    const { kernel } = proxy.proxy
+    const count = () => ((kernel.hooks as any)._hooks['before-upstream'] ?? []).length
+    const off = count()
+    const ask = () => clientOf(proxy).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+    await ask()
+    await kernel.applyConfig({ ...kernel.config, otel: { endpoint: receiver.url } } as never)
+    expect(count()).toBe(off + 1)
+    await ask()
+    await kernel.applyConfig({ ...kernel.config, otel: {} } as never)
+    // Turning it off sends what was queued, and the request path is back to no listener.
+    expect(count()).toBe(off)
+    await ask()
+    await flushed(proxy)
+    expect(receiver.spans.filter(span => span.kind === SERVER)).toHaveLength(1)
+  })
+
   it('off without an endpoint: no listener on the request path', async () => {
     const listeners = (proxy: TestProxy) => ['route-resolve', 'before-upstream', 'attempt-result', 'after-response']
       .map(name => ((proxy.proxy.kernel.hooks as any)._hooks[name] ?? []).filter((fn: any) => proxy.proxy.kernel.hooks.ownerOf(fn) === 'plugin "otel"').length)
