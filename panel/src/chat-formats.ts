@@ -1,7 +1,7 @@
 import type { WireFormatId } from './wire-formats.ts'
 
 /** One turn of the chat page's conversation. */
-export interface Turn { role: 'user' | 'assistant'; text: string }
+export interface Turn { role: 'user' | 'assistant'; text: string; /** The model that answered (shown above the turn). */ model?: string }
 
 /** A request as the client SDK of `format` would send it: path, auth header and body. */
 export interface ChatCall { path: string; headers: Record<string, string>; body: Record<string, unknown> }

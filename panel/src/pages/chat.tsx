@@ -46,7 +46,7 @@ export function Chat() {
     try {
       const result = await runChat(format, buildChatCall(format, key, { model, turns: asked, system: system.trim() || undefined, stream }), stream, setPartial, controller.signal)
       setOutcome(result)
-      if (result.text) setTurns([...asked, { role: 'assistant', text: result.text }])
+      if (result.text) setTurns([...asked, { role: 'assistant', text: result.text, model: result.served ?? model }])
     } catch (error) {
       setFailure(controller.signal.aborted ? 'stopped' : (error as Error).message)
     } finally {
@@ -74,7 +74,7 @@ export function Chat() {
           <CheckField label="Stream the answer" name="chat-stream" checked={stream} onChange={setStream} />
           <ErrorLine error={models.error} />
           <ol class="chat-log" aria-live="polite">
-            {turns.map((turn, i) => <li key={i} class={`turn ${turn.role}`} data-role={turn.role}><span class="who">{turn.role === 'user' ? 'You' : model}</span><div class="said">{turn.text}</div></li>)}
+            {turns.map((turn, i) => <li key={i} class={`turn ${turn.role}`} data-role={turn.role}><span class="who">{turn.role === 'user' ? 'You' : turn.model}</span><div class="said">{turn.text}</div></li>)}
             {partial !== undefined && <li class="turn assistant pending" data-role="pending"><span class="who">{model}</span><div class="said">{partial || '…'}</div></li>}
           </ol>
           <div class="field">
