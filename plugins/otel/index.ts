@@ -4,6 +4,7 @@ import type { ProxyKernel } from '../../core/kernel.ts'
 import { otelConfigSchema, sameSettings, traceSettingsOf, type OtelConfig, type TraceSettings } from './settings.ts'
 import { createTracing, type Tracing } from './tracer.ts'
 import { createSpanRecorder } from './spans.ts'
+import { createLogLimiter } from '../../core/log-limit.ts'
 
 const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
 
@@ -43,7 +44,8 @@ export default defineProxyPlugin({
 const otelOf = (config: object) => (config as { otel: OtelConfig }).otel
 
 function start(kernel: ProxyKernel, settings: TraceSettings) {
-  const tracing = createTracing(settings, version)
+  const report = createLogLimiter(message => kernel.logger.warn(message))
+  const tracing = createTracing(settings, version, message => report('export', message))
   const spans = createSpanRecorder(tracing.tracer)
   const removers = [
     kernel.hooks.hook('route-resolve', spans.routeResolved),

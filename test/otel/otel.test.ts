@@ -127,19 +127,30 @@ describe('OpenTelemetry traces (docs/otel.md)', () => {
     expect(spans.filter(span => span.kind === CLIENT).map(span => span.status.code)).toEqual([ERROR, ERROR])
   })
 
-  it('a collector that is down or refuses never fails a request', async () => {
+  it('a collector that is down or refuses never fails a request; the log says spans were not delivered', async () => {
     receiver.status = 400
     const refusing = await proxyWith({ otel: { endpoint: receiver.url } })
     const closed = await startOtlpReceiver()
     await closed.close()
     const down = await proxyWith({ otel: { endpoint: closed.url } })
-    for (const proxy of [refusing, down]) {
-      const answer = await clientOf(proxy).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
-      expect(answer.choices[0]!.message.content).toBeTruthy()
+    // The test logger is shared and silent: listen to its warnings for this test only.
+    const logger = refusing.proxy.kernel.logger
+    const quiet = logger.warn
+    const warnings: string[] = []
+    logger.warn = ((message: string) => { warnings.push(message) }) as typeof logger.warn
+    try {
+      for (const proxy of [refusing, down]) {
+        const answer = await clientOf(proxy).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+        expect(answer.choices[0]!.message.content).toBeTruthy()
+      }
+      await flushed(refusing)
+      await flushed(down)
+    } finally {
+      logger.warn = quiet
     }
-    await flushed(refusing)
-    await flushed(down)
     expect(receiver.paths.length).toBeGreaterThan(0)
+    expect(warnings.some(line => line.includes(`not delivered to ${receiver.url}/v1/traces`))).toBe(true)
+    expect(warnings.some(line => line.includes(`not delivered to ${closed.url}/v1/traces`))).toBe(true)
   })
 
   it('a reload turns tracing on and off live', async () => {
