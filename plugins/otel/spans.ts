@@ -101,9 +101,10 @@ export function createSpanRecorder(tracer: Tracer) {
       const failed = ctx.status >= 400 || !!ctx.error
       const answered: Record<string, string | number | boolean | string[]> = { ...usageAttributes(ctx.usage) }
       if (candidate) {
-        answered[genAi.responseModel] = candidate.upstreamModel
         answered[genAi.provider] = candidate.credential.provider
         answered[proxyAttr.credential] = candidate.credential.id
+        // A failed request names the last credential tried, but no model answered it.
+        if (!failed) answered[genAi.responseModel] = candidate.upstreamModel
       }
       const reasons = finishReasonsOf(request.inbound, ctx.answer)
       if (reasons.length) answered[genAi.finishReasons] = reasons

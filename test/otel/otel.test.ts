@@ -124,6 +124,7 @@ describe('OpenTelemetry traces (docs/otel.md)', () => {
     const server = spans.find(span => span.kind === SERVER)!
     expect(server.status.code).toBe(ERROR)
     expect(server.attributes).toMatchObject({ 'http.response.status_code': 503, 'error.type': '503' })
+    expect(server.attributes['gen_ai.response.model']).toBeUndefined()
     expect(spans.filter(span => span.kind === CLIENT).map(span => span.status.code)).toEqual([ERROR, ERROR])
   })
 
