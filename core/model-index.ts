@@ -1,6 +1,6 @@
 import type { Credential } from './credential.ts'
 import type { Candidate } from './hooks.ts'
-import { isExcluded } from './model-match.ts'
+import { isServedOffer } from './model-match.ts'
 
 /**
  * Client model name -> every (credential, upstream model) that can serve it. Rebuilt whenever the
@@ -15,7 +15,7 @@ export function buildModelIndex(credentials: Credential[], forceModelPrefix: boo
   }
   for (const credential of credentials) {
     for (const offer of credential.models) {
-      if (isExcluded(credential.excludedModels, offer.id) || isExcluded(credential.excludedModels, offer.upstream)) continue
+      if (!isServedOffer(credential.excludedModels, offer)) continue
       const candidate = { credential, upstreamModel: offer.upstream }
       if (credential.prefix) add(`${credential.prefix}/${offer.id}`, candidate)
       if (!credential.prefix || !forceModelPrefix) add(offer.id, candidate)

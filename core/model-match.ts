@@ -1,3 +1,5 @@
+import type { ModelOffer } from './credential.ts'
+
 /** The spec's four wildcard forms: `exact`, `prefix-*`, `*-suffix`, `*substring*` (case-sensitive). */
 export function matchModelPattern(pattern: string, model: string): boolean {
   const starts = pattern.startsWith('*')
@@ -12,3 +14,6 @@ export function isExcluded(patterns: string[], model: string): boolean {
   for (const pattern of patterns) if (matchModelPattern(pattern, model)) return true
   return false
 }
+
+/** The offers a credential really serves: `excluded-models` matched against the client name or the upstream name (rule 6). */
+export const isServedOffer = (excluded: string[], offer: ModelOffer) => !isExcluded(excluded, offer.id) && !isExcluded(excluded, offer.upstream)

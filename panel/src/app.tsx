@@ -6,6 +6,8 @@ import { Nav } from './components/nav.tsx'
 import { SignIn } from './pages/sign-in.tsx'
 import { Dashboard } from './pages/dashboard.tsx'
 import { Providers } from './pages/providers.tsx'
+import { Models } from './pages/models.tsx'
+import { Chat } from './pages/chat.tsx'
 import { ClientKeys } from './pages/client-keys.tsx'
 import { NamedKeys } from './pages/named-keys.tsx'
 import { RoutingSettings } from './pages/routing.tsx'
@@ -16,7 +18,7 @@ import { Logs } from './pages/logs.tsx'
 import { ConfigEditor } from './pages/config.tsx'
 
 const views: Record<PageId, () => preact.JSX.Element> = {
-  dashboard: Dashboard, providers: Providers, keys: ClientKeys, 'named-keys': NamedKeys, routing: RoutingSettings, payload: PayloadRules,
+  dashboard: Dashboard, providers: Providers, models: Models, chat: Chat, keys: ClientKeys, 'named-keys': NamedKeys, routing: RoutingSettings, payload: PayloadRules,
   files: CredentialFiles, usage: Usage, logs: Logs, config: ConfigEditor,
 }
 

@@ -2,6 +2,8 @@
 export const pages = [
   ['dashboard', 'Dashboard'],
   ['providers', 'Providers'],
+  ['models', 'Models'],
+  ['chat', 'Chat'],
   ['keys', 'Client keys'],
   ['named-keys', 'Named keys'],
   ['routing', 'Routing & quota'],

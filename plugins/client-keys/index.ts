@@ -6,6 +6,7 @@ import { createKeyMetrics } from './key-metrics.ts'
 import { RecentRequests } from './recent.ts'
 import { addEnforcement } from './enforce.ts'
 import { addClientKeyRoutes } from './routes.ts'
+import { addModelRoutes } from './routes-models.ts'
 import { hashPlainKeys } from './hash-keys.ts'
 import { keepSpend } from './keep-spend.ts'
 
@@ -64,6 +65,9 @@ export default defineProxyPlugin({
 
     addEnforcement(kernel, { directory: current, limits, metrics, recent })
     const guard = kernel.services.managementGuard
-    if (guard) addClientKeyRoutes(kernel, guard, { directory: current, limits, recent })
+    if (guard) {
+      addClientKeyRoutes(kernel, guard, { directory: current, limits, recent })
+      addModelRoutes(kernel, guard)
+    }
   },
 })

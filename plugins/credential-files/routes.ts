@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { getQuery } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { writeFileAtomic } from 'model-proxy/internal'
-import { isExcluded } from 'model-proxy/internal'
+import { isServedOffer } from 'model-proxy/internal'
 import { formatIssues } from 'model-proxy/internal'
 import { addManagementRoute, readBody, type Guard } from '../management/api.ts'
 import { ManagementError } from '../management/api.ts'
@@ -66,6 +66,6 @@ export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: Cred
     const credential = kernel.credentials.find(c => c.id === `file:${name}`)
     if (!credential) throw new ManagementError(404, 'file not found')
     // What clients can actually ask for: exclusions (rule 6) applied, as the model index does.
-    return { models: credential.models.filter(model => !isExcluded(credential.excludedModels, model.id) && !isExcluded(credential.excludedModels, model.upstream)).map(model => ({ id: model.id, upstream: model.upstream })) }
+    return { models: credential.models.filter(offer => isServedOffer(credential.excludedModels, offer)).map(model => ({ id: model.id, upstream: model.upstream })) }
   })
 }

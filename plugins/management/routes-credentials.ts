@@ -1,13 +1,16 @@
 import type { ProxyKernel } from 'model-proxy'
 import { maskSecret } from 'model-proxy/internal'
+import { isServedOffer } from 'model-proxy/internal'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
+import { trackCredentialStats } from './credential-stats.ts'
 
 /**
  * Credential states for operators: list every credential with its state and cooldowns; block, unblock
  * and reset a cooldown by id (routing rules' `blocked` state and manual recovery).
  */
 export function addCredentialRoutes(kernel: ProxyKernel, guard: Guard): void {
+  const statsOf = trackCredentialStats(kernel)
   const state = () => kernel.services.routingState
   const known = (id: unknown) => {
     if (typeof id !== 'string' || !kernel.credentials.some(credential => credential.id === id)) throw new ManagementError(404, 'credential not found')
@@ -26,7 +29,10 @@ export function addCredentialRoutes(kernel: ProxyKernel, guard: Guard): void {
         return {
           id: credential.id, family: credential.family, provider: credential.provider, label: maskSecret(credential.apiKey ?? credential.accessToken),
           priority: credential.priority, prefix: credential.prefix, state: routing?.stateOf(credential.id) ?? 'ready',
-          ...(record?.blocked && { blocked: record.blocked.reason }), cooldowns, models: credential.models.map(model => model.id),
+          ...(record?.blocked && { blocked: record.blocked.reason }), cooldowns,
+          // What it serves: `excluded-models` patterns remove offers (as the model index does); the patterns are listed apart.
+          models: credential.models.filter(offer => isServedOffer(credential.excludedModels, offer)).map(model => model.id),
+          'excluded-models': credential.excludedModels, stats: statsOf(credential.id),
         }
       }),
     }

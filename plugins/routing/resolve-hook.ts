@@ -3,6 +3,13 @@ import type { RouteContext } from 'model-proxy'
 import { resolveRoute } from './resolve.ts'
 import { requestTokens } from './fallback.ts'
 
+declare module '../../core/hooks.ts' {
+  interface ProxyRequest {
+    /** The `routing.rules` entry that chose this request's model (traces and logs name it). */
+    rule?: string
+  }
+}
+
 /**
  * `route-resolve`: the client's model from the index (the spec's path, synchronous), or, with
  * `routing.rules`, the first matching rule's model; a model nothing serves goes to the first of its
@@ -28,6 +35,7 @@ export function resolveHook(kernel: ProxyKernel, ctx: RouteContext): void | Prom
     if (resolution.skipped) kernel.logger.warn(`request ${request.id}: ${resolution.skipped}`)
     ctx.candidates = resolution.candidates
     if (resolution.rule) {
+      request.rule = resolution.rule.name
       request.servedModel = resolution.model === request.model ? undefined : resolution.model
       kernel.logger.debug(`request ${request.id}: ${resolution.rule.name} -> ${resolution.model}`)
     }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
+import { StableLabel } from './stable-label.tsx'
 
 /** A destructive action asks once more in place (no modal dialog): the first press arms it for 4 s. */
 export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel?: string; onConfirm: () => void; disabled?: boolean }) {
@@ -8,10 +9,11 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { la
     const timer = setTimeout(() => setArmed(false), 4000)
     return () => clearTimeout(timer)
   }, [armed])
+  const confirm = confirmLabel ?? 'Confirm'
   return (
-    <button type="button" class={`small ${armed ? 'danger' : ''}`} disabled={disabled} aria-live="polite"
+    <button type="button" class={`small ${armed ? 'danger' : ''}`} disabled={disabled} aria-live="polite" aria-label={armed ? `Confirm: ${label.toLowerCase()}` : undefined}
       onClick={() => { if (armed) { setArmed(false); onConfirm() } else setArmed(true) }}>
-      {armed ? (confirmLabel ?? `Confirm: ${label.toLowerCase()}`) : label}
+      <StableLabel current={armed ? confirm : label} variants={[label, confirm]} />
     </button>
   )
 }

@@ -4,6 +4,7 @@ import { formatNumber, formatPercent, formatUptime } from '../format.ts'
 import { ErrorLine } from '../components/notice.tsx'
 import { Section } from '../components/field.tsx'
 import { CredentialTable, type CredentialRow } from '../components/credential-table.tsx'
+import { FamilyLegend } from '../components/family-name.tsx'
 
 interface Status {
   version: string; commit: string; 'uptime-seconds': number; 'requests-per-minute': number; 'errors-per-minute': number
@@ -31,6 +32,8 @@ export function Dashboard() {
       <Section title="Credentials">
         <ErrorLine error={credentials.error} />
         {credentials.data && <CredentialTable rows={credentials.data.credentials} onChange={credentials.reload} />}
+        {credentials.data && <p class="muted table-note">Attempts and latency count every upstream attempt on this instance since it started: a retry that failed here counts as this credential's failure even when another answered.</p>}
+        {credentials.data && <FamilyLegend only={[...new Set(credentials.data.credentials.map(row => row.family))]} />}
       </Section>
     </>
   )

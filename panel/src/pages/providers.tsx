@@ -11,6 +11,7 @@ import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
 import { KeyEntryEditor } from '../components/key-entry-form.tsx'
 import { UpstreamEditor } from '../components/upstreams-form.tsx'
+import { describeFormat } from '../wire-formats.ts'
 
 type Entry = Record<string, any>
 /** Each family's list, by its config key. */
@@ -94,6 +95,7 @@ export function Providers() {
         return (
           <Section key={name} title={upstreams ? family.label : `${family.label} keys`}
             actions={<button type="button" onClick={() => setEditing({ list, index: -1 })}>{upstreams ? `Add ${name} provider` : `Add ${name} key`}</button>}>
+            <p class="muted family-note" data-family-note={name}>The {name} family speaks {describeFormat(family.format)} to its upstream; clients of every format reach its models.</p>
             {editor(family, list, entries)}
             <EntryList entries={entries} empty={upstreams ? `No ${name} providers.` : `No ${name} keys.`}
               describe={entry => upstreams
