@@ -29,4 +29,5 @@ export const builtinPlugins: string[] = [
   'plugins/metrics/index.ts',
   'plugins/pricing/index.ts',
   'plugins/client-keys/index.ts',
+  'plugins/recorder/index.ts',
 ].map(path => `${root}${path}`)

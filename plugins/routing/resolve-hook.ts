@@ -28,6 +28,7 @@ export function resolveHook(kernel: ProxyKernel, ctx: RouteContext): void | Prom
     if (resolution.skipped) kernel.logger.warn(`request ${request.id}: ${resolution.skipped}`)
     ctx.candidates = resolution.candidates
     if (resolution.rule) {
+      ctx.rule = resolution.rule.name
       request.servedModel = resolution.model === request.model ? undefined : resolution.model
       kernel.logger.debug(`request ${request.id}: ${resolution.rule.name} -> ${resolution.model}`)
     }

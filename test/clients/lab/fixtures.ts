@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { clientVersion, repoRoot, type ClientId } from './clients.ts'
 import type { LabCall } from './agent-lab.ts'
@@ -53,6 +53,13 @@ export function saveFixture(client: ClientId, name: string, call: LabCall | unde
   writeFileSync(join(fixturesDir, `${client}-${name}.json`), `${JSON.stringify(fixture, null, 1)}\n`)
 }
 
-export function loadFixtures(): ClientFixture[] {
-  return readdirSync(fixturesDir).filter(file => file.endsWith('.json')).sort().map(file => JSON.parse(readFileSync(join(fixturesDir, file), 'utf8')) as ClientFixture)
+/**
+ * Requests the flight recorder exported (`GET /v0/management/requests/{id}/fixture`, docs/recorder.md),
+ * replayed by the same suite; `RECORDED_FIXTURES_DIR` points it at another folder.
+ */
+export const recordedFixturesDir = process.env.RECORDED_FIXTURES_DIR ?? join(repoRoot, 'test/fixtures/recorded')
+
+export function loadFixtures(dir = fixturesDir): ClientFixture[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).filter(file => file.endsWith('.json')).sort().map(file => JSON.parse(readFileSync(join(dir, file), 'utf8')) as ClientFixture)
 }
