@@ -1,4 +1,5 @@
 import type { ProxyKernel } from '../../core/kernel.ts'
+import type { WireFormat } from '../../core/canonical/codec.ts'
 import { trustedClient } from '../../core/http/client-route.ts'
 import { ManagementError } from '../management/respond.ts'
 import { pathWithoutKey, wholeBody } from './fixture.ts'
@@ -9,7 +10,6 @@ export interface ReplayOptions { model?: string; credential?: string }
 
 /** Client headers a replay does not send again: transport, the masked key, the old request id. */
 const notResent = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'transfer-encoding', 'x-request-id', 'cookie', 'authorization', 'x-api-key', 'x-goog-api-key'])
-const generatePath = /^(\/v1(?:beta)?\/models\/)([^/:]+)(:\w+)/
 
 /** `{model?, credential?}` from a replay's body (an empty body replays as it was). */
 export function replayOptions(body: unknown): ReplayOptions {
@@ -32,7 +32,8 @@ export function replayRequest(kernel: ProxyKernel, record: FlightRecord, options
   const body = { ...whole.value as Record<string, unknown> }
   const model = options.model ?? record.model
   if (options.model) {
-    if (generatePath.test(path)) path = path.replace(generatePath, (_, head: string, _model: string, method: string) => `${head}${encodeURIComponent(options.model!)}${method}`)
+    // A format that names the model in its URL (`/models/<model>:<method>`) gets it there.
+    if (kernel.formats.get(record.format as WireFormat)?.modelIn === 'url') path = path.replace(`/${record.model}:`, `/${encodeURIComponent(options.model)}:`).replace(`/${encodeURIComponent(record.model)}:`, `/${encodeURIComponent(options.model)}:`)
     else body.model = options.model
   }
   if (options.credential) {
