@@ -18,27 +18,48 @@ export interface StoreOptions {
 /** Flights waiting for a write: past this many (storage away, a burst) the newest are dropped, counted in the warning. */
 const maxPending = 500
 const batch = 100
+const trimEveryMs = 1000
+
+/** A record ready to write. */
+interface Pending { id: string; entry: string; text: string; summaryText: string; summary: RecordSummary }
 
 export interface RecordPage { total: number; requests: RecordSummary[]; next?: string }
 
 /**
  * The ring in the configured storage (memory, fs or redis: every instance on it sees every record):
  * `recorder:index:<time>-<id>` holds a record's summary (what lists and filters read), `recorder:record:<id>`
- * the whole record. Flights are turned into records and written off the request path, in batches;
- * after each batch the retention (count and age) trims the oldest.
+ * the whole record. Flights are turned into records and written off the request path, in batches; the
+ * retention (count and age) trims the oldest at most once a second while writing, and before a list.
  */
 export class RecordStore {
-  private pending: Flight[] = []
+  private pending: Pending[] = []
   private dropped = 0
   private queue: Promise<void> = Promise.resolve()
+  private trimmedAt = 0
   /** Summaries already read, by index entry (a record never changes once written). */
   private readonly summaries = new Map<string, RecordSummary>()
 
   constructor(private readonly storage: Storage, private readonly options: StoreOptions) {}
 
+  /**
+   * A finished flight, turned into text at once: held until the next write as strings, not as the
+   * request's objects (which would then outlive the young generation and cost the collector more).
+   */
   add(flight: Flight): void {
     if (this.pending.length >= maxPending) { this.dropped++; return }
-    this.pending.push(flight)
+    const { record, secrets } = this.options.build(flight)
+    if (!isRecordId(record.id)) return
+    const summary = summaryOf(record)
+    const raw = JSON.stringify(summary)
+    const summaryText = this.options.clean(raw, secrets)
+    this.pending.push({
+      id: record.id,
+      entry: entryOf(record.time, record.id),
+      text: this.options.clean(JSON.stringify(record), secrets),
+      summaryText,
+      // Parsed again only when masking changed something.
+      summary: summaryText === raw ? summary : JSON.parse(summaryText),
+    })
   }
 
   get waiting(): number { return this.pending.length }
@@ -54,21 +75,18 @@ export class RecordStore {
     const flights = this.pending
     if (!flights.length) return
     this.pending = []
-    const writes = flights.map(async (flight) => {
-      const { record, secrets } = this.options.build(flight)
-      if (!isRecordId(record.id)) return
-      const entry = entryOf(record.time, record.id)
-      const summaryText = this.options.clean(JSON.stringify(summaryOf(record)), secrets)
-      await this.storage.setItem(recordKey(record.id), this.options.clean(JSON.stringify(record), secrets))
-      await this.storage.setItem(`${indexBase}:${entry}`, summaryText)
-      this.summaries.set(entry, JSON.parse(summaryText))
+    const writes = flights.map(async (item) => {
+      await this.storage.setItem(recordKey(item.id), item.text)
+      await this.storage.setItem(`${indexBase}:${item.entry}`, item.summaryText)
+      this.summaries.set(item.entry, item.summary)
     })
     const failed = (await Promise.allSettled(writes)).filter(result => result.status === 'rejected')
     if (failed.length || this.dropped) {
       this.options.warn(new Error(`${failed.length + this.dropped} record(s) lost${failed.length ? `: ${(failed[0] as PromiseRejectedResult).reason?.message}` : ' (too many waiting)'}`))
       this.dropped = 0
     }
-    await this.trim()
+    // Listing the ring costs a storage listing: trimmed once a second while writing (a list trims first).
+    if (Date.now() - this.trimmedAt >= trimEveryMs) await this.trim()
   }
 
   private async entries(): Promise<string[]> {
@@ -76,8 +94,9 @@ export class RecordStore {
     return (await this.storage.getKeys(indexBase)).filter(key => key.startsWith(prefix)).map(key => key.slice(prefix.length)).sort()
   }
 
-  /** Retention: records older than `max-age-hours`, then the oldest beyond `max-records`. */
-  async trim(now = Date.now()): Promise<number> {
+  /** Retention: records older than `max-age-hours`, then the oldest beyond `max-records`. Returns what is kept. */
+  async trim(now = Date.now()): Promise<string[]> {
+    this.trimmedAt = now
     const settings = this.options.settings()
     const entries = await this.entries()
     const drop = entriesToTrim(entries, settings['max-records'], now - settings['max-age-hours'] * 3_600_000)
@@ -86,13 +105,13 @@ export class RecordStore {
       await this.storage.removeItem(`${indexBase}:${entry}`)
       await this.storage.removeItem(recordKey(parseEntry(entry)!.id))
     }))
-    return drop.length
+    return entries.slice(drop.length)
   }
 
   /** Newest first, `limit` a page, `cursor` = the `next` of the page before. */
   async list(filter: RecordFilter, limit: number, cursor?: string): Promise<RecordPage> {
     await this.flush()
-    const entries = (await this.entries()).reverse()
+    const entries = (await this.trim()).reverse()
     const known = new Set(entries)
     for (const entry of this.summaries.keys()) if (!known.has(entry)) this.summaries.delete(entry)
     const candidates = entries.filter(entry => (!cursor || entry < cursor) && inTimeRange(parseEntry(entry)?.time ?? 0, filter))
