@@ -39,10 +39,12 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
   clock.firstByteMs = reply.headersAt - clock.sentAt
   if (reply.status >= 400) {
     const text = scrubSecrets(reply.kind === 'buffered' ? reply.text : await reply.body.text().catch(() => ''), candidate.credential)
-    await announceReply(attempt, reply, text)
+    const announced = announceReply(attempt, reply, text)
+    if (announced) await announced
     return failAttempt(attempt, statusFailure(kernel, reply, provider.format, text), reply.status, { headers: reply.headers })
   }
-  await announceReply(attempt, reply)
+  const announced = announceReply(attempt, reply)
+  if (announced) await announced
   return reply.kind === 'stream' ? answerStream(attempt, reply) : answerBuffered(attempt, reply)
 }
 

@@ -9,13 +9,16 @@ import type { UpstreamReply } from './outcome.ts'
  * Nobody listening costs one property read: no context is built. A listener that sets `watch` on a
  * stream answer gets its chunks (`watchTransform`).
  */
-export async function announceReply(attempt: Attempt, reply: Exclude<UpstreamReply, { kind: 'unreachable' }>, text?: string): Promise<void> {
+export function announceReply(attempt: Attempt, reply: Exclude<UpstreamReply, { kind: 'unreachable' }>, text?: string): void | Promise<void> {
   const { kernel, request, candidate, number } = attempt
+  // Not even a promise when nobody listens: callers `await` only what this returns.
   if (!kernel.hooks.listens('upstream-reply')) return
   const whole = text ?? (reply.kind === 'buffered' ? scrubSecrets(reply.text, candidate.credential) : undefined)
   const ctx: UpstreamReplyContext = { request, candidate, attempt: number, status: reply.status, headers: reply.headers, text: whole }
-  await kernel.hooks.callObservers('upstream-reply', ctx)
-  if (ctx.watch) attempt.watch = ctx.watch
+  const called = kernel.hooks.callObservers('upstream-reply', ctx)
+  const take = () => { if (ctx.watch) attempt.watch = ctx.watch }
+  if (called) return called.then(take)
+  take()
 }
 
 /**
