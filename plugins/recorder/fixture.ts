@@ -3,15 +3,22 @@ import type { FlightRecord, RecordedBody } from './types.ts'
 /** The codec suite's marker for the client key (test/clients/lab/fixtures.ts): the suite puts its own key there. */
 export const keyMarker = '<client-key>'
 
-/** The shape test/conformance/client-fixtures.test.ts replays (`ClientFixture`), plus what was recorded. */
-export interface RecordedFixture {
-  client: 'recorder'
+/** One client request as the codec suite replays it (test/conformance/client-fixtures.test.ts). */
+export interface FixtureRequest {
+  /** Who sent it: a lab client, or `recorder`. */
+  client: string
   version: string
+  /** `plain`, `stream`, `tool-result`... or a record's id. */
   case: string
   method: string
   path: string
   headers: Record<string, string>
   body: unknown
+}
+
+/** A record as a fixture: the client's request, plus what was recorded. */
+export interface RecordedFixture extends FixtureRequest {
+  client: 'recorder'
   /** What happened when it was recorded: routing, both upstream bodies, the client's answer (not replayed). */
   recorded: {
     time: string

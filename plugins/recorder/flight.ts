@@ -40,6 +40,8 @@ export interface FlightSettings {
   cap(): number
   /** A finished flight to keep (or not: `errors` mode keeps only failures). */
   done(flight: Flight): void
+  /** A listener failed: reported (rate-limited), the request goes on unrecorded at that step. */
+  fault(error: unknown): void
 }
 
 const mark = (request: ProxyRequest, symbol: symbol) => (request.event.req as unknown as Record<symbol, unknown>)[symbol]
@@ -62,7 +64,7 @@ export function flightListeners(settings: FlightSettings) {
     return flight || undefined
   }
   const safe = <A extends unknown[]>(fn: (...args: A) => void) => (...args: A): void => {
-    try { fn(...args) } catch {}
+    try { fn(...args) } catch (error) { settings.fault(error) }
   }
   const current = (request: ProxyRequest) => flightOf(request)?.attempts.at(-1)
 

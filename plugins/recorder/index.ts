@@ -45,6 +45,7 @@ export default defineProxyPlugin({
         return mode === 'all' || mode === 'errors' || (mode === 'sampled' && Math.random() < sample)
       },
       cap: () => settings()['max-body-kb'] * 1024,
+      fault: error => kernel.warnLimited('recorder-hook', `recorder: a hook listener failed (the request goes on): ${(error as Error)?.stack ?? error}`),
       done: (flight) => {
         if (flight.replayOf !== undefined || settings().mode !== 'errors' || failed(flight)) store.add(flight)
       },

@@ -7,7 +7,7 @@ export const clientKey = 'sk-recorder-client-0123456789'
 export const upstreamKeys = ['up-compat-secret-aaaa-1111', 'up-compat-secret-bbbb-2222']
 
 /** A proxy with the recorder on: a named client key, two compat credentials and one beta credential. */
-export function recorderProxy(mocks: { compat: MockUpstream; beta: MockUpstream }, recorder: Record<string, unknown>, storage?: Storage): Promise<TestProxy> {
+export function recorderProxy(mocks: { compat: MockUpstream; beta: MockUpstream }, recorder: Record<string, unknown>, storage?: Storage, extra: Record<string, unknown> = {}): Promise<TestProxy> {
   return startTestProxy({
     'client-keys': [{ key: clientKey, name: 'team-a' }],
     'remote-management': { 'secret-key': secret },
@@ -15,6 +15,7 @@ export function recorderProxy(mocks: { compat: MockUpstream; beta: MockUpstream 
     'compat-provider': [{ name: 'mock-compat', 'base-url': `${mocks.compat.url}/v1`, 'api-key-entries': upstreamKeys.map(key => ({ 'api-key': key })), models: [{ name: 'mock-gpt', alias: 'via-compat' }] }],
     'beta-api-key': [{ 'api-key': 'up-beta-secret-cccc-3333', 'base-url': mocks.beta.url, models: [{ name: 'mock-claude', alias: 'via-beta' }] }],
     recorder,
+    ...extra,
   }, [], storage)
 }
 

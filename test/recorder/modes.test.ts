@@ -20,8 +20,8 @@ beforeAll(async () => {
 afterEach(async () => { await Promise.all(proxies.splice(0).map(proxy => proxy.close())) })
 afterAll(async () => { await Promise.all([compat?.close(), beta?.close()]) })
 
-async function start(recorder: Record<string, unknown>, storage?: Storage) {
-  const proxy = await recorderProxy({ compat, beta }, recorder, storage)
+async function start(recorder: Record<string, unknown>, storage?: Storage, extra?: Record<string, unknown>, mocks = { compat, beta }) {
+  const proxy = await recorderProxy(mocks, recorder, storage, extra)
   proxies.push(proxy)
   return proxy
 }
@@ -98,6 +98,23 @@ describe('recorder modes', () => {
     expect(record.client.request.body.truncated).toBeGreaterThan(2000)
     expect(await manage(proxy, `/requests/${id}/replay`, { method: 'POST' })).toMatchObject({ status: 409, body: { message: expect.stringContaining('max-body-kb') } })
     expect((await manage(proxy, `/requests/${id}/fixture`)).status).toBe(409)
+  })
+})
+
+describe('routing in a record', () => {
+  it('a fallback to another family: each attempt names the model it served, the record the one that answered', async () => {
+    const broken = await startMockUpstream(() => new Response(JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } }), { status: 503, headers: { 'content-type': 'application/json' } }))
+    try {
+      const proxy = await start({ mode: 'all' }, undefined, { fallbacks: { 'via-compat': ['via-beta'] } }, { compat: broken, beta })
+      const id = await ask(proxy)
+      const record = (await manage(proxy, `/requests/${id}`)).body
+      expect(record).toMatchObject({ status: 200, model: 'via-compat', servedModel: 'via-beta', family: 'beta', routing: { model: 'via-compat', servedModel: 'via-beta' } })
+      const models = record.attempts.map((attempt: { model: string; status: number; family: string }) => [attempt.model, attempt.family, attempt.status])
+      expect(models.at(-1)).toEqual(['via-beta', 'beta', 200])
+      expect(models.filter(([model]: [string]) => model === 'via-compat').every(([, family, status]: [string, string, number]) => family === 'compat' && status === 503)).toBe(true)
+    } finally {
+      await broken.close()
+    }
   })
 })
 

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { clientVersion, repoRoot, type ClientId } from './clients.ts'
 import type { LabCall } from './agent-lab.ts'
+import type { FixtureRequest } from '../../../plugins/recorder/fixture.ts'
 
 /**
  * Real client requests, recorded by the lab (`RECORD_CLIENT_FIXTURES=1 npx vitest run test/clients`)
@@ -9,15 +10,8 @@ import type { LabCall } from './agent-lab.ts'
  * longer than `keepChars` (system prompts, tool descriptions: the clients' own text) becomes a
  * `<N chars>` placeholder, the client key a marker, the run's temp paths `$HOME`.
  */
-export interface ClientFixture {
+export interface ClientFixture extends FixtureRequest {
   client: ClientId
-  version: string
-  /** `plain`, `stream`, `tool-result`... */
-  case: string
-  method: string
-  path: string
-  headers: Record<string, string>
-  body: unknown
 }
 
 export const fixturesDir = join(repoRoot, 'test/fixtures/clients')
