@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { entriesToTrim, entryOf, parseEntry } from './ring.ts'
+import { entriesToTrim, entryOf, isRecordId, parseEntry } from './ring.ts'
 
 describe('ring entries', () => {
   it('sort by time as strings and parse back', () => {
@@ -19,4 +19,17 @@ describe('ring entries', () => {
   ])('max %d, cutoff %d -> %j', (max, cutoff, expected) => {
     expect(entriesToTrim(entries, max, cutoff).map(entry => parseEntry(entry)!.id)).toEqual(expected)
   })
+})
+
+describe('isRecordId', () => {
+  it.each([
+    ['0b5d6c1e-8f1a-4c4e-9d7e-1f2a3b4c5d6e', true],
+    ['client.req_7', true],
+    ['..', false],
+    ['.hidden', false],
+    ['a..b', false],
+    ['a/b', false],
+    ['a:b', false],
+    ['x'.repeat(129), false],
+  ])('%s -> %s', (id, expected) => expect(isRecordId(id)).toBe(expected))
 })

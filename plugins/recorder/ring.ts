@@ -10,8 +10,8 @@ export function parseEntry(entry: string): { time: number; id: string } | undefi
   return match ? { time: Number(match[1]), id: match[2]! } : undefined
 }
 
-/** Ids safe in a storage key and a file name (request ids are uuids, or a client's own safe X-Request-ID). */
-export const isRecordId = (id: string) => /^[\w-]{1,128}$/.test(id)
+/** Ids safe in a storage key and a file name (request ids are uuids, or a client's own X-Request-ID of `[\w.-]`). */
+export const isRecordId = (id: string) => /^\w[\w.-]{0,127}$/.test(id) && !id.includes('..')
 
 /** Entries (sorted oldest first) the retention drops: older than `cutoff`, then the oldest beyond `max`. */
 export function entriesToTrim(sorted: string[], max: number, cutoff: number): string[] {
