@@ -18,30 +18,23 @@ const nodeHeaders = (request: Flight['request']) => (request.event.req as { runt
 const isSse = (headers: Record<string, unknown>) => String(headers['content-type'] ?? '').includes('event-stream')
 
 /** The body of an upstream request as it went out: the client's own bytes, the JSON sent, or a raw body. */
-function sentBody(http: UpstreamHttpRequest): string | undefined {
-  if (http.jsonText && http.jsonText.of === http.json) return String(http.jsonText.text)
+function sentBody(http: UpstreamHttpRequest, clientText: string | undefined, clientBody: object): string | undefined {
+  if (http.jsonText && http.jsonText.of === http.json) return http.jsonText.of === clientBody && clientText !== undefined ? clientText : String(http.jsonText.text)
   if (http.json) return JSON.stringify(http.json)
   if (typeof http.body === 'string') return http.body
   if (Buffer.isBuffer(http.body)) return http.body.toString('utf8')
   return http.body ? '(a streamed body, not recorded)' : undefined
 }
 
-const body = (text: string | undefined, cap: number): { body?: RecordedBody } => text === undefined ? {} : { body: capBody(text, cap) }
+// Absent fields are left undefined rather than spread in: JSON leaves them out, and spreads cost per request.
+const body = (text: string | undefined, cap: number): RecordedBody | undefined => text === undefined ? undefined : capBody(text, cap)
 
-function attemptRecord(attempt: AttemptFlight, cap: number): RecordedAttempt {
+function attemptRecord(attempt: AttemptFlight, cap: number, clientText: string | undefined, clientBody: object): RecordedAttempt {
   const { http, reply } = attempt
-  return {
-    ...attempt.data,
-    request: { method: http.method, url: maskUrlKey(http.url), headers: recordHeaders(http.headers), ...body(sentBody(http), cap) },
-    ...(reply && {
-      response: {
-        status: reply.status,
-        headers: recordHeaders(reply.headers),
-        ...body(reply.text, cap),
-        ...(attempt.upstreamTap && { stream: attempt.upstreamTap.result(isSse(reply.headers)) }),
-      },
-    }),
-  }
+  const record = attempt.data as RecordedAttempt
+  record.request = { method: http.method, url: maskUrlKey(http.url), headers: recordHeaders(http.headers), body: body(sentBody(http, clientText, clientBody), cap) }
+  if (reply) record.response = { status: reply.status, headers: recordHeaders(reply.headers), body: body(reply.text, cap), stream: attempt.upstreamTap?.result(isSse(reply.headers)) }
+  return record
 }
 
 /**
@@ -52,46 +45,49 @@ export function buildRecord(flight: Flight, context: BuildContext): { record: Fl
   const { request, cap } = flight
   const end = flight.end!
   const url = request.event.url
-  const attempts = flight.attempts.map(attempt => attemptRecord(attempt, cap))
+  const clientText = bodySourceOf(request.body)?.text
+  const attempts = flight.attempts.map(attempt => attemptRecord(attempt, cap, clientText, request.body))
   const last = flight.attempts.at(-1)
-  const clientText = bodySourceOf(request.body)?.text ?? JSON.stringify(request.body)
   const answer = end.answerText ?? (end.answer && JSON.stringify(end.answer))
   const key = request.clientKey
-  const keyName = key === undefined ? undefined : context.keyName(key)
   const candidate = end.candidate
-  const cost = end.usage ? context.cost(end.usage, request.model, candidate?.upstreamModel) : undefined
-  const summary: RecordSummary = {
+  const path = maskUrlKey(url.pathname + url.search)
+  const routing = flight.routing
+  if (routing) {
+    routing.servedModel = request.servedModel
+    routing.session = request.session
+  }
+  const record: FlightRecord = {
     id: request.id,
     time: request.startedAt,
     durationMs: end.durationMs,
     status: end.status,
-    ...(end.error && { error: end.error }),
+    error: end.error,
     model: request.model,
-    ...(request.servedModel && { servedModel: request.servedModel }),
-    ...(keyName && { keyName }),
-    ...(key && { clientKey: maskSecret(key) }),
+    servedModel: request.servedModel,
+    keyName: key === undefined ? undefined : context.keyName(key),
+    clientKey: key ? maskSecret(key) : undefined,
     format: request.inbound,
-    path: maskUrlKey(url.pathname + url.search),
+    path,
     stream: request.stream,
-    ...(candidate && { family: candidate.credential.family, credential: candidate.credential.id }),
+    family: candidate?.credential.family,
+    credential: candidate?.credential.id,
     attemptCount: attempts.length,
-    ...(end.usage && { usage: end.usage }),
-    ...(cost !== undefined && { cost }),
-    ...(request.dropped?.length && { dropped: request.dropped }),
-    ...(flight.replayOf && { replayOf: flight.replayOf }),
+    usage: end.usage,
+    cost: end.usage ? context.cost(end.usage, request.model, candidate?.upstreamModel) : undefined,
+    dropped: request.dropped?.length ? request.dropped : undefined,
+    replayOf: flight.replayOf,
     instance: context.instance,
-  }
-  const record: FlightRecord = {
-    ...summary,
     client: {
-      request: { method: request.event.req.method, path: summary.path, headers: recordHeaders(nodeHeaders(request) ?? request.event.req.headers), ...body(clientText, cap) },
+      request: { method: request.event.req.method, path, headers: recordHeaders(nodeHeaders(request) ?? request.event.req.headers), body: body(clientText ?? JSON.stringify(request.body), cap) },
       response: {
         status: end.status,
-        headers: { ...end.responseHeaders },
-        ...(answer !== undefined ? body(answer, cap) : end.stream && last?.clientTap ? { stream: last.clientTap.result(end.sse !== false) } : {}),
+        headers: end.responseHeaders,
+        body: body(answer, cap),
+        stream: answer === undefined && end.stream && last?.clientTap ? last.clientTap.result(end.sse !== false) : undefined,
       },
     },
-    ...(flight.routing && { routing: { ...flight.routing, ...(request.servedModel && { servedModel: request.servedModel }), ...(request.session && { session: request.session }) } }),
+    routing,
     attempts,
   }
   return { record, secrets: [key, ...flight.attempts.flatMap(attempt => [attempt.credential.apiKey, attempt.credential.accessToken])] }
