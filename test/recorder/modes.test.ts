@@ -118,6 +118,21 @@ describe('routing in a record', () => {
   })
 })
 
+describe('replay of a format that names the model in its URL', () => {
+  it('a generateContent request replays to another model in its path, and exports with the client key as a marker', async () => {
+    const proxy = await start({ mode: 'all' })
+    const response = await fetch(`${proxy.url}/v1beta/models/via-compat:generateContent?key=${clientKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) })
+    expect(response.status).toBe(200)
+    const id = response.headers.get('x-request-id')!
+    const record = (await manage(proxy, `/requests/${id}`)).body
+    expect(record.path).not.toContain(clientKey)
+    const replay = await manage(proxy, `/requests/${id}/replay`, { method: 'POST', body: { model: 'via-beta' } })
+    expect(replay.body).toMatchObject({ status: 200, request: { path: '/v1beta/models/via-beta:generateContent', family: 'beta', format: 'generate' } })
+    const fixture = (await manage(proxy, `/requests/${id}/fixture`)).body
+    expect(fixture).toMatchObject({ path: '/v1beta/models/via-compat:generateContent', headers: { authorization: 'Bearer <client-key>' } })
+  })
+})
+
 describe('records in Redis', () => {
   const base = `test-recorder-${randomUUID()}`
   afterAll(async () => {
