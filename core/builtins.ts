@@ -30,4 +30,5 @@ export const builtinPlugins: string[] = [
   'plugins/pricing/index.ts',
   'plugins/client-keys/index.ts',
   'plugins/otel/index.ts',
+  'plugins/recorder/index.ts',
 ].map(path => `${root}${path}`)

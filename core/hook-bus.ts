@@ -13,7 +13,7 @@ type ArgsOf<N extends HookName> = Parameters<ProxyHooks[N]>
  * or shutdown) goes on as if that listener were not there. Every other hook is deciding: a failure
  * fails what called it (the request gets a 500 in its client's format). See docs/hooks.md.
  */
-export const observerHooks = ['attempt-result', 'before-response', 'after-response', 'config-reload', 'close'] as const satisfies readonly HookName[]
+export const observerHooks = ['attempt-result', 'upstream-reply', 'before-response', 'after-response', 'config-reload', 'close'] as const satisfies readonly HookName[]
 
 export interface HookBusOptions {
   /** Where failures of observer listeners go (rate-limited per plugin and hook). */
@@ -89,6 +89,11 @@ export class ProxyHookBus extends HookableCore<ProxyHooks> {
   callObservers<N extends HookName>(name: N, ...args: ArgsOf<N>): void | Promise<void> {
     const list = this._hooks[name]
     if (list) return this.observe(name, list, args, 0)
+  }
+
+  /** Whether `name` has listeners: a caller may skip building a context nobody reads. */
+  listens(name: HookName): boolean {
+    return this._hooks[name] !== undefined
   }
 
   /** Runs `setup` so that every listener it registers (until its promise settles) is `plugin`'s. */

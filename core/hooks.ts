@@ -50,6 +50,8 @@ export interface Candidate {
 export interface RouteContext {
   request: ProxyRequest
   candidates: Candidate[]
+  /** The routing rule that chose the candidates' model, by name (set by the routing plugin). */
+  rule?: string
   /** Set by a hook that refuses the request (a client key's rules): the client gets this error, nothing goes upstream. */
   error?: ProxyErrorInfo & { retryAfter?: number }
 }
@@ -96,6 +98,23 @@ export interface AttemptResult {
   headers?: Record<string, string | string[] | undefined>
 }
 
+/** The upstream answered (any status): what came back, before it is translated. */
+export interface UpstreamReplyContext {
+  request: ProxyRequest
+  candidate: Candidate
+  /** 0-based number of this attempt within the request. */
+  attempt: number
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  /** A whole body (non-stream answers, error bodies), credentials already masked. */
+  text?: string
+  /** Set by a listener on a stream answer: sees its chunks as they pass (read only). */
+  watch?: StreamWatch
+}
+
+/** A stream's chunks as they pass: `upstream` bytes as they arrive, `client` bytes as they are sent. */
+export type StreamWatch = (chunk: Uint8Array, side: 'upstream' | 'client') => void
+
 export interface ResponseContext {
   request: ProxyRequest
   candidate?: Candidate
@@ -111,6 +130,8 @@ export interface ResponseContext {
   responseHeaders: Record<string, string>
   /** Translated non-stream answers: the body the client gets, in its format (read only). */
   answer?: Record<string, unknown>
+  /** Whole answers and errors: the body text the client gets (read only). */
+  answerText?: string
   /** Stream answers: the body about to be sent; `before-response` hooks may wrap it (keep-alives). */
   stream?: ReadableStream<Uint8Array>
   /** Whether the stream is SSE (false: a JSON-array stream). */
@@ -128,6 +149,8 @@ export interface ProxyHooks {
   'credential-pick': (ctx: PickContext) => void | Promise<void>
   'before-upstream': (ctx: UpstreamContext) => void | Promise<void>
   'attempt-result': (ctx: AttemptResult) => void | Promise<void>
+  /** Observer: the upstream answered; called only when someone listens (`hooks.listens`). */
+  'upstream-reply': (ctx: UpstreamReplyContext) => void | Promise<void>
   /** A successful answer is about to start: last chance for headers or to wrap the stream. */
   'before-response': (ctx: ResponseContext) => void | Promise<void>
   'after-response': (ctx: ResponseContext) => void | Promise<void>

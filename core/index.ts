@@ -7,7 +7,7 @@
 // Plugins: the identity helpers and the kernel a plugin's setup receives.
 export { defineProxyPlugin, type ProxyPlugin, type PluginSpec } from './plugin.ts'
 export type { ProxyKernel, ProxyServices } from './kernel.ts'
-export type { ProxyHooks, ProxyRequest, Candidate, RouteContext, PickContext, UpstreamContext, AttemptResult, ResponseContext } from './hooks.ts'
+export type { ProxyHooks, ProxyRequest, Candidate, RouteContext, PickContext, UpstreamContext, AttemptResult, UpstreamReplyContext, StreamWatch, ResponseContext } from './hooks.ts'
 export { observerHooks, type ProxyHookBus } from './hook-bus.ts'
 
 // Providers: a family's credentials, config, catalog and how it addresses its upstream.

@@ -5,6 +5,7 @@ import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
 import { openAnswersOf } from './open-answers.ts'
 import { overheadHeader, overheadValue } from './timing.ts'
 import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
+import { watchTransform } from './reply-hook.ts'
 import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
 
 /** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
@@ -22,6 +23,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   let transform
   try {
     transform = createStreamTransform(kernel, request, plan)
+    if (attempt.watch) transform = watchTransform(transform, attempt.watch)
   } catch (error) {
     reply.body.destroy()
     throw error
@@ -69,6 +71,7 @@ function responseContext({ request, candidate }: Attempt, reply: Reply<'stream' 
 }
 
 async function respondWhole(attempt: Attempt, ctx: ResponseContext, body: string): Promise<AttemptOutcome> {
+  ctx.answerText = body
   await attempt.kernel.hooks.callObservers('before-response', ctx)
   await attempt.kernel.hooks.callObservers('after-response', ctx)
   return respond(attempt, ctx, body, jsonType)

@@ -1,5 +1,5 @@
 import type { ProxyKernel } from '../kernel.ts'
-import type { AttemptResult, Candidate, ProxyRequest } from '../hooks.ts'
+import type { AttemptResult, Candidate, ProxyRequest, StreamWatch } from '../hooks.ts'
 import type { ProviderDef } from '../provider.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import type { UpstreamClock } from './timing.ts'
@@ -16,6 +16,8 @@ export interface Attempt {
   /** 0-based number of this attempt within the request. */
   number: number
   clock: UpstreamClock
+  /** Set by an `upstream-reply` listener: sees the stream's chunks (reply-hook.ts). */
+  watch?: StreamWatch
 }
 
 /**

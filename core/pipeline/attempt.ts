@@ -13,6 +13,8 @@ import { exchange, statusFailure, upstreamTimeouts } from './exchange.ts'
 import { answerBuffered, answerStream } from './answer.ts'
 import { startTiming, startUpstreamClock } from './timing.ts'
 import { failAttempt, type Attempt } from './attempt-result.ts'
+import { announceReply } from './reply-hook.ts'
+import { scrubSecrets } from '../credential.ts'
 import type { AttemptOutcome } from './outcome.ts'
 
 export interface AttemptInput {
@@ -35,7 +37,14 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
   const reply = await exchange(http, request.stream, signal, upstreamTimeouts(kernel.config))
   if (reply.kind === 'unreachable') return failAttempt(attempt, reply.failure, reply.status, { detail: reply.detail })
   clock.firstByteMs = reply.headersAt - clock.sentAt
-  if (reply.status >= 400) return failAttempt(attempt, await statusFailure(kernel, reply, provider.format, candidate.credential), reply.status, { headers: reply.headers })
+  if (reply.status >= 400) {
+    const text = scrubSecrets(reply.kind === 'buffered' ? reply.text : await reply.body.text().catch(() => ''), candidate.credential)
+    const announced = announceReply(attempt, reply, text)
+    if (announced) await announced
+    return failAttempt(attempt, statusFailure(kernel, reply, provider.format, text), reply.status, { headers: reply.headers })
+  }
+  const announced = announceReply(attempt, reply)
+  if (announced) await announced
   return reply.kind === 'stream' ? answerStream(attempt, reply) : answerBuffered(attempt, reply)
 }
 

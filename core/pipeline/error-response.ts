@@ -17,9 +17,13 @@ export function toErrorInfo(error: unknown): ProxyErrorInfo {
   return { status: 500, message: 'internal server error', type: 'server_error' }
 }
 
-/** An error response in the wire format the client speaks (falls back to the spec's generic body). */
-export function errorResponse(kernel: ProxyKernel, format: WireFormat | undefined, info: ProxyErrorInfo): Response {
+/** An error body in the wire format the client speaks (falls back to the spec's generic body). */
+export function errorBody(kernel: ProxyKernel, format: WireFormat | undefined, info: ProxyErrorInfo): unknown {
   const codec = format ? kernel.formats.get(format) : undefined
-  const body = codec ? codec.error.encode(info) : genericErrorBody(info)
-  return jsonResponse(body, info.status)
+  return codec ? codec.error.encode(info) : genericErrorBody(info)
+}
+
+/** An error response in the wire format the client speaks. */
+export function errorResponse(kernel: ProxyKernel, format: WireFormat | undefined, info: ProxyErrorInfo): Response {
+  return jsonResponse(errorBody(kernel, format, info), info.status)
 }

@@ -1,8 +1,6 @@
 import type { ProxyErrorInfo, WireFormat } from '../canonical/codec.ts'
 import type { ProxyConfig } from '../config/schema.ts'
 import type { ProxyKernel } from '../kernel.ts'
-import type { Credential } from '../credential.ts'
-import { scrubSecrets } from '../credential.ts'
 import { sendUpstream, type UpstreamHttpRequest, type UpstreamTimeouts } from '../http/upstream.ts'
 import { sendUpstreamBuffered, UpstreamExchangeError } from '../http/upstream-buffered.ts'
 import type { ClientSignal } from '../http/client-abort.ts'
@@ -34,10 +32,9 @@ export async function exchange(http: UpstreamHttpRequest, stream: boolean, signa
   }
 }
 
-/** An upstream error status -> what the client sees: the upstream's own error, decoded, free of the credential. */
-export async function statusFailure(kernel: ProxyKernel, reply: Exclude<UpstreamReply, { kind: 'unreachable' }>, format: WireFormat, credential: Credential): Promise<Failure> {
-  const text = reply.kind === 'buffered' ? reply.text : await reply.body.text().catch(() => '')
-  const info = decodeUpstreamError(kernel, format, reply.status, scrubSecrets(text, credential))
+/** An upstream error status (its body already free of the credential) -> what the client sees: the upstream's own error, decoded. */
+export function statusFailure(kernel: ProxyKernel, reply: Exclude<UpstreamReply, { kind: 'unreachable' }>, format: WireFormat, text: string): Failure {
+  const info = decodeUpstreamError(kernel, format, reply.status, text)
   return { ...info, retryAfter: retryAfterSeconds(reply.headers['retry-after']) }
 }
 

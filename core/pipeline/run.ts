@@ -4,7 +4,8 @@ import { ProxyError } from '../http/errors.ts'
 import { clientSignal } from '../http/client-abort.ts'
 import { candidateKey } from '../model-index.ts'
 import { endableAnswer } from './open-answers.ts'
-import { errorResponse, toErrorInfo } from './error-response.ts'
+import { FastResponse } from 'srvx'
+import { errorBody, errorResponse, toErrorInfo } from './error-response.ts'
 import { withNonStreamKeepalive } from './nonstream-keepalive.ts'
 import { overheadHeader, overheadValue, startTiming } from './timing.ts'
 import type { RunOptions } from './answer-plan.ts'
@@ -102,8 +103,10 @@ function withRetryAfter(kernel: ProxyKernel, failure: Failure, candidates: Candi
 
 /** A failed request: `after-response` observers see it, the client gets the error in its own format. */
 async function finishWithError(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate | undefined, info: Failure): Promise<Response> {
-  await kernel.hooks.callObservers('after-response', { request, candidate, status: info.status, error: info.message, durationMs: Date.now() - request.startedAt, responseHeaders: {} })
-  const response = errorResponse(kernel, request.inbound, info)
+  const body = errorBody(kernel, request.inbound, info)
+  const answerText = JSON.stringify(body)
+  await kernel.hooks.callObservers('after-response', { request, candidate, status: info.status, error: info.message, durationMs: Date.now() - request.startedAt, responseHeaders: {}, answerText })
+  const response = new FastResponse(answerText, { status: info.status, headers: { 'content-type': 'application/json' } })
   if (request.timing) response.headers.set(overheadHeader, overheadValue(request.timing))
   if (info.retryAfter !== undefined) response.headers.set('retry-after', String(Math.max(1, Math.ceil(info.retryAfter))))
   return response

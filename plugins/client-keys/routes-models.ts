@@ -1,6 +1,6 @@
 import type { ProxyKernel } from 'model-proxy'
-import { addManagementRoute, type Guard } from '../management/route.ts'
-import { ManagementError } from '../management/respond.ts'
+import { addManagementRoute, type Guard } from '../management/api.ts'
+import { ManagementError } from '../management/api.ts'
 import { keyAllowsModel, refusalOf } from './directory.ts'
 import { clientKeysOf } from './schema.ts'
 import { modelViews } from './models-view.ts'

@@ -36,6 +36,7 @@ export function resolveHook(kernel: ProxyKernel, ctx: RouteContext): void | Prom
     ctx.candidates = resolution.candidates
     if (resolution.rule) {
       request.rule = resolution.rule.name
+      ctx.rule = resolution.rule.name
       request.servedModel = resolution.model === request.model ? undefined : resolution.model
       kernel.logger.debug(`request ${request.id}: ${resolution.rule.name} -> ${resolution.model}`)
     }

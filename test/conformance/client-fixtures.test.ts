@@ -4,15 +4,17 @@ import type { CanonicalRequest } from '../../core/canonical/types.ts'
 import { droppedFields } from '../../core/canonical/dropped.ts'
 import { clientKey, families, familyModels, startFamilyProxy, type Family, type FamilyProxy } from '../helpers/family-proxy.ts'
 import { streamCompleted, type ClientFormat } from '../helpers/client-formats.ts'
-import { keyMarker, loadFixtures, type ClientFixture } from '../clients/lab/fixtures.ts'
+import { keyMarker, loadFixtures, recordedFixturesDir, type ClientFixture } from '../clients/lab/fixtures.ts'
 import { codecs } from './codecs.ts'
 
 /**
  * The real requests of every client in the lab (test/fixtures/clients, recorded from the versions in
- * package.json), replayed: through every codec, and over HTTP to every upstream family.
+ * package.json), and those the flight recorder exported (test/fixtures/recorded), replayed: through
+ * every codec, and over HTTP to every upstream family.
  */
 
 const fixtures = loadFixtures()
+const recorded = loadFixtures(recordedFixturesDir)
 let setup: FamilyProxy
 beforeAll(async () => { setup = await startFamilyProxy() })
 afterAll(() => setup.close())
@@ -50,7 +52,7 @@ it('fixtures of every lab client are present', () => {
   expect(new Set(fixtures.map(fixture => fixture.client))).toEqual(new Set(['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code', 'openai', 'anthropic', 'genai', 'ai-openai', 'ai-anthropic', 'ai-google']))
 })
 
-describe.each(fixtures.map(fixture => ({ name: `${fixture.client} ${fixture.version} ${fixture.case}`, fixture })))('$name', ({ fixture }) => {
+describe.each([...fixtures, ...recorded].map(fixture => ({ name: `${fixture.client} ${fixture.version} ${fixture.case}`, fixture })))('$name', ({ fixture }) => {
   const format = formatOf(fixture)
 
   it('decodes in its own format, and crosses to every other one keeping system text, tools, calls and results', () => {

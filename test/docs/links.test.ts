@@ -88,7 +88,6 @@ describe('documentation links', () => {
           '```',
           '[in a fence](nope3.md)',
           '```',
-          '[soon](plugins.md)',
         ].join('\n'),
       )
       expect(brokenLinks(join(dir, 'b.md'))).toEqual([

@@ -39,6 +39,8 @@ export function startProxy(upstream: string, nodeArgs: string[] = [], root?: str
     'host: 127.0.0.1', 'api-keys: [bench]', `auth-dir: ${dir}/auths`,
     `compat-provider: [{ name: mock, base-url: '${upstream}/v1', models: [{ name: bench, alias: bench }] }]`,
     `beta-api-key: [{ api-key: up, base-url: '${upstream}', models: [{ name: bench-claude, alias: bench-claude }], excluded-models: ['claude-*'] }]`,
+    // More config for a run, e.g. BENCH_PROXY_YAML='recorder: { mode: all }' (docs/recorder.md).
+    ...(process.env.BENCH_PROXY_YAML ? [process.env.BENCH_PROXY_YAML] : []),
     '',
   ].join('\n'))
   return start([...nodeArgs, root ? join(root, 'core/cli/bin.mjs') : bin, 'start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], {}, dir)

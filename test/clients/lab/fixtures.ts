@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { clientVersion, repoRoot, type ClientId } from './clients.ts'
 import type { LabCall } from './agent-lab.ts'
+import type { FixtureRequest } from '../../../plugins/recorder/fixture.ts'
 
 /**
  * Real client requests, recorded by the lab (`RECORD_CLIENT_FIXTURES=1 npx vitest run test/clients`)
@@ -9,15 +10,8 @@ import type { LabCall } from './agent-lab.ts'
  * longer than `keepChars` (system prompts, tool descriptions: the clients' own text) becomes a
  * `<N chars>` placeholder, the client key a marker, the run's temp paths `$HOME`.
  */
-export interface ClientFixture {
+export interface ClientFixture extends FixtureRequest {
   client: ClientId
-  version: string
-  /** `plain`, `stream`, `tool-result`... */
-  case: string
-  method: string
-  path: string
-  headers: Record<string, string>
-  body: unknown
 }
 
 export const fixturesDir = join(repoRoot, 'test/fixtures/clients')
@@ -53,6 +47,13 @@ export function saveFixture(client: ClientId, name: string, call: LabCall | unde
   writeFileSync(join(fixturesDir, `${client}-${name}.json`), `${JSON.stringify(fixture, null, 1)}\n`)
 }
 
-export function loadFixtures(): ClientFixture[] {
-  return readdirSync(fixturesDir).filter(file => file.endsWith('.json')).sort().map(file => JSON.parse(readFileSync(join(fixturesDir, file), 'utf8')) as ClientFixture)
+/**
+ * Requests the flight recorder exported (`GET /v0/management/requests/{id}/fixture`, docs/recorder.md),
+ * replayed by the same suite; `RECORDED_FIXTURES_DIR` points it at another folder.
+ */
+export const recordedFixturesDir = process.env.RECORDED_FIXTURES_DIR ?? join(repoRoot, 'test/fixtures/recorded')
+
+export function loadFixtures(dir = fixturesDir): ClientFixture[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir).filter(file => file.endsWith('.json')).sort().map(file => JSON.parse(readFileSync(join(dir, file), 'utf8')) as ClientFixture)
 }

@@ -1,0 +1,43 @@
+import type { StreamWatch, UpstreamReplyContext } from '../hooks.ts'
+import { scrubSecrets } from '../credential.ts'
+import type { StreamTransform } from './stream-transform.ts'
+import type { Attempt } from './attempt-result.ts'
+import type { UpstreamReply } from './outcome.ts'
+
+/**
+ * `upstream-reply` observers see what the upstream answered (the flight recorder, plugins/recorder).
+ * Nobody listening costs one property read: no context is built. A listener that sets `watch` on a
+ * stream answer gets its chunks (`watchTransform`).
+ */
+export function announceReply(attempt: Attempt, reply: Exclude<UpstreamReply, { kind: 'unreachable' }>, text?: string): void | Promise<void> {
+  const { kernel, request, candidate, number } = attempt
+  // Not even a promise when nobody listens: callers `await` only what this returns.
+  if (!kernel.hooks.listens('upstream-reply')) return
+  const whole = text ?? (reply.kind === 'buffered' ? scrubSecrets(reply.text, candidate.credential) : undefined)
+  const ctx: UpstreamReplyContext = { request, candidate, attempt: number, status: reply.status, headers: reply.headers, text: whole }
+  const called = kernel.hooks.callObservers('upstream-reply', ctx)
+  const take = () => { if (ctx.watch) attempt.watch = ctx.watch }
+  if (called) return called.then(take)
+  take()
+}
+
+/**
+ * The same transform, showing `watch` every upstream chunk it takes and every chunk of client bytes it
+ * gives (before keep-alive comments are mixed in). A failing watcher is ignored.
+ */
+export function watchTransform(transform: StreamTransform, watch: StreamWatch): StreamTransform {
+  const out = (bytes: Uint8Array | undefined) => {
+    if (bytes) try { watch(bytes, 'client') } catch {}
+    return bytes
+  }
+  return {
+    push(chunk) {
+      try { watch(chunk, 'upstream') } catch {}
+      return out(transform.push(chunk))
+    },
+    end: () => out(transform.end()),
+    fail: (message, status) => out(transform.fail(message, status)),
+    get primed() { return transform.primed },
+    get usage() { return transform.usage },
+  }
+}

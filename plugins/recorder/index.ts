@@ -1,0 +1,87 @@
+import { defineProxyPlugin } from 'model-proxy'
+import type { ProxyHooks } from 'model-proxy'
+import type { ProxyConfig } from 'model-proxy'
+import { maskValues } from 'model-proxy/internal'
+import type { Guard } from '../management/api.ts'
+import { redact, secretsOf } from '../logs/api.ts'
+import { recorderConfigOf, recorderConfigSchema } from './schema.ts'
+import { flightListeners, type Flight } from './flight.ts'
+import { buildRecord } from './build.ts'
+import { RecordStore } from './store.ts'
+import { addRecorderRoutes } from './routes.ts'
+
+/** How often finished flights are written (and the ring trimmed). */
+const flushMs = 250
+/** Age retention applies even when nothing new is recorded. */
+const trimMs = 60_000
+
+const failed = (flight: Flight) => flight.end!.status >= 400 || flight.end!.error !== undefined
+
+/**
+ * The flight recorder (docs/recorder.md): every hop of a request (client request, routing, each upstream
+ * attempt as sent and answered, the client's answer) kept in a ring in the storage, read and replayed
+ * through the management API. With `recorder.mode: off` none of its hooks is registered: the hot path
+ * does not know it exists.
+ */
+export default defineProxyPlugin({
+  name: 'recorder',
+  configSchema: recorderConfigSchema,
+  setup(kernel) {
+    const settings = () => recorderConfigOf(kernel.config)
+    let secrets = secretsOf(kernel.config)
+    const store = new RecordStore(kernel.storage, {
+      settings,
+      build: flight => buildRecord(flight, {
+        instance: kernel.fleet.instanceId,
+        keyName: key => kernel.services.clientKeys?.nameOf(key),
+        cost: (usage, model, upstreamModel) => kernel.services.prices?.costOfUsage(usage, model, upstreamModel),
+      }),
+      clean: (text, extra) => redact(maskValues(text, extra), secrets),
+      warn: error => kernel.warnLimited('recorder', `recorder: ${(error as Error).message}`),
+    })
+    const listeners = flightListeners({
+      follow: () => {
+        const { mode, sample } = settings()
+        return mode === 'all' || mode === 'errors' || (mode === 'sampled' && Math.random() < sample)
+      },
+      cap: () => settings()['max-body-kb'] * 1024,
+      fault: error => kernel.warnLimited('recorder-hook', `recorder: a hook listener failed (the request goes on): ${(error as Error)?.stack ?? error}`),
+      done: (flight) => {
+        if (flight.replayOf !== undefined || settings().mode !== 'errors' || failed(flight)) store.add(flight)
+      },
+    })
+    const hooks: { [N in keyof ProxyHooks]?: ProxyHooks[N] } = {
+      'route-resolve': listeners['route-resolve'],
+      'credential-pick': listeners['credential-pick'],
+      'before-upstream': listeners['before-upstream'],
+      'upstream-reply': listeners['upstream-reply'],
+      'attempt-result': listeners['attempt-result'](() => kernel.services.availability),
+      'after-response': listeners['after-response'],
+    }
+    let detach: Array<() => void> | undefined
+    const apply = (config: ProxyConfig) => {
+      secrets = secretsOf(config)
+      const on = recorderConfigOf(config).mode !== 'off'
+      if (on && !detach) detach = Object.entries(hooks).map(([name, fn]) => kernel.hooks.hook(name as keyof ProxyHooks, fn as never))
+      if (!on && detach) {
+        for (const off of detach) off()
+        detach = undefined
+      }
+    }
+    apply(kernel.config)
+    kernel.hooks.hook('config-reload', config => apply(config))
+
+    const flush = setInterval(() => { if (store.waiting) void store.flush().catch(() => {}) }, flushMs)
+    flush.unref()
+    const trim = setInterval(() => { if (settings().mode !== 'off') void store.trim().catch(() => {}) }, trimMs)
+    trim.unref()
+    kernel.hooks.hook('close', async () => {
+      clearInterval(flush)
+      clearInterval(trim)
+      await store.flush().catch(() => {})
+    })
+
+    const guard = (kernel.services as { managementGuard?: Guard }).managementGuard
+    if (guard) addRecorderRoutes(kernel, guard, store)
+  },
+})
