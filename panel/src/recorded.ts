@@ -33,24 +33,48 @@ export function requestsQuery(filter: RequestFilter, options: { limit?: number; 
   return text ? `?${text}` : ''
 }
 
-/** New rows from a poll on top of the rows shown: one row per id (a newer copy wins), newest first. */
-export function mergeRows(shown: RecordSummary[], fresh: RecordSummary[]): RecordSummary[] {
+/**
+ * New rows on top of the rows shown: one row per id (a newer copy wins), newest first. A poll
+ * (`olderToo` false) adds nothing older than the oldest row shown: those belong to a page not loaded yet.
+ */
+export function mergeRows(shown: RecordSummary[], fresh: RecordSummary[], olderToo = true): RecordSummary[] {
   const byId = new Map(shown.map(row => [row.id, row]))
-  for (const row of fresh) byId.set(row.id, row)
+  const floor = olderToo || !shown.length ? -Infinity : Math.min(...shown.map(row => row.time))
+  for (const row of fresh) if (row.time >= floor) byId.set(row.id, row)
   return [...byId.values()].sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : -1))
 }
 
-/** The newest time among rows (what the next poll asks `from`), or undefined before the first. */
-export const newestTime = (rows: RecordSummary[]) => rows.length ? Math.max(...rows.map(row => row.time)) : undefined
+/**
+ * Records are kept by the time their request started but written when it ends, so a long stream shows
+ * up after shorter, newer requests. A poll asks from this long before the newest row it holds (rows
+ * it has already are merged, not repeated).
+ */
+export const pollLookbackMs = 5 * 60_000
 
-/** A body to read: JSON pretty-printed (two spaces), anything else as it was; with a note when it was cut. */
-export function bodyText(message: RecordedMessage | undefined): string {
+/** The `from` of the next poll, or undefined before the first page. */
+export const pollFrom = (rows: RecordSummary[]) => rows.length ? Math.max(...rows.map(row => row.time)) - pollLookbackMs : undefined
+
+/** A JSON value with every object's keys in order, so two formats' bodies line up in a diff. */
+export function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys)
+  if (!value || typeof value !== 'object') return value
+  return Object.fromEntries(Object.keys(value).sort().map(key => [key, sortedKeys((value as Record<string, unknown>)[key])]))
+}
+
+/**
+ * A body to read: JSON pretty-printed (two spaces; keys sorted when asked), anything else as it was;
+ * with a note when it was cut. A stream is its events, one after another.
+ */
+export function bodyText(message: RecordedMessage | undefined, sortKeys = false): string {
   if (!message) return ''
   if (message.stream) return message.stream.events.map(event => event.data).join('\n\n')
   const body = message.body
   if (!body) return ''
   let text = body.text
-  try { text = JSON.stringify(JSON.parse(body.text), null, 2) } catch {}
+  try {
+    const parsed = JSON.parse(body.text)
+    text = JSON.stringify(sortKeys ? sortedKeys(parsed) : parsed, null, 2)
+  } catch {}
   return body.truncated ? `${text}\n… ${body.truncated} characters cut at max-body-kb` : text
 }
 

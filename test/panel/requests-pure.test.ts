@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { diffCounts, foldDiff, lineDiff, type DiffLine } from '../../panel/src/line-diff.ts'
-import { bodyText, mergeRows, noFilter, requestsQuery, timeline, type FlightRecord, type RecordSummary } from '../../panel/src/recorded.ts'
+import { bodyText, mergeRows, pollFrom, pollLookbackMs, sortedKeys, noFilter, requestsQuery, timeline, type FlightRecord, type RecordSummary } from '../../panel/src/recorded.ts'
 import { hashDetail, pageFromHash } from '../../panel/src/routes.ts'
 
 /** A diff in a compact form: ' a', '-b', '+c'. */
@@ -72,6 +72,14 @@ describe('requests list', () => {
     const merged = mergeRows([row('a', 1), row('b', 3)], [row('b', 3, 500), row('c', 2)])
     expect(merged.map(r => [r.id, r.status])).toEqual([['b', 500], ['c', 200], ['a', 200]])
   })
+  it('a poll adds nothing older than the oldest row shown (an older page is loaded on demand)', () => {
+    expect(mergeRows([row('a', 5), row('b', 9)], [row('c', 4), row('d', 6), row('e', 10)], false).map(r => r.id)).toEqual(['e', 'b', 'd', 'a'])
+    expect(mergeRows([], [row('c', 4)], false).map(r => r.id)).toEqual(['c'])
+  })
+  it('a poll asks from a while before the newest row, for long requests written after newer ones', () => {
+    expect(pollFrom([])).toBeUndefined()
+    expect(pollFrom([row('a', 1_000_000), row('b', 3_000_000)])).toBe(3_000_000 - pollLookbackMs)
+  })
 })
 
 describe('request view', () => {
@@ -81,6 +89,16 @@ describe('request view', () => {
     [{ headers: {}, stream: { events: [{ at: 1, data: 'data: 1' }, { at: 2, data: 'data: 2' }] } }, 'data: 1\n\ndata: 2'],
     [undefined, ''],
   ])('bodyText(%j)', (message, text) => expect(bodyText(message)).toBe(text))
+
+  it.each([
+    [{ b: 1, a: { d: [{ z: 1, y: 2 }], c: null } }, '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}'],
+    [[3, 'x'], '[3,"x"]'],
+    ['text', '"text"'],
+  ])('sortedKeys(%j)', (value, json) => expect(JSON.stringify(sortedKeys(value))).toBe(json))
+  it('bodyText sorts keys when asked, and leaves a body that is not JSON alone', () => {
+    expect(bodyText({ headers: {}, body: { text: '{"b":1,"a":2}' } }, true)).toBe('{\n  "a": 2,\n  "b": 1\n}')
+    expect(bodyText({ headers: {}, body: { text: 'b=1&a=2' } }, true)).toBe('b=1&a=2')
+  })
 
   it('timeline puts the answering attempt\'s upstream stream and the client stream on one clock', () => {
     const record = {

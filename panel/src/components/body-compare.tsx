@@ -1,7 +1,15 @@
 import { useMemo, useState } from 'preact/hooks'
+import { CheckField } from './field.tsx'
 import { diffCounts, foldDiff, lineDiff } from '../line-diff.ts'
 
-export interface Side { title: string; detail?: string; text: string; headers?: Record<string, string> }
+export interface Side {
+  title: string
+  detail?: string
+  text: string
+  /** The same body with JSON keys sorted: what the diff compares unless key order is asked for. */
+  sorted?: string
+  headers?: Record<string, string>
+}
 
 /** Two hops' bodies side by side, or as a line diff of the left against the right. */
 export function BodyCompare({ id, title, left, right }: { id: string; title: string; left: Side; right: Side }) {
@@ -16,7 +24,7 @@ export function BodyCompare({ id, title, left, right }: { id: string; title: str
         </div>
       </div>
       {diff
-        ? <DiffView left={left} right={right} />
+        ? <DiffView id={id} left={left} right={right} />
         : (
           <div class="pair">
             <BodyPane side={left} hop="left" />
@@ -44,12 +52,16 @@ function BodyPane({ side, hop }: { side: Side; hop: string }) {
   )
 }
 
-function DiffView({ left, right }: { left: Side; right: Side }) {
-  const lines = useMemo(() => lineDiff(left.text, right.text), [left.text, right.text])
+function DiffView({ id, left, right }: { id: string; left: Side; right: Side }) {
+  // Formats order their fields differently; sorted keys show what differs, not where it sits.
+  const [keepOrder, setKeepOrder] = useState(false)
+  const [a, b] = keepOrder ? [left.text, right.text] : [left.sorted ?? left.text, right.sorted ?? right.text]
+  const lines = useMemo(() => lineDiff(a, b), [a, b])
   const counts = diffCounts(lines)
   const parts = foldDiff(lines)
   return (
     <div class="diff-wrap">
+      <CheckField label="Keep the key order as sent (else JSON keys are sorted on both sides)" checked={keepOrder} onChange={setKeepOrder} name={`diff-order-${id}`} />
       <p class="muted diff-legend"><span class="diff-del">− {counts.del} only in {left.title}</span> · <span class="diff-add">+ {counts.add} only in {right.title}</span></p>
       <pre class="diff body" tabIndex={0} aria-label={`Diff: ${left.title} against ${right.title}`}>
         {parts.map((part, i) => part.op === 'fold'

@@ -34,7 +34,7 @@ export function RequestView({ id }: { id: string }) {
               <div><dt>When</dt><dd>{formatTime(r.time)} · {formatNumber(Math.round(r.durationMs))} ms</dd></div>
               <div><dt>Model</dt><dd><code>{r.model}</code>{r.servedModel && r.servedModel !== r.model && <> → <code>{r.servedModel}</code></>}</dd></div>
               <div><dt>Client</dt><dd>{r.format} · <code>{r.path}</code>{r.stream ? ' · stream' : ''}</dd></div>
-              <div><dt>Key</dt><dd>{r.keyName ?? '—'} {r.clientKey && <code class="muted">{r.clientKey}</code>}</dd></div>
+              <div><dt>Key</dt><dd>{r.keyName ?? (r.replayOf ? 'none (the operator\'s replay)' : '—')} {r.clientKey && <code class="muted">{r.clientKey}</code>}</dd></div>
               <div><dt>Served by</dt><dd>{r.family ? <FamilyName family={r.family} /> : '—'} {r.credential && <code>{r.credential}</code>} · {r.attemptCount} attempt{r.attemptCount === 1 ? '' : 's'}</dd></div>
               <div><dt>Usage</dt><dd data-usage>{r.usage ? `${formatNumber(r.usage.inputTokens)} in · ${formatNumber(r.usage.outputTokens)} out${r.usage.cachedInputTokens ? ` · ${formatNumber(r.usage.cachedInputTokens)} cached` : ''}${r.usage.reasoningTokens ? ` · ${formatNumber(r.usage.reasoningTokens)} reasoning` : ''}` : '—'}</dd></div>
               <div><dt>Cost</dt><dd>{r.cost === undefined ? 'no price known' : `$${r.cost.toFixed(6)}`}</dd></div>
@@ -79,21 +79,21 @@ function Hops({ record, chosen, onChoose }: { record: FlightRecord; chosen?: num
   return (
     <>
       {record.attempts.length > 1 && (
-        <div class="toolbar">
+        <div class="toolbar hop-pick">
           <SelectField label="Upstream side shows" name="hop-attempt" value={String(attempt?.number ?? '')} onChange={v => onChoose(Number(v))}
             options={record.attempts.map(a => [String(a.number), `${label(a.number)}: ${a.credential} (${a.status ?? 'running'})`] as [string, string])} />
         </div>
       )}
       <BodyCompare id="request" title="Request: client → upstream"
-        left={{ title: 'Client request', detail: `${client.request.method} ${client.request.path}`, headers: client.request.headers, text: bodyText(client.request) }}
+        left={{ title: 'Client request', detail: `${client.request.method} ${client.request.path}`, headers: client.request.headers, text: bodyText(client.request), sorted: bodyText(client.request, true) }}
         right={attempt
-          ? { title: `Upstream request (${label(attempt.number)})`, detail: `${attempt.request.method} ${attempt.request.url}`, headers: attempt.request.headers, text: bodyText(attempt.request) }
+          ? { title: `Upstream request (${label(attempt.number)})`, detail: `${attempt.request.method} ${attempt.request.url}`, headers: attempt.request.headers, text: bodyText(attempt.request), sorted: bodyText(attempt.request, true) }
           : { title: 'Upstream request', text: '' }} />
       <BodyCompare id="answer" title="Answer: upstream → client"
         left={attempt?.response
-          ? { title: `Upstream answer (${label(attempt.number)})`, detail: `status ${attempt.response.status}`, headers: attempt.response.headers, text: bodyText(attempt.response) }
+          ? { title: `Upstream answer (${label(attempt.number)})`, detail: `status ${attempt.response.status}`, headers: attempt.response.headers, text: bodyText(attempt.response), sorted: bodyText(attempt.response, true) }
           : { title: 'Upstream answer', detail: attempt ? 'no answer (no connection)' : 'no attempt', text: '' }}
-        right={{ title: 'Client answer', detail: `status ${client.response.status}`, headers: client.response.headers, text: bodyText(client.response) }} />
+        right={{ title: 'Client answer', detail: `status ${client.response.status}`, headers: client.response.headers, text: bodyText(client.response), sorted: bodyText(client.response, true) }} />
     </>
   )
 }

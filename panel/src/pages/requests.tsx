@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { get } from '../api.ts'
 import { formatNumber, formatTime } from '../format.ts'
 import { hashDetail } from '../routes.ts'
-import { mergeRows, newestTime, noFilter, requestsQuery, statusClass, type RecordSummary, type RequestFilter, type RequestsPage } from '../recorded.ts'
+import { mergeRows, pollFrom, noFilter, requestsQuery, statusClass, type RecordSummary, type RequestFilter, type RequestsPage } from '../recorded.ts'
 import { Section, SelectField, TextField } from '../components/field.tsx'
 import { ErrorLine } from '../components/notice.tsx'
 import { FamilyName } from '../components/family-name.tsx'
@@ -22,7 +22,7 @@ export function Requests() {
   return id ? <RequestView key={id} id={id} /> : <RequestList />
 }
 
-/** Live list (a poll every 2 s asks only from the newest time shown), filters, newest first, older pages on demand. */
+/** Live list (a poll every 2 s asks only from a little before the newest row shown), filters, newest first, older pages on demand. */
 function RequestList() {
   const [form, setForm] = useState<RequestFilter>(noFilter)
   const [filter, setFilter] = useState<RequestFilter>(noFilter)
@@ -36,10 +36,10 @@ function RequestList() {
 
   const load = async (fresh: boolean) => {
     try {
-      const since = fresh ? undefined : newestTime(rowsRef.current)
+      const since = fresh ? undefined : pollFrom(rowsRef.current)
       const answer = await get<RequestsPage>(`/requests${requestsQuery(filter, { limit: since === undefined ? pageSize : 500, since })}`)
       setPage(answer)
-      setRows(fresh ? answer.requests : mergeRows(rowsRef.current, answer.requests))
+      setRows(fresh ? answer.requests : mergeRows(rowsRef.current, answer.requests, false))
       if (fresh) setOlder(answer.next)
       setError(undefined)
     } catch (failure) {
@@ -100,7 +100,7 @@ function RequestRows({ rows }: { rows: RecordSummary[] }) {
   return (
     <div class="table-wrap">
       <table class="requests-table stack">
-        <thead><tr><th scope="col">Time</th><th scope="col">Status</th><th scope="col">Model</th><th scope="col">Key</th><th scope="col">Client</th><th scope="col">Served by</th><th scope="col">Attempts</th><th scope="col">Took</th><th scope="col">Tokens</th></tr></thead>
+        <thead><tr><th scope="col">Time</th><th scope="col">Status</th><th scope="col">Model</th><th scope="col">Key</th><th scope="col">Client</th><th scope="col">Served by</th><th scope="col">Took</th><th scope="col">Tokens</th></tr></thead>
         <tbody>
           {rows.map(row => (
             <tr key={row.id} data-request={row.id} data-status={row.status}>
@@ -110,8 +110,7 @@ function RequestRows({ rows }: { rows: RecordSummary[] }) {
               <td data-label="Key">{row.keyName ?? row.clientKey ?? '—'}</td>
               <td data-label="Client">{row.format}{row.stream ? ' · stream' : ''}<div class="muted"><code>{row.path}</code></div></td>
               <td data-label="Served by">{row.family ? <FamilyName family={row.family} /> : '—'}{row.credential && <div class="muted"><code>{row.credential}</code></div>}</td>
-              <td data-label="Attempts" class="num">{row.attemptCount}</td>
-              <td data-label="Took" class="num">{formatNumber(Math.round(row.durationMs))} ms</td>
+              <td data-label="Took" class="num">{formatNumber(Math.round(row.durationMs))} ms<div class="muted" data-attempts={row.attemptCount}>{row.attemptCount} attempt{row.attemptCount === 1 ? '' : 's'}</div></td>
               <td data-label="Tokens" class="num">{row.usage ? formatNumber(row.usage.totalTokens ?? row.usage.inputTokens + row.usage.outputTokens) : '—'}{row.cost !== undefined && <div class="muted">${row.cost.toFixed(4)}</div>}</td>
             </tr>
           ))}
