@@ -162,9 +162,13 @@ describe.skipIf(!hasChromium)('panel: Requests page (flight recorder)', () => {
   it('replays to another family: the new record answers 200 from beta and links back to the first', async () => {
     await page.selectOption('#field-replay-model', 'via-beta')
     await page.waitForSelector('#field-replay-credential option[value="beta:0"]', { state: 'attached' })
+    // Only the credentials that serve the model picked are offered.
+    expect(await page.$$eval('#field-replay-credential option', options => options.map(o => (o as HTMLOptionElement).value))).toEqual(['', 'beta:0'])
+    await page.selectOption('#field-replay-credential', 'beta:0')
     await page.click('form[aria-label=Replay] button[type=submit]')
     const result = await page.waitForSelector('[data-replay-result]')
     expect(await result.textContent()).toContain('status 200')
+    expect(await result.textContent()).toContain('beta:0')
     const newId = await result.getAttribute('data-replay-result')
     expect(newId).not.toBe(failedId)
     await page.waitForSelector(`[data-replays] [data-replay="${newId}"]`)
@@ -190,8 +194,8 @@ describe.skipIf(!hasChromium)('panel: Requests page (flight recorder)', () => {
     for await (const _ of stream) { /* read to the end */ }
     const id = response.headers.get('x-request-id')!
     await page.evaluate(id => { location.hash = `#/requests/${id}` }, id)
-    await page.waitForSelector('.timeline-row[data-hop=client]')
-    const rows = await page.$$eval('.timeline-row[data-hop]', rows => rows.map(row => ({ hop: row.getAttribute('data-hop'), at: Number(row.children[0]!.textContent!.slice(1)), text: row.textContent })))
+    await page.waitForSelector('.timeline tr[data-hop=client]')
+    const rows = await page.$$eval('.timeline tr[data-hop]', rows => rows.map(row => ({ hop: row.getAttribute('data-hop'), at: Number(row.children[0]!.textContent!.slice(1)), text: row.textContent })))
     expect(rows.some(row => row.hop === 'upstream' && row.text!.includes('message_start'))).toBe(true)
     expect(rows.at(-1)!.text).toContain('[DONE]')
     expect(rows.map(row => row.at)).toEqual(rows.map(row => row.at).sort((a, b) => a - b))

@@ -18,7 +18,7 @@ export function BodyCompare({ id, title, left, right }: { id: string; title: str
     <section class="card compare" data-compare={id}>
       <div class="card-head">
         <h2>{title}</h2>
-        <div class="actions" role="group" aria-label={`${title}: view`}>
+        <div class="actions">
           <button type="button" class="small" aria-pressed={!diff} onClick={() => setDiff(false)}>Side by side</button>
           <button type="button" class="small" aria-pressed={diff} onClick={() => setDiff(true)}>Diff</button>
         </div>

@@ -5,15 +5,19 @@ export function StreamTimeline({ events, omitted }: { events: TimelineEvent[]; o
   if (!events.length) return <p class="muted">Not a stream: the bodies above are the whole answer.</p>
   return (
     <>
-      <div class="timeline" role="table" aria-label="Stream events">
-        <div class="timeline-row head" role="row"><span role="columnheader">ms</span><span role="columnheader">Upstream</span><span role="columnheader">Client</span></div>
-        {events.map((event, i) => (
-          <div key={i} class="timeline-row" role="row" data-hop={event.hop}>
-            <span role="cell" class="num">+{event.at.toFixed(1)}</span>
-            <span role="cell">{event.hop === 'upstream' && <code>{event.data}</code>}</span>
-            <span role="cell">{event.hop === 'client' && <code>{event.data}</code>}</span>
-          </div>
-        ))}
+      <div class="timeline-wrap">
+        <table class="timeline" aria-label="Stream events">
+          <thead><tr><th scope="col">ms</th><th scope="col">Upstream</th><th scope="col">Client</th></tr></thead>
+          <tbody>
+            {events.map((event, i) => (
+              <tr key={i} data-hop={event.hop}>
+                <td class="num">+{event.at.toFixed(1)}</td>
+                <td>{event.hop === 'upstream' && <code>{event.data}</code>}</td>
+                <td>{event.hop === 'client' && <code>{event.data}</code>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
       {omitted > 0 && <p class="muted">{omitted} more chunk(s) past max-body-kb were counted, not kept.</p>}
     </>
