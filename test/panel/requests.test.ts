@@ -9,7 +9,7 @@ import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-ser
 import type { TestProxy } from '../helpers/proxy-server.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'
 import { clientKey, failingToolTurns, recorderProxy, secret, toolTurn, upstreamKeys } from '../recorder/helpers.ts'
-import { chromiumPath, hasChromium, launch, shoot } from './harness.ts'
+import { chromiumPath, hasChromium, launch, shoot, signIn } from './harness.ts'
 
 if (!hasChromium) console.warn(`[panel] skipping the Requests page tests: ${chromiumPath} is not installed (apt-get install -y chromium)`)
 
@@ -50,9 +50,7 @@ describe.skipIf(!hasChromium)('panel: Requests page (flight recorder)', () => {
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage()
     page.setDefaultTimeout(8000)
     page.on('pageerror', error => pageErrors.push(error.message))
-    await page.goto(`${proxy.url}/management.html`)
-    await page.fill('#field-management-key', secret)
-    await page.click('button[type=submit]')
+    await signIn(page, `${proxy.url}/management.html`, secret)
     await page.waitForSelector('nav a[href="#/requests"]')
   }, 90_000)
   afterAll(async () => {
@@ -214,9 +212,7 @@ describe.skipIf(!hasChromium)('panel: Requests page with the recorder off', () =
     const browser = await launch()
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-      await page.goto(`${proxy.url}/management.html#/requests`)
-      await page.fill('#field-management-key', secret)
-      await page.click('button[type=submit]')
+      await signIn(page, `${proxy.url}/management.html#/requests`, secret)
       const note = await page.waitForSelector('[data-recorder-off]')
       expect(await note.textContent()).toContain('mode: errors')
       await shoot(page, 'issue25-requests-off')

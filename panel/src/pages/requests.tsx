@@ -33,11 +33,16 @@ function RequestList() {
   const [paused, setPaused] = useState(false)
   const rowsRef = useRef(rows)
   rowsRef.current = rows
+  // An answer for a filter no longer applied (a slow poll) is dropped, not merged.
+  const applied = useRef(filter)
+  applied.current = filter
 
   const load = async (fresh: boolean) => {
+    const asked = filter
     try {
       const since = fresh ? undefined : pollFrom(rowsRef.current)
       const answer = await get<RequestsPage>(`/requests${requestsQuery(filter, { limit: since === undefined ? pageSize : 500, since })}`)
+      if (applied.current !== asked) return
       setPage(answer)
       setRows(fresh ? answer.requests : mergeRows(rowsRef.current, answer.requests, false))
       if (fresh) setOlder(answer.next)
@@ -56,6 +61,7 @@ function RequestList() {
   const loadOlder = async () => {
     try {
       const answer = await get<RequestsPage>(`/requests${requestsQuery(filter, { limit: pageSize, cursor: older })}`)
+      if (applied.current !== filter) return
       setRows(mergeRows(rowsRef.current, answer.requests))
       setOlder(answer.next)
     } catch (failure) {
