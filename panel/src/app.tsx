@@ -15,11 +15,12 @@ import { PayloadRules } from './pages/payload.tsx'
 import { CredentialFiles } from './pages/credential-files.tsx'
 import { Usage } from './pages/usage.tsx'
 import { Logs } from './pages/logs.tsx'
+import { Requests } from './pages/requests.tsx'
 import { ConfigEditor } from './pages/config.tsx'
 
 const views: Record<PageId, () => preact.JSX.Element> = {
   dashboard: Dashboard, providers: Providers, models: Models, chat: Chat, keys: ClientKeys, 'named-keys': NamedKeys, routing: RoutingSettings, payload: PayloadRules,
-  files: CredentialFiles, usage: Usage, logs: Logs, config: ConfigEditor,
+  files: CredentialFiles, usage: Usage, requests: Requests, logs: Logs, config: ConfigEditor,
 }
 
 /** Sign-in gate, then the menu and the page the hash names. */

@@ -10,6 +10,7 @@ export const pages = [
   ['payload', 'Payload rules'],
   ['files', 'Credential files'],
   ['usage', 'Usage'],
+  ['requests', 'Requests'],
   ['logs', 'Logs'],
   ['config', 'Config'],
 ] as const
@@ -17,6 +18,12 @@ export const pages = [
 export type PageId = typeof pages[number][0]
 
 export function pageFromHash(hash: string): PageId {
-  const id = hash.replace(/^#\/?/, '')
+  const id = hash.replace(/^#\/?/, '').split('/')[0]
   return (pages.find(([page]) => page === id)?.[0]) ?? 'dashboard'
+}
+
+/** What follows the page in the hash (`#/requests/<id>` -> the id), decoded; '' when nothing does. */
+export function hashDetail(hash: string): string {
+  const rest = hash.replace(/^#\/?/, '').split('/').slice(1).join('/')
+  try { return decodeURIComponent(rest) } catch { return rest }
 }

@@ -124,3 +124,10 @@ export async function launch(): Promise<Browser> {
   const { chromium } = await import('playwright-core')
   return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
 }
+
+/** Opens the panel at `url` (a hash may name the page) and signs in with the management key. */
+export async function signIn(page: Page, url: string, key: string): Promise<void> {
+  await page.goto(url)
+  await page.fill('#field-management-key', key)
+  await page.click('button[type=submit]')
+}

@@ -1,6 +1,7 @@
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import type { MockUpstream } from '../helpers/mock-openai-server.ts'
 import type { Storage } from 'unstorage'
+import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 
 export const secret = 'recorder-admin'
 export const clientKey = 'sk-recorder-client-0123456789'
@@ -38,4 +39,24 @@ export async function eventually<T>(check: () => Promise<T | undefined>, ms = 50
     if (Date.now() > until) throw new Error('timed out')
     await new Promise(resolve => setTimeout(resolve, 50))
   }
+}
+
+/** The compat upstream fails every tool turn: a 429 on the first key (a cooldown), a 500 echoing the key it got on the second. */
+export const failingToolTurns = async (request: Request) => {
+  const body = await request.clone().json().catch(() => ({})) as { messages?: Array<{ role: string }> }
+  if (!body.messages?.some(message => message.role === 'tool')) return openaiMock(request)
+  const auth = request.headers.get('authorization') ?? ''
+  const json = (status: number, message: string) => new Response(JSON.stringify({ error: { message, type: 'server_error' } }), { status, headers: { 'content-type': 'application/json' } })
+  return auth.includes(upstreamKeys[0]!) ? json(429, 'rate limit reached for requests') : json(500, `tool turn broke the upstream (it was sent ${auth})`)
+}
+
+/** A messages tool turn: the tool's result goes back to the model (the turn the compat upstream fails). */
+export const toolTurn = {
+  max_tokens: 100,
+  tools: [{ name: 'get_weather', description: 'Weather for a city', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] } }],
+  messages: [
+    { role: 'user' as const, content: 'weather in Oslo?' },
+    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] },
+    { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'snow, -3C' }] },
+  ],
 }

@@ -7,24 +7,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import type { TestProxy } from '../helpers/proxy-server.ts'
-import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'
 import { repoRoot } from '../clients/lab/clients.ts'
-import { clientKey, manage, recorderProxy, upstreamKeys } from './helpers.ts'
+import { clientKey, failingToolTurns, manage, recorderProxy, toolTurn, upstreamKeys } from './helpers.ts'
 
 let compat: MockUpstream
 let beta: MockUpstream
 let proxy: TestProxy
 const dirs: string[] = []
-
-/** The compat upstream fails every tool turn: a 429 on the first key (a cooldown), a 500 echoing the key it got on the second. */
-const failingToolTurns = async (request: Request) => {
-  const body = await request.clone().json().catch(() => ({})) as { messages?: Array<{ role: string }> }
-  if (!body.messages?.some(message => message.role === 'tool')) return openaiMock(request)
-  const auth = request.headers.get('authorization') ?? ''
-  const json = (status: number, message: string) => new Response(JSON.stringify({ error: { message, type: 'server_error' } }), { status, headers: { 'content-type': 'application/json' } })
-  return auth.includes(upstreamKeys[0]!) ? json(429, 'rate limit reached for requests') : json(500, `tool turn broke the upstream (it was sent ${auth})`)
-}
 
 beforeAll(async () => {
   compat = await startMockUpstream(failingToolTurns)
@@ -36,16 +26,6 @@ afterAll(async () => {
   await Promise.all([compat?.close(), beta?.close()])
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
-
-const toolTurn = {
-  max_tokens: 100,
-  tools: [{ name: 'get_weather', description: 'Weather for a city', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] } }],
-  messages: [
-    { role: 'user' as const, content: 'weather in Oslo?' },
-    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } }] },
-    { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'snow, -3C' }] },
-  ],
-}
 
 describe('a failed cross-format tool turn (messages client -> compat upstream)', () => {
   let id: string
