@@ -1,13 +1,13 @@
 import { defineProxyPlugin } from 'model-proxy'
 import type { ProxyHooks } from 'model-proxy'
 import type { ProxyConfig } from 'model-proxy'
-import { maskValues } from 'model-proxy/internal'
 import type { Guard } from '../management/api.ts'
-import { redact, secretsOf } from '../logs/api.ts'
+import { secretsOf } from '../logs/api.ts'
 import { recorderConfigOf, recorderConfigSchema } from './schema.ts'
 import { flightListeners, type Flight } from './flight.ts'
 import { buildRecord } from './build.ts'
 import { RecordStore } from './store.ts'
+import { maskRecord } from './mask.ts'
 import { addRecorderRoutes } from './routes.ts'
 
 /** How often finished flights are written (and the ring trimmed). */
@@ -36,7 +36,9 @@ export default defineProxyPlugin({
         keyName: key => kernel.services.clientKeys?.nameOf(key),
         cost: (usage, model, upstreamModel) => kernel.services.prices?.costOfUsage(usage, model, upstreamModel),
       }),
-      clean: (text, extra) => redact(maskValues(text, extra), secrets),
+      // Known secrets by value, field by field (mask.ts); headers are masked by name when captured (capture.ts).
+      // A pass of the header-shaped regex over a record of agent-sized bodies cost more than the request.
+      mask: (record, extra) => maskRecord(record, [...extra, ...secrets]),
       warn: error => kernel.warnLimited('recorder', `recorder: ${(error as Error).message}`),
     })
     const listeners = flightListeners({

@@ -10,8 +10,8 @@ export interface StoreOptions {
   settings: () => RecorderConfig
   /** A finished flight -> its record and the secrets it may hold. */
   build: (flight: Flight) => { record: FlightRecord; secrets: Array<string | undefined> }
-  /** JSON text with every known secret masked. */
-  clean: (text: string, secrets: Array<string | undefined>) => string
+  /** A record (or its summary) with every known secret masked. */
+  mask: <T>(record: T, secrets: Array<string | undefined>) => T
   warn: (error: unknown) => void
 }
 
@@ -47,19 +47,11 @@ export class RecordStore {
    */
   add(flight: Flight): void {
     if (this.pending.length >= maxPending) { this.dropped++; return }
-    const { record, secrets } = this.options.build(flight)
-    if (!isRecordId(record.id)) return
+    const built = this.options.build(flight)
+    if (!isRecordId(built.record.id)) return
+    const record = this.options.mask(built.record, built.secrets)
     const summary = summaryOf(record)
-    const raw = JSON.stringify(summary)
-    const summaryText = this.options.clean(raw, secrets)
-    this.pending.push({
-      id: record.id,
-      entry: entryOf(record.time, record.id),
-      text: this.options.clean(JSON.stringify(record), secrets),
-      summaryText,
-      // Parsed again only when masking changed something.
-      summary: summaryText === raw ? summary : JSON.parse(summaryText),
-    })
+    this.pending.push({ id: record.id, entry: entryOf(record.time, record.id), text: JSON.stringify(record), summaryText: JSON.stringify(summary), summary })
   }
 
   get waiting(): number { return this.pending.length }

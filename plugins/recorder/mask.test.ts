@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { maskKnown, maskRecord } from './mask.ts'
+
+const key = 'sk-upstream-1234567890abcdef'
+
+describe('maskRecord', () => {
+  it('masks a known secret in any string of the record, keeps the rest as it is', () => {
+    const record = { a: `Bearer ${key}`, list: ['x', { deep: `echo ${key} echo` }], n: 3, none: null, ok: true }
+    expect(maskRecord(record, [undefined, 'abc', key])).toEqual({ a: 'Bearer sk-u...cdef', list: ['x', { deep: 'echo sk-u...cdef echo' }], n: 3, none: null, ok: true })
+  })
+
+  it('leaves a record without secrets untouched (the same object when there is nothing to look for)', () => {
+    const record = { a: 'b' }
+    expect(maskRecord(record, [undefined, ''])).toBe(record)
+    expect(maskRecord(record, [key])).toEqual(record)
+  })
+
+  it.each([
+    ['no secret here', 'no secret here'],
+    [`${key}${key}`, 'sk-u...cdefsk-u...cdef'],
+    ['sk-upstream-1234', 'sk-upstream-1234'],
+  ])('maskKnown(%s)', (text, expected) => {
+    expect(maskKnown(text, [key])).toBe(expected)
+  })
+})
