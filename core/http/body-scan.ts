@@ -67,10 +67,23 @@ function scalarEnd(bytes: Uint8Array, from: number): number {
   return i
 }
 
+/** A key's text; one spelled with escapes (`"mod\u0065l"`) is decoded as JSON.parse would (undefined: malformed). */
+function keyText(bytes: Buffer, open: number, end: number): string | undefined {
+  for (let k = open + 1; k < end - 1; k++) {
+    if (bytes[k] !== BACKSLASH) continue
+    try {
+      return JSON.parse(bytes.toString('utf8', open, end)) as string
+    } catch {
+      return undefined
+    }
+  }
+  return bytes.toString('utf8', open + 1, end - 1)
+}
+
 /**
  * The top-level keys of a JSON object text and where their values are, in one pass over the bytes that
  * jumps from quote to quote (an agent's body is mostly string content). Undefined when the text is not
- * an object the scan can follow (malformed, nested deeper than `maxDepth`, a key written with escapes):
+ * an object the scan can follow (malformed, nested deeper than `maxDepth`):
  * the caller then parses it whole, which reports the exact problem. Values are not validated: what
  * routing reads is parsed from its range, and the rest goes to a vendor that validates its own format.
  */
@@ -85,9 +98,8 @@ export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | un
     if (bytes[i] !== QUOTE) return undefined
     const keyEnd = stringEnd(bytes, i)
     if (keyEnd === -1) return undefined
-    // A key spelled with escapes (`"mod\u0065l"`) is decoded by the full parse, never guessed here.
-    for (let k = i + 1; k < keyEnd; k++) if (bytes[k] === BACKSLASH) return undefined
-    const key = bytes.toString('utf8', i + 1, keyEnd - 1)
+    const key = keyText(bytes, i, keyEnd)
+    if (key === undefined) return undefined
     i = skipSpace(bytes, keyEnd)
     if (bytes[i] !== COLON) return undefined
     const start = skipSpace(bytes, i + 1)

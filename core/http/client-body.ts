@@ -11,12 +11,12 @@ export const bodySourceOf = (body: object): ClientBodySource | undefined => body
 
 const invalid = (message: string) => new ProxyError(400, message, 'invalid_request_error', 'invalid_json')
 
-/** Parse JSON object text; malformed, too deep or non-object bodies are the client's 400. */
-export function parseJsonObject(bytes: Buffer): Record<string, unknown> {
+/** Parse JSON object text; malformed, too deep or non-object bodies are the client's 400. `depthKnown`: a scan already checked the nesting. */
+export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<string, unknown> {
   const text = jsonTextOf(bytes)
   if (!text.trim()) throw invalid('request body is empty: expected a JSON object')
   // Before parsing: a body nested thousands deep is refused without building it.
-  if (jsonDeeperThan(text)) throw invalid(`request body is nested more than ${maxJsonDepth} levels deep`)
+  if (!depthKnown && jsonDeeperThan(text)) throw invalid(`request body is nested more than ${maxJsonDepth} levels deep`)
   let body: unknown
   try {
     body = JSON.parse(text)
@@ -50,7 +50,7 @@ export class ClientBody {
 
   /** The whole body, parsed once on first use. */
   object(): Record<string, unknown> {
-    return this.#parsed ??= parseJsonObject(this.bytes)
+    return this.#parsed ??= parseJsonObject(this.bytes, this.#scan !== undefined)
   }
 
   /** A top-level field, parsed from its own bytes while the whole is not built. */

@@ -58,7 +58,7 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   const parsed = !request.clientBody || request.clientBody.parsed
   if (parsed && http.json === body && body === request.body) {
     const source = bodySourceOf(body)
-    if (source && clientBytesUsable(source.text, kernel.formats.get(request.inbound)?.modelIn !== 'url')) http.jsonText = { of: body, text: source.bytes }
+    if (source && clientBytesUsable(source.text, kernel.formats.get(request.inbound)?.modelIn !== 'url', source.bytes)) http.jsonText = { of: body, text: source.bytes }
   }
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined

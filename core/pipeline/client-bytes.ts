@@ -1,6 +1,5 @@
-const QUOTE = 34
-const BACKSLASH = 92
-const COLON = 58
+import { scanTopLevel } from '../http/body-scan.ts'
+import { maxJsonDepth } from '../http/json-depth.ts'
 
 /**
  * Whether the client's own bytes may go upstream instead of our serialization of what we parsed. The
@@ -12,63 +11,12 @@ const COLON = 58
  * A format that names the model in the URL (`WireCodec.modelIn`) has no such key (generateContent's
  * `"role":"model"` turns are none).
  */
-export function clientBytesUsable(text: string, modelInBody: boolean): boolean {
+export function clientBytesUsable(text: string, modelInBody: boolean, bytes: Buffer = Buffer.from(text)): boolean {
   if (!modelInBody) return true
   const first = text.indexOf('"model"')
   // The common cases decided without a scan: no key at all, or a single spelling anywhere and no escapes.
   if (first === -1 && text.indexOf('\\u') === -1) return true
   if (first !== -1 && text.indexOf('"model"', first + 7) === -1 && text.indexOf('\\u') === -1) return true
-  return topLevelModelKeys(text) < 2
-}
-
-/** How many top-level keys of a JSON object text decode to `model`. Strings are skipped by indexOf jumps. */
-export function topLevelModelKeys(text: string): number {
-  let depth = 0
-  let count = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === QUOTE) {
-      const end = closingQuote(text, i + 1)
-      if (end === -1) return count
-      if (depth === 1 && isKey(text, end + 1) && keyIsModel(text, i, end)) count++
-      i = end
-    } else if (c === 123 || c === 91) {
-      depth++
-    } else if (c === 125 || c === 93) {
-      depth--
-    }
-  }
-  return count
-}
-
-/** Index of the quote that ends a string starting at `from`, or -1. */
-function closingQuote(text: string, from: number): number {
-  let j = from
-  for (;;) {
-    j = text.indexOf('"', j)
-    if (j === -1) return -1
-    let backslashes = 0
-    while (text.charCodeAt(j - 1 - backslashes) === BACKSLASH) backslashes++
-    if (backslashes % 2 === 0) return j
-    j++
-  }
-}
-
-/** A string followed by `:` (after white space) is a key. */
-function isKey(text: string, from: number): boolean {
-  let k = from
-  while (k < text.length && text.charCodeAt(k) <= 32) k++
-  return text.charCodeAt(k) === COLON
-}
-
-function keyIsModel(text: string, open: number, close: number): boolean {
-  if (close - open === 6) return text.startsWith('model', open + 1)
-  // Escapes can spell `model` longer (`"mod\u0065l"`): decode those, as the upstream's parser would.
-  const escape = text.indexOf('\\', open)
-  if (escape === -1 || escape > close || close - open > 64) return false
-  try {
-    return JSON.parse(text.slice(open, close + 1)) === 'model'
-  } catch {
-    return false
-  }
+  // The same top-level scan the lazy body uses (core/http/body-scan.ts); one it cannot follow is not sent as it came.
+  return scanTopLevel(bytes, maxJsonDepth)?.repeated.has('model') === false
 }
