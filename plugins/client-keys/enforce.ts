@@ -1,5 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
-import type { ProxyRequest } from 'model-proxy'
+import type { ProxyKernel, ProxyRequest } from 'model-proxy'
 import { bodySourceOf } from 'model-proxy/internal'
 import { requestField } from 'model-proxy'
 import type { KeyDirectory } from './directory.ts'

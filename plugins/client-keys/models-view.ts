@@ -1,5 +1,4 @@
-import type { Candidate } from 'model-proxy'
-import type { ModelInfo } from 'model-proxy'
+import type { Candidate, ModelInfo } from 'model-proxy'
 
 /** One upstream behind a model name: the family (and so the wire format) that serves it, by whom, as what. */
 export interface ModelUpstream { family: string; provider: string; model: string; credentials: number }

@@ -1,6 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { addManagementRoute, type Guard } from '../management/api.ts'
-import { ManagementError } from '../management/api.ts'
+import { addManagementRoute, type Guard, ManagementError } from '../management/api.ts'
 import { keyAllowsModel, refusalOf } from './directory.ts'
 import { clientKeysOf } from './schema.ts'
 import { modelViews } from './models-view.ts'

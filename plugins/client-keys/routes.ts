@@ -1,7 +1,6 @@
 import type { H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { addManagementRoute, readBody, type Guard } from '../management/api.ts'
-import { ManagementError } from '../management/api.ts'
+import { addManagementRoute, readBody, type Guard, ManagementError } from '../management/api.ts'
 import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { RecentRequests } from './recent.ts'

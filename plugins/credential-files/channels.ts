@@ -1,5 +1,4 @@
-import type { ProviderDef } from 'model-proxy'
-import type { CredentialFileDef } from 'model-proxy'
+import type { ProviderDef, CredentialFileDef } from 'model-proxy'
 
 /** One credential-file type and the family that sends with it (read from the registry). */
 export interface FileChannel {

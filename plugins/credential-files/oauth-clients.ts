@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import type { ProxyConfig } from 'model-proxy'
-import type { OAuthClient } from 'model-proxy'
+import type { ProxyConfig, OAuthClient } from 'model-proxy'
 import type { FileChannel } from './channels.ts'
 
 export type { OAuthClient }

@@ -1,5 +1,4 @@
-import type { Credential } from 'model-proxy'
-import type { ProxyConfig } from 'model-proxy'
+import type { Credential, ProxyConfig } from 'model-proxy'
 import type { CredentialFile } from './file-schema.ts'
 import type { FileChannel } from './channels.ts'
 

@@ -1,6 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { maskSecret } from 'model-proxy/internal'
-import { isServedOffer } from 'model-proxy/internal'
+import { maskSecret, isServedOffer } from 'model-proxy/internal'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { trackCredentialStats } from './credential-stats.ts'

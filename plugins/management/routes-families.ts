@@ -1,5 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
-import type { ProviderDef } from 'model-proxy'
+import type { ProxyKernel, ProviderDef } from 'model-proxy'
 import { addManagementRoute, type Guard } from './route.ts'
 
 /** What the panel and operators learn of one family: no code, no secrets, only what the registry declares. */

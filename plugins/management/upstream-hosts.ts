@@ -1,5 +1,4 @@
-import type { Credential } from 'model-proxy'
-import type { ProviderDef } from 'model-proxy'
+import type { Credential, ProviderDef } from 'model-proxy'
 
 const hostOf = (url: string) => {
   try { return new URL(url).host } catch { return '' }

@@ -1,8 +1,7 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { isLoopback } from 'model-proxy/internal'
-import { createSecretVerifier } from '../management/api.ts'
-import { formatWait } from '../management/api.ts'
+import { createSecretVerifier, formatWait } from '../management/api.ts'
 
 export interface MetricsSettings { enable: boolean; path: string; 'require-key': boolean }
 

@@ -1,5 +1,4 @@
-import type { WireFormat } from 'model-proxy'
-import type { Usage } from 'model-proxy'
+import type { WireFormat, Usage } from 'model-proxy'
 
 /**
  * Attribute names of the OpenTelemetry GenAI semantic conventions (still "development" there, so named

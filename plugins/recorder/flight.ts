@@ -1,6 +1,4 @@
-import type { Credential } from 'model-proxy'
-import type { AttemptResult, Candidate, PickContext, ProxyRequest, ResponseContext, RouteContext, UpstreamContext, UpstreamReplyContext } from 'model-proxy'
-import type { UpstreamHttpRequest } from 'model-proxy'
+import type { Credential, AttemptResult, Candidate, PickContext, ProxyRequest, ResponseContext, RouteContext, UpstreamContext, UpstreamReplyContext, UpstreamHttpRequest } from 'model-proxy'
 import { StreamTap } from './capture.ts'
 import type { RecordedAttempt, RecordedRouting } from './types.ts'
 

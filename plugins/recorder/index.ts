@@ -1,6 +1,5 @@
 import { defineProxyPlugin } from 'model-proxy'
-import type { ProxyHooks } from 'model-proxy'
-import type { ProxyConfig } from 'model-proxy'
+import type { ProxyHooks, ProxyConfig } from 'model-proxy'
 import type { Guard } from '../management/api.ts'
 import { secretsOf } from '../logs/api.ts'
 import { recorderConfigOf, recorderConfigSchema } from './schema.ts'

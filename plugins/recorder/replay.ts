@@ -1,5 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
-import type { WireFormat } from 'model-proxy'
+import type { ProxyKernel, WireFormat } from 'model-proxy'
 import { trustedClient } from 'model-proxy/internal'
 import { ManagementError } from '../management/api.ts'
 import { pathWithoutKey, wholeBody } from './fixture.ts'

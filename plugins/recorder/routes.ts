@@ -1,7 +1,6 @@
 import { getRouterParam, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { addManagementRoute, type Guard } from '../management/api.ts'
-import { ManagementError, reply } from '../management/api.ts'
+import { addManagementRoute, type Guard, ManagementError, reply } from '../management/api.ts'
 import { jsonDeeperThan } from 'model-proxy/internal'
 import pkg from '../../package.json' with { type: 'json' }
 import { parseFilter } from './filter.ts'

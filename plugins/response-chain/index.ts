@@ -1,6 +1,5 @@
 import { defineProxyPlugin, requestField } from 'model-proxy'
-import type { ProxyKernel } from 'model-proxy'
-import type { ResponseContext } from 'model-proxy'
+import type { ProxyKernel, ResponseContext } from 'model-proxy'
 import { expandBody, loadChain, saveChain } from './chain.ts'
 import { watchFinalResponse } from './completed-event.ts'
 

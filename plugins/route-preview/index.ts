@@ -1,6 +1,5 @@
 import { defineProxyPlugin } from 'model-proxy'
-import { addManagementRoute, readBody, } from '../management/api.ts'
-import { ManagementError } from '../management/api.ts'
+import { addManagementRoute, readBody, ManagementError } from '../management/api.ts'
 import { previewRoute, routingOverview, type PreviewInput } from './preview.ts'
 
 /**

@@ -1,11 +1,6 @@
-import type { ProxyKernel } from 'model-proxy'
-import type { Candidate } from 'model-proxy'
-import type { WireFormat } from 'model-proxy'
+import type { ProxyKernel, Candidate, WireFormat } from 'model-proxy'
 import type { Chooser } from '../routing/api.ts'
-import { resolveRoute } from '../routing/api.ts'
-import { sessionKeyOf } from '../routing/api.ts'
-import { AffinityStore } from '../routing/api.ts'
-import { headroom } from '../routing/api.ts'
+import { resolveRoute, sessionKeyOf, AffinityStore, headroom } from '../routing/api.ts'
 
 const formats: WireFormat[] = ['chat', 'messages', 'responses', 'generate']
 

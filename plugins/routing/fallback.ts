@@ -1,5 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
-import type { Candidate, ProxyRequest } from 'model-proxy'
+import type { ProxyKernel, Candidate, ProxyRequest } from 'model-proxy'
 import { countRequestTokens } from 'model-proxy/internal'
 import { isQuotaError } from './cooldown.ts'
 import type { Stage } from './route-state.ts'

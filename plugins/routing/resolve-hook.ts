@@ -1,5 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
-import type { RouteContext } from 'model-proxy'
+import type { ProxyKernel, RouteContext } from 'model-proxy'
 import { resolveRoute } from './resolve.ts'
 import { requestTokens } from './fallback.ts'
 

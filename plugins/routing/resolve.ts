@@ -1,7 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
-import type { Candidate } from 'model-proxy'
-import type { CanonicalRequest } from 'model-proxy'
-import type { WireFormat } from 'model-proxy'
+import type { ProxyKernel, Candidate, CanonicalRequest, WireFormat } from 'model-proxy'
 import { countRequestTokens } from 'model-proxy/internal'
 import { matchRule, type RuleMatch } from './rules.ts'
 import { traitsOf, type RequestTraits } from './request-traits.ts'

@@ -1,6 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { addManagementRoute, readBody, } from '../management/api.ts'
-import { ManagementError } from '../management/api.ts'
+import { addManagementRoute, readBody, ManagementError } from '../management/api.ts'
 import type { UsageStore } from './store.ts'
 import { isUsageRecord, type UsageRecord } from './record.ts'
 import { summarize } from './summarize.ts'

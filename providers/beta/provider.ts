@@ -1,5 +1,4 @@
-import { defineProvider } from 'model-proxy'
-import { keyEntryCredentials, keyListConfig } from 'model-proxy'
+import { defineProvider, keyEntryCredentials, keyListConfig } from 'model-proxy'
 import { betaCatalog, betaModels } from './catalog.ts'
 import { betaRequestHeaders } from './request-headers.ts'
 

@@ -1,5 +1,4 @@
-import { defineProvider } from 'model-proxy'
-import { keyEntryCredentials, keyListConfig } from 'model-proxy'
+import { defineProvider, keyEntryCredentials, keyListConfig } from 'model-proxy'
 import { deltaCatalog, deltaModels } from './catalog.ts'
 import { googleOAuth } from '../alpha/api.ts'
 

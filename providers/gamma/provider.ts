@@ -1,5 +1,4 @@
-import { defineProvider } from 'model-proxy'
-import { keyEntryCredentials, keyListConfig } from 'model-proxy'
+import { defineProvider, keyEntryCredentials, keyListConfig } from 'model-proxy'
 import { pickClientHeaders } from 'model-proxy/internal'
 import { gammaCatalog, gammaModels } from './catalog.ts'
 

@@ -1,7 +1,6 @@
 import type { FilePart, Part, TextPart, ImagePart } from 'model-proxy'
-import { isImageType } from 'model-proxy/internal'
+import { isImageType, signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/internal'
 import { callId } from './ids.ts'
-import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/internal'
 
 /**
  * Google's documented value for a functionCall whose signature is lost (history from another model):

@@ -1,5 +1,4 @@
-import type { SseEvent, StreamDecoder } from 'model-proxy'
-import type { FinishReason, StreamEvent, Usage } from 'model-proxy'
+import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from 'model-proxy'
 import { blockedPrompt, finishFromGenerate } from './map-finish-reason.ts'
 import { usageFromGenerate } from './usage.ts'
 import { statusForGenerateError } from './error.ts'

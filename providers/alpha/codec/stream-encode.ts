@@ -1,12 +1,10 @@
-import type { StreamEncoder, StreamEncoderOptions, StreamEvent } from 'model-proxy'
+import type { StreamEncoder, StreamEncoderOptions, StreamEvent, TextPart, WebSearchPart } from 'model-proxy'
 import { finishToGenerate } from './map-finish-reason.ts'
 import { usageToGenerate } from './usage.ts'
 import { encodeGenerateError } from './error.ts'
 import { responseId } from './ids.ts'
-import { signatureToClient } from 'model-proxy/internal'
-import { createToolCallSequencer } from 'model-proxy/internal'
+import { signatureToClient, createToolCallSequencer } from 'model-proxy/internal'
 import { groundingTo } from './grounding.ts'
-import type { TextPart, WebSearchPart } from 'model-proxy'
 
 type Raw = Record<string, any>
 

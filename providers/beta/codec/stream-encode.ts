@@ -3,8 +3,7 @@ import { finishToMessages } from './map-finish-reason.ts'
 import { usageToMessages } from './usage.ts'
 import { messageId } from './ids.ts'
 import { messagesErrorType } from './error.ts'
-import { signatureToClient } from 'model-proxy/internal'
-import { createToolCallSequencer } from 'model-proxy/internal'
+import { signatureToClient, createToolCallSequencer } from 'model-proxy/internal'
 import { citationToMessages, webSearchToBlocks } from './web-search-blocks.ts'
 
 const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`

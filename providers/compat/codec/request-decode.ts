@@ -1,5 +1,4 @@
-import type { CanonicalRequest, ImagePart, Message, Part, TextPart, ToolChoice, ToolDef } from 'model-proxy'
-import type { ReasoningEffort } from 'model-proxy'
+import type { CanonicalRequest, ImagePart, Message, Part, TextPart, ToolChoice, ToolDef, ReasoningEffort } from 'model-proxy'
 import { RequestValidationError } from 'model-proxy'
 import { validateChatRequest } from '../validate-chat.ts'
 import { partsFromContent } from './content.ts'

@@ -1,11 +1,10 @@
 import type { StreamEncoder, StreamEncoderOptions, Part, StreamEvent, Usage } from 'model-proxy'
-import { errorTypeFor } from 'model-proxy/internal'
+import { errorTypeFor, createToolCallSequencer } from 'model-proxy/internal'
 import type { Json } from './guards.ts'
 import { itemId, responseId, type ItemKind } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'
 import { buildOutput, outputItem, outputText, refusalPart, responseObject } from './output-items.ts'
 import { usageToWire } from './usage.ts'
-import { createToolCallSequencer } from 'model-proxy/internal'
 import { annotationsOf } from './web-search-items.ts'
 
 /** The item being streamed: its output index and the canonical parts it holds so far. */

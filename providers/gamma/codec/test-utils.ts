@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { SseEvent, StreamDecoder } from 'model-proxy'
-import type { StreamEvent } from 'model-proxy'
+import type { SseEvent, StreamDecoder, StreamEvent } from 'model-proxy'
 import { createSseParser } from 'model-proxy/internal'
 
 /** Test helpers (not a test file): fixture loading and SSE parsing with the kernel's own parser. */
