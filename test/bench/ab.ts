@@ -2,11 +2,14 @@
 // with the floor: CPU µs per request (from /proc) and requests per second, round by round.
 //   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/node_modules
 //   node --import jiti/register test/bench/ab.ts /tmp/base [.]      (BENCH_ROUNDS, BENCH_SECONDS)
-// AB_CASE=agent-80 / agent-150 (same format, messages -> beta) or agent-80-translated (messages -> compat):
+// AB_CASE=agent-80 / agent-150 (same format, messages -> beta), agent-80-translated (messages -> compat) or
+// agent-80-chat (same format, chat -> compat):
 // the agent-sized requests of `npm run bench -- agent` at c=16 instead of a small chat request at c=32.
+// AB_YAML_A / AB_YAML_B: config added to one side only, e.g. one tree twice, recorder off against on:
+//   AB_YAML_B='recorder: { mode: all }' node --import jiti/register test/bench/ab.ts . .
 import { resolve } from 'node:path'
 import { load, median } from './proxy/load.ts'
-import { agentBody, agentHeaders } from './proxy/agent-body.ts'
+import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
 import { cpuMicros, startMock, startPassthrough, startProxy, type Running } from './proxy/processes.ts'
 
 const [baseline, candidate = '.'] = process.argv.slice(2)
@@ -16,17 +19,20 @@ if (!baseline) {
 }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
-const agentCase = /^agent-(\d+)(-translated)?$/.exec(process.env.AB_CASE ?? '')
-const body = agentCase ? agentBody(Number(agentCase[1]), agentCase[2] ? 'bench' : 'bench-claude') : { model: 'bench', messages: [{ role: 'user', content: 'hello' }] }
-const path = agentCase ? '/v1/messages' : '/v1/chat/completions'
+const agentCase = /^agent-(\d+)(-translated|-chat)?$/.exec(process.env.AB_CASE ?? '')
+const chat = agentCase?.[2] === '-chat'
+const body = !agentCase ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] }
+  : chat ? chatAgentBody(Number(agentCase[1]), 'bench')
+  : agentBody(Number(agentCase[1]), agentCase[2] ? 'bench' : 'bench-claude')
+const path = agentCase && !chat ? '/v1/messages' : '/v1/chat/completions'
 const connections = agentCase ? 16 : 32
-const headers = agentCase ? agentHeaders() : {}
+const headers = agentCase && !chat ? agentHeaders() : agentCase ? { accept: 'text/event-stream' } : {}
 
 const mock = await startMock()
 const sides: Array<[string, Running]> = [
   ['floor', await startPassthrough(mock.url)],
-  ['A (baseline)', await startProxy(mock.url, [], resolve(baseline))],
-  ['B (candidate)', await startProxy(mock.url, [], resolve(candidate))],
+  ['A (baseline)', await startProxy(mock.url, [], resolve(baseline), process.env.AB_YAML_A ?? process.env.BENCH_PROXY_YAML)],
+  ['B (candidate)', await startProxy(mock.url, [], resolve(candidate), process.env.AB_YAML_B ?? process.env.BENCH_PROXY_YAML)],
 ]
 try {
   for (const [, side] of sides) await load(`${side.url}${path}`, body, connections, 1, headers)

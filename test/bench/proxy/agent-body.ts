@@ -4,6 +4,8 @@
 // tool turns appended until the body reaches the size a working session passes.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { messagesCodec } from '../../../providers/beta/codec/index.ts'
+import { chatCodec } from '../../../providers/compat/codec/index.ts'
 
 const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/clients/claude-code-tool-result.json', import.meta.url)), 'utf8')) as {
   headers: Record<string, string>
@@ -54,6 +56,14 @@ export function agentBody(kb: number, model: string): Record<string, unknown> {
   for (let i = 0; JSON.stringify({ ...body, messages }).length < kb * 1024; i++) messages.push(...toolTurn(i, 3000))
   // Keep the conversation ending on a user turn, as a client sends it.
   return { ...body, messages }
+}
+
+/**
+ * The same agent request as a chat-completions client sends it (opencode, qwen-code and the OpenAI SDK
+ * speak chat): the messages body through the proxy's own codecs, messages -> canonical -> chat.
+ */
+export function chatAgentBody(kb: number, model: string): Record<string, unknown> {
+  return { ...chatCodec.request.encode(messagesCodec.request.decode(agentBody(kb, model))), model, stream: true }
 }
 
 /** The headers the recorded Claude Code sends, with the bench's key. */

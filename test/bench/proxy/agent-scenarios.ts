@@ -4,7 +4,7 @@
 import { request, Agent } from 'undici'
 import { agentBody, agentHeaders } from './agent-body.ts'
 import { load, median } from './load.ts'
-import { cpuMicros, rssMb, startMock, startProxy, type Running } from './processes.ts'
+import { benchKey, cpuMicros, rssMb, startMock, startProxy, type Running } from './processes.ts'
 
 export interface Side { name: string; run: Running; headers?: Record<string, string>; model?: string }
 type Row = Record<string, string | number>
@@ -31,7 +31,7 @@ async function sequential(side: Side, body: Record<string, unknown>, count: numb
   const times: number[] = []
   for (let i = 0; i < count; i++) {
     const start = performance.now()
-    const response = await request(`${side.run.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench', ...agentHeaders(), ...side.headers }, body: payload })
+    const response = await request(`${side.run.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders(), ...side.headers }, body: payload })
     await response.body.text()
     times.push(performance.now() - start)
   }
@@ -89,7 +89,7 @@ export async function agentMemoryRow(concurrent = 200): Promise<Row[]> {
       const started = performance.now()
       await Promise.all(Array.from({ length: concurrent }, async () => {
         try {
-          const response = await request(`${proxy.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench', ...agentHeaders() }, body: payload })
+          const response = await request(`${proxy.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders() }, body: payload })
           const text = await response.body.text()
           if (response.statusCode !== 200 || !text.includes('message_stop')) errors++
         } catch {

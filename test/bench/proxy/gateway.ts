@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request, Agent } from 'undici'
 import { load, median, type LoadResult } from './load.ts'
-import { cpuMicros, type Running } from './processes.ts'
+import { benchKey, cpuMicros, type Running } from './processes.ts'
 import { freePort } from './free-port.ts'
 
 const folder = join(tmpdir(), 'model-proxy-bench-portkey')
@@ -37,7 +37,7 @@ export async function startGateway(upstream: string): Promise<Running & { header
   const url = `http://127.0.0.1:${port}`
   const headers = { 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstream}/v1` }
   for (let i = 0; i < 100; i++) {
-    const ok = await request(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench', ...headers }, body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }] }) })
+    const ok = await request(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...headers }, body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'hi' }] }) })
       .then(async (response) => { await response.body.text(); return response.statusCode === 200 }, () => false)
     if (ok) break
     await new Promise(resolve => setTimeout(resolve, 100))
@@ -65,7 +65,7 @@ export async function gatewayRows(floor: string, proxy: Running, gateway: Runnin
   const agent = new Agent({ keepAliveTimeout: 10_000 })
   const timed = async (url: string, headers: Record<string, string>, stream: boolean) => {
     const start = performance.now()
-    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench', ...(stream && { accept: 'text/event-stream' }), ...headers }, body: JSON.stringify(chatBody(stream)) })
+    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...(stream && { accept: 'text/event-stream' }), ...headers }, body: JSON.stringify(chatBody(stream)) })
     let first = 0
     for await (const _chunk of response.body) if (!first) first = performance.now() - start
     return { first, last: performance.now() - start }

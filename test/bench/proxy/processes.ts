@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url'
 const here = fileURLToPath(new URL('.', import.meta.url))
 const bin = fileURLToPath(new URL('../../../core/cli/bin.mjs', import.meta.url))
 
+/** The client key the bench sends: as long as a real one (a 5-letter key is found inside model names, and the recorder would mask every body). */
+export const benchKey = 'sk-bench-0123456789abcdef0123456789'
+
 export interface Running { url: string; pid: number; child: ChildProcess; stop(): Promise<void> }
 
 /** Start a process that prints `listening on <url>`, each on its own, as the bench needs. */
@@ -32,15 +35,18 @@ export const startPassthrough = (upstream: string) => start([join(here, 'passthr
  * This proxy, as `proxy start` with a temp project: compat and beta providers on the mock, state in
  * memory. `root` = another checkout of the project (the A/B bench starts two trees side by side).
  */
-export function startProxy(upstream: string, nodeArgs: string[] = [], root?: string): Promise<Running> {
+export function startProxy(upstream: string, nodeArgs: string[] = [], root?: string, yaml = process.env.BENCH_PROXY_YAML): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'proxy-bench-'))
-  writeFileSync(join(dir, 'proxy.config.mjs'), "export default { config: './config.yaml', storage: { driver: 'memory' } }\n")
+  // BENCH_STORAGE=fs or redis: the state where a deployment keeps it (the flight recorder writes records there).
+  const storage = { memory: "{ driver: 'memory' }", fs: `{ driver: 'fs', base: '${dir}/state' }`, redis: `{ driver: 'redis', base: 'proxy-bench-${process.pid}-${Date.now()}' }` }[process.env.BENCH_STORAGE ?? 'memory']
+  if (!storage) throw new Error(`BENCH_STORAGE must be memory, fs or redis, not ${process.env.BENCH_STORAGE}`)
+  writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: ${storage} }\n`)
   writeFileSync(join(dir, 'config.yaml'), [
-    'host: 127.0.0.1', 'api-keys: [bench]', `auth-dir: ${dir}/auths`,
+    'host: 127.0.0.1', `api-keys: [${benchKey}]`, `auth-dir: ${dir}/auths`,
     `compat-provider: [{ name: mock, base-url: '${upstream}/v1', models: [{ name: bench, alias: bench }] }]`,
     `beta-api-key: [{ api-key: up, base-url: '${upstream}', models: [{ name: bench-claude, alias: bench-claude }], excluded-models: ['claude-*'] }]`,
     // More config for a run, e.g. BENCH_PROXY_YAML='recorder: { mode: all }' (docs/recorder.md).
-    ...(process.env.BENCH_PROXY_YAML ? [process.env.BENCH_PROXY_YAML] : []),
+    ...(yaml ? [yaml] : []),
     '',
   ].join('\n'))
   return start([...nodeArgs, root ? join(root, 'core/cli/bin.mjs') : bin, 'start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], {}, dir)

@@ -1,6 +1,6 @@
 import { request, Agent } from 'undici'
 import { load, median, type LoadResult } from './load.ts'
-import { cpuMicros, rssMb, startMock, startPassthrough, startProxy, type Running } from './processes.ts'
+import { benchKey, cpuMicros, rssMb, startMock, startPassthrough, startProxy, type Running } from './processes.ts'
 
 const chatBody = (model: string, stream = false) => ({ model, stream, messages: [{ role: 'user', content: 'hello' }] })
 const messagesBody = { model: 'bench', max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] }
@@ -43,7 +43,7 @@ export async function streamRows(floor: string, proxy: string, count: number) {
   const agent = new Agent({ keepAliveTimeout: 10_000 })
   const measure = async (url: string) => {
     const start = performance.now()
-    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench', true)) })
+    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${benchKey}` }, body: JSON.stringify(chatBody('bench', true)) })
     let first = 0
     for await (const _chunk of response.body) if (!first) first = performance.now() - start
     return { first, last: performance.now() - start }
@@ -68,7 +68,7 @@ export async function latencyRow(floor: string, proxy: string, count: number) {
   const agent = new Agent({ keepAliveTimeout: 10_000 })
   const once = async (url: string) => {
     const start = performance.now()
-    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench')) })
+    const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}` }, body: JSON.stringify(chatBody('bench')) })
     await response.body.text()
     return performance.now() - start
   }
@@ -108,7 +108,7 @@ async function streamBurst(url: string, streams: number) {
   const started = performance.now()
   await Promise.all(Array.from({ length: streams }, async () => {
     try {
-      const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: 'Bearer bench' }, body: JSON.stringify(chatBody('bench', true)) })
+      const response = await request(`${url}/v1/chat/completions`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}` }, body: JSON.stringify(chatBody('bench', true)) })
       if (response.statusCode !== 200) errors++
       const text = await response.body.text()
       if (text.includes('[DONE]')) completed++

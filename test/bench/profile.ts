@@ -1,0 +1,53 @@
+// Where the proxy's CPU goes per request: starts the bench mock and a proxy under --cpu-prof, drives it
+// with the bench load, and prints the functions with the most self and inclusive time, in µs per request.
+//   node --import jiti/register test/bench/profile.ts
+// PROF_KB (agent body size, 80), PROF_SMALL=1 (a small chat request instead), PROF_SECONDS (6),
+// PROF_YAML (config for the proxy, e.g. 'recorder: { mode: all }'), BENCH_STORAGE (memory, fs, redis),
+// PROF_DIR (where the .cpuprofile goes, /tmp/proxy-profile). Compare two runs to see what a change costs.
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { load } from './proxy/load.ts'
+import { agentBody, agentHeaders } from './proxy/agent-body.ts'
+import { startMock, startProxy } from './proxy/processes.ts'
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+
+const dir = process.env.PROF_DIR ?? '/tmp/proxy-profile'
+rmSync(dir, { recursive: true, force: true })
+mkdirSync(dir, { recursive: true })
+const small = !!process.env.PROF_SMALL
+const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : agentBody(Number(process.env.PROF_KB ?? 80), 'bench-claude')
+
+const mock = await startMock()
+const proxy = await startProxy(mock.url, ['--cpu-prof', `--cpu-prof-dir=${dir}`], undefined, process.env.PROF_YAML)
+const result = await load(`${proxy.url}${small ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, Number(process.env.PROF_SECONDS ?? 6), small ? {} : agentHeaders())
+await proxy.stop()
+await mock.stop()
+
+const file = readdirSync(dir).find(name => name.endsWith('.cpuprofile'))!
+const profile = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+const byId = new Map(profile.nodes.map(node => [node.id, node]))
+const parent = new Map<number, number>()
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
+const selfTime = new Map<number, number>()
+profile.samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + profile.timeDeltas[i]!))
+
+const nameOf = (node: ProfileNode) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}:${node.callFrame.lineNumber}`
+const self = new Map<string, number>()
+const inclusive = new Map<string, number>()
+for (const [id, time] of selfTime) {
+  const name = nameOf(byId.get(id)!)
+  self.set(name, (self.get(name) ?? 0) + time)
+  // Each function once per stack (recursion counted once).
+  const seen = new Set<string>()
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const frame = nameOf(byId.get(at)!)
+    if (seen.has(frame)) continue
+    seen.add(frame)
+    inclusive.set(frame, (inclusive.get(frame) ?? 0) + time)
+  }
+}
+const top = (times: Map<string, number>, count: number) => [...times].sort((a, b) => b[1] - a[1]).slice(0, count)
+  .map(([name, time]) => `${(time / result.requests).toFixed(0).padStart(6)} µs/request  ${name}`).join('\n')
+console.log(`${result.requests} requests (${Math.round(result.rps)}/s); profile: ${dir}/${file}`)
+console.log(`\nself time\n${top(self, 30)}`)
+console.log(`\ninclusive time\n${top(inclusive, 45)}`)
