@@ -73,7 +73,11 @@ export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | u
   if (req.body !== undefined) return req.body
   if (!req.json) return undefined
   if (req.jsonText?.of === req.json) return req.jsonText.text
-  return clientBytesOf(req.json) ?? JSON.stringify(req.json)
+  const bytes = clientBytesOf(req.json)
+  if (bytes) return bytes
+  // Kept: an observer of the request as sent (the flight recorder) reads the text instead of serializing again.
+  req.jsonText = { of: req.json, text: JSON.stringify(req.json) }
+  return req.jsonText.text
 }
 
 /** Send one upstream request; the body stays a stream. When `signal` fires, the upstream socket closes. */

@@ -75,7 +75,7 @@ export function bodyText(message: RecordedMessage | undefined, sortKeys = false)
     const parsed = JSON.parse(body.text)
     text = JSON.stringify(sortKeys ? sortedKeys(parsed) : parsed, null, 2)
   } catch {}
-  return body.truncated ? `${text}\n… ${body.truncated} characters cut at max-body-kb` : text
+  return body.truncated ? `${text}\n… ${body.truncated} bytes cut at max-body-kb` : text
 }
 
 /** One event of the stream timeline: which hop it belongs to, and ms since the request started. */

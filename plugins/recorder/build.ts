@@ -1,8 +1,9 @@
 import type { Usage, UpstreamHttpRequest } from 'model-proxy'
 import { maskSecret, bodySourceOf, clientBytesOf } from 'model-proxy/internal'
-import { capBody, maskUrlKey, recordHeaders } from './capture.ts'
+import { maskUrlKey, recordHeaders } from './capture.ts'
+import { RecordBlobs } from './packed.ts'
 import type { AttemptFlight, Flight } from './flight.ts'
-import type { FlightRecord, RecordedAttempt, RecordedBody, RecordSummary } from './types.ts'
+import type { FlightRecord, Held, RecordedAttempt, RecordSummary, Stored, StoredRecord } from './types.ts'
 
 export interface BuildContext {
   instance: string
@@ -15,40 +16,50 @@ const nodeHeaders = (request: Flight['request']) => (request.event.req as { runt
 
 const isSse = (headers: Record<string, unknown>) => String(headers['content-type'] ?? '').includes('event-stream')
 
-/** The body of an upstream request as it went out: the client's own bytes, the JSON sent, or a raw body. */
-function sentBody(http: UpstreamHttpRequest, clientText: string | undefined, clientBody: object): string | undefined {
-  if (http.jsonText && http.jsonText.of === http.json) return http.jsonText.of === clientBody && clientText !== undefined ? clientText : String(http.jsonText.text)
+/**
+ * The body of an upstream request as it went out: the client's own bytes (the same Buffer, so it is one
+ * blob of the record), the JSON sent, or a raw body.
+ */
+function sentBody(http: UpstreamHttpRequest, clientBytes: Buffer | undefined, clientBody: object): Uint8Array | string | undefined {
+  if (http.jsonText && http.jsonText.of === http.json) return http.jsonText.of === clientBody && clientBytes ? clientBytes : http.jsonText.text
   // A body nobody parsed went as the client's bytes (core/http/lazy-json.ts): record those, unparsed.
-  const clientBytes = http.json && clientBytesOf(http.json)
-  if (clientBytes) return clientText ?? clientBytes.toString('utf8')
+  const lazy = http.json && clientBytesOf(http.json)
+  if (lazy) return clientBytes ?? lazy
   if (http.json) return JSON.stringify(http.json)
-  if (typeof http.body === 'string') return http.body
-  if (Buffer.isBuffer(http.body)) return http.body.toString('utf8')
+  if (typeof http.body === 'string' || Buffer.isBuffer(http.body)) return http.body
   return http.body ? '(a streamed body, not recorded)' : undefined
 }
 
-// Absent fields are left undefined rather than spread in: JSON leaves them out, and spreads cost per request.
-const body = (text: string | undefined, cap: number): RecordedBody | undefined => text === undefined ? undefined : capBody(text, cap)
-
-function attemptRecord(attempt: AttemptFlight, cap: number, clientText: string | undefined, clientBody: object): RecordedAttempt {
+function attemptRecord(attempt: AttemptFlight, blobs: RecordBlobs, clientBytes: Buffer | undefined, clientBody: object): RecordedAttempt<Stored> {
   const { http, reply } = attempt
-  const record = attempt.data as RecordedAttempt
-  record.request = { method: http.method, url: maskUrlKey(http.url), headers: recordHeaders(http.headers), body: body(sentBody(http, clientText, clientBody), cap) }
-  if (reply) record.response = { status: reply.status, headers: recordHeaders(reply.headers), body: body(reply.text, cap), stream: attempt.upstreamTap?.result(isSse(reply.headers)) }
+  const record = attempt.data as RecordedAttempt<Stored>
+  record.request = { method: http.method, url: maskUrlKey(http.url), headers: recordHeaders(http.headers), body: blobs.body(sentBody(http, clientBytes, clientBody)) }
+  if (reply) record.response = { status: reply.status, headers: recordHeaders(reply.headers), body: blobs.body(reply.text), stream: attempt.upstreamTap && blobs.stream(attempt.upstreamTap.result(), isSse(reply.headers)) }
   return record
+}
+
+/** A flight as a record to store: the record with its bodies as blob references, and the blobs. */
+export interface BuiltRecord {
+  record: StoredRecord
+  blobs: RecordBlobs
+  /** What the record's own fields might hold (the client key, the credentials used), masked with the config's secrets. */
+  secrets: Array<string | undefined>
+  /** Searched for in the bodies too (packed.ts says why only this one). */
+  clientKey?: string
 }
 
 /**
  * A finished flight as its record, and the secrets it might hold (the credentials it used, the client's
  * key) for the store to mask with the config's own.
  */
-export function buildRecord(flight: Flight, context: BuildContext): { record: FlightRecord; secrets: Array<string | undefined> } {
+export function buildRecord(flight: Flight, context: BuildContext): BuiltRecord {
   const { request, cap } = flight
   const end = flight.end!
   const url = request.event.url
-  // The client's bytes when the body was never built (recording does not parse it for the text).
-  const clientText = request.clientBody ? request.clientBody.bytes.toString('utf8') : bodySourceOf(request.body)?.text
-  const attempts = flight.attempts.map(attempt => attemptRecord(attempt, cap, clientText, request.clientBody?.parsed === false ? {} : request.body))
+  const blobs = new RecordBlobs(cap)
+  // The client's bytes as they came: kept by reference, never decoded on the request path.
+  const clientBytes = request.clientBody ? request.clientBody.bytes : bodySourceOf(request.body)?.bytes
+  const attempts = flight.attempts.map(attempt => attemptRecord(attempt, blobs, clientBytes, request.clientBody?.parsed === false ? {} : request.body))
   const last = flight.attempts.at(-1)
   const answer = end.answerText ?? (end.answer && JSON.stringify(end.answer))
   const key = request.clientKey
@@ -59,7 +70,7 @@ export function buildRecord(flight: Flight, context: BuildContext): { record: Fl
     routing.servedModel = request.servedModel
     routing.session = request.session
   }
-  const record: FlightRecord = {
+  const record: StoredRecord = {
     id: request.id,
     time: request.startedAt,
     durationMs: end.durationMs,
@@ -81,22 +92,22 @@ export function buildRecord(flight: Flight, context: BuildContext): { record: Fl
     replayOf: flight.replayOf,
     instance: context.instance,
     client: {
-      request: { method: request.event.req.method, path, headers: recordHeaders(nodeHeaders(request) ?? request.event.req.headers), body: body(clientText ?? JSON.stringify(request.body), cap) },
+      request: { method: request.event.req.method, path, headers: recordHeaders(nodeHeaders(request) ?? request.event.req.headers), body: blobs.body(clientBytes ?? JSON.stringify(request.body)) },
       response: {
         status: end.status,
         headers: end.responseHeaders,
-        body: body(answer, cap),
-        stream: answer === undefined && end.stream && last?.clientTap ? last.clientTap.result(end.sse !== false) : undefined,
+        body: blobs.body(answer),
+        stream: answer === undefined && end.stream && last?.clientTap ? blobs.stream(last.clientTap.result(), end.sse !== false) : undefined,
       },
     },
     routing,
     attempts,
   }
-  return { record, secrets: [key, ...flight.attempts.flatMap(attempt => [attempt.credential.apiKey, attempt.credential.accessToken])] }
+  return { record, blobs, secrets: [key, ...flight.attempts.flatMap(attempt => [attempt.credential.apiKey, attempt.credential.accessToken])], clientKey: key }
 }
 
 /** The list's row of a record. */
-export function summaryOf(record: FlightRecord): RecordSummary {
+export function summaryOf(record: FlightRecord<Held<unknown, unknown>>): RecordSummary {
   const { client: _client, routing: _routing, attempts: _attempts, ...summary } = record
   return summary
 }

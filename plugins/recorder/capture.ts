@@ -1,5 +1,5 @@
 import { maskSecret } from 'model-proxy/internal'
-import type { RecordedBody, RecordedStream, StreamEvent } from './types.ts'
+import type { StreamEvent } from './types.ts'
 
 /** Headers whose values are credentials: kept masked (`sk-a...7890`), never whole. */
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-goog-api-key', 'x-management-key', 'cookie', 'set-cookie', 'api-key'])
@@ -18,42 +18,52 @@ export function recordHeaders(headers: Headers | Record<string, string | string[
   return out
 }
 
-/** A body cut at `cap` characters (the cut is counted). */
-export function capBody(text: string, cap: number): RecordedBody {
-  return text.length <= cap ? { text } : { text: text.slice(0, cap), truncated: text.length - cap }
-}
-
 /** A URL with its `key` query parameter masked (generateContent clients and upstreams may send the key there). */
 export function maskUrlKey(url: string): string {
   return url.replace(/([?&]key=)([^&#]*)/g, (_, head: string, key: string) => head + maskSecret(decodeURIComponent(key)))
 }
 
+/** What a tap kept: the chunks themselves (not copied), when each arrived, and how many the cap left out. */
+export interface TappedStream { chunks: Uint8Array[]; times: number[]; omitted: number }
+
 /**
- * A stream's chunks as they pass, stamped with milliseconds since `start` (performance.now()); at the
- * end, SSE is cut into its events at blank lines (each stamped when its last byte arrived, raw text
- * kept), any other stream (a JSON array) keeps its chunks. Past `cap` characters chunks are counted, not kept.
+ * A stream's chunks as they pass, stamped with milliseconds since `start` (performance.now()). The
+ * chunks are kept as they are, not decoded or copied: a tap on the request path costs an array push.
+ * Past `cap` bytes chunks are counted, not kept. Reading cuts the bytes into events (packed.ts).
  */
 export class StreamTap {
-  private readonly chunks: StreamEvent[] = []
-  private readonly decoder = new TextDecoder()
+  private readonly tapped: TappedStream = { chunks: [], times: [], omitted: 0 }
   private size = 0
-  private omitted = 0
 
   constructor(private readonly start: number, private readonly cap: number) {}
 
   push(chunk: Uint8Array, now = performance.now()): void {
-    const data = this.decoder.decode(chunk, { stream: true })
-    if (this.size + data.length > this.cap) { this.omitted++; return }
-    this.size += data.length
-    this.chunks.push({ at: Math.round((now - this.start) * 100) / 100, data })
+    if (this.size + chunk.byteLength > this.cap) { this.tapped.omitted++; return }
+    this.size += chunk.byteLength
+    this.tapped.chunks.push(chunk)
+    this.tapped.times.push(Math.round((now - this.start) * 100) / 100)
   }
 
-  result(sse: boolean): RecordedStream {
-    const rest = this.decoder.decode()
-    if (rest && this.chunks.length) this.chunks.at(-1)!.data += rest
-    const events = sse ? sseEvents(this.chunks) : this.chunks.filter(chunk => chunk.data.trim())
-    return this.omitted ? { events, omitted: this.omitted } : { events }
+  result(): TappedStream { return this.tapped }
+}
+
+/**
+ * A stream's events from its bytes and chunk ends ([end, ms, ...]): SSE is cut at blank lines (each
+ * event stamped when its last byte arrived, raw text kept), any other stream (a JSON array) keeps its
+ * chunks.
+ */
+export function streamEvents(bytes: Uint8Array, chunks: readonly number[], sse: boolean): StreamEvent[] {
+  const decoder = new TextDecoder()
+  const decoded: StreamEvent[] = []
+  let from = 0
+  for (let i = 0; i + 1 < chunks.length; i += 2) {
+    const end = Math.min(chunks[i]!, bytes.byteLength)
+    decoded.push({ at: chunks[i + 1]!, data: decoder.decode(bytes.subarray(from, end), { stream: true }) })
+    from = end
   }
+  const rest = decoder.decode()
+  if (rest && decoded.length) decoded.at(-1)!.data += rest
+  return sse ? sseEvents(decoded) : decoded.filter(chunk => chunk.data.trim())
 }
 
 function sseEvents(chunks: StreamEvent[]): StreamEvent[] {

@@ -38,7 +38,7 @@ const dropped = new Set(['host', 'content-length', 'connection', 'accept-encodin
 /** A whole recorded body, parsed when it is JSON; a body cut at the size cap cannot be replayed. */
 export function wholeBody(body: RecordedBody | undefined): { value: unknown } | { error: string } {
   if (!body) return { error: 'the record has no client body' }
-  if (body.truncated) return { error: `the client body was cut at recorder.max-body-kb (${body.truncated} characters left out): raise it to record this request whole` }
+  if (body.truncated) return { error: `the client body was cut at recorder.max-body-kb (${body.truncated} bytes left out): raise it to record this request whole` }
   try {
     return { value: JSON.parse(body.text) }
   } catch {

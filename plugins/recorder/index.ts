@@ -37,7 +37,9 @@ export default defineProxyPlugin({
       }),
       // Known secrets by value, field by field (mask.ts); headers are masked by name when captured (capture.ts).
       // A pass of the header-shaped regex over a record of agent-sized bodies cost more than the request.
-      mask: (record, extra) => maskRecord(record, [...extra, ...secrets]),
+      // Bodies are masked when read, with the config's secrets and every credential's (packed.ts).
+      secrets: extra => [...extra, ...secrets],
+      unmask: record => maskRecord(record, [...secrets, ...kernel.credentials.flatMap(credential => [credential.apiKey, credential.accessToken])]),
       warn: error => kernel.warnLimited('recorder', `recorder: ${(error as Error).message}`),
     })
     const listeners = flightListeners({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { maskKnown, maskRecord } from './mask.ts'
+import { holdsSecret, maskKnown, maskRecord } from './mask.ts'
 
 const key = 'sk-upstream-1234567890abcdef'
 
@@ -21,5 +21,16 @@ describe('maskRecord', () => {
     ['sk-upstream-1234', 'sk-upstream-1234'],
   ])('maskKnown(%s)', (text, expected) => {
     expect(maskKnown(text, [key])).toBe(expected)
+  })
+})
+
+describe('holdsSecret', () => {
+  it.each([
+    [{ a: `x ${key} y` }, [key], true],
+    [{ a: 'nothing' }, [key], false],
+    [{ a: 'say "hi\\there"' }, ['"hi\\there"'], true],
+    [{ a: 'abc' }, [undefined, '', 'ab'], false],
+  ])('%j holds one of %j: %s', (value, secrets, expected) => {
+    expect(holdsSecret(JSON.stringify(value), secrets)).toBe(expected)
   })
 })

@@ -33,3 +33,12 @@ export function maskRecord<T>(value: T, secrets: ReadonlyArray<string | undefine
   }
   return walk(value) as T
 }
+
+
+/** A secret as it reads inside JSON text (JSON escapes character by character, so a string holding it holds this). */
+const asInJson = (secret: string) => JSON.stringify(secret).slice(1, -1)
+
+/** Whether a value's JSON text holds any of `secrets`: one search per secret instead of a walk over every string. */
+export function holdsSecret(jsonText: string, secrets: ReadonlyArray<string | undefined>): boolean {
+  return secrets.some(secret => !!secret && secret.length >= 4 && jsonText.includes(asInJson(secret)))
+}

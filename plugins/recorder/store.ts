@@ -2,16 +2,21 @@ import type { Storage } from 'unstorage'
 import type { Flight } from './flight.ts'
 import type { FlightRecord, RecordSummary } from './types.ts'
 import type { RecorderConfig } from './schema.ts'
-import { summaryOf } from './build.ts'
+import { summaryOf, type BuiltRecord } from './build.ts'
+import { unpackRecord } from './packed.ts'
+import { holdsSecret, maskRecord } from './mask.ts'
+import { rawStorage, type RawStorage } from './raw-storage.ts'
 import { inTimeRange, matches, type RecordFilter } from './filter.ts'
 import { entriesToTrim, entryOf, indexBase, isRecordId, parseEntry, recordKey } from './ring.ts'
 
 export interface StoreOptions {
   settings: () => RecorderConfig
   /** A finished flight -> its record and the secrets it may hold. */
-  build: (flight: Flight) => { record: FlightRecord; secrets: Array<string | undefined> }
-  /** A record (or its summary) with every known secret masked. */
-  mask: <T>(record: T, secrets: Array<string | undefined>) => T
+  build: (flight: Flight) => BuiltRecord
+  /** Every secret known now, with the flight's own (`extra`): masked in a record's own fields when it is recorded. */
+  secrets: (extra: Array<string | undefined>) => Array<string | undefined>
+  /** A record read back with every secret known now masked, bodies included (packed.ts says why then). */
+  unmask: (record: FlightRecord) => FlightRecord
   warn: (error: unknown) => void
 }
 
@@ -21,7 +26,7 @@ const batch = 100
 const trimEveryMs = 1000
 
 /** A record ready to write. */
-interface Pending { id: string; entry: string; text: string; summaryText: string; summary: RecordSummary }
+interface Pending { id: string; entry: string; packed: Uint8Array[]; summaryText: string; summary: RecordSummary }
 
 export interface RecordPage { total: number; requests: RecordSummary[]; next?: string }
 
@@ -32,32 +37,60 @@ export interface RecordPage { total: number; requests: RecordSummary[]; next?: s
  * retention (count and age) trims the oldest at most once a second while writing, and before a list.
  */
 export class RecordStore {
+  private finished: Flight[] = []
   private pending: Pending[] = []
   private dropped = 0
   private queue: Promise<void> = Promise.resolve()
   private trimmedAt = 0
   /** Summaries already read, by index entry (a record never changes once written). */
   private readonly summaries = new Map<string, RecordSummary>()
+  private readonly raw: RawStorage
 
-  constructor(private readonly storage: Storage, private readonly options: StoreOptions) {}
-
-  /**
-   * A finished flight, turned into text at once: held until the next write as strings, not as the
-   * request's objects (which would then outlive the young generation and cost the collector more).
-   */
-  add(flight: Flight): void {
-    if (this.pending.length >= maxPending) { this.dropped++; return }
-    const built = this.options.build(flight)
-    if (!isRecordId(built.record.id)) return
-    const record = this.options.mask(built.record, built.secrets)
-    const summary = summaryOf(record)
-    this.pending.push({ id: record.id, entry: entryOf(record.time, record.id), text: JSON.stringify(record), summaryText: JSON.stringify(summary), summary })
+  constructor(private readonly storage: Storage, private readonly options: StoreOptions) {
+    this.raw = rawStorage(storage)
   }
 
-  get waiting(): number { return this.pending.length }
+  /**
+   * A finished flight: packed on the next turn of the event loop, not inside the `after-response` call
+   * that ends the client's stream (packing there held back the stream's last write and its end, which
+   * then went out as separate writes). Still young when packed, the request's objects die young.
+   */
+  add(flight: Flight): void {
+    if (this.pending.length + this.finished.length >= maxPending) { this.dropped++; return }
+    if (this.finished.push(flight) === 1) setImmediate(() => this.packFinished())
+  }
+
+  private packFinished(): void {
+    const flights = this.finished
+    this.finished = []
+    for (const flight of flights) {
+      try { this.pack(flight) } catch (error) { this.options.warn(error) }
+    }
+  }
+
+  /**
+   * A flight as one Buffer outside the heap (packed.ts), held until the next write. Only the client's
+   * key is searched for in the bodies here: the proxy puts no credential in a body, and every known
+   * secret is masked when the record is read.
+   */
+  private pack(flight: Flight): void {
+    const built = this.options.build(flight)
+    if (!isRecordId(built.record.id)) return
+    const secrets = this.options.secrets(built.secrets)
+    let record = built.record
+    let text = JSON.stringify(record)
+    // Usually no secret is there: one search of the text, no walk and no copy of the record.
+    if (holdsSecret(text, secrets)) text = JSON.stringify(record = maskRecord(record, secrets))
+    const summary = summaryOf(record)
+    const packed = built.blobs.pack(text, built.clientKey && built.clientKey.length >= 4 ? [Buffer.from(built.clientKey)] : [])
+    this.pending.push({ id: record.id, entry: entryOf(record.time, record.id), packed, summaryText: JSON.stringify(summary), summary })
+  }
+
+  get waiting(): number { return this.pending.length + this.finished.length }
 
   /** Writes what is pending, then trims; one flush at a time. */
   flush(): Promise<void> {
+    this.packFinished()
     const run = this.queue.then(() => this.write())
     this.queue = run.catch(() => {})
     return run
@@ -68,8 +101,8 @@ export class RecordStore {
     if (!flights.length) return
     this.pending = []
     const writes = flights.map(async (item) => {
-      await this.storage.setItem(recordKey(item.id), item.text)
-      await this.storage.setItem(`${indexBase}:${item.entry}`, item.summaryText)
+      await this.raw.set(recordKey(item.id), item.packed)
+      await this.raw.setText(`${indexBase}:${item.entry}`, item.summaryText)
       this.summaries.set(item.entry, item.summary)
     })
     const failed = (await Promise.allSettled(writes)).filter(result => result.status === 'rejected')
@@ -94,8 +127,8 @@ export class RecordStore {
     const drop = entriesToTrim(entries, settings['max-records'], now - settings['max-age-hours'] * 3_600_000)
     await Promise.all(drop.map(async (entry) => {
       this.summaries.delete(entry)
-      await this.storage.removeItem(`${indexBase}:${entry}`)
-      await this.storage.removeItem(recordKey(parseEntry(entry)!.id))
+      await this.raw.remove(`${indexBase}:${entry}`)
+      await this.raw.remove(recordKey(parseEntry(entry)!.id))
     }))
     return entries.slice(drop.length)
   }
@@ -133,7 +166,8 @@ export class RecordStore {
   async get(id: string): Promise<FlightRecord | undefined> {
     if (!isRecordId(id)) return undefined
     await this.flush()
-    const record = await this.storage.getItem<FlightRecord>(recordKey(id))
-    return record && typeof record === 'object' ? record : undefined
+    const bytes = await this.raw.get(recordKey(id))
+    const record = bytes && unpackRecord(bytes)
+    return record && typeof record === 'object' ? this.options.unmask(record) : undefined
   }
 }

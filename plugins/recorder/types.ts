@@ -3,7 +3,7 @@ import type { Usage } from 'model-proxy'
 /** A body as recorded: text (JSON as it was sent when it is JSON), cut at the size cap. */
 export interface RecordedBody {
   text: string
-  /** Characters left out at the cap (absent: the body is whole). */
+  /** Bytes left out at the cap (absent: the body is whole). */
   truncated?: number
 }
 
@@ -17,14 +17,31 @@ export interface RecordedStream {
   omitted?: number
 }
 
-export interface RecordedMessage {
+/**
+ * How a record holds its bodies and streams: as text and events when it is read (the API's shape), or as
+ * references into the record's byte blobs while it is stored (packed.ts).
+ */
+export interface Held<B = RecordedBody, S = RecordedStream> { body: B; stream: S }
+
+/** A body as stored: blob `blob` of the packed record (its cut, if any, is the blob's). */
+export interface StoredBody { blob: number }
+
+/**
+ * A stream as stored: blob `blob` holds its bytes as they passed, `chunks` where each chunk ended in it
+ * and when it arrived ([end byte, ms, end byte, ms, ...]); cut into events only when read.
+ */
+export interface StoredStream { blob: number; chunks: number[]; sse: boolean; omitted?: number }
+
+export type Stored = Held<StoredBody, StoredStream>
+
+export interface RecordedMessage<H extends Held<unknown, unknown> = Held> {
   headers: Record<string, string>
-  body?: RecordedBody
-  stream?: RecordedStream
+  body?: H['body']
+  stream?: H['stream']
 }
 
 /** One hop of one upstream attempt. */
-export interface RecordedAttempt {
+export interface RecordedAttempt<H extends Held<unknown, unknown> = Held> {
   /** 0-based attempt number. */
   number: number
   /** Milliseconds after the request started. */
@@ -36,9 +53,9 @@ export interface RecordedAttempt {
   model: string
   upstreamModel: string
   /** The upstream request as sent (after every `before-upstream` hook). */
-  request: RecordedMessage & { method: string; url: string }
+  request: RecordedMessage<H> & { method: string; url: string }
   /** The upstream's answer (absent: no connection). */
-  response?: RecordedMessage & { status: number }
+  response?: RecordedMessage<H> & { status: number }
   /** 0 = no connection; absent while the attempt is still running. */
   status?: number
   firstByteMs?: number
@@ -105,11 +122,14 @@ export interface RecordSummary {
 }
 
 /** One request with every hop: client request, routing, attempts (upstream request and answer), client answer. */
-export interface FlightRecord extends RecordSummary {
+export interface FlightRecord<H extends Held<unknown, unknown> = Held> extends RecordSummary {
   client: {
-    request: RecordedMessage & { method: string; path: string }
-    response: RecordedMessage & { status: number }
+    request: RecordedMessage<H> & { method: string; path: string }
+    response: RecordedMessage<H> & { status: number }
   }
   routing?: RecordedRouting
-  attempts: RecordedAttempt[]
+  attempts: Array<RecordedAttempt<H>>
 }
+
+/** A record as the store keeps it: bodies and streams are references into its blobs. */
+export type StoredRecord = FlightRecord<Stored>
