@@ -30,6 +30,7 @@ export { formatSse } from './http/sse.ts'
 
 // Client routes: a plugin that speaks a new client format runs requests through the pipeline.
 export { addClientRoute, readJsonObject, readClientBody, ClientBody, type ClientRoute } from './http/client-route.ts'
+export type { BodyShape } from './http/body-scan.ts'
 export { createProxyRequest, requestField, type RequestInit as ProxyRequestInit } from './pipeline/request.ts'
 export { runPipeline, type RunOptions } from './pipeline/run.ts'
 export { ProxyError } from './http/errors.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { scanTopLevel } from './body-scan.ts'
+import { scanTopLevel, type BodyShape } from './body-scan.ts'
 import { ClientBody } from './client-body.ts'
 import { clientBytesOf, lazyJsonOf, plainJsonOf } from './lazy-json.ts'
 
@@ -60,9 +60,11 @@ describe('scanTopLevel', () => {
       const text = JSON.stringify(object, null, Math.random() < 0.5 ? 1 : undefined)
       const result = scanTopLevel(Buffer.from(text), 1000)
       if (!result) return false
-      for (const [key, value] of Object.entries(object)) {
+      // Against the text parsed whole, not the generated object: JSON has no -0 (it reads back as 0).
+      const parsed = JSON.parse(text) as Record<string, unknown>
+      for (const key of Object.keys(object)) {
         const range = result.fields.get(key)!
-        expect(JSON.parse(Buffer.from(text).toString('utf8', range.start, range.end))).toEqual(value)
+        expect(JSON.parse(Buffer.from(text).toString('utf8', range.start, range.end))).toEqual(parsed[key])
       }
       return result.fields.size === Object.keys(object).length
     }))
@@ -137,5 +139,42 @@ describe('lazyJsonOf', () => {
     const json = lazyJsonOf(new ClientBody(bytes))
     expect(structuredClone(plainJsonOf(json))).toEqual({ model: 'm', messages: [] })
     expect(clientBytesOf(json)).toBeUndefined()
+  })
+})
+
+describe('ClientBody.skeleton', () => {
+  const chatShape: Record<string, BodyShape> = { messages: [{ role: true }], tools: [{ type: true, function: { name: true } }], temperature: true }
+  const skeleton = (text: string) => new ClientBody(Buffer.from(text)).skeleton(chatShape)
+
+  it.each([
+    ['{"messages":[{"role":"user","content":"hi"},{"role":"tool","content":[{"type":"text","text":"}"}]}]}', { messages: [{ role: 'user' }, { role: 'tool' }] }],
+    ['{"messages":[],"temperature":0.5,"other":1}', { messages: [], temperature: 0.5 }],
+    ['{"messages":["text", null, 3, {"content":"no role"}]}', { messages: ['text', null, 3, {}] }],
+    ['{"messages":"not a list"}', { messages: 'not a list' }],
+    ['{"tools":[{"type":"function","function":{"name":"Read","parameters":{"type":"object"}}},{"type":"custom"}]}', { tools: [{ type: 'function', function: { name: 'Read' } }, { type: 'custom' }] }],
+    ['{"tools":[{"type":"function","function":"Read"}]}', { tools: [{ type: 'function', function: 'Read' }] }],
+    [' { "messages" : [ { "role" : "user" } , { "role" : "assistant" } ] } ', { messages: [{ role: 'user' }, { role: 'assistant' }] }],
+  ])('%s', (text, expected) => {
+    expect(skeleton(text)).toEqual(expected)
+  })
+
+  it('a malformed picked value: the full parse reports it (the client hears a 400)', () => {
+    expect(() => skeleton('{"messages":[{"role":tru}]}')).toThrow(/not valid JSON/)
+  })
+
+  it('agrees with picking from JSON.parse on generated chat-like bodies', () => {
+    const message = fc.oneof(fc.record({ role: fc.jsonValue(), content: fc.jsonValue() }, { requiredKeys: [] }), fc.jsonValue())
+    fc.assert(fc.property(fc.array(message), fc.jsonValue(), (messages, temperature) => {
+      const body = { messages, temperature, model: 'm' }
+      const pick = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? ('role' in value ? { role: (value as { role: unknown }).role } : {}) : value
+      // Through JSON, as the proxy sees it (JSON has no -0).
+      const expected = JSON.parse(JSON.stringify({ messages: messages.map(pick), temperature }))
+      expect(new ClientBody(Buffer.from(JSON.stringify(body))).skeleton({ messages: [{ role: true }], temperature: true })).toEqual(expected)
+    }))
+  })
+
+  it('has() answers from the scan', () => {
+    const body = new ClientBody(Buffer.from('{"input":"x","messages":null}'))
+    expect([body.has('input'), body.has('messages'), body.has('instructions'), body.parsed]).toEqual([true, true, false, false])
   })
 })

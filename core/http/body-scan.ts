@@ -61,7 +61,7 @@ function scalarEnd(bytes: Uint8Array, from: number): number {
   let i = from
   while (i < bytes.length) {
     const c = bytes[i]!
-    if (c === COMMA || c === CLOSE_BRACE || isSpace(c)) break
+    if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isSpace(c)) break
     i++
   }
   return i
@@ -80,20 +80,13 @@ function keyText(bytes: Buffer, open: number, end: number): string | undefined {
   return bytes.toString('utf8', open + 1, end - 1)
 }
 
-/**
- * The top-level keys of a JSON object text and where their values are, in one pass over the bytes that
- * jumps from quote to quote (an agent's body is mostly string content). Undefined when the text is not
- * an object the scan can follow (malformed, nested deeper than `maxDepth`):
- * the caller then parses it whole, which reports the exact problem. Values are not validated: what
- * routing reads is parsed from its range, and the rest goes to a vendor that validates its own format.
- */
-export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
+/** An object opening at `open` (a `{`): its keys' value ranges and the index just past its `}`, or undefined. */
+function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number): (TopLevelScan & { end: number }) | undefined {
   const fields = new Map<string, ValueRange>()
   const repeated = new Set<string>()
-  let i = skipSpace(bytes, 0)
-  if (bytes[i] !== OPEN_BRACE) return undefined
-  i = skipSpace(bytes, i + 1)
-  if (bytes[i] === CLOSE_BRACE) return skipSpace(bytes, i + 1) === bytes.length ? { fields, repeated } : undefined
+  if (bytes[open] !== OPEN_BRACE || depth > maxDepth) return undefined
+  let i = skipSpace(bytes, open + 1)
+  if (bytes[i] === CLOSE_BRACE) return { fields, repeated, end: i + 1 }
   for (;;) {
     if (bytes[i] !== QUOTE) return undefined
     const keyEnd = stringEnd(bytes, i)
@@ -103,16 +96,78 @@ export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | un
     i = skipSpace(bytes, keyEnd)
     if (bytes[i] !== COLON) return undefined
     const start = skipSpace(bytes, i + 1)
-    const c = bytes[start]
-    const end = c === QUOTE ? stringEnd(bytes, start)
-      : c === OPEN_BRACE || c === OPEN_BRACKET ? containerEnd(bytes, start, 1, maxDepth)
-      : start < bytes.length ? scalarEnd(bytes, start) : -1
+    const end = valueEnd(bytes, start, depth, maxDepth)
     if (end === -1 || end === start) return undefined
     if (fields.has(key)) repeated.add(key)
     fields.set(key, { start, end })
     i = skipSpace(bytes, end)
     if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
-    if (bytes[i] === CLOSE_BRACE) return skipSpace(bytes, i + 1) === bytes.length ? { fields, repeated } : undefined
-    return undefined
+    return bytes[i] === CLOSE_BRACE ? { fields, repeated, end: i + 1 } : undefined
   }
+}
+
+/** Index just past the value starting at `start` inside a container at `depth`, or -1. */
+function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number): number {
+  const c = bytes[start]
+  return c === QUOTE ? stringEnd(bytes, start)
+    : c === OPEN_BRACE || c === OPEN_BRACKET ? containerEnd(bytes, start, depth, maxDepth)
+    : start < bytes.length ? scalarEnd(bytes, start) : -1
+}
+
+/** The elements of an array at `range` (a `[` ... `]`), or undefined when it is not one the scan can follow. */
+export function arrayElements(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): ValueRange[] | undefined {
+  if (bytes[range.start] !== OPEN_BRACKET) return undefined
+  const elements: ValueRange[] = []
+  let i = skipSpace(bytes, range.start + 1)
+  if (bytes[i] === CLOSE_BRACKET) return elements
+  for (;;) {
+    const end = valueEnd(bytes, i, depth, maxDepth)
+    if (end === -1 || end === i || end > range.end) return undefined
+    elements.push({ start: i, end })
+    i = skipSpace(bytes, end)
+    if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
+    return bytes[i] === CLOSE_BRACKET ? elements : undefined
+  }
+}
+
+/**
+ * The top-level keys of a JSON object text and where their values are, in one pass over the bytes that
+ * jumps from quote to quote (an agent's body is mostly string content). Undefined when the text is not
+ * an object the scan can follow (malformed, nested deeper than `maxDepth`):
+ * the caller then parses it whole, which reports the exact problem. Values are not validated: what
+ * routing reads is parsed from its range, and the rest goes to a vendor that validates its own format.
+ */
+export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
+  const scan = scanObject(bytes, skipSpace(bytes, 0), 1, maxDepth)
+  if (!scan || skipSpace(bytes, scan.end) !== bytes.length) return undefined
+  return { fields: scan.fields, repeated: scan.repeated }
+}
+
+/**
+ * What to pick out of a body without building it: `true` = the value, parsed; an object = that value's
+ * listed keys when it is an object; `[shape]` = each element when it is an array. A value of another
+ * kind than the shape expects is parsed whole (a validator then sees what is wrong with it).
+ */
+export type BodyShape = true | { [key: string]: BodyShape } | [BodyShape]
+
+/**
+ * A skeleton of the value at `range`: only what `shape` names, each leaf parsed from its own bytes (a
+ * chat request's roles and tool names out of 80 KB of messages, without decoding the messages). Throws
+ * (a SyntaxError) when a picked leaf is malformed: the caller parses the whole body to report it.
+ */
+export function skeletonOf(bytes: Buffer, range: ValueRange, shape: BodyShape, depth: number, maxDepth: number): unknown {
+  const whole = () => JSON.parse(bytes.toString('utf8', range.start, range.end)) as unknown
+  if (shape === true) return whole()
+  if (Array.isArray(shape)) {
+    const elements = bytes[range.start] === OPEN_BRACKET ? arrayElements(bytes, range, depth + 1, maxDepth) : undefined
+    return elements ? elements.map(element => skeletonOf(bytes, element, shape[0], depth + 1, maxDepth)) : whole()
+  }
+  const scan = bytes[range.start] === OPEN_BRACE ? scanObject(bytes, range.start, depth + 1, maxDepth) : undefined
+  if (!scan) return whole()
+  const out: Record<string, unknown> = {}
+  for (const key in shape) {
+    const value = scan.fields.get(key)
+    if (value) out[key] = skeletonOf(bytes, value, shape[key]!, depth + 1, maxDepth)
+  }
+  return out
 }

@@ -1,7 +1,7 @@
 import { ProxyError } from './errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
-import { scanTopLevel, type TopLevelScan } from './body-scan.ts'
+import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 
 /** What a parsed body came from: the client's text (as JSON.parse read it) and bytes. */
 export interface ClientBodySource { text: string; bytes: Buffer }
@@ -64,6 +64,50 @@ export class ClientBody {
       // The scan does not validate values: the full parse reports what is wrong.
       return this.object()[key]
     }
+  }
+
+  /** Whether the body has a top-level key (without reading its value). */
+  has(key: string): boolean {
+    return this.#parsed || !this.#scan ? Object.hasOwn(this.object(), key) : this.#scan.fields.has(key)
+  }
+
+  /**
+   * The body reduced to what `shape` names (body-scan.ts): for checks that need a few fields deep
+   * inside (every message's role) without building the messages. From the whole object once it is built.
+   */
+  skeleton(shape: { [key: string]: BodyShape }): Record<string, unknown> {
+    if (this.#parsed) return this.#parsed
+    // A malformed value the skeleton needed: the full parse reports it.
+    return this.writtenSkeleton(shape) ?? this.object()
+  }
+
+  /** The skeleton of the body as the client wrote it, even once it is parsed (undefined: the bytes cannot be followed there). */
+  writtenSkeleton(shape: { [key: string]: BodyShape }): Record<string, unknown> | undefined {
+    if (!this.#scan) return undefined
+    const out: Record<string, unknown> = {}
+    try {
+      for (const key in shape) {
+        const range = this.#scan.fields.get(key)
+        if (range) out[key] = skeletonOf(this.bytes, range, shape[key]!, 1, maxJsonDepth)
+      }
+    } catch {
+      return undefined
+    }
+    return out
+  }
+
+  /**
+   * A top-level value as the client wrote it (latin1: byte for byte, for hashing, not for reading), or
+   * its first `count` elements when it is an array (`[e0,e1]`, joined as written). Undefined when the
+   * key is absent or the bytes cannot be followed (then ask the object).
+   */
+  rawText(key: string, count?: number): string | undefined {
+    const range = this.#scan?.fields.get(key)
+    if (!range) return undefined
+    if (count === undefined) return this.bytes.toString('latin1', range.start, range.end)
+    const elements = arrayElements(this.bytes, range, 2, maxJsonDepth)
+    if (!elements || count > elements.length) return undefined
+    return count ? `[${this.bytes.toString('latin1', elements[0]!.start, elements[count - 1]!.end)}]` : '[]'
   }
 
   /** Whether a top-level key is written more than once (the client's bytes would then mean two things). */

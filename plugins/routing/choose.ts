@@ -19,6 +19,7 @@ export function sessionOf(kernel: ProxyKernel, ctx: Pick<PickContext, 'request'>
   const found = sessionKeyOf({
     get body() { return request.body },
     field: key => requestField(request, key),
+    clientBody: request.clientBody,
     inbound: request.inbound,
     model: request.servedModel ?? request.model,
     headers: request.event.req.headers,

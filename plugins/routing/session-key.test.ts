@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ClientBody } from 'model-proxy'
 import { sessionKeyOf, sessionOfUserId, stablePrefix } from './session-key.ts'
 
 const key = (body: Record<string, unknown>, headers: Record<string, string> = {}, inbound: 'chat' | 'messages' | 'responses' | 'generate' = 'chat') =>
@@ -34,5 +35,37 @@ describe('session keys', () => {
     ['generate', { contents: [{ role: 'user', parts: [] }, { role: 'model', parts: [] }] }],
   ] as const)('%s conversations have a prefix once answered', (format, body) => {
     expect(stablePrefix(format, body)).toBeTypeOf('string')
+  })
+
+  describe('from the client\'s bytes (the body is not parsed for it)', () => {
+    const bytes = (body: object, space?: number) => new ClientBody(Buffer.from(JSON.stringify(body, null, space)))
+    const turns = [{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }, { role: 'assistant', content: 'yo' }, { role: 'user', content: 'more' }]
+    const more = [...turns, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'end' }]
+
+    it.each([
+      ['chat', { messages: turns }, { messages: more }, { messages: [{ role: 'system', content: 'other' }, ...turns.slice(1)] }],
+      ['messages', { system: 's', messages: turns.slice(1) }, { system: 's', messages: more.slice(1) }, { system: 'other', messages: turns.slice(1) }],
+      ['responses', { instructions: 'i', input: turns.slice(1) }, { instructions: 'i', input: more.slice(1) }, { instructions: 'j', input: turns.slice(1) }],
+      ['generate', { systemInstruction: { parts: [] }, contents: [{ role: 'user', parts: [{ text: 'a' }] }, { role: 'model', parts: [] }] }, { systemInstruction: { parts: [] }, contents: [{ role: 'user', parts: [{ text: 'a' }] }, { role: 'model', parts: [] }, { role: 'user', parts: [] }] }, { contents: [{ role: 'user', parts: [{ text: 'a' }] }, { role: 'model', parts: [] }] }],
+    ] as const)('%s: the same prefix on every later turn, another for another conversation, and none for a first turn', (format, first, later, other) => {
+      const prefix = stablePrefix(format, bytes(first))
+      expect(prefix).toBeTypeOf('string')
+      expect(stablePrefix(format, bytes(later))).toBe(prefix)
+      expect(stablePrefix(format, bytes(other))).not.toBe(prefix)
+      const list = format === 'responses' ? 'input' : format === 'generate' ? 'contents' : 'messages'
+      const firstTurn = { ...first, [list]: (first as Record<string, unknown[]>)[list]!.filter(item => (item as { role: string }).role !== 'assistant' && (item as { role: string }).role !== 'model').slice(0, 1) }
+      expect(stablePrefix(format, bytes(firstTurn))).toBeUndefined()
+    })
+
+    it('reads the bytes as written even once the body is parsed (one conversation, one key), and never parses them', () => {
+      const body = bytes({ messages: more }, 1)
+      const before = key({}, {}, 'chat')
+      expect(before).toBeUndefined()
+      const unparsed = sessionKeyOf({ body: {}, clientBody: body, inbound: 'chat', model: 'm', headers: new Headers() })
+      expect(body.parsed).toBe(false)
+      body.object()
+      expect(sessionKeyOf({ body: {}, clientBody: body, inbound: 'chat', model: 'm', headers: new Headers() })).toEqual(unparsed)
+      expect(unparsed?.source).toBe('prefix')
+    })
   })
 })

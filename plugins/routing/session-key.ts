@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ProxyRequest } from 'model-proxy'
+import { ClientBody, type BodyShape, type ProxyRequest } from 'model-proxy'
 
 /** Which conversation a request belongs to, and how we know. */
 export interface SessionKey { key: string; source: string }
@@ -23,7 +23,7 @@ type Item = { role?: unknown; type?: unknown }
  * A single-turn request without a signal has no session, so plain clients keep the strategy's order.
  * Keys are per client model: an agent's background calls to a small model do not move its main one.
  */
-export function sessionKeyOf(request: Pick<ProxyRequest, 'body' | 'inbound' | 'model'> & { headers: Headers; field?: (key: string) => unknown }): SessionKey | undefined {
+export function sessionKeyOf(request: Pick<ProxyRequest, 'body' | 'inbound' | 'model'> & { headers: Headers; field?: (key: string) => unknown; clientBody?: ClientBody }): SessionKey | undefined {
   const scoped = (id: string, source: string) => ({ key: `${request.model}\u0000${source}\u0000${id.slice(0, 200)}`, source })
   for (const [header, source] of headerSignals) {
     const value = request.headers.get(header)
@@ -35,7 +35,8 @@ export function sessionKeyOf(request: Pick<ProxyRequest, 'body' | 'inbound' | 'm
   if (typeof cacheKey === 'string' && cacheKey) return scoped(cacheKey, 'prompt_cache_key')
   const userId = (field('metadata') as Body | undefined)?.user_id
   if (typeof userId === 'string' && userId) return scoped(sessionOfUserId(userId), 'metadata.user_id')
-  const prefix = stablePrefix(request.inbound, request.body)
+  // The client's bytes when there are any (as written, whether or not something parsed them since).
+  const prefix = stablePrefix(request.inbound, request.clientBody ?? request.body)
   return prefix === undefined ? undefined : scoped(createHash('sha256').update(prefix).digest('base64url').slice(0, 24), 'prefix')
 }
 
@@ -57,29 +58,60 @@ const answered = (items: unknown[], roles: string[], types: string[] = []) => it
 })
 const firstUser = (items: unknown[], role = 'user') => items.findIndex(item => (item as Item | null)?.role === role)
 
+/**
+ * What a stable prefix is made of: each list's items (only their role and type are read), a top-level
+ * value as text, a list's first items as text. From a parsed body (JSON.stringify) or from the client's
+ * bytes as written (a multi-turn agent request is then hashed without being parsed).
+ */
+interface PrefixSource {
+  items(key: string): unknown[] | undefined
+  text(key: string): string | undefined
+  first(key: string, count: number): string
+}
+
+const list = (value: unknown) => Array.isArray(value) ? value : undefined
+
+const objectSource = (body: Body): PrefixSource => ({
+  items: key => list(body[key]),
+  text: key => body[key] === undefined ? undefined : JSON.stringify(body[key]),
+  first: (key, count) => JSON.stringify(list(body[key])?.slice(0, count) ?? []),
+})
+
+const itemShape = [{ role: true, type: true }] satisfies BodyShape
+
+function bytesSource(body: ClientBody): PrefixSource {
+  const skeleton = body.writtenSkeleton({ messages: itemShape, input: itemShape, contents: itemShape })
+  if (!skeleton) return objectSource(body.object())
+  return {
+    items: key => list(skeleton[key]),
+    text: key => body.rawText(key),
+    first: (key, count) => body.rawText(key, count) ?? '[]',
+  }
+}
+
 /** Serialized system prompt + everything up to the first user turn, when the conversation has had an answer. */
-export function stablePrefix(format: ProxyRequest['inbound'], body: Body): string | undefined {
-  const list = (value: unknown) => Array.isArray(value) ? value : undefined
+export function stablePrefix(format: ProxyRequest['inbound'], body: Body | ClientBody): string | undefined {
+  const source = body instanceof ClientBody ? bytesSource(body) : objectSource(body)
   switch (format) {
     case 'chat': {
-      const messages = list(body.messages)
+      const messages = source.items('messages')
       if (!messages || !answered(messages, ['assistant'])) return
-      return JSON.stringify(messages.slice(0, firstUser(messages) + 1))
+      return source.first('messages', firstUser(messages) + 1)
     }
     case 'messages': {
-      const messages = list(body.messages)
+      const messages = source.items('messages')
       if (!messages || !answered(messages, ['assistant'])) return
-      return JSON.stringify([body.system ?? null, messages[0]])
+      return `[${source.text('system') ?? 'null'},${source.first('messages', 1).slice(1, -1) || 'null'}]`
     }
     case 'responses': {
-      const input = list(body.input)
+      const input = source.items('input')
       if (!input || !answered(input, ['assistant'], ['function_call', 'function_call_output', 'reasoning'])) return
-      return JSON.stringify([body.instructions ?? null, input.slice(0, firstUser(input) + 1)])
+      return `[${source.text('instructions') ?? 'null'},${source.first('input', firstUser(input) + 1)}]`
     }
     case 'generate': {
-      const contents = list(body.contents)
+      const contents = source.items('contents')
       if (!contents || !answered(contents, ['model'])) return
-      return JSON.stringify([body.systemInstruction ?? body.system_instruction ?? null, contents[0]])
+      return `[${source.text('systemInstruction') ?? source.text('system_instruction') ?? 'null'},${source.first('contents', 1).slice(1, -1) || 'null'}]`
     }
   }
 }

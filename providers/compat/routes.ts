@@ -1,5 +1,5 @@
-import { type ProxyKernel, addClientRoute, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy'
-import { validateChatRequest } from './validate-chat.ts'
+import { type ProxyKernel, addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline, ClientBody } from 'model-proxy'
+import { chatShape, validateChatRequest } from './validate-chat.ts'
 import { chatCodec } from './codec/index.ts'
 import { completionsEncoding, decodeCompletionsRequest } from './codec/completions.ts'
 
@@ -10,15 +10,18 @@ export function addChatRoutes(kernel: ProxyKernel): void {
     path: '/v1/chat/completions',
     format: 'chat',
     async handler(event, clientKey) {
-      let body = await readJsonObject(event)
+      // The client's bytes: what routing and the checks need is read from them, the rest is parsed
+      // only when something needs it (a same-format request goes upstream as it came).
+      let body: ClientBody | Record<string, unknown> = await readClientBody(event)
       // Rule 16: no `messages` but `input`/`instructions` = a responses-format body; treat it as chat.
-      if (body.messages === undefined && (body.input !== undefined || body.instructions !== undefined)) {
+      if (!body.has('messages') && (body.has('input') || body.has('instructions'))) {
         const responses = kernel.formats.get('responses')
-        if (responses) body = chatCodec.request.encode(responses.request.decode(body))
+        if (responses) body = chatCodec.request.encode(responses.request.decode(body.object()))
       }
       const request = createProxyRequest(event, { inbound: 'chat', endpoint: 'chat', body, clientKey })
-      // Cheap checks of the spec's limits on every path; a full decode happens only when translating.
-      validateChatRequest(body)
+      // The spec's limits, checked on every path on the fields they name (every message's role, not its
+      // content); a full decode happens only when translating.
+      validateChatRequest(body instanceof ClientBody ? body.skeleton(chatShape) : body)
       return runPipeline(kernel, request)
     },
   })

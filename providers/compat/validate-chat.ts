@@ -1,4 +1,4 @@
-import { RequestValidationError } from 'model-proxy'
+import { RequestValidationError, type BodyShape } from 'model-proxy'
 
 function range(body: Record<string, unknown>, field: string, min: number, max: number): void {
   const value = body[field]
@@ -7,6 +7,13 @@ function range(body: Record<string, unknown>, field: string, min: number, max: n
     throw new RequestValidationError(`${field} must be a number between ${min} and ${max}`, field)
   }
 }
+
+/** What `validateChatRequest` reads: a body reduced to this is checked the same as the whole (ClientBody.skeleton). */
+export const chatShape = {
+  messages: [{ role: true }],
+  tools: [{ type: true, function: { name: true } }],
+  temperature: true, presence_penalty: true, frequency_penalty: true, top_p: true, stop: true, n: true, max_tokens: true,
+} satisfies Record<string, BodyShape>
 
 /**
  * The spec's limits for a chat-completions request, checked on every path (also the same-format fast

@@ -101,4 +101,39 @@ describe('the body is parsed only when something needs it whole', () => {
       expect(body.error.message).toMatch(message)
     }
   })
+
+  it('chat -> compat, same model: never parsed, the bytes go upstream; the spec\'s checks read the fields they name', async () => {
+    for (const stream of [false, true]) {
+      const text = `{"model":"gpt-other", "messages":[{"role":"system","content":"be brief"},{"role":"user","content":"caf\\u00e9 — hi"}],"temperature":0.5,${stream ? '"stream":true,"stream_options":{"include_usage":true},' : ''}"tools":[{"type":"function","function":{"name":"Read","parameters":{"type":"object"}}}],"x_vendor":{"a":[1]}}`
+      const response = await post('/v1/chat/completions', text)
+      expect(response.status).toBe(200)
+      await response.text()
+      expect(compat.requests.at(-1)!.body).toBe(text)
+      expect(seen.at(-1)).toEqual({ model: 'gpt-other', parsed: false })
+    }
+  })
+
+  it('chat: the spec\'s limits still answer 400 in chat\'s format, read from the bytes', async () => {
+    for (const [text, message] of [
+      ['{"model":"gpt-other","messages":[{"role":"user","content":"x"},{"content":"no role"}]}', /messages\[1\]\.role/],
+      ['{"model":"gpt-other","messages":[]}', /'messages' must be a non-empty array/],
+      ['{"model":"gpt-other","messages":"hi"}', /'messages' must be a non-empty array/],
+      ['{"model":"gpt-other","messages":[{"role":"user","content":"x"}],"temperature":3}', /temperature must be a number between 0 and 2/],
+      ['{"model":"gpt-other","messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{}}]}', /tools\[0\]\.function\.name/],
+      ['{"model":"gpt-other","messages":[{"role":"user","content":"x"}],"stop":["a","b","c","d","e"]}', /at most 4/],
+      ['{"model":"gpt-other","messages":[{"role":tru}]}', /not valid JSON/],
+    ] as const) {
+      const response = await post('/v1/chat/completions', text)
+      expect(response.status, text).toBe(400)
+      const body = await response.json()
+      expect(body.error.message).toMatch(message)
+    }
+  })
+
+  it('chat: a responses-shaped body (input, no messages) is still read as chat', async () => {
+    const response = await post('/v1/chat/completions', '{"model":"gpt-other","input":"hi","instructions":"be brief"}')
+    expect(response.status).toBe(200)
+    expect((await response.json()).object).toBe('chat.completion')
+    expect(JSON.parse(compat.requests.at(-1)!.body).messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user'])
+  })
 })
