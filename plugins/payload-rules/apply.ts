@@ -8,7 +8,8 @@ export interface RuleTarget {
   protocol: string
 }
 
-function matches(rule: CompiledRule, target: RuleTarget): boolean {
+/** Whether a rule applies to the request's models and protocol. */
+export function ruleMatches(rule: CompiledRule, target: RuleTarget): boolean {
   if (!rule.models.length) return true
   return rule.models.some(entry =>
     (!entry.protocol || entry.protocol === target.protocol) && target.models.some(model => matchModelPattern(entry.name, model)))
@@ -22,7 +23,7 @@ export function applyRules(body: Record<string, unknown>, rules: CompiledRule[],
   let applied = 0
   const original = structuredClone(body)
   for (const rule of rules) {
-    if (!matches(rule, target)) continue
+    if (!ruleMatches(rule, target)) continue
     applied++
     for (const { path, value } of rule.params) {
       if (rule.kind === 'filter') deletePath(body, path)

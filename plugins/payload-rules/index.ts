@@ -1,6 +1,6 @@
 import { defineProxyPlugin } from 'model-proxy'
 import { plainJsonOf } from 'model-proxy/internal'
-import { applyRules } from './apply.ts'
+import { applyRules, ruleMatches } from './apply.ts'
 import { compileRules, type CompiledRule } from './compile.ts'
 
 /** Payload rules (spec rule 12) on the body actually sent upstream, recompiled on every config change. */
@@ -14,9 +14,12 @@ export default defineProxyPlugin({
       if (!rules.length || !http.json) return
       // The family names the protocol its requests match (ProviderDef.payloadProtocol); one that names none matches only rules without one.
       const protocol = kernel.providers.get(candidate.credential.family)?.payloadProtocol ?? ''
+      const target = { models: [candidate.upstreamModel, request.model], protocol }
+      // No rule for this model: the body is not even read (a same-format body unread goes upstream as the client's bytes).
+      if (!rules.some(rule => ruleMatches(rule, target))) return
       // The body may share objects with the client's request (same-format fast path): work on a copy.
       const body = structuredClone(plainJsonOf(http.json))
-      if (applyRules(body, rules, { models: [candidate.upstreamModel, request.model], protocol })) http.json = body
+      if (applyRules(body, rules, target)) http.json = body
     })
   },
 })
