@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { freePort } from './free-port.ts'
-import type { Running } from './processes.ts'
+import { benchKey, type Running } from './processes.ts'
 
 export const routerName = 'claude-code-router 2.0.0'
 const folder = join(tmpdir(), 'model-proxy-bench-ccr')
@@ -30,14 +30,14 @@ export async function startCodingRouter(upstream: string): Promise<Running> {
   const home = join(folder, `home-${port}`)
   mkdirSync(join(home, '.claude-code-router'), { recursive: true })
   writeFileSync(join(home, '.claude-code-router/config.json'), JSON.stringify({
-    PORT: port, HOST: '127.0.0.1', APIKEY: 'bench', LOG: false,
+    PORT: port, HOST: '127.0.0.1', APIKEY: benchKey, LOG: false,
     Providers: [{ name: 'mock', api_base_url: `${upstream}/v1/chat/completions`, api_key: 'up', models: ['bench'] }],
     Router: { default: 'mock,bench' },
   }))
   const child = spawn(process.execPath, [entry, 'start'], { cwd: folder, env: { ...process.env, HOME: home }, stdio: 'ignore' })
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 150; i++) {
-    const ok = await request(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'bench' }, body: JSON.stringify({ model: 'bench', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }) })
+    const ok = await request(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': benchKey }, body: JSON.stringify({ model: 'bench', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }) })
       .then(async (response) => { await response.body.text(); return response.statusCode === 200 }, () => false)
     if (ok) break
     await new Promise(resolve => setTimeout(resolve, 100))
