@@ -55,6 +55,20 @@ describe('packed records', () => {
     expect(unpackRecord(joinParts(whole.pack(JSON.stringify(storedRecord(whole, withKey, '{}', { upstream: [], client: [] })), [Buffer.from(key)])))!.client.request.body!.text).toBe(`{"note":"sk-c${'*'.repeat(key.length - 8)}cdef"}`)
   })
 
+  it('masks a secret in a stream, also one split between two chunks, without touching the chunks', () => {
+    const key = 'sk-client-key-0123456789abcdef'
+    const chunks = [Buffer.from(`data: {"t":"${key.slice(0, 10)}`), Buffer.from(`${key.slice(10)}"}\n\n`), Buffer.from(`data: ${key}\n\n`)]
+    const blobs = new RecordBlobs(1024)
+    const record = unpackRecord(joinParts(blobs.pack(JSON.stringify(storedRecord(blobs, body, body, { upstream: chunks, client: [] })), [Buffer.from(key)])))!
+    const mask = `sk-c${'*'.repeat(key.length - 8)}cdef`
+    expect(record.attempts[0]!.response!.stream!.events.map(event => event.data)).toEqual([`data: {"t":"${mask}"}`, `data: ${mask}`])
+    expect(Buffer.concat(chunks).toString()).toContain(key)
+    const single = [Buffer.from(`data: ${key}\n\n`)]
+    const one = new RecordBlobs(1024)
+    unpackRecord(joinParts(one.pack(JSON.stringify(storedRecord(one, body, body, { upstream: single, client: [] })), [Buffer.from(key)])))
+    expect(single[0]!.toString()).toContain(key)
+  })
+
   it('reads a record an earlier version stored as JSON text', () => {
     const old = { ...summary, client: { request: { method: 'POST', path: '/', headers: {}, body: { text: '{}' } }, response: { status: 200, headers: {} } }, attempts: [] } satisfies FlightRecord
     expect(unpackRecord(Buffer.from(JSON.stringify(old)))).toEqual(old)

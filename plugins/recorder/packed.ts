@@ -15,11 +15,10 @@ import type { FlightRecord, Held, RecordedAttempt, RecordedMessage, StoredBody, 
  * request path.
  *
  * Masking when recorded covers what only this request knows: headers by name (capture.ts), the record's
- * own fields by the config's and the flight's secrets (store.ts), and the client's key in the bodies (a
- * client may paste it into a prompt; a plain key is not known later: client-keys keeps hashes). Streams
- * are not searched when recorded (that needs their chunks joined, a copy of each stream per request):
- * the key could reach one only if the model repeated it from a body. When read, every blob is masked
- * with every secret the config and the credentials hold.
+ * own fields by the config's and the flight's secrets (store.ts), and the client's key in the bodies and
+ * streams (a client may paste it into a prompt and the model repeat it; a plain key is not known later:
+ * client-keys keeps hashes). When read, every blob is masked with every secret the config and the
+ * credentials hold.
  */
 const magic = Buffer.from('MPR1')
 
@@ -98,9 +97,9 @@ export class RecordBlobs {
 
   /**
    * The stored form as the list of its pieces, the blobs' own bytes among them (a storage that keeps
-   * them in memory copies nothing; one that writes them out gathers them once). Bodies are cut at the
-   * cap; `secrets` are masked in the bodies, searched before the cut so no half secret is left at it (a
-   * body that holds one is the only one copied). Streams are not searched here (packed.ts, top).
+   * them in memory copies nothing else; one that writes them out gathers them once). Bodies are cut at
+   * the cap; `secrets` are masked in every blob, in a body searched before the cut so no half secret is
+   * left at it (a body that holds one is the only one copied); a stream is joined to be searched.
    */
   pack(recordJson: string, secrets: readonly Buffer[]): Uint8Array[] {
     const infos = this.blobs.map((blob): BlobInfo => blob.body && blob.size > this.cap ? { size: this.cap, truncated: blob.size - this.cap } : { size: blob.size })
@@ -110,8 +109,19 @@ export class RecordBlobs {
     magic.copy(prefix, 0)
     prefix.writeUInt32BE(head.byteLength, magic.length)
     const parts: Uint8Array[] = [prefix, head]
+    const searched = secrets.filter(secret => secret.length >= 4)
     this.blobs.forEach((blob, i) => {
-      if (!blob.body) { parts.push(...blob.parts); return }
+      if (!blob.body) {
+        if (!searched.length) { parts.push(...blob.parts); return }
+        // A stream is searched joined (a secret may straddle two chunks): one copy of it, masked in place.
+        // One chunk alone is not copied to be searched, only to be masked (it is the upstream's own Buffer).
+        const joined = joinParts(blob.parts)
+        if (!searched.some(secret => joined.includes(secret))) { parts.push(joined); return }
+        const masked = blob.parts.length === 1 ? Buffer.from(joined) : joined
+        maskInto(masked, joined, searched)
+        parts.push(masked)
+        return
+      }
       const source = bufferOf(blob.parts[0]!)
       const size = infos[i]!.size
       const cut = size < source.byteLength ? source.subarray(0, size) : source

@@ -85,7 +85,7 @@ describe('requests list', () => {
 describe('request view', () => {
   it.each([
     [{ headers: {}, body: { text: '{"a":1}' } }, '{\n  "a": 1\n}'],
-    [{ headers: {}, body: { text: 'plain', truncated: 9 } }, 'plain\n… 9 characters cut at max-body-kb'],
+    [{ headers: {}, body: { text: 'plain', truncated: 9 } }, 'plain\n… 9 bytes cut at max-body-kb'],
     [{ headers: {}, stream: { events: [{ at: 1, data: 'data: 1' }, { at: 2, data: 'data: 2' }] } }, 'data: 1\n\ndata: 2'],
     [undefined, ''],
   ])('bodyText(%j)', (message, text) => expect(bodyText(message)).toBe(text))

@@ -149,3 +149,19 @@ describe('a streamed turn (chat client -> messages upstream)', () => {
     expect(record.client.response.headers['x-proxy-dropped']).toBe('seed')
   })
 })
+
+describe('secrets a client pastes into a body', () => {
+  it('leave through no read: the client key is masked when recorded, the others when read, streams too', async () => {
+    const client = new OpenAI({ apiKey: clientKey, baseURL: `${proxy.url}/v1`, maxRetries: 0 })
+    const pasted = `my keys: ${clientKey} and ${upstreamKeys[1]} and up-beta-secret-cccc-3333`
+    for (const stream of [false, true]) {
+      const { data, response } = await client.chat.completions.create({ model: 'via-beta', stream, messages: [{ role: 'user', content: pasted }] } as never).withResponse()
+      if (stream) for await (const _ of data as unknown as AsyncIterable<unknown>) { /* drained */ }
+      const record = (await manage(proxy, `/requests/${response.headers.get('x-request-id')}`)).body
+      const text = JSON.stringify(record)
+      // The mock echoes the prompt: the secrets are in the client body, the upstream body and the answer.
+      expect(text).toContain('my keys:')
+      for (const key of [clientKey, ...upstreamKeys, 'up-beta-secret-cccc-3333']) expect(text).not.toContain(key)
+    }
+  })
+})
