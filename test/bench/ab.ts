@@ -7,6 +7,7 @@
 // the agent-sized requests of `npm run bench -- agent` at c=16 instead of a small chat request at c=32.
 // AB_YAML_A / AB_YAML_B: config added to one side only, e.g. one tree twice, recorder off against on:
 //   AB_YAML_B='recorder: { mode: all }' node --import jiti/register test/bench/ab.ts . .
+// AB_NODE_ARGS_A / AB_NODE_ARGS_B: Node flags for one side (AB_NODE_ARGS_B='--max-semi-space-size=64').
 import { resolve } from 'node:path'
 import { load, median } from './proxy/load.ts'
 import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
@@ -28,11 +29,12 @@ const path = agentCase && !chat ? '/v1/messages' : '/v1/chat/completions'
 const connections = agentCase ? 16 : 32
 const headers = agentCase && !chat ? agentHeaders() : agentCase ? { accept: 'text/event-stream' } : {}
 
+const nodeArgs = (args = '') => args.split(' ').filter(Boolean)
 const mock = await startMock()
 const sides: Array<[string, Running]> = [
   ['floor', await startPassthrough(mock.url)],
-  ['A (baseline)', await startProxy(mock.url, [], resolve(baseline), process.env.AB_YAML_A ?? process.env.BENCH_PROXY_YAML)],
-  ['B (candidate)', await startProxy(mock.url, [], resolve(candidate), process.env.AB_YAML_B ?? process.env.BENCH_PROXY_YAML)],
+  ['A (baseline)', await startProxy(mock.url, nodeArgs(process.env.AB_NODE_ARGS_A), resolve(baseline), process.env.AB_YAML_A ?? process.env.BENCH_PROXY_YAML)],
+  ['B (candidate)', await startProxy(mock.url, nodeArgs(process.env.AB_NODE_ARGS_B), resolve(candidate), process.env.AB_YAML_B ?? process.env.BENCH_PROXY_YAML)],
 ]
 try {
   for (const [, side] of sides) await load(`${side.url}${path}`, body, connections, 1, headers)
