@@ -1,12 +1,13 @@
 // Where the proxy's CPU goes per request: starts the bench mock and a proxy under --cpu-prof, drives it
 // with the bench load, and prints the functions with the most self and inclusive time, in µs per request.
 //   node --import jiti/register test/bench/profile.ts
-// PROF_KB (agent body size, 80), PROF_MODEL (bench-claude: same format; bench: translated to compat), PROF_SMALL=1 (a small chat request instead), PROF_SECONDS (6),
+// PROF_KB (agent body size, 80), PROF_MODEL (bench-claude: same format; bench: translated to compat),
+// PROF_FORMAT=chat (the agent request as a chat client sends it, chat -> compat), PROF_SMALL=1 (a small chat request instead), PROF_SECONDS (6),
 // PROF_YAML (config for the proxy, e.g. 'recorder: { mode: all }'), BENCH_STORAGE (memory, fs, redis),
 // PROF_DIR (where the .cpuprofile goes, /tmp/proxy-profile). Compare two runs to see what a change costs.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { load } from './proxy/load.ts'
-import { agentBody, agentHeaders } from './proxy/agent-body.ts'
+import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
 import { startMock, startProxy } from './proxy/processes.ts'
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
@@ -15,11 +16,13 @@ const dir = process.env.PROF_DIR ?? '/tmp/proxy-profile'
 rmSync(dir, { recursive: true, force: true })
 mkdirSync(dir, { recursive: true })
 const small = !!process.env.PROF_SMALL
-const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : agentBody(Number(process.env.PROF_KB ?? 80), process.env.PROF_MODEL ?? 'bench-claude')
+const chat = small || process.env.PROF_FORMAT === 'chat'
+const kb = Number(process.env.PROF_KB ?? 80)
+const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : chat ? chatAgentBody(kb, 'bench') : agentBody(kb, process.env.PROF_MODEL ?? 'bench-claude')
 
 const mock = await startMock()
 const proxy = await startProxy(mock.url, ['--cpu-prof', `--cpu-prof-dir=${dir}`], undefined, process.env.PROF_YAML)
-const result = await load(`${proxy.url}${small ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, Number(process.env.PROF_SECONDS ?? 6), small ? {} : agentHeaders())
+const result = await load(`${proxy.url}${chat ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, Number(process.env.PROF_SECONDS ?? 6), chat ? {} : agentHeaders())
 await proxy.stop()
 await mock.stop()
 
