@@ -31,10 +31,13 @@ export function maskSecret(secret: string | undefined): string {
   return `${secret.slice(0, 4)}...${secret.slice(-4)}`
 }
 
-/** Each of `secrets` in `text` replaced by its mask (mask before cutting text short: a cut secret would slip through). */
-export function maskValues(text: string, secrets: Array<string | undefined>): string {
+/**
+ * Each of `secrets` in `text` replaced by its mask (mask before cutting text short: a cut secret would
+ * slip through). A secret that is not there costs a search, not a copy of the text.
+ */
+export function maskValues(text: string, secrets: ReadonlyArray<string | undefined>): string {
   for (const secret of secrets) {
-    if (secret && secret.length >= 4) text = text.replaceAll(secret, maskSecret(secret))
+    if (secret && secret.length >= 4 && text.includes(secret)) text = text.replaceAll(secret, maskSecret(secret))
   }
   return text
 }

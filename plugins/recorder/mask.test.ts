@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { holdsSecret, maskKnown, maskRecord } from './mask.ts'
+import { maskValues } from 'model-proxy/internal'
+import { holdsSecret, maskRecord } from './mask.ts'
 
 const key = 'sk-upstream-1234567890abcdef'
 
@@ -19,8 +20,8 @@ describe('maskRecord', () => {
     ['no secret here', 'no secret here'],
     [`${key}${key}`, 'sk-u...cdefsk-u...cdef'],
     ['sk-upstream-1234', 'sk-upstream-1234'],
-  ])('maskKnown(%s)', (text, expected) => {
-    expect(maskKnown(text, [key])).toBe(expected)
+  ])('maskValues(%s)', (text, expected) => {
+    expect(maskValues(text, [key])).toBe(expected)
   })
 })
 

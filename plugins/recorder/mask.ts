@@ -1,10 +1,4 @@
-import { maskSecret } from 'model-proxy/internal'
-
-/** Each secret in `text` masked; a secret that is not there costs a search, not a copy of the text. */
-export function maskKnown(text: string, secrets: ReadonlyArray<string | undefined>): string {
-  for (const secret of secrets) if (secret && secret.length >= 4 && text.includes(secret)) text = text.replaceAll(secret, maskSecret(secret))
-  return text
-}
+import { maskValues } from 'model-proxy/internal'
 
 /**
  * A record with every string masked, field by field. Masking the record's whole JSON text instead cost
@@ -20,7 +14,7 @@ export function maskRecord<T>(value: T, secrets: ReadonlyArray<string | undefine
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') {
       let masked = seen.get(node)
-      if (masked === undefined) seen.set(node, masked = maskKnown(node, known))
+      if (masked === undefined) seen.set(node, masked = maskValues(node, known))
       return masked
     }
     if (Array.isArray(node)) return node.map(walk)
