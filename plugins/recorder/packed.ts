@@ -59,7 +59,6 @@ function sameLengthMask(secret: Buffer): Buffer {
 /** Each secret found in `source` masked in `target` (the copy of its first `target.length` bytes). */
 function maskInto(target: Buffer, source: Buffer, secrets: readonly Buffer[]): void {
   for (const secret of secrets) {
-    if (secret.length < 4) continue
     for (let at = source.indexOf(secret); at !== -1 && at < target.length; at = source.indexOf(secret, at + secret.length)) {
       sameLengthMask(secret).copy(target, at, 0, Math.min(secret.length, target.length - at))
     }
@@ -96,10 +95,10 @@ export class RecordBlobs {
   }
 
   /**
-   * The stored form as the list of its pieces, the blobs' own bytes among them (a storage that keeps
-   * them in memory copies nothing else; one that writes them out gathers them once). Bodies are cut at
-   * the cap; `secrets` are masked in every blob, in a body searched before the cut so no half secret is
-   * left at it (a body that holds one is the only one copied); a stream is joined to be searched.
+   * The stored form as the list of its pieces: the bodies' own bytes (a body that holds a secret is the
+   * only one copied), cut at the cap after they are searched so no half secret is left at the cut, and
+   * each stream joined once (a secret may straddle two chunks) unless there is nothing to search for.
+   * Secrets shorter than 4 bytes are not searched (they would match everywhere).
    */
   pack(recordJson: string, secrets: readonly Buffer[]): Uint8Array[] {
     const infos = this.blobs.map((blob): BlobInfo => blob.body && blob.size > this.cap ? { size: this.cap, truncated: blob.size - this.cap } : { size: blob.size })
@@ -125,13 +124,13 @@ export class RecordBlobs {
       const source = bufferOf(blob.parts[0]!)
       const size = infos[i]!.size
       const cut = size < source.byteLength ? source.subarray(0, size) : source
-      const found = secrets.some((secret) => {
-        const at = secret.length >= 4 ? source.indexOf(secret) : -1
+      const found = searched.some((secret) => {
+        const at = source.indexOf(secret)
         return at !== -1 && at < size
       })
       if (!found) { parts.push(cut); return }
       const masked = Buffer.from(cut)
-      maskInto(masked, source, secrets)
+      maskInto(masked, source, searched)
       parts.push(masked)
     })
     return parts

@@ -28,7 +28,7 @@ const fsBaseOf = (storage: Storage): string | undefined => {
 /**
  * Where records go, each storage its cheapest way (a record is written per request in `all` mode, and
  * is worth less than the state the storage otherwise holds):
- * - memory: the pieces themselves, by reference: nothing is copied.
+ * - memory: the pieces themselves, by reference: no copy beyond the streams packing joined.
  * - Redis: its unstorage driver has no raw methods (unstorage would write a Buffer as a base64 string, a
  *   third larger, an encode per record), so the bytes go to ioredis as they are, under the key the driver
  *   itself uses: listing and removing through unstorage still find them.
