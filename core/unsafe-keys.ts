@@ -16,3 +16,10 @@ export const unsafePathSegment = (path: string): string | undefined => unsafeSeg
 /** The message a refused path gets, wherever it is refused. */
 export const unsafePathMessage = (path: string, segment: string) =>
   `${JSON.stringify(path)}: a path segment may not be ${segment} (__proto__, constructor and prototype reach the prototype chain)`
+
+/**
+ * `record[key]` when the record itself holds `key`: a lookup keyed by a name a client chose (a model
+ * called `toString` or `constructor`) must not find what every object inherits.
+ */
+export const ownValue = <T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined =>
+  record && Object.hasOwn(record, key) ? record[key] : undefined

@@ -1,4 +1,5 @@
 import type { Credential, ProxyConfig } from 'model-proxy'
+import { ownValue } from 'model-proxy/internal'
 import type { CredentialFile } from './file-schema.ts'
 import type { FileChannel } from './channels.ts'
 
@@ -7,7 +8,7 @@ import type { FileChannel } from './channels.ts'
  * (with `fork`, both names), minus `oauth-excluded-models.<channel>` (rule 4, rule 6).
  */
 export function channelModels(config: ProxyConfig, channel: string, catalog: string[]): Array<{ id: string; upstream: string }> {
-  const aliases = config['oauth-model-alias'][channel] ?? []
+  const aliases = ownValue(config['oauth-model-alias'], channel) ?? []
   const models: Array<{ id: string; upstream: string }> = []
   const upstreams = new Set([...catalog, ...aliases.map(alias => alias.name)])
   for (const upstream of upstreams) {
@@ -37,7 +38,7 @@ export function fileCredential(name: string, file: CredentialFile, config: Proxy
     prefix: '',
     priority: Number.parseInt(attributes.priority ?? '0', 10) || 0,
     models: channelModels(config, channel.type, channel.catalog),
-    excludedModels: config['oauth-excluded-models'][channel.type] ?? [],
+    excludedModels: ownValue(config['oauth-excluded-models'], channel.type) ?? [],
     attributes,
   }
 }

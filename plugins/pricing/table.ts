@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import type { Usage } from 'model-proxy'
+import { ownValue } from 'model-proxy/internal'
 import { costOf, type ModelPrice } from './cost.ts'
 import { fromTable } from './package-price.ts'
 
@@ -40,14 +41,14 @@ export function createPriceTable(overrides: () => Record<string, ModelPrice>) {
     /** USD for `usage`: the override of the client's name (an alias), then of the upstream model, then the table. Undefined: no price known. */
     cost(usage: Usage, model: string, upstreamModel?: string): number | undefined {
       const own = overrides()
-      const price = own[model] ?? (upstreamModel ? own[upstreamModel] : undefined)
+      const price = ownValue(own, model) ?? (upstreamModel ? ownValue(own, upstreamModel) : undefined)
       if (price) return costOf(usage, price)
       return (upstreamModel ? fromPackage(usage, upstreamModel) : undefined) ?? fromPackage(usage, model)
     },
     /** The price per million tokens the table would use (overrides first), for the panel and estimates. */
     price(model: string, upstreamModel?: string): ModelPrice | undefined {
       const own = overrides()
-      const price = own[model] ?? (upstreamModel ? own[upstreamModel] : undefined)
+      const price = ownValue(own, model) ?? (upstreamModel ? ownValue(own, upstreamModel) : undefined)
       if (price) return price
       const row = (upstreamModel ? rowOf(upstreamModel) : null) ?? rowOf(model)
       return row ? fromTable(row.table, 0) : undefined

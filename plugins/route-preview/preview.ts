@@ -1,4 +1,5 @@
 import type { ProxyKernel, Candidate, WireFormat } from 'model-proxy'
+import { ownValue } from 'model-proxy/internal'
 import type { Chooser } from '../routing/api.ts'
 import { resolveRoute, sessionKeyOf, AffinityStore, headroom } from '../routing/api.ts'
 
@@ -34,7 +35,7 @@ export async function previewRoute(kernel: ProxyKernel, chooser: Chooser, input:
       ...(windows && { headroom: Math.round(headroom(windows).free * 1000) / 1000 }),
     }
   }
-  const chain = kernel.config.fallbacks[model] ?? kernel.config.fallbacks[resolution.model] ?? []
+  const chain = ownValue(kernel.config.fallbacks, model) ?? ownValue(kernel.config.fallbacks, resolution.model) ?? []
   const mode = kernel.config.routing['session-affinity']
   const found = mode === 'off' ? undefined : sessionKeyOf({ body: input.request, inbound: format, model: resolution.model, headers })
   const binding = found && await chooser.affinity.get(AffinityStore.hash(found.key))

@@ -1,12 +1,12 @@
 import type { ProxyKernel, Candidate, ProxyRequest } from 'model-proxy'
-import { countRequestTokens } from 'model-proxy/internal'
+import { countRequestTokens, ownValue } from 'model-proxy/internal'
 import { isQuotaError } from './cooldown.ts'
 import type { Stage } from './route-state.ts'
 
 /** The request's model chain: what route-resolve chose, then `fallbacks` of the client's model (or of the chosen one). */
 export function buildStages(kernel: ProxyKernel, request: ProxyRequest, first: Candidate[]): Stage[] {
   const served = request.servedModel ?? request.model
-  const chain = kernel.config.fallbacks[request.model] ?? kernel.config.fallbacks[served] ?? []
+  const chain = ownValue(kernel.config.fallbacks, request.model) ?? ownValue(kernel.config.fallbacks, served) ?? []
   const stages: Stage[] = [{ model: served, candidates: first }]
   for (const model of chain) {
     if (stages.some(stage => stage.model === model)) continue

@@ -1,4 +1,5 @@
 import type { ProxyKernel, RouteContext } from 'model-proxy'
+import { ownValue } from 'model-proxy/internal'
 import { resolveRoute } from './resolve.ts'
 import { requestTokens } from './fallback.ts'
 
@@ -44,7 +45,7 @@ export function resolveHook(kernel: ProxyKernel, ctx: RouteContext): void | Prom
 }
 
 function firstServedFallback(kernel: ProxyKernel, ctx: RouteContext): void {
-  for (const model of kernel.config.fallbacks[ctx.request.model] ?? []) {
+  for (const model of ownValue(kernel.config.fallbacks, ctx.request.model) ?? []) {
     const candidates = kernel.models.get(model)
     if (!candidates?.length) continue
     ctx.candidates = candidates

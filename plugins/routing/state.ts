@@ -1,5 +1,6 @@
 import type { Storage } from 'unstorage'
 import type { Candidate, CredentialState } from 'model-proxy'
+import { ownValue } from 'model-proxy/internal'
 import { cooldownMs } from './cooldown.ts'
 import type { QuotaWindow } from './rate-limits.ts'
 
@@ -39,7 +40,7 @@ export class RoutingState {
     const record = this.records.get(candidate.credential.id)
     if (!record) return true
     if (record.blocked || record.disabled) return false
-    const cooldown = record.cooldowns[candidate.upstreamModel]
+    const cooldown = ownValue(record.cooldowns, candidate.upstreamModel)
     return cooldown && cooldown.until > now ? cooldown.until : true
   }
 
@@ -55,7 +56,7 @@ export class RoutingState {
   /** ready -> cooldown on a quota error: 1 s * 2^(failures-1), capped at 30 min, or Retry-After. */
   markQuota(id: string, model: string, retryAfterSeconds?: number, reason?: string): ModelCooldown {
     const record = this.ensure(id)
-    const failures = (record.cooldowns[model]?.failures ?? 0) + 1
+    const failures = (ownValue(record.cooldowns, model)?.failures ?? 0) + 1
     const cooldown = { until: this.clock() + cooldownMs(failures, retryAfterSeconds), failures, reason }
     record.cooldowns[model] = cooldown
     this.persist(id, record)
@@ -65,7 +66,7 @@ export class RoutingState {
   /** Success resets the failure count; writes only when there was something to reset. */
   markSuccess(id: string, model: string): void {
     const record = this.records.get(id)
-    if (!record?.cooldowns[model]) return
+    if (!record || !ownValue(record.cooldowns, model)) return
     delete record.cooldowns[model]
     this.persist(id, record)
   }

@@ -131,6 +131,18 @@ describe.each(endpoints)('fuzz over HTTP: $name', (endpoint) => {
     await fc.assert(fc.asyncProperty(bytes, fc.constantFrom('application/json', 'text/plain', 'application/octet-stream'), (value, type) => probe(endpoint, value, type)), { numRuns: 60 })
   })
 
+  it('model names every object inherits (toString, constructor, __proto__) are unknown models, not our 500', async () => {
+    for (const name of [...Object.getOwnPropertyNames(Object.prototype), 'prototype']) {
+      if (endpoint.shape === 'generate') {
+        const path = endpoint.path.replace(/models\/[^:]+:/, `models/${encodeURIComponent(name)}:`)
+        await probe({ ...endpoint, path }, JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }))
+      } else {
+        const body = endpoint.body === 'completions' ? { prompt: 'hi' } : endpoint.body === 'responses' ? { input: 'hi' } : { messages: [{ role: 'user', content: 'hi' }] }
+        await probe(endpoint, JSON.stringify({ model: name, max_tokens: 1, stream: false, ...body }))
+      }
+    }
+  })
+
   it('bodies shaped like the format with junk in every field', async () => {
     await fc.assert(fc.asyncProperty(shaped[endpoint.body], value => probe(endpoint, JSON.stringify(value))), { numRuns: 120 })
   })
