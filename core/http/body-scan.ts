@@ -130,6 +130,12 @@ export function arrayElements(bytes: Buffer, range: ValueRange, depth: number, m
   }
 }
 
+/** The keys of an object at `range` (a `{` ... `}`) and their values' ranges, or undefined when it is not one the scan can follow. */
+export function objectFields(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): Map<string, ValueRange> | undefined {
+  const scan = scanObject(bytes, range.start, depth, maxDepth)
+  return scan && scan.end === range.end ? scan.fields : undefined
+}
+
 /**
  * The top-level keys of a JSON object text and where their values are, in one pass over the bytes that
  * jumps from quote to quote (an agent's body is mostly string content). Undefined when the text is not

@@ -1,10 +1,11 @@
 import { ProxyError } from './errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
+import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 
-/** What a parsed body came from: the client's text (as JSON.parse read it) and bytes. */
-export interface ClientBodySource { text: string; bytes: Buffer }
+/** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
+export interface ClientBodySource { readonly text: string; bytes: Buffer }
 const bodySources = new WeakMap<object, ClientBodySource>()
 /** The client's bytes behind a parsed body (a same-format upstream request sends them as they came). */
 export const bodySourceOf = (body: object): ClientBodySource | undefined => bodySources.get(body)
@@ -50,7 +51,21 @@ export class ClientBody {
 
   /** The whole body, parsed once on first use. */
   object(): Record<string, unknown> {
-    return this.#parsed ??= parseJsonObject(this.bytes, this.#scan !== undefined)
+    return this.#parsed ??= this.#build()
+  }
+
+  #build(): Record<string, unknown> {
+    if (!this.#scan || this.bytes.length <= wholeBytes) return parseJsonObject(this.bytes, this.#scan !== undefined)
+    let body: Record<string, unknown>
+    try {
+      body = parseByParts(this.bytes, this.#scan)
+    } catch {
+      // The scan does not validate values: the whole parse says what is wrong.
+      return parseJsonObject(this.bytes, true)
+    }
+    const bytes = this.bytes
+    bodySources.set(body, { bytes, get text() { return jsonTextOf(bytes) } })
+    return body
   }
 
   /** A top-level field, parsed from its own bytes while the whole is not built. */
@@ -110,9 +125,9 @@ export class ClientBody {
     return count ? `[${this.bytes.toString('latin1', elements[0]!.start, elements[count - 1]!.end)}]` : '[]'
   }
 
-  /** Whether a top-level key is written more than once (the client's bytes would then mean two things). */
-  repeats(key: string): boolean {
-    return this.#scan?.repeated.has(key) ?? false
+  /** Whether a top-level key is written more than once (the client's bytes would then mean two things); undefined when the bytes could not be scanned. */
+  repeats(key: string): boolean | undefined {
+    return this.#scan?.repeated.has(key)
   }
 
   /**

@@ -58,7 +58,10 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   const parsed = !request.clientBody || request.clientBody.parsed
   if (parsed && http.json === body && body === request.body) {
     const source = bodySourceOf(body)
-    if (source && clientBytesUsable(source.text, kernel.formats.get(request.inbound)?.modelIn !== 'url', source.bytes)) http.jsonText = { of: body, text: source.bytes }
+    const modelInBody = kernel.formats.get(request.inbound)?.modelIn !== 'url'
+    // A scanned body knows whether `model` repeats at its top level without reading its text.
+    const usable = source && (request.clientBody?.bytes === source.bytes ? !modelInBody || request.clientBody.repeats('model') === false : clientBytesUsable(source.text, modelInBody, source.bytes))
+    if (usable) http.jsonText = { of: body, text: source.bytes }
   }
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
