@@ -10,6 +10,8 @@ describe('SSE parser', () => {
     ['multi-line data', ['data: a\ndata: b\n\n'], [{ data: 'a\nb' }]],
     ['comments ignored', [': keep-alive\n\ndata: y\n\n'], [{ data: 'y' }]],
     ['no space after colon', ['data:z\n\n'], [{ data: 'z' }]],
+    ['\\n-only chunks (the fast path), then CRLF ones', ['data: a\n', '\r\ndata: b\r\n\r\n', 'data: c\n\n'], [{ data: 'a' }, { data: 'b' }, { data: 'c' }]],
+    ['a lone \\r line end after \\n-only chunks', ['data: a\n\n', 'data: b\r\r'], [{ data: 'a' }, { data: 'b' }]],
   ])('%s', (_name, chunks, expected) => {
     const parser = createSseParser()
     const events = chunks.flatMap(chunk => parser.push(chunk))

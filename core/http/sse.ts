@@ -11,7 +11,10 @@ export function createSseParser() {
 
   function line(text: string, out: SseEvent[]) {
     if (text === '') {
-      if (data.length) out.push(event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') })
+      if (data.length) {
+        const joined = data.length === 1 ? data[0]! : data.join('\n')
+        out.push(event === undefined ? { data: joined } : { event, data: joined })
+      }
       event = undefined
       data = []
       return
@@ -30,6 +33,15 @@ export function createSseParser() {
       const out: SseEvent[] = []
       buffer += chunk
       let start = 0
+      // Most upstreams end lines with \n alone: jump between them instead of reading every character.
+      if (buffer.indexOf('\r') === -1) {
+        for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n', start)) {
+          line(buffer.slice(start, i), out)
+          start = i + 1
+        }
+        buffer = buffer.slice(start)
+        return out
+      }
       for (let i = 0; i < buffer.length; i++) {
         const c = buffer.charCodeAt(i)
         if (c !== 10 && c !== 13) continue

@@ -7,6 +7,8 @@ import { signatureToClient, createToolCallSequencer } from 'model-proxy/internal
 import { citationToMessages, webSearchToBlocks } from './web-search-blocks.ts'
 
 const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+/** `frame('content_block_delta', { index, delta: { type: 'text_delta', text } })`, written directly: most of a stream is these. */
+const textDeltaFrame = (index: number, text: string) => `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`
 
 /**
  * Canonical events -> Messages SSE. It always opens with `message_start` (also when the first upstream
@@ -54,7 +56,7 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
       case 'text': {
         const out = begin() + ensureBlock(event.index, 'text', { type: 'text', text: '' })
         open!.text = (open!.text ?? '') + event.delta
-        return out + frame('content_block_delta', { index: open!.wire, delta: { type: 'text_delta', text: event.delta } })
+        return out + textDeltaFrame(open!.wire, event.delta)
       }
       // The query block and the results block, each whole (the query as one input_json_delta, as the API streams it).
       case 'web_search': {

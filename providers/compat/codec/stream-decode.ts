@@ -48,7 +48,8 @@ export function createChatStreamDecoder(): StreamDecoder {
     if (delta && typeof delta === 'object') {
       const reasoning = delta.reasoning_content ?? delta.reasoning
       if (typeof reasoning === 'string' && reasoning) out.push({ type: 'thinking', index: run(state, 'thinking'), delta: reasoning, ...tag })
-      if (typeof delta.content === 'string' && delta.content) out.push({ type: 'text', index: run(state, 'text'), delta: delta.content, ...tag })
+      // The common event of a stream, built without spreading the (usually empty) choice tag.
+      if (typeof delta.content === 'string' && delta.content) out.push(choice ? { type: 'text', index: run(state, 'text'), delta: delta.content, choice } : { type: 'text', index: run(state, 'text'), delta: delta.content })
       if (typeof delta.refusal === 'string' && delta.refusal) out.push({ type: 'text', index: run(state, 'refusal'), delta: delta.refusal, refusal: true, ...tag })
       if (Array.isArray(delta.tool_calls)) {
         for (const call of delta.tool_calls) {
@@ -75,7 +76,7 @@ export function createChatStreamDecoder(): StreamDecoder {
   return {
     push(event: SseEvent): StreamEvent[] {
       if (ended) return []
-      if (event.data.trim() === '[DONE]') return close()
+      if (event.data === '[DONE]' || event.data.trim() === '[DONE]') return close()
       let chunk: Raw
       try { chunk = JSON.parse(event.data) } catch { return [] }
       if (!chunk || typeof chunk !== 'object') return []
