@@ -10,12 +10,15 @@ export type StorageOptions =
   | { driver: 'redis'; url?: string; base?: string }
 
 /**
- * A package's default export through any loader: jiti without its interop Proxy (core/cli/bin.mjs)
- * may hand back a CommonJS `module.exports` itself rather than a namespace.
+ * A package's default export (a driver factory) through any loader: jiti without its interop Proxy
+ * (core/cli/bin.mjs) may hand back a CommonJS `module.exports` itself, a namespace, or a namespace whose
+ * default is the CommonJS namespace again (seen once from a jiti cache written by another loader mode:
+ * `proxy start` with fs storage then failed with "fsDriver is not a function"). Unwrapped to the function.
  */
 function defaultExport<T>(mod: { default: T } | T): T {
-  const inner = (mod as { default?: T }).default
-  return inner ?? mod as T
+  let value: unknown = mod
+  for (let depth = 0; depth < 3 && typeof value !== 'function' && value && typeof value === 'object' && 'default' in value; depth++) value = (value as { default: unknown }).default
+  return value as T
 }
 
 /** State lives behind unstorage: memory in tests, fs on one machine, redis for several instances. */
