@@ -59,3 +59,29 @@ describe('same-format stream passthrough', () => {
     expect(Buffer.from(transform.fail('boom')!).toString()).toContain('boom')
   })
 })
+
+describe('passthrough: the head of a long first chunk', () => {
+  const events = Array.from({ length: 200 }, (_, i) => frame('up', `tok${i} ü`)).join('') + 'data: [DONE]\n\n'
+  const pushOnce = (upstream: string | Buffer) => {
+    const transform = createStreamTransform(kernel, request('up'), plan)
+    const out = transform.push(Buffer.isBuffer(upstream) ? upstream : Buffer.from(upstream))
+    return { text: out && Buffer.from(out).toString('utf8'), primed: transform.primed }
+  }
+
+  it.each([
+    ['starts with an event: sent as it came', events, events],
+    ['comments before it: dropped', `: keep-alive\n\n: more\n\n${events}`, events],
+    ['over 4 KB of comments before it: dropped', `${': pad\n\n'.repeat(800)}${events}`, events],
+    ['junk that is not UTF-8 before it: dropped', Buffer.concat([Buffer.from([0xff, 0xfe, 0x0a, 0x0a]), Buffer.from(events)]), events],
+  ])('%s', (_, upstream: string | Buffer, expected) => {
+    expect(pushOnce(upstream)).toEqual({ text: expected, primed: true })
+  })
+
+  it('a broken first event still throws, whatever follows', () => {
+    expect(() => pushOnce(`data: {broken\n\n${events}`)).toThrow(/not valid JSON/)
+  })
+
+  it('only comments: nothing sent yet', () => {
+    expect(pushOnce(': pad\n\n'.repeat(800))).toEqual({ text: undefined, primed: false })
+  })
+})

@@ -24,6 +24,9 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const bytes = (text: string) => text ? Buffer.from(text, 'utf8') : undefined
 const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
 
+/** How much of a stream's first chunk is decoded to find its first event. */
+const headBytes = 4096
+
 /** Index just past the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) in `buffer`, 0 when there is none. */
 export function lastEventEnd(buffer: Buffer): number {
   const lf = buffer.lastIndexOf('\n\n')
@@ -60,11 +63,21 @@ function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstre
       const events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
       if (primed) return out(events)
       // The head of the stream: what precedes the first event is dropped, a broken first event throws.
-      const text = events.toString('utf8')
+      // Only the head is decoded to find it (a whole answer can arrive in this one chunk).
+      const head = events.length > headBytes ? events.subarray(0, lastEventEnd(events.subarray(0, headBytes)) || events.length) : events
+      const text = head.toString('utf8')
       const first = firstEventOffset(text)
-      if (first === undefined) return undefined
+      if (first === 0) {
+        primed = true
+        return out(events)
+      }
+      // Something to skip, or only comments in the head: the whole chunk as text (bytes that are not
+      // UTF-8 make text offsets differ from byte offsets), as it always was.
+      const whole = head === events ? text : events.toString('utf8')
+      const at = head === events ? first : firstEventOffset(whole)
+      if (at === undefined) return undefined
       primed = true
-      return out(first ? Buffer.from(text.slice(first), 'utf8') : events)
+      return out(Buffer.from(whole.slice(at), 'utf8'))
     },
     // A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line).
     end: () => carry && out(carry),
