@@ -1,0 +1,36 @@
+// What the proxy allocates on the JS heap per request, by function: the bench load against a proxy that
+// samples every allocation (collected ones included; test/bench/proxy/heap-sampler.mjs). On this kind of
+// VM allocation volume is what costs (GC and fresh pages), so this says where to cut.
+//   node --import jiti/register test/bench/heap.ts
+// PROF_KB (agent body size, 150), PROF_MODEL (bench-claude: same format; bench: translated to compat),
+// PROF_SECONDS (5), HEAP_PROFILE (where the profile goes, /tmp/proxy-heap.heapprofile).
+import { readFileSync, rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { load } from './proxy/load.ts'
+import { agentBody, agentHeaders } from './proxy/agent-body.ts'
+import { startMock, startProxy } from './proxy/processes.ts'
+
+interface HeapNode { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children?: HeapNode[] }
+
+const file = process.env.HEAP_PROFILE ?? '/tmp/proxy-heap.heapprofile'
+rmSync(file, { force: true })
+process.env.HEAP_PROFILE = file
+const sampler = fileURLToPath(new URL('./proxy/heap-sampler.mjs', import.meta.url))
+const mock = await startMock()
+const proxy = await startProxy(mock.url, ['--import', sampler])
+const body = agentBody(Number(process.env.PROF_KB ?? 150), process.env.PROF_MODEL ?? 'bench-claude')
+const result = await load(`${proxy.url}/v1/messages`, body, 16, Number(process.env.PROF_SECONDS ?? 5), agentHeaders())
+await proxy.stop()
+await mock.stop()
+
+const bytes = new Map<string, number>()
+const walk = (node: HeapNode) => {
+  const name = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').slice(-2).join('/')}:${node.callFrame.lineNumber}`
+  bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize)
+  for (const child of node.children ?? []) walk(child)
+}
+walk((JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head)
+const kb = (n: number) => (n / 1024 / result.requests).toFixed(1).padStart(7)
+const total = [...bytes.values()].reduce((sum, n) => sum + n, 0)
+console.log(`${result.requests} requests (${Math.round(result.rps)}/s): ${kb(total).trim()} KB allocated per request (sampled; startup included); profile: ${file}\n`)
+for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${kb(n)} KB/request  ${name}`)
