@@ -154,6 +154,8 @@ describe('ClientBody.skeleton', () => {
     ['{"tools":[{"type":"function","function":{"name":"Read","parameters":{"type":"object"}}},{"type":"custom"}]}', { tools: [{ type: 'function', function: { name: 'Read' } }, { type: 'custom' }] }],
     ['{"tools":[{"type":"function","function":"Read"}]}', { tools: [{ type: 'function', function: 'Read' }] }],
     [' { "messages" : [ { "role" : "user" } , { "role" : "assistant" } ] } ', { messages: [{ role: 'user' }, { role: 'assistant' }] }],
+    ['{"messages":[{"role":"user","role":"assistant"}],"tools":[{"function":{"name":"a"},"function":"b"}]}', { messages: [{ role: 'assistant' }], tools: [{ function: 'b' }] }],
+    ['{"tools":[{"type":"function","function":{"parameters":{"a":[[{"name":"inner"}]]},"name":"outer"}}]}', { tools: [{ type: 'function', function: { name: 'outer' } }] }],
   ])('%s', (text, expected) => {
     expect(skeleton(text)).toEqual(expected)
   })

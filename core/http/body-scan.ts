@@ -158,22 +158,63 @@ export type BodyShape = true | { [key: string]: BodyShape } | [BodyShape]
 
 /**
  * A skeleton of the value at `range`: only what `shape` names, each leaf parsed from its own bytes (a
- * chat request's roles and tool names out of 80 KB of messages, without decoding the messages). Throws
- * (a SyntaxError) when a picked leaf is malformed: the caller parses the whole body to report it.
+ * chat request's roles and tool names out of 80 KB of messages, without decoding the messages). One pass
+ * over the bytes: each container is walked once, what the shape does not name skipped as it is met
+ * (finding each element's range first and then walking it again read a tool's schema four times: 400 µs
+ * on a 150 KB body). Throws (a SyntaxError) when a picked leaf is malformed or the bytes cannot be
+ * followed: the caller parses the whole body to report it.
  */
 export function skeletonOf(bytes: Buffer, range: ValueRange, shape: BodyShape, depth: number, maxDepth: number): unknown {
-  const whole = () => JSON.parse(bytes.toString('utf8', range.start, range.end)) as unknown
-  if (shape === true) return whole()
-  if (Array.isArray(shape)) {
-    const elements = bytes[range.start] === OPEN_BRACKET ? arrayElements(bytes, range, depth + 1, maxDepth) : undefined
-    return elements ? elements.map(element => skeletonOf(bytes, element, shape[0], depth + 1, maxDepth)) : whole()
+  const [value, end] = pick(bytes, range.start, shape, depth, maxDepth)
+  if (end !== range.end) throw new SyntaxError('the body cannot be followed here')
+  return value
+}
+
+const unfollowable = () => new SyntaxError('the body cannot be followed here')
+
+/** The skeleton of the value starting at `start` and the index just past it. */
+function pick(bytes: Buffer, start: number, shape: BodyShape, depth: number, maxDepth: number): [unknown, number] {
+  const c = bytes[start]
+  if (Array.isArray(shape) && c === OPEN_BRACKET) {
+    if (depth + 1 > maxDepth) throw unfollowable()
+    const out: unknown[] = []
+    let i = skipSpace(bytes, start + 1)
+    if (bytes[i] === CLOSE_BRACKET) return [out, i + 1]
+    for (;;) {
+      const [value, end] = pick(bytes, i, shape[0], depth + 1, maxDepth)
+      out.push(value)
+      i = skipSpace(bytes, end)
+      if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
+      if (bytes[i] === CLOSE_BRACKET) return [out, i + 1]
+      throw unfollowable()
+    }
   }
-  const scan = bytes[range.start] === OPEN_BRACE ? scanObject(bytes, range.start, depth + 1, maxDepth) : undefined
-  if (!scan) return whole()
-  const out: Record<string, unknown> = {}
-  for (const key in shape) {
-    const value = scan.fields.get(key)
-    if (value) out[key] = skeletonOf(bytes, value, shape[key]!, depth + 1, maxDepth)
+  if (shape !== true && !Array.isArray(shape) && c === OPEN_BRACE) {
+    if (depth + 1 > maxDepth) throw unfollowable()
+    const out: Record<string, unknown> = {}
+    let i = skipSpace(bytes, start + 1)
+    if (bytes[i] === CLOSE_BRACE) return [out, i + 1]
+    for (;;) {
+      if (bytes[i] !== QUOTE) throw unfollowable()
+      const keyEnd = stringEnd(bytes, i)
+      const key = keyEnd === -1 ? undefined : keyText(bytes, i, keyEnd)
+      if (key === undefined) throw unfollowable()
+      i = skipSpace(bytes, keyEnd)
+      if (bytes[i] !== COLON) throw unfollowable()
+      const valueStart = skipSpace(bytes, i + 1)
+      let end: number
+      // A repeated key: the last one wins, as in JSON.parse.
+      if (Object.hasOwn(shape, key)) [out[key], end] = pick(bytes, valueStart, shape[key]!, depth + 1, maxDepth)
+      else end = valueEnd(bytes, valueStart, depth + 1, maxDepth)
+      if (end === -1 || end === valueStart) throw unfollowable()
+      i = skipSpace(bytes, end)
+      if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
+      if (bytes[i] === CLOSE_BRACE) return [out, i + 1]
+      throw unfollowable()
+    }
   }
-  return out
+  // A leaf, or a value of another kind than the shape expects: parsed whole (a validator sees what it is).
+  const end = valueEnd(bytes, start, depth, maxDepth)
+  if (end === -1 || end === start) throw unfollowable()
+  return [JSON.parse(bytes.toString('utf8', start, end)), end]
 }
