@@ -3,7 +3,8 @@
 // VM allocation volume is what costs (GC and fresh pages), so this says where to cut.
 //   node --import jiti/register test/bench/heap.ts
 // PROF_KB (agent body size, 150), PROF_MODEL (bench-claude: same format; bench: translated to compat),
-// PROF_SECONDS (5), HEAP_PROFILE (where the profile goes, /tmp/proxy-heap.heapprofile).
+// PROF_SMALL=1 (a small chat request instead), PROF_SECONDS (5), PROF_ROOT (another checkout of the project),
+// HEAP_LIVE=1 (only what is still alive at the end: what a leak or a ring holds), HEAP_PROFILE (where the profile goes, /tmp/proxy-heap.heapprofile).
 import { readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { load } from './proxy/load.ts'
@@ -17,9 +18,10 @@ rmSync(file, { force: true })
 process.env.HEAP_PROFILE = file
 const sampler = fileURLToPath(new URL('./proxy/heap-sampler.mjs', import.meta.url))
 const mock = await startMock()
-const proxy = await startProxy(mock.url, ['--import', sampler])
-const body = agentBody(Number(process.env.PROF_KB ?? 150), process.env.PROF_MODEL ?? 'bench-claude')
-const result = await load(`${proxy.url}/v1/messages`, body, 16, Number(process.env.PROF_SECONDS ?? 5), agentHeaders())
+const proxy = await startProxy(mock.url, ['--import', sampler], process.env.PROF_ROOT)
+const small = !!process.env.PROF_SMALL
+const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : agentBody(Number(process.env.PROF_KB ?? 150), process.env.PROF_MODEL ?? 'bench-claude')
+const result = await load(`${proxy.url}${small ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, Number(process.env.PROF_SECONDS ?? 5), small ? {} : agentHeaders())
 await proxy.stop()
 await mock.stop()
 

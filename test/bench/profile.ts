@@ -4,7 +4,8 @@
 // PROF_KB (agent body size, 80), PROF_MODEL (bench-claude: same format; bench: translated to compat),
 // PROF_FORMAT=chat (the agent request as a chat client sends it, chat -> compat), PROF_SMALL=1 (a small chat request instead), PROF_SECONDS (6),
 // PROF_YAML (config for the proxy, e.g. 'recorder: { mode: all }'), BENCH_STORAGE (memory, fs, redis),
-// PROF_DIR (where the .cpuprofile goes, /tmp/proxy-profile). Compare two runs to see what a change costs.
+// PROF_DIR (where the .cpuprofile goes, /tmp/proxy-profile), PROF_ROOT (another checkout of the project:
+// profile an older tree with today's load). Compare two runs to see what a change costs.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { load } from './proxy/load.ts'
 import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
@@ -21,7 +22,7 @@ const kb = Number(process.env.PROF_KB ?? 80)
 const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : chat ? chatAgentBody(kb, 'bench') : agentBody(kb, process.env.PROF_MODEL ?? 'bench-claude')
 
 const mock = await startMock()
-const proxy = await startProxy(mock.url, ['--cpu-prof', `--cpu-prof-dir=${dir}`], undefined, process.env.PROF_YAML)
+const proxy = await startProxy(mock.url, ['--cpu-prof', `--cpu-prof-dir=${dir}`], process.env.PROF_ROOT, process.env.PROF_YAML)
 const result = await load(`${proxy.url}${chat ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, Number(process.env.PROF_SECONDS ?? 6), chat ? {} : agentHeaders())
 await proxy.stop()
 await mock.stop()

@@ -7,7 +7,10 @@ import { writeFileSync } from 'node:fs'
 const session = new Session()
 session.connect()
 session.post('HeapProfiler.enable')
-session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+// HEAP_LIVE=1: only what is still alive when the profile is taken (what a leak or a ring holds);
+// HEAP_LIVE=promoted: what outlived a young-generation collection (promoted, dead or not: what makes scavenges slow).
+const live = process.env.HEAP_LIVE
+session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: !live || live === 'promoted', includeObjectsCollectedByMinorGC: !live })
 process.prependListener('SIGTERM', () => {
   session.post('HeapProfiler.stopSampling', (error, result) => {
     if (!error) writeFileSync(process.env.HEAP_PROFILE, JSON.stringify(result.profile))
