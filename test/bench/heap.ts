@@ -21,7 +21,13 @@ const mock = await startMock()
 const proxy = await startProxy(mock.url, ['--import', sampler], process.env.PROF_ROOT)
 const small = !!process.env.PROF_SMALL
 const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : agentBody(Number(process.env.PROF_KB ?? 150), process.env.PROF_MODEL ?? 'bench-claude')
-const result = await load(`${proxy.url}${small ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, Number(process.env.PROF_SECONDS ?? 5), small ? {} : agentHeaders())
+const run = (seconds: number) => load(`${proxy.url}${small ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, seconds, small ? {} : agentHeaders())
+// A warm-up first (jiti's first compiles of a fresh tree, lazy imports), then sampling from SIGUSR2 on.
+await run(2)
+const started = new Promise<void>(resolve => proxy.child.stdout!.on('data', (chunk: Buffer) => { if (String(chunk).includes('heap sampling started')) resolve() }))
+proxy.child.kill('SIGUSR2')
+await started
+const result = await run(Number(process.env.PROF_SECONDS ?? 5))
 await proxy.stop()
 await mock.stop()
 
@@ -34,5 +40,5 @@ const walk = (node: HeapNode) => {
 walk((JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head)
 const kb = (n: number) => (n / 1024 / result.requests).toFixed(1).padStart(7)
 const total = [...bytes.values()].reduce((sum, n) => sum + n, 0)
-console.log(`${result.requests} requests (${Math.round(result.rps)}/s): ${kb(total).trim()} KB allocated per request (sampled; startup included); profile: ${file}\n`)
+console.log(`${result.requests} requests (${Math.round(result.rps)}/s): ${kb(total).trim()} KB allocated per request (sampled after a 2 s warm-up); profile: ${file}\n`)
 for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${kb(n)} KB/request  ${name}`)
