@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { writeFileAtomic } from '../config/atomic-write.ts'
+import { ownValue } from '../unsafe-keys.ts'
 
 /** How long after a version was replaced an edit may still have been made on it (editors that read just before). */
 export const recentMs = 5000
@@ -23,7 +24,7 @@ export class FileBaseStore {
   }
 
   get(name: string): SyncBase | undefined {
-    return Object.hasOwn(this.bases, name) ? this.bases[name] : undefined
+    return ownValue(this.bases, name)
   }
 
   /** Versions replaced in the last `withinMs` (an editor may have read one of them just before it was replaced). */
