@@ -32,6 +32,7 @@ export { formatSse } from './http/sse.ts'
 export { addClientRoute, readJsonObject, readClientBody, ClientBody, type ClientRoute } from './http/client-route.ts'
 export type { BodyShape } from './http/body-scan.ts'
 export { createProxyRequest, requestField, type RequestInit as ProxyRequestInit } from './pipeline/request.ts'
+export { defineRequestState, type RequestState } from './request-state.ts'
 export { runPipeline, type RunOptions } from './pipeline/run.ts'
 export { ProxyError } from './http/errors.ts'
 

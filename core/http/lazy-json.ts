@@ -1,7 +1,10 @@
 import type { ClientBody } from './client-body.ts'
 
 interface LazyState { body: ClientBody; touched: boolean }
-const lazyStates = new WeakMap<object, LazyState>()
+// The state is asked of the stand-in itself (its `get` trap answers this symbol without parsing): a
+// WeakMap keyed by one object per request keeps them all past the young collection (core/request-state.ts).
+const lazyState = Symbol('lazy json')
+const stateOf = (json: object): LazyState | undefined => (json as { [lazyState]?: LazyState })[lazyState]
 
 /**
  * An object that stands for the client's body in `UpstreamHttpRequest.json` without building it. A
@@ -18,7 +21,7 @@ export function lazyJsonOf(body: ClientBody): Record<string, unknown> {
     return body.object()
   }
   const proxy = new Proxy({}, {
-    get: (_, key) => Reflect.get(whole(), key),
+    get: (_, key) => key === lazyState ? state : Reflect.get(whole(), key),
     has: (_, key) => Reflect.has(whole(), key),
     ownKeys: () => Reflect.ownKeys(whole()),
     getOwnPropertyDescriptor: (_, key) => {
@@ -31,19 +34,18 @@ export function lazyJsonOf(body: ClientBody): Record<string, unknown> {
     deleteProperty: (_, key) => Reflect.deleteProperty(whole(), key),
     defineProperty: (_, key, descriptor) => Reflect.defineProperty(whole(), key, descriptor),
   })
-  lazyStates.set(proxy, state)
   return proxy as Record<string, unknown>
 }
 
 /** The client's bytes, when `json` is a lazy body nobody has touched. */
 export function clientBytesOf(json: object): Buffer | undefined {
-  const state = lazyStates.get(json)
+  const state = stateOf(json)
   return state && !state.touched ? state.body.bytes : undefined
 }
 
 /** A plain object for `json` (what `structuredClone` and friends need): a lazy body is parsed. */
 export function plainJsonOf<T extends object>(json: T): T {
-  const state = lazyStates.get(json)
+  const state = stateOf(json)
   if (!state) return json
   state.touched = true
   return state.body.object() as T

@@ -26,18 +26,26 @@ export function announceReply(attempt: Attempt, reply: Exclude<UpstreamReply, { 
  * gives (before keep-alive comments are mixed in). A failing watcher is ignored.
  */
 export function watchTransform(transform: StreamTransform, watch: StreamWatch): StreamTransform {
-  const out = (bytes: Uint8Array | undefined) => {
-    if (bytes) try { watch(bytes, 'client') } catch {}
+  return new WatchedTransform(transform, watch)
+}
+
+/** A class, not a literal with getters (those keep their closures alive through young collections: stream-transform.ts). */
+class WatchedTransform implements StreamTransform {
+  constructor(private readonly transform: StreamTransform, private readonly watch: StreamWatch) {}
+
+  get primed(): boolean { return this.transform.primed }
+  get usage(): StreamTransform['usage'] { return this.transform.usage }
+
+  #out(bytes: Uint8Array | undefined): Uint8Array | undefined {
+    if (bytes) try { this.watch(bytes, 'client') } catch {}
     return bytes
   }
-  return {
-    push(chunk) {
-      try { watch(chunk, 'upstream') } catch {}
-      return out(transform.push(chunk))
-    },
-    end: () => out(transform.end()),
-    fail: (message, status) => out(transform.fail(message, status)),
-    get primed() { return transform.primed },
-    get usage() { return transform.usage },
+
+  push(chunk: Uint8Array): Uint8Array | undefined {
+    try { this.watch(chunk, 'upstream') } catch {}
+    return this.#out(this.transform.push(chunk))
   }
+
+  end(): Uint8Array | undefined { return this.#out(this.transform.end()) }
+  fail(message: string, status?: number): Uint8Array | undefined { return this.#out(this.transform.fail(message, status)) }
 }

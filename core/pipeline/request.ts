@@ -33,23 +33,45 @@ export function createProxyRequest(event: H3Event, init: RequestInit): ProxyRequ
   // while we wait for JSON. Every format's API refuses it; so do we.
   const stream = init.stream === undefined ? read('stream') : undefined
   if (stream !== undefined && stream !== null && typeof stream !== 'boolean') throw new ProxyError(400, 'stream must be a boolean', 'invalid_request_error', 'invalid_stream')
-  let body = clientBody ? undefined : init.body as Record<string, unknown>
-  return {
-    id: (event.context.requestId as string | undefined) ?? crypto.randomUUID(),
-    event,
-    inbound: init.inbound,
-    endpoint: init.endpoint,
-    model,
-    stream: init.stream ?? stream === true,
-    clientBody,
-    get body() {
-      return body ??= this.clientBody!.object()
-    },
-    set body(value) {
-      body = value
-      this.clientBody = undefined
-    },
-    clientKey: init.clientKey,
-    startedAt: Date.now(),
+  return new PipelineRequest(event, init, model, init.stream ?? stream === true, clientBody)
+
+}
+
+/**
+ * The request as the pipeline carries it. A class, not an object literal with `get body()` closures:
+ * every literal with its own accessor functions gets a hidden class of its own, and per-request state
+ * added to it later (routing's) kept each answered request alive through young collections (whole
+ * requests were promoted; docs/benchmarks.md, "small requests").
+ */
+class PipelineRequest implements ProxyRequest {
+  [state: symbol]: unknown
+  readonly id: string
+  readonly inbound: WireFormat
+  readonly endpoint: string
+  readonly clientKey: string | undefined
+  readonly startedAt = Date.now()
+  canonical: ProxyRequest['canonical'] = undefined
+  timing: ProxyRequest['timing'] = undefined
+  dropped: string[] | undefined = undefined
+  needsUsage: boolean | undefined = undefined
+  servedModel: string | undefined = undefined
+  session: string | undefined = undefined
+  #body: Record<string, unknown> | undefined
+
+  constructor(readonly event: H3Event, init: RequestInit, public model: string, public stream: boolean, public clientBody: ClientBody | undefined) {
+    this.id = (event.context.requestId as string | undefined) ?? crypto.randomUUID()
+    this.inbound = init.inbound
+    this.endpoint = init.endpoint
+    this.clientKey = init.clientKey
+    this.#body = clientBody ? undefined : init.body as Record<string, unknown>
+  }
+
+  get body(): Record<string, unknown> {
+    return this.#body ??= this.clientBody!.object()
+  }
+
+  set body(value: Record<string, unknown>) {
+    this.#body = value
+    this.clientBody = undefined
   }
 }

@@ -2,6 +2,7 @@ import type { WireFormat } from '../canonical/codec.ts'
 import type { Part, StreamEvent, ThinkingPart } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
+import { defineRequestState } from '../request-state.ts'
 import { activeToolMessages } from '../canonical/replay-fit.ts'
 
 /**
@@ -59,15 +60,15 @@ export function signatureCollector(): { push(event: StreamEvent): void; parts():
 }
 
 /** Requests already looked up (a retry on another upstream does not read again). */
-const restored = new WeakSet<ProxyRequest>()
+const restored = defineRequestState<true>('signatures restored')
 
 /**
  * Before a chat client's replay goes to an upstream that signs: the active tool turn gets back the
  * signed thinking stored for its first call (its unsigned `reasoning_content` text gives way to it).
  */
 export async function restoreSignatures(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat): Promise<void> {
-  if (!keepsSignatures(request.inbound, upstream) || restored.has(request)) return
-  restored.add(request)
+  if (!keepsSignatures(request.inbound, upstream) || restored.get(request)) return
+  restored.set(request, true)
   const source = kernel.formats.get(request.inbound)
   if (!source) return
   request.canonical ??= source.request.decode(request.body)

@@ -38,92 +38,113 @@ export function lastEventEnd(buffer: Buffer): number {
   return Math.max(lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : from + crlf + 4, cr === -1 ? 0 : from + cr + 2)
 }
 
+// The transforms are classes, not object literals with `get primed()`: a literal with its own accessor
+// functions gets a hidden class of its own, which keeps the stream's whole state alive through young
+// collections until a full one (docs/benchmarks.md, "object literals with getters").
+
 /**
  * Same format: whole events pass through as the upstream's own bytes (no decode, no encode); only when
  * the client used an alias is the model name rewritten, in whole events (a cut at a blank line never
  * splits a UTF-8 character).
  */
-function passthroughTransform(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string): StreamTransform {
-  const codec = kernel.formats.get(request.inbound)
-  const encoderForErrors = codec?.stream.createEncoder({ model: request.model })
-  const rename = upstreamModel === request.model
-    ? undefined
-    // In whichever fields the format echoes the model (WireCodec.modelEcho).
-    : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
-  const out = (events: Buffer) => rename ? Buffer.from(events.toString('utf8').replace(rename.pattern, rename.value), 'utf8') : events
-  // Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it.
-  let carry: Buffer | undefined
-  let primed = false
-  return {
-    push(chunk) {
-      const buffer = carry ? Buffer.concat([carry, chunk]) : asBuffer(chunk)
-      const cut = lastEventEnd(buffer)
-      carry = cut < buffer.length ? buffer.subarray(cut) : undefined
-      if (!cut) return undefined
-      const events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
-      if (primed) return out(events)
-      // The head of the stream: what precedes the first event is dropped, a broken first event throws.
-      // Only the head is decoded to find it (a whole answer can arrive in this one chunk).
-      const head = events.length > headBytes ? events.subarray(0, lastEventEnd(events.subarray(0, headBytes)) || events.length) : events
-      const text = head.toString('utf8')
-      const first = firstEventOffset(text)
-      if (first === 0) {
-        primed = true
-        return out(events)
-      }
-      // Something to skip, or only comments in the head: the whole chunk as text (bytes that are not
-      // UTF-8 make text offsets differ from byte offsets), as it always was.
-      const whole = head === events ? text : events.toString('utf8')
-      const at = head === events ? first : firstEventOffset(whole)
-      if (at === undefined) return undefined
-      primed = true
-      return out(Buffer.from(whole.slice(at), 'utf8'))
-    },
-    // A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line).
-    end: () => carry && out(carry),
-    fail: (message, status = 502) => encoderForErrors ? bytes(encoderForErrors.push({ type: 'error', status, message }) + encoderForErrors.end()) : undefined,
-    get primed() { return primed },
+class PassthroughTransform implements StreamTransform {
+  primed = false
+  /** Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it. */
+  #carry: Buffer | undefined
+  readonly #encoderForErrors: StreamEncoder | undefined
+  readonly #rename: { pattern: RegExp; value: string } | undefined
+
+  constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
+    const codec = kernel.formats.get(request.inbound)
+    this.#encoderForErrors = codec?.stream.createEncoder({ model: request.model })
+    this.#rename = upstreamModel === request.model
+      ? undefined
+      // In whichever fields the format echoes the model (WireCodec.modelEcho).
+      : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
+  }
+
+  #out(events: Buffer): Buffer {
+    return this.#rename ? Buffer.from(events.toString('utf8').replace(this.#rename.pattern, this.#rename.value), 'utf8') : events
+  }
+
+  push(chunk: Uint8Array): Uint8Array | undefined {
+    const buffer = this.#carry ? Buffer.concat([this.#carry, chunk]) : asBuffer(chunk)
+    const cut = lastEventEnd(buffer)
+    this.#carry = cut < buffer.length ? buffer.subarray(cut) : undefined
+    if (!cut) return undefined
+    const events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
+    if (this.primed) return this.#out(events)
+    // The head of the stream: what precedes the first event is dropped, a broken first event throws.
+    // Only the head is decoded to find it (a whole answer can arrive in this one chunk).
+    const head = events.length > headBytes ? events.subarray(0, lastEventEnd(events.subarray(0, headBytes)) || events.length) : events
+    const text = head.toString('utf8')
+    const first = firstEventOffset(text)
+    if (first === 0) {
+      this.primed = true
+      return this.#out(events)
+    }
+    // Something to skip, or only comments in the head: the whole chunk as text (bytes that are not
+    // UTF-8 make text offsets differ from byte offsets), as it always was.
+    const whole = head === events ? text : events.toString('utf8')
+    const at = head === events ? first : firstEventOffset(whole)
+    if (at === undefined) return undefined
+    this.primed = true
+    return this.#out(Buffer.from(whole.slice(at), 'utf8'))
+  }
+
+  /** A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line). */
+  end(): Uint8Array | undefined {
+    return this.#carry && this.#out(this.#carry)
+  }
+
+  fail(message: string, status = 502): Uint8Array | undefined {
+    const encoder = this.#encoderForErrors
+    return encoder ? bytes(encoder.push({ type: 'error', status, message }) + encoder.end()) : undefined
   }
 }
 
 /** Different formats: upstream frames (SSE unless the codec says otherwise) -> canonical events -> client wire text, with per-request state. */
-function translatingTransform(decoder: StreamDecoder, encoder: StreamEncoder, framing?: StreamFraming, onAnswer?: (events: StreamEvent) => void): StreamTransform {
-  const parser = createFrameParser(framing)
-  const text = new TextDecoder()
-  let usage: Usage | undefined
-  let finished = false
-  let primed = false
-  const emit = (events: StreamEvent[]) => {
-    if (events.length) primed = true
+class TranslatingTransform implements StreamTransform {
+  primed = false
+  usage: Usage | undefined = undefined
+  #finished = false
+  readonly #parser: ReturnType<typeof createFrameParser>
+  readonly #text = new TextDecoder()
+
+  constructor(private readonly decoder: StreamDecoder, private readonly encoder: StreamEncoder, framing?: StreamFraming, private readonly onAnswer?: (events: StreamEvent) => void) {
+    this.#parser = createFrameParser(framing)
+  }
+
+  #emit(events: StreamEvent[]): string {
+    if (events.length) this.primed = true
     let out = ''
     for (const event of events) {
       if (event.type === 'finish') {
-        if (finished) continue
-        finished = true
-        usage = event.usage
+        if (this.#finished) continue
+        this.#finished = true
+        this.usage = event.usage
       }
-      onAnswer?.(event)
-      out += encoder.push(event)
+      this.onAnswer?.(event)
+      out += this.encoder.push(event)
     }
     return out
   }
-  return {
-    push(chunk) {
-      let out = ''
-      for (const sse of parser.push(text.decode(chunk, { stream: true }))) out += emit(decoder.push(sse))
-      return bytes(out)
-    },
-    end() {
-      let out = ''
-      for (const sse of parser.push(text.decode())) out += emit(decoder.push(sse))
-      for (const sse of parser.end()) out += emit(decoder.push(sse))
-      return bytes(out + emit(decoder.end()) + encoder.end())
-    },
-    fail(message, status = 502) {
-      return bytes(encoder.push({ type: 'error', status, message }) + encoder.end())
-    },
-    get primed() { return primed },
-    get usage() { return usage },
+
+  push(chunk: Uint8Array): Uint8Array | undefined {
+    let out = ''
+    for (const sse of this.#parser.push(this.#text.decode(chunk, { stream: true }))) out += this.#emit(this.decoder.push(sse))
+    return bytes(out)
+  }
+
+  end(): Uint8Array | undefined {
+    let out = ''
+    for (const sse of this.#parser.push(this.#text.decode())) out += this.#emit(this.decoder.push(sse))
+    for (const sse of this.#parser.end()) out += this.#emit(this.decoder.push(sse))
+    return bytes(out + this.#emit(this.decoder.end()) + this.encoder.end())
+  }
+
+  fail(message: string, status = 502): Uint8Array | undefined {
+    return bytes(this.encoder.push({ type: 'error', status, message }) + this.encoder.end())
   }
 }
 
@@ -131,11 +152,11 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   const { upstream, upstreamModel, sse, client } = plan
   const source = kernel.formats.get(upstream)
   // Passthrough cuts at SSE blank lines: a format framed otherwise always goes through its codec.
-  if (plan.passthrough && (source?.stream.framing ?? 'sse') === 'sse') return passthroughTransform(kernel, request, upstreamModel)
+  if (plan.passthrough && (source?.stream.framing ?? 'sse') === 'sse') return new PassthroughTransform(kernel, request, upstreamModel)
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
   const includeUsage = (requestField(request, 'stream_options') as { include_usage?: unknown } | undefined)?.include_usage === true
-  return translatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }), source.stream.framing, !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined)
+  return new TranslatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }), source.stream.framing, !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined)
 }
 
 /** Keeps a chat client's signed thinking once its stream finishes (core/pipeline/signature-store.ts). */

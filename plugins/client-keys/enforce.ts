@@ -1,4 +1,4 @@
-import type { ProxyKernel, ProxyRequest } from 'model-proxy'
+import { defineRequestState, type ProxyKernel } from 'model-proxy'
 import { bodySourceOf } from 'model-proxy/internal'
 import { requestField } from 'model-proxy'
 import type { KeyDirectory } from './directory.ts'
@@ -24,7 +24,7 @@ interface Parts { directory: () => KeyDirectory; limits: KeyLimits; metrics: Key
  * cut) the reservation is replaced by the real tokens and cost.
  */
 export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics, recent }: Parts): void {
-  const holds = new WeakMap<ProxyRequest, { hold: Hold; name: string }>()
+  const holds = defineRequestState<{ hold: Hold; name: string }>('client-keys hold')
   const prices = () => kernel.services.prices
 
   // A fault here must not take the request down: it is served, and the operator is told.
@@ -76,7 +76,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     recent.add(name, { time: request.startedAt, model: request.model, status, inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, costUsd: cost })
     const held = holds.get(request)
     if (!held) return
-    holds.delete(request)
+    holds.set(request, undefined)
     // An answer without usage (a chat stream without stream_options.include_usage) counts as reserved.
     const counted = usage || ctx.status >= 400 ? { tokens, nano: toNano(cost) } : { tokens: held.hold.tokens, nano: held.hold.nano }
     await limits.settle(held.hold, counted)

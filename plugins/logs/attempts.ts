@@ -1,4 +1,4 @@
-import type { ProxyKernel, AttemptResult, ProxyRequest } from 'model-proxy'
+import { defineRequestState, type ProxyKernel, type AttemptResult } from 'model-proxy'
 
 /** `attempt 2 of req-1 (model m) via compat:shared:0.0 -> up-model`: credential ids only, never a secret. */
 const describe = (ctx: AttemptResult) => `attempt ${ctx.attempt + 1} of ${ctx.request.id} (model ${ctx.request.model}) via ${ctx.candidate.credential.id} -> ${ctx.candidate.upstreamModel}`
@@ -9,7 +9,7 @@ const describe = (ctx: AttemptResult) => `attempt ${ctx.attempt + 1} of ${ctx.re
  * only with `debug: true`). Cooldowns are logged by routing where they are set.
  */
 export function logAttempts(kernel: ProxyKernel, write: (level: string, message: string) => void): void {
-  const failedOn = new WeakMap<ProxyRequest, string>()
+  const failedOn = defineRequestState<string>('logs failed on')
   kernel.hooks.hook('attempt-result', (ctx) => {
     const previous = failedOn.get(ctx.request)
     const credential = ctx.candidate.credential.id

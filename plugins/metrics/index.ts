@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin, type ProxyRequest, type Credential } from 'model-proxy'
+import { defineProxyPlugin, defineRequestState, type Credential } from 'model-proxy'
 import { createProxyMetrics } from './metrics.ts'
 import { createMetricsAccess, type MetricsSettings } from './access.ts'
 import { endpointLabel } from './endpoint-label.ts'
@@ -34,7 +34,7 @@ export default defineProxyPlugin({
     const settings = () => kernel.config.metrics as MetricsSettings
     const access = createMetricsAccess(kernel)
     // The credential of the attempt that was retried: the next attempt on another one is a failover.
-    const retried = new WeakMap<ProxyRequest, Credential>()
+    const retried = defineRequestState<Credential>('metrics retried')
 
     kernel.hooks.hook('attempt-result', (ctx) => {
       if (!settings().enable) return

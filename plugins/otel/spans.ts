@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
-import type { AttemptResult, ProxyRequest, ResponseContext, RouteContext, UpstreamContext } from 'model-proxy'
+import { defineRequestState, type AttemptResult, type ProxyRequest, type ResponseContext, type RouteContext, type UpstreamContext } from 'model-proxy'
 import { finishReasonsOf, genAi, operationOf, proxyAttr, serverAttributes, usageAttributes } from './attributes.ts'
 
 /** What one request's trace holds while it runs. */
@@ -25,7 +25,7 @@ const headerGetter = {
  * Every listener catches its own failures: two of these hooks decide, and tracing must never fail a request.
  */
 export function createSpanRecorder(tracer: Tracer) {
-  const traces = new WeakMap<ProxyRequest, RequestTrace>()
+  const traces = defineRequestState<RequestTrace>('otel')
 
   const traceOf = (request: ProxyRequest): RequestTrace => {
     let found = traces.get(request)
@@ -97,7 +97,7 @@ export function createSpanRecorder(tracer: Tracer) {
     afterResponse: guard((ctx: ResponseContext) => {
       const { request, candidate } = ctx
       const state = traceOf(request)
-      traces.delete(request)
+      traces.set(request, undefined)
       const failed = ctx.status >= 400 || !!ctx.error
       const answered: Record<string, string | number | boolean | string[]> = { ...usageAttributes(ctx.usage) }
       if (candidate) {

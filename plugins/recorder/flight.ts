@@ -1,4 +1,4 @@
-import type { Credential, AttemptResult, Candidate, PickContext, ProxyRequest, ResponseContext, RouteContext, UpstreamContext, UpstreamReplyContext, UpstreamHttpRequest } from 'model-proxy'
+import { defineRequestState, type Credential, type AttemptResult, type Candidate, type PickContext, type ProxyRequest, type ResponseContext, type RouteContext, type UpstreamContext, type UpstreamReplyContext, type UpstreamHttpRequest } from 'model-proxy'
 import { StreamTap } from './capture.ts'
 import type { RecordedAttempt, RecordedRouting } from './types.ts'
 
@@ -51,7 +51,7 @@ const candidateView = (c: Candidate) => ({ credential: c.credential.id, family: 
  */
 export function flightListeners(settings: FlightSettings) {
   // false: seen and not followed (not sampled).
-  const flights = new WeakMap<ProxyRequest, Flight | false>()
+  const flights = defineRequestState<Flight | false>('recorder')
   const flightOf = (request: ProxyRequest): Flight | undefined => {
     const known = flights.get(request)
     if (known !== undefined) return known || undefined

@@ -1,4 +1,4 @@
-import type { ProxyKernel, Candidate, ProxyRequest } from 'model-proxy'
+import { defineRequestState, type ProxyKernel, type Candidate, type ProxyRequest } from 'model-proxy'
 import { countRequestTokens, ownValue } from 'model-proxy/internal'
 import { isQuotaError } from './cooldown.ts'
 import type { Stage } from './route-state.ts'
@@ -41,7 +41,7 @@ export async function requestTokens(kernel: ProxyKernel, request: ProxyRequest):
   tokenCounts.set(request, tokens)
   return tokens
 }
-const tokenCounts = new WeakMap<ProxyRequest, number>()
+const tokenCounts = defineRequestState<number>('routing token count')
 
 /** Whether the request fits the stage's model (the catalog's context window), with the reason when not. */
 export async function fitsStage(kernel: ProxyKernel, request: ProxyRequest, stage: Stage): Promise<string | undefined> {

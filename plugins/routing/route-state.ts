@@ -1,4 +1,4 @@
-import type { Candidate, ProxyRequest } from 'model-proxy'
+import { defineRequestState, type Candidate, type ProxyRequest } from 'model-proxy'
 import type { Binding } from './affinity.ts'
 import type { SessionKey } from './session-key.ts'
 
@@ -22,7 +22,7 @@ export interface RouteState {
   credentials?: Set<string>
 }
 
-const states = new WeakMap<ProxyRequest, RouteState>()
+const states = defineRequestState<RouteState>('routing')
 
 /** The state, only if routing has looked at this request already. */
 export const existingRouteState = (request: ProxyRequest): RouteState | undefined => states.get(request)

@@ -23,20 +23,20 @@ type Item = { role?: unknown; type?: unknown }
  * A single-turn request without a signal has no session, so plain clients keep the strategy's order.
  * Keys are per client model: an agent's background calls to a small model do not move its main one.
  */
-export function sessionKeyOf(request: Pick<ProxyRequest, 'body' | 'inbound' | 'model'> & { headers: Headers; field?: (key: string) => unknown; clientBody?: ClientBody }): SessionKey | undefined {
+export function sessionKeyOf(request: Pick<ProxyRequest, 'inbound' | 'model'> & { body?: Body; headers: Headers; field?: (key: string) => unknown; clientBody?: ClientBody }): SessionKey | undefined {
   const scoped = (id: string, source: string) => ({ key: `${request.model}\u0000${source}\u0000${id.slice(0, 200)}`, source })
   for (const [header, source] of headerSignals) {
     const value = request.headers.get(header)
     if (value) return scoped(value, source)
   }
   // The body's signals are top-level fields: read alone, an agent's history is not parsed for them.
-  const field = request.field ?? ((key: string) => request.body[key])
+  const field = request.field ?? ((key: string) => request.body?.[key])
   const cacheKey = field('prompt_cache_key')
   if (typeof cacheKey === 'string' && cacheKey) return scoped(cacheKey, 'prompt_cache_key')
   const userId = (field('metadata') as Body | undefined)?.user_id
   if (typeof userId === 'string' && userId) return scoped(sessionOfUserId(userId), 'metadata.user_id')
   // The client's bytes when there are any (as written, whether or not something parsed them since).
-  const prefix = stablePrefix(request.inbound, request.clientBody ?? request.body)
+  const prefix = stablePrefix(request.inbound, request.clientBody ?? request.body ?? {})
   return prefix === undefined ? undefined : scoped(createHash('sha256').update(prefix).digest('base64url').slice(0, 24), 'prefix')
 }
 
