@@ -85,3 +85,11 @@ describe('passthrough: the head of a long first chunk', () => {
     expect(pushOnce(': pad\n\n'.repeat(800))).toEqual({ text: undefined, primed: false })
   })
 })
+
+describe('stream transforms', () => {
+  it('carry no accessor of their own (one on a per-request object keeps it alive through young collections)', () => {
+    const own = (value: object) => Object.values(Object.getOwnPropertyDescriptors(value)).filter(d => d.get || d.set)
+    expect(own(createStreamTransform(kernel, request('up'), plan))).toEqual([])
+    expect(own(createStreamTransform(kernel, { ...request('up'), body: {} }, { ...plan, passthrough: false }))).toEqual([])
+  })
+})

@@ -19,7 +19,7 @@ export interface AttemptFlight {
   clientTap?: StreamTap
 }
 
-/** One request while it runs (held in a WeakMap by its ProxyRequest, like routing's state). */
+/** One request while it runs (kept on its ProxyRequest with defineRequestState, like routing's state). */
 export interface Flight {
   request: ProxyRequest
   /** A replay is always recorded, whatever the mode and sample. */

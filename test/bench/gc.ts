@@ -38,6 +38,6 @@ for (const match of log.matchAll(/(Scavenge|Mark-Compact)[^,]*, ([\d.]+) \/ [\d.
 const promoted = [...log.matchAll(/gc=s .* promoted=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0)
 if (promoted) console.log(`promoted by scavenges: ${(promoted / 1024 / result.requests).toFixed(2)} KB per request`)
 const heaps = [...log.matchAll(/Scavenge [\d.]+ \([\d.]+\) -> ([\d.]+)/g)].map(match => Number(match[1]))
-console.log(`${result.requests} requests (${Math.round(result.rps)}/s, ${result.errors} errors): ${Math.round(cpu / result.requests)} µs CPU per request`)
+console.log(`${result.requests} requests (${Math.round(result.rps)}/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.errors} errors): ${Math.round(cpu / result.requests)} µs CPU per request`)
 for (const [kind, { count, ms }] of totals) console.log(`${kind}: ${count} collections, ${Math.round(ms)} ms, ${(ms * 1000 / result.requests).toFixed(1)} µs per request`)
 if (heaps.length) console.log(`heap after scavenges: ${heaps[0]} -> ${heaps.at(-1)} MB`)
