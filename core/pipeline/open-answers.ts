@@ -1,24 +1,64 @@
 import type { ProxyKernel } from '../kernel.ts'
 
+const slot = Symbol('open answer index')
+
 /**
  * An answer in progress: a stream being sent, or a request still waiting for its upstream. `end`
  * finishes it now: the stream with an error event in the client's format, the request with an error
  * response in it.
  */
-export interface OpenAnswer { end(message: string, status: number): void }
+export interface OpenAnswer {
+  end(message: string, status: number): void
+  /** Where the registry holds it (OpenAnswers' own). */
+  [slot]?: number
+}
 
-const byKernel = new WeakMap<ProxyKernel, Set<OpenAnswer>>()
+/**
+ * The answers an app is giving right now. An array with swap-remove, not a Set: a Set that every
+ * request adds to and deletes from is rehashed every few dozen requests, and each retired table points
+ * at its successor. Once a full collection has moved the current table to the old generation, that
+ * dead table keeps the next one (and every entry it held) alive through young collections, and that one
+ * the next: from the first mark-compact on, every request survived a scavenge and was promoted
+ * (docs/benchmarks.md, "What outlives a young collection"). A popped array slot holds nothing.
+ */
+export class OpenAnswers {
+  readonly #list: OpenAnswer[] = []
+
+  get size(): number { return this.#list.length }
+
+  add(answer: OpenAnswer): void {
+    answer[slot] = this.#list.push(answer) - 1
+  }
+
+  delete(answer: OpenAnswer): void {
+    const at = answer[slot]
+    if (at === undefined || this.#list[at] !== answer) return
+    const last = this.#list.pop()!
+    if (last !== answer) {
+      this.#list[at] = last
+      last[slot] = at
+    }
+    answer[slot] = undefined
+  }
+
+  /** The open answers now (a copy: ending one removes it). */
+  list(): OpenAnswer[] {
+    return this.#list.slice()
+  }
+}
+
+const byKernel = new WeakMap<ProxyKernel, OpenAnswers>()
 
 /** The answers an app is giving right now (a shutdown ends what its drain window did not). */
-export function openAnswersOf(kernel: ProxyKernel): Set<OpenAnswer> {
+export function openAnswersOf(kernel: ProxyKernel): OpenAnswers {
   let answers = byKernel.get(kernel)
-  if (!answers) byKernel.set(kernel, answers = new Set())
+  if (!answers) byKernel.set(kernel, answers = new OpenAnswers())
   return answers
 }
 
 /** End every open answer of `kernel` in its client's format; returns how many there were. */
 export function endOpenAnswers(kernel: ProxyKernel, message: string, status = 503): number {
-  const answers = [...openAnswersOf(kernel)]
+  const answers = openAnswersOf(kernel).list()
   for (const answer of answers) answer.end(message, status)
   return answers.length
 }

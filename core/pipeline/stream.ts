@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { Usage } from '../canonical/types.ts'
 import type { StreamTransform } from './stream-transform.ts'
-import type { OpenAnswer } from './open-answers.ts'
+import type { OpenAnswer, OpenAnswers } from './open-answers.ts'
 
 export { createStreamTransform } from './stream-transform.ts'
 
@@ -39,7 +39,7 @@ export async function primeStream(body: Readable, transform: StreamTransform): P
  * away cancels the stream, which destroys the upstream body and with it the upstream socket. While it
  * runs the stream is in `open`: a shutdown whose drain window ran out ends it with an error event.
  */
-export function pipeStream(body: Readable, primed: PrimedStream, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void, open?: Set<OpenAnswer>): ReadableStream<Uint8Array> {
+export function pipeStream(body: Readable, primed: PrimedStream, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void, open?: OpenAnswers): ReadableStream<Uint8Array> {
   const { iterator } = primed
   let head: Uint8Array | undefined = primed.head.length === 1 ? primed.head[0] : primed.head.length ? Buffer.concat(primed.head) : undefined
   let done = false

@@ -6,6 +6,7 @@
 // PROF_SECONDS (6), PROF_ROOT (another checkout of the project), GC_ARGS (more Node flags), GC_CONCURRENCY, GC_LOG (a file for
 // the measured run's trace: with GC_ARGS=--trace-gc-nvp it says what each scavenge copied and promoted).
 import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { load } from './proxy/load.ts'
 import { agentBody, agentHeaders } from './proxy/agent-body.ts'
 import { cpuMicros, startMock, startProxy } from './proxy/processes.ts'
@@ -13,11 +14,15 @@ import { cpuMicros, startMock, startProxy } from './proxy/processes.ts'
 const small = !!process.env.PROF_SMALL
 const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : agentBody(Number(process.env.PROF_KB ?? 150), process.env.PROF_MODEL ?? 'bench-claude')
 const mock = await startMock()
-const proxy = await startProxy(mock.url, ['--trace-gc', ...(process.env.GC_ARGS?.split(' ').filter(Boolean) ?? [])], process.env.PROF_ROOT)
+const forceMajor = process.env.GC_FORCE_MAJOR ? ['--expose-gc', '--import', fileURLToPath(new URL('./proxy/gc-on-signal.mjs', import.meta.url))] : []
+const proxy = await startProxy(mock.url, ['--trace-gc', ...forceMajor, ...(process.env.GC_ARGS?.split(' ').filter(Boolean) ?? [])], process.env.PROF_ROOT)
 let log = ''
 proxy.child.stdout!.on('data', (chunk: Buffer) => { log += chunk })
 const run = (seconds: number) => load(`${proxy.url}${small ? '/v1/chat/completions' : '/v1/messages'}`, body, Number(process.env.GC_CONCURRENCY ?? (small ? 32 : 16)), seconds, small ? {} : agentHeaders())
 await run(2)
+// GC_FORCE_MAJOR=1: a full collection at the start of the measured run (the proxy is started with
+// --expose-gc and a SIGUSR2 handler): what follows one, without waiting for V8 to schedule it.
+if (process.env.GC_FORCE_MAJOR) setTimeout(() => process.kill(proxy.pid, 'SIGUSR2'), 500)
 log = ''
 const cpuBefore = cpuMicros(proxy.pid)
 const result = await run(Number(process.env.PROF_SECONDS ?? 6))
