@@ -1,3 +1,4 @@
+import { ChurnMap } from 'model-proxy/internal'
 import type { Estimate, Hold, KeyRules, KeyUsageNow, Refusal } from './limit-types.ts'
 import { holdTtlMs } from './limit-types.ts'
 import { minuteMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
@@ -11,7 +12,8 @@ interface Counters { window: number; requests: number; tokens: number; spend: Ma
  */
 export class LocalLimits {
   private counters = new Map<string, Counters>()
-  private holds = new Map<string, Hold>()
+  /** One per request in flight (a ChurnMap: core/churn-map.ts says why not a Map). */
+  private holds = new ChurnMap<Hold>()
   private seq = 0
 
   private countersOf(name: string, now: number): Counters {
@@ -25,7 +27,7 @@ export class LocalLimits {
   private held(name: string, window: number, now: number) {
     let tokens = 0
     let nano = 0
-    for (const [id, hold] of this.holds) {
+    for (const [id, hold] of this.holds.entries()) {
       if (hold.expires <= now) { this.holds.delete(id); continue }
       if (hold.name !== name) continue
       if (hold.window === window) tokens += hold.tokens

@@ -1,4 +1,5 @@
 import type { Storage } from 'unstorage'
+import { ChurnMap } from 'model-proxy/internal'
 import type { Flight } from './flight.ts'
 import type { FlightRecord, RecordSummary } from './types.ts'
 import type { RecorderConfig } from './schema.ts'
@@ -43,7 +44,8 @@ export class RecordStore {
   private queue: Promise<void> = Promise.resolve()
   private trimmedAt = 0
   /** Summaries already read, by index entry (a record never changes once written). */
-  private readonly summaries = new Map<string, RecordSummary>()
+  /** A ring's worth of summaries, replaced one by one (a ChurnMap: core/churn-map.ts says why not a Map). */
+  private readonly summaries = new ChurnMap<RecordSummary>()
   private readonly raw: RawStorage
 
   constructor(private readonly storage: Storage, private readonly options: StoreOptions) {
@@ -138,7 +140,7 @@ export class RecordStore {
     await this.flush()
     const entries = (await this.trim()).reverse()
     const known = new Set(entries)
-    for (const entry of this.summaries.keys()) if (!known.has(entry)) this.summaries.delete(entry)
+    for (const [entry] of this.summaries.entries()) if (!known.has(entry)) this.summaries.delete(entry)
     const candidates = entries.filter(entry => (!cursor || entry < cursor) && inTimeRange(parseEntry(entry)?.time ?? 0, filter))
     const rows: Array<{ entry: string; summary: RecordSummary }> = []
     let next: string | undefined
