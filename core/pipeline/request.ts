@@ -34,14 +34,13 @@ export function createProxyRequest(event: H3Event, init: RequestInit): ProxyRequ
   const stream = init.stream === undefined ? read('stream') : undefined
   if (stream !== undefined && stream !== null && typeof stream !== 'boolean') throw new ProxyError(400, 'stream must be a boolean', 'invalid_request_error', 'invalid_stream')
   return new PipelineRequest(event, init, model, init.stream ?? stream === true, clientBody)
-
 }
 
 /**
- * The request as the pipeline carries it. A class, not an object literal with `get body()` closures:
- * every literal with its own accessor functions gets a hidden class of its own, and per-request state
- * added to it later (routing's) kept each answered request alive through young collections (whole
- * requests were promoted; docs/benchmarks.md, "small requests").
+ * The request as the pipeline carries it. A class with `body` on its prototype, not an object literal
+ * with `get body()`/`set body()` closures: V8's young collections keep such a literal's accessors, and
+ * through their closures the whole request, alive until a full collection (measured: whole requests
+ * promoted; docs/benchmarks.md, "What outlives a young collection").
  */
 class PipelineRequest implements ProxyRequest {
   [state: symbol]: unknown
