@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { H3Event } from 'h3'
 import { defineRequestState } from './request-state.ts'
-import { createProxyRequest } from './pipeline/request.ts'
+import { createProxyRequest, releaseParsedBody } from './pipeline/request.ts'
 import { ClientBody } from './http/client-body.ts'
 
 const event = { context: {} } as unknown as H3Event
@@ -50,5 +50,24 @@ describe('the pipeline request', () => {
     request.body = { model: 'other' }
     expect(request.clientBody).toBeUndefined()
     expect(request.body).toEqual({ model: 'other' })
+  })
+
+  it('lets go of the parsed body once a stream answer has started, and reads it again on demand', () => {
+    const clientBody = new ClientBody(Buffer.from('{"model":"m","messages":[{"role":"user","content":"hi"}]}'))
+    const request = newRequest(clientBody)
+    const first = request.body
+    request.canonical = { model: 'm', messages: [] } as unknown as NonNullable<typeof request.canonical>
+    releaseParsedBody(request)
+    expect([request.canonical, clientBody.parsed]).toEqual([undefined, false])
+    expect(request.body).toEqual(first)
+    expect(request.body).not.toBe(first)
+  })
+
+  it('keeps a body a hook replaced', () => {
+    const request = newRequest(new ClientBody(Buffer.from('{"model":"m"}')))
+    const replaced = { model: 'other' }
+    request.body = replaced
+    releaseParsedBody(request)
+    expect(request.body).toBe(replaced)
   })
 })

@@ -56,6 +56,11 @@ export class ClientBody {
     if (!this.#scan) this.#parsed = parseJsonObject(bytes)
   }
 
+  /** Drop the parsed object: the bytes stay, and the next read parses them again. */
+  release(): void {
+    this.#parsed = undefined
+  }
+
   /** Whether the whole object has been built (then it is the truth: hooks may have changed it). */
   get parsed(): boolean { return this.#parsed !== undefined }
 

@@ -4,6 +4,7 @@ import { translateResponse } from './non-stream.ts'
 import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
 import { openAnswersOf } from './open-answers.ts'
 import { overheadHeader, overheadValue } from './timing.ts'
+import { releaseParsedBody } from './request.ts'
 import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
 import { watchTransform } from './reply-hook.ts'
 import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
@@ -32,6 +33,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   if (primed.kind === 'broken') return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${primed.error}`, type: 'server_error' }, 502, { bootstrap: true })
   clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)
+  releaseParsedBody(request)
   const ctx = responseContext(attempt, reply)
   ctx.sse = plan.sse
   ctx.stream = pipeStream(reply.body, primed, transform, (outcome) => {

@@ -37,6 +37,17 @@ export function createProxyRequest(event: H3Event, init: RequestInit): ProxyRequ
 }
 
 /**
+ * A stream answer has started: no attempt will be built again, so the request lets go of its parsed
+ * body and canonical form (an agent's 150 KB history as objects, held for as long as the stream runs).
+ * Held, they outlived young collections and were promoted with every translated agent request (172 KB
+ * each; docs/benchmarks.md). A hook that reads `request.body` afterwards gets the client's body parsed
+ * again from its bytes. A body a hook replaced (`request.body = ...`) is kept.
+ */
+export function releaseParsedBody(request: ProxyRequest): void {
+  if (request instanceof PipelineRequest) request.releaseParsed()
+}
+
+/**
  * The request as the pipeline carries it. A class with `body` on its prototype, not an object literal
  * with `get body()`/`set body()` closures: V8's young collections keep such a literal's accessors, and
  * through their closures the whole request, alive until a full collection (measured: whole requests
@@ -63,6 +74,14 @@ class PipelineRequest implements ProxyRequest {
     this.endpoint = init.endpoint
     this.clientKey = init.clientKey
     this.#body = clientBody ? undefined : init.body as Record<string, unknown>
+  }
+
+  /** See releaseParsedBody. */
+  releaseParsed(): void {
+    this.canonical = undefined
+    if (!this.clientBody) return
+    this.#body = undefined
+    this.clientBody.release()
   }
 
   get body(): Record<string, unknown> {
