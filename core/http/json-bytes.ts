@@ -11,23 +11,16 @@
 export function jsonBytes(value: unknown): Buffer {
   const pieces: string[] = []
   write(value, pieces, 0)
-  // Adjacent small pieces are joined before encoding: fewer, still small, Buffers.
-  const chunks: Buffer[] = []
-  let run = ''
-  for (const piece of pieces) {
-    if (run.length + piece.length > chunkChars) {
-      if (run) chunks.push(Buffer.from(run))
-      run = ''
-    }
-    if (piece.length > chunkChars) chunks.push(Buffer.from(piece))
-    else run += piece
-  }
-  if (run) chunks.push(Buffer.from(run))
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+  // Measured, then written straight into one Buffer: no joined runs to flatten and no chunk Buffers to
+  // concatenate (one copy of the whole less; A/B on translated 150 KB: even, 2,867 vs 2,881 µs).
+  let size = 0
+  for (const piece of pieces) size += Buffer.byteLength(piece)
+  const out = Buffer.allocUnsafe(size)
+  let at = 0
+  for (const piece of pieces) at += out.write(piece, at)
+  return out
 }
 
-/** Pieces are joined up to this many characters before encoding (well under the large-object threshold). */
-const chunkChars = 16_384
 /**
  * Levels split into parts: the request's keys and each element of its lists (a message, a tool); those
  * are stringified whole. Splitting deeper cost more in calls than it saved (measured: 4 levels, 427 µs
