@@ -14,12 +14,9 @@ export interface OpenAnswer {
 }
 
 /**
- * The answers an app is giving right now. An array with swap-remove, not a Set: a Set that every
- * request adds to and deletes from is rehashed every few dozen requests, and each retired table points
- * at its successor. Once a full collection has moved the current table to the old generation, that
- * dead table keeps the next one (and every entry it held) alive through young collections, and that one
- * the next: from the first mark-compact on, every request survived a scavenge and was promoted
- * (docs/benchmarks.md, "What outlives a young collection"). A popped array slot holds nothing.
+ * The answers an app is giving right now: an array with swap-remove, not a Set, for the reason
+ * core/churn-map.ts gives (a Set every request adds to and deletes from kept every request alive into
+ * the old generation after the first full collection). A popped array slot holds nothing.
  */
 export class OpenAnswers {
   readonly #list: OpenAnswer[] = []
