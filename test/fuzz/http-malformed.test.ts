@@ -61,7 +61,7 @@ async function run(rand: () => number, count: number, tally: Tally): Promise<voi
       const answer = await sendRaw(port, host, request.bytes, request.hangUp, hangMs)
       tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1)
       if (answer.status >= 500) tally.serverErrors.push(`${request.label}: ${answer.status} ${answer.body.slice(0, 160)}`)
-      if (!answer.status && !request.hangUp) tally.hangs.push(request.label)
+      if (!answer.status && !request.hangUp) tally.hangs.push(`${request.label} (${answer.ended}, ${request.bytes.length} bytes sent)`)
       if (answer.status >= 400 && request.formats.length && !request.bytes.subarray(0, 5).equals(Buffer.from('HEAD '))) {
         const problems = request.formats.map(format => offFormat(format, answer.body))
         if (problems.every(Boolean)) tally.offFormat.push(`${request.label} (${answer.status}): ${problems[0]}`)

@@ -1,7 +1,13 @@
 import { connect } from 'node:net'
 
 /** What came back for raw request bytes: nothing (status 0), or a status, headers and the body. */
-export interface RawAnswer { status: number; headers: Record<string, string>; body: string }
+export interface RawAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+  /** How the read ended, when no status came: the timeout, a socket error (its code), or a close. */
+  ended?: string
+}
 
 /** Decode a chunked body as far as it goes. */
 function unchunk(raw: string): string {
@@ -40,21 +46,22 @@ export function sendRaw(port: number, host: string, bytes: Buffer, hangUp: boole
     const chunks: Buffer[] = []
     let size = 0
     let settled = false
-    const done = () => {
+    const done = (ended: string) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
       socket.destroy()
-      resolve(parseAnswer(Buffer.concat(chunks)))
+      const answer = parseAnswer(Buffer.concat(chunks))
+      resolve(answer.status ? answer : { ...answer, ended: `${ended} after ${size} bytes` })
     }
-    const timer = setTimeout(done, timeoutMs)
-    socket.on('error', done)
-    socket.on('close', done)
+    const timer = setTimeout(() => done(`no answer within ${timeoutMs} ms`), timeoutMs)
+    socket.on('error', (error: NodeJS.ErrnoException) => done(`socket error ${error.code ?? error.message}`))
+    socket.on('close', () => done('closed'))
     socket.on('data', (chunk: Buffer) => {
       // Error bodies are small; a long answer (a stream) is cut after its head and a little body.
       if (size < 65_536) chunks.push(chunk)
       size += chunk.length
     })
-    socket.write(bytes, () => { if (hangUp) setTimeout(done, 5) })
+    socket.write(bytes, () => { if (hangUp) setTimeout(() => done('hung up'), 5) })
   })
 }
