@@ -16,7 +16,16 @@ export interface TopLevelScan {
   fields: Map<string, ValueRange>
   /** Keys written more than once at the top level (an upstream parser might keep the first). */
   repeated: Set<string>
+  /**
+   * Where the long strings are (`[start, end)` pairs, quotes included, in the order written): strings of
+   * `longStringBytes` or more, keys among them. Translation copies them from here instead of escaping
+   * them again (core/http/raw-strings.ts).
+   */
+  longStrings: number[]
 }
+
+/** A string token this long or longer is noted by the scan (shorter ones cost less to write again than to look up). */
+export const longStringBytes = 256
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9
 
@@ -38,14 +47,18 @@ function stringEnd(bytes: Buffer, open: number): number {
   }
 }
 
-/** Index just past a nested object or array opening at `open`, or -1 when it never closes or nests deeper than `maxDepth`. */
-function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: number): number {
+/**
+ * Index just past a nested object or array opening at `open`, or -1 when it never closes or nests deeper
+ * than `maxDepth`. `longs`: where to note the long strings met.
+ */
+function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, longs?: number[]): number {
   let level = 0
   for (let i = open; i < bytes.length; i++) {
     const c = bytes[i]!
     if (c === QUOTE) {
       const end = stringEnd(bytes, i)
       if (end === -1) return -1
+      if (longs && end - i >= longStringBytes) longs.push(i, end)
       i = end - 1
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (depth + ++level > maxDepth) return -1
@@ -81,12 +94,13 @@ function keyText(bytes: Buffer, open: number, end: number): string | undefined {
 }
 
 /** An object opening at `open` (a `{`): its keys' value ranges and the index just past its `}`, or undefined. */
-function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number): (TopLevelScan & { end: number }) | undefined {
+function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number, longs?: number[]): (TopLevelScan & { end: number }) | undefined {
   const fields = new Map<string, ValueRange>()
   const repeated = new Set<string>()
+  const longStrings = longs ?? []
   if (bytes[open] !== OPEN_BRACE || depth > maxDepth) return undefined
   let i = skipSpace(bytes, open + 1)
-  if (bytes[i] === CLOSE_BRACE) return { fields, repeated, end: i + 1 }
+  if (bytes[i] === CLOSE_BRACE) return { fields, repeated, longStrings, end: i + 1 }
   for (;;) {
     if (bytes[i] !== QUOTE) return undefined
     const keyEnd = stringEnd(bytes, i)
@@ -96,21 +110,25 @@ function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number
     i = skipSpace(bytes, keyEnd)
     if (bytes[i] !== COLON) return undefined
     const start = skipSpace(bytes, i + 1)
-    const end = valueEnd(bytes, start, depth, maxDepth)
+    const end = valueEnd(bytes, start, depth, maxDepth, longs)
     if (end === -1 || end === start) return undefined
     if (fields.has(key)) repeated.add(key)
     fields.set(key, { start, end })
     i = skipSpace(bytes, end)
     if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
-    return bytes[i] === CLOSE_BRACE ? { fields, repeated, end: i + 1 } : undefined
+    return bytes[i] === CLOSE_BRACE ? { fields, repeated, longStrings, end: i + 1 } : undefined
   }
 }
 
 /** Index just past the value starting at `start` inside a container at `depth`, or -1. */
-function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number): number {
+function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number, longs?: number[]): number {
   const c = bytes[start]
-  return c === QUOTE ? stringEnd(bytes, start)
-    : c === OPEN_BRACE || c === OPEN_BRACKET ? containerEnd(bytes, start, depth, maxDepth)
+  if (c === QUOTE) {
+    const end = stringEnd(bytes, start)
+    if (longs && end - start >= longStringBytes) longs.push(start, end)
+    return end
+  }
+  return c === OPEN_BRACE || c === OPEN_BRACKET ? containerEnd(bytes, start, depth, maxDepth, longs)
     : start < bytes.length ? scalarEnd(bytes, start) : -1
 }
 
@@ -144,9 +162,28 @@ export function objectFields(bytes: Buffer, range: ValueRange, depth: number, ma
  * routing reads is parsed from its range, and the rest goes to a vendor that validates its own format.
  */
 export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
-  const scan = scanObject(bytes, skipSpace(bytes, 0), 1, maxDepth)
+  const scan = scanObject(bytes, skipSpace(bytes, 0), 1, maxDepth, [])
   if (!scan || skipSpace(bytes, scan.end) !== bytes.length) return undefined
-  return { fields: scan.fields, repeated: scan.repeated }
+  return { fields: scan.fields, repeated: scan.repeated, longStrings: scan.longStrings }
+}
+
+/** Index in `longs` (`TopLevelScan.longStrings`) of the first pair starting at or after `from` (`longs.length` if none). */
+export function firstLongStringAt(longs: number[], from: number): number {
+  // Binary search over the pairs' starts.
+  let low = 0
+  let high = longs.length >>> 1
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (longs[mid * 2]! < from) low = mid + 1
+    else high = mid
+  }
+  return low * 2
+}
+
+/** Whether a long string starts inside `[start, end)`. */
+export function hasLongString(longs: number[], start: number, end: number): boolean {
+  const at = firstLongStringAt(longs, start)
+  return at < longs.length && longs[at]! < end
 }
 
 /**

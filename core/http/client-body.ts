@@ -3,6 +3,7 @@ import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
+import { RawStrings, setRawStrings } from './raw-strings.ts'
 
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }
@@ -70,16 +71,20 @@ export class ClientBody {
   }
 
   #build(): Record<string, unknown> {
-    if (!this.#scan || this.bytes.length <= wholeBytes) return parseJsonObject(this.bytes, this.#scan !== undefined)
+    const scan = this.#scan
+    // Parsed by parts when large, or when it holds long strings: noted with their spelling, they are
+    // copied instead of escaped again if the body is written out (translated: core/http/raw-strings.ts).
+    if (!scan || (this.bytes.length <= wholeBytes && !scan.longStrings.length)) return parseJsonObject(this.bytes, scan !== undefined)
+    const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>
     try {
-      body = parseByParts(this.bytes, this.#scan)
+      body = parseByParts(this.bytes, scan, wholeBytes, strings)
     } catch {
       // The scan does not validate values: the whole parse says what is wrong.
       return parseJsonObject(this.bytes, true)
     }
-    const bytes = this.bytes
-    setBodySource(body, new LazyTextSource(bytes))
+    setBodySource(body, new LazyTextSource(this.bytes))
+    if (strings?.size) setRawStrings(body, strings)
     return body
   }
 

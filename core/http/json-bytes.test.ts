@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { jsonBytes } from './json-bytes.ts'
+import { ClientBody } from './client-body.ts'
+import { rawStringsOf } from './raw-strings.ts'
 
 const same = (value: unknown): void => { expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value)) }
 
@@ -26,5 +28,37 @@ describe('jsonBytes: the bytes of JSON.stringify, built from parts', () => {
     ;((cyclic.a as Array<{ b: Record<string, unknown> }>)[0]!.b).self = cyclic
     expect(() => jsonBytes(cyclic)).toThrow(/circular/i)
     expect(() => jsonBytes({ n: [1n] })).toThrow(/BigInt/)
+  })
+})
+
+describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
+  const long = (seed: string) => `${seed} ${'caf\\u00e9 \\/ \\n "quoted" '.replaceAll('"', '\\"').repeat(20)}`
+  const client = `{"system":"${long('s')}","messages":[{"role":"user","content":[{"type":"tool_result","content":"${long('r')}"}]}],"tools":[{"name":"t","description":"${long('d')}","input_schema":{"type":"object","properties":{"p":{"description":"${long('p')}"}}}}]}`
+  const bytes = Buffer.from(client)
+  const body = new ClientBody(bytes).object() as any
+  const strings = rawStringsOf(body)!
+
+  it('copies each long string as the client spelled it; the whole means what JSON.stringify writes', () => {
+    // A translation-like reshaping: the strings travel by reference into another structure.
+    const upstream = { messages: [{ role: 'system', content: body.system }, { role: 'tool', content: body.messages[0].content[0].content }], tools: [{ type: 'function', function: { name: 't', description: body.tools[0].description, parameters: body.tools[0].input_schema } }] }
+    const out = jsonBytes(upstream, strings).toString('utf8')
+    expect(JSON.parse(out)).toStrictEqual(JSON.parse(JSON.stringify(upstream)))
+    expect(strings.size).toBe(4)
+    // The client's own escapes (`\u00e9`, `\/`) went out as written, not as JSON.stringify would write them.
+    expect(out.split('caf\\u00e9 \\/').length - 1).toBe(80)
+  })
+
+  it('a string changed on the way is written anew, not copied', () => {
+    const changed = { content: `${body.system} edited`, same: body.system }
+    const out = jsonBytes(changed, strings).toString('utf8')
+    expect(JSON.parse(out)).toStrictEqual(changed)
+  })
+
+  it('agrees with JSON.stringify\'s meaning on generated values mixing the client\'s strings', () => {
+    const pool = [body.system, body.messages[0].content[0].content, body.tools[0].description, 'short', 'x'.repeat(300)]
+    const mixed = fc.letrec(tie => ({ node: fc.oneof({ depthSize: 'small' }, fc.constantFrom(...pool), fc.jsonValue({ maxDepth: 1 }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string(), tie('node'), { maxKeys: 4 })) })).node
+    fc.assert(fc.property(mixed, value => {
+      expect(JSON.parse(jsonBytes(value, strings).toString('utf8'))).toStrictEqual(JSON.parse(JSON.stringify(value) ?? 'null'))
+    }), { numRuns: 300 })
   })
 })

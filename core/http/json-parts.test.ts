@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { scanTopLevel } from './body-scan.ts'
 import { parseByParts } from './json-parts.ts'
 import { ClientBody, bodySourceOf } from './client-body.ts'
+import { RawStrings } from './raw-strings.ts'
 
 /** Parsed by parts with every value over `whole` bytes split: must be what JSON.parse makes of the whole. */
 const byParts = (text: string, whole: number) => {
@@ -56,5 +57,57 @@ describe('ClientBody.object on a large body', () => {
   it('a malformed value deep inside is still the client\'s 400 with JSON.parse\'s own message', () => {
     const text = JSON.stringify(big).replace('"turn 3', '"turn 3"x')
     expect(() => new ClientBody(Buffer.from(text)).object()).toThrow(/not valid JSON/)
+  })
+})
+
+describe('parseByParts with long strings noted (raw-strings.ts)', () => {
+  const long = (seed: string) => `${seed} ${'line of code\\n\\t\\"quoted\\" \\u00e9 — '.repeat(12)}`
+  const parsed = (text: string, whole = 32_768) => {
+    const bytes = Buffer.from(text)
+    const strings = new RawStrings(bytes)
+    return { bytes, strings, value: parseByParts(bytes, scanTopLevel(bytes, 256)!, whole, strings) }
+  }
+
+  it.each([
+    ['strings in messages, blocks and tools', `{"model":"m","system":"${long('sys')}","messages":[{"role":"user","content":"${long('a')}"},{"role":"assistant","content":[{"type":"text","text":"${long('b')}"},{"type":"tool_use","id":"t","input":{"path":"${long('c')}"}}]}],"tools":[{"name":"x","description":"${long('d')}","input_schema":{"type":"object"}}]}`],
+    ['a long key stays a key', `{"${long('key')}":1,"a":["${long('v')}"]}`],
+    ['`__proto__` holding a long string', `{"__proto__":"${long('p')}","a":{"__proto__":"${long('q')}"}}`],
+    ['a client string that starts like a stand-in (parsed as before, nothing noted there)', `{"a":"\\u00000","b":["${long('r')}","\\u00001"]}`],
+    ['repeated keys: the last one wins', `{"a":"${long('first')}","a":"${long('second')}"}`],
+  ])('%s: the value JSON.parse makes, every noted string spelled as the client wrote it', (_, text) => {
+    for (const whole of [0, 64, 32_768]) {
+      const { bytes, strings, value } = parsed(text, whole)
+      expect(value).toStrictEqual(JSON.parse(text))
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
+      const walk = (v: unknown): void => {
+        if (typeof v === 'string') {
+          const spelling = strings.spelling(v)
+          if (spelling) expect(JSON.parse(spelling.toString('utf8'))).toBe(v)
+          if (spelling) expect(bytes.indexOf(spelling)).toBeGreaterThan(-1)
+        } else if (v && typeof v === 'object') for (const item of Object.values(v)) walk(item)
+      }
+      walk(value)
+    }
+    // A text spelling `\u0000` is parsed without stand-ins (one could be taken for the client's string).
+    expect(parsed(text).strings.size > 0).toBe(!text.includes('\\u0000'))
+  })
+
+  it('matches JSON.parse on generated bodies with long strings anywhere', () => {
+    const longText = fc.string({ minLength: 260, maxLength: 400, unit: 'binary' })
+    const value = fc.letrec(tie => ({
+      node: fc.oneof({ depthSize: 'small' }, longText, fc.jsonValue({ maxDepth: 1 }), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string(), tie('node'), { maxKeys: 4 })),
+    })).node
+    fc.assert(fc.property(fc.dictionary(fc.string(), value, { minKeys: 1 }), fc.integer({ min: 0, max: 512 }), (object, whole) => {
+      const text = JSON.stringify(object)
+      expect(JSON.stringify(parsed(text, whole).value)).toBe(JSON.stringify(JSON.parse(text)))
+    }), { numRuns: 200 })
+  })
+
+  it('bytes that are not valid UTF-8 are read as JSON.parse reads them and never noted', () => {
+    const bytes = Buffer.concat([Buffer.from(`{"a":"${'x'.repeat(300)}`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])
+    const strings = new RawStrings(bytes)
+    const value = parseByParts(bytes, scanTopLevel(bytes, 256)!, 32_768, strings)
+    expect(value).toStrictEqual(JSON.parse(bytes.toString('utf8')))
+    expect(strings.size).toBe(0)
   })
 })

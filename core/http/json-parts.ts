@@ -1,6 +1,7 @@
-import { arrayElements, objectFields, type TopLevelScan, type ValueRange } from './body-scan.ts'
+import { arrayElements, firstLongStringAt, hasLongString, objectFields, type TopLevelScan, type ValueRange } from './body-scan.ts'
 import { maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
+import { RawStrings } from './raw-strings.ts'
 
 /**
  * Values over this many bytes are parsed part by part (an array's elements, an object's values), so no
@@ -10,20 +11,27 @@ import { jsonTextOf } from './json-text.ts'
  */
 export const wholeBytes = 32_768
 
+/** What one parse by parts reads from and notes into. */
+interface Parts { bytes: Buffer; whole: number; longs: number[]; strings: RawStrings | undefined }
+
 /**
  * The object a scanned JSON body means, built from the JSON.parse of its parts: the same value as
  * `JSON.parse` of the whole (keys in first-written order, the last of a repeated key winning, `__proto__`
  * an own key). Throws what JSON.parse throws on a malformed part: the caller parses the whole to say
  * exactly what is wrong.
+ *
+ * `strings`: where to note each long string the scan found (`TopLevelScan.longStrings`) with its
+ * spelling, so that writing it again copies the client's bytes (core/http/raw-strings.ts). A part holding
+ * one is split until the string is parsed on its own; the rest is parsed in as few parts as before.
  */
-export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes): Record<string, unknown> {
-  return fromFields(bytes, scan.fields, 1, whole)
+export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings): Record<string, unknown> {
+  return fromFields({ bytes, whole, longs: scan.longStrings, strings }, scan.fields, 1)
 }
 
-function fromFields(bytes: Buffer, fields: Map<string, ValueRange>, depth: number, whole: number): Record<string, unknown> {
+function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number): Record<string, unknown> {
   const object: Record<string, unknown> = {}
   for (const [key, range] of fields) {
-    const value = parseRange(bytes, range, depth, whole)
+    const value = parseRange(parts, range, depth)
     // An assignment to `__proto__` would set the prototype; JSON.parse makes it an own key.
     if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
     else object[key] = value
@@ -31,12 +39,94 @@ function fromFields(bytes: Buffer, fields: Map<string, ValueRange>, depth: numbe
   return object
 }
 
-function parseRange(bytes: Buffer, range: ValueRange, depth: number, whole: number): unknown {
-  if (range.end - range.start > whole) {
+function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {
+  const { bytes } = parts
+  if (parts.strings !== undefined && hasLongString(parts.longs, range.start, range.end)) {
+    if (bytes[range.start] === QUOTE) return longString(parts, range.start, range.end)
+    const value = parseAroundLongStrings(parts, range)
+    if (value !== undefined) return value
+  }
+  if (range.end - range.start > parts.whole) {
     const elements = arrayElements(bytes, range, depth + 1, maxJsonDepth)
-    if (elements) return elements.map(element => parseRange(bytes, element, depth + 1, whole))
+    if (elements) return elements.map(element => parseRange(parts, element, depth + 1))
     const fields = objectFields(bytes, range, depth + 1, maxJsonDepth)
-    if (fields) return fromFields(bytes, fields, depth + 1, whole)
+    if (fields) return fromFields(parts, fields, depth + 1)
   }
   return JSON.parse(jsonTextOf(bytes.subarray(range.start, range.end)))
+}
+
+const QUOTE = 34
+const COLON = 58
+
+/** A long string token, parsed on its own and noted with its spelling. */
+function longString(parts: Parts, start: number, end: number): string {
+  const { bytes } = parts
+  // Under 32 KB a two-byte string stays out of the large-object space: plain decoding is as good.
+  const text = end - start > parts.whole ? jsonTextOf(bytes.subarray(start, end)) : bytes.toString('utf8', start, end)
+  const value = JSON.parse(text) as string
+  parts.strings!.add(value, start, end)
+  return value
+}
+
+/**
+ * A value holding long strings, parsed in one JSON.parse of its text with each long string cut out (a
+ * short stand-in `"\u0000<n>"` in its place), then the strings put back, each parsed on its own and
+ * noted. Splitting the value into its elements and fields down to each string instead cost more than it
+ * saved (a Map per object on the way, a parse per part). Undefined when the client's own text spells
+ * `\u0000` (a stand-in could then be taken for the client's string): the caller parses it as before.
+ */
+function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
+  const { bytes, longs } = parts
+  const pieces: string[] = []
+  const holes: number[] = []
+  let at = range.start
+  for (let i = firstLongStringAt(longs, range.start); i < longs.length && longs[i]! < range.end; i += 2) {
+    const start = longs[i]!
+    const end = longs[i + 1]!
+    if (bytes[skipSpaces(bytes, end)] === COLON) continue // a key: left in place
+    const gap = bytes.toString('utf8', at, start)
+    if (gap.includes('\\u0000')) return undefined
+    pieces.push(gap, `"\\u0000${holes.length >>> 1}"`)
+    holes.push(start, end)
+    at = end
+  }
+  const tail = bytes.toString('utf8', at, range.end)
+  if (tail.includes('\\u0000')) return undefined
+  pieces.push(tail)
+  return restore(JSON.parse(pieces.join('')), parts, holes)
+}
+
+/** Puts the long strings back where their stand-ins are (objects and arrays changed in place). */
+function restore(value: unknown, parts: Parts, holes: number[]): unknown {
+  if (typeof value === 'string') {
+    if (value.charCodeAt(0) !== 0) return value
+    const k = Number(value.slice(1)) * 2
+    return longString(parts, holes[k]!, holes[k + 1]!)
+  }
+  if (!value || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]
+      if (item && typeof item === 'object') restore(item, parts, holes)
+      else if (typeof item === 'string' && item.charCodeAt(0) === 0) value[i] = restore(item, parts, holes)
+    }
+    return value
+  }
+  const object = value as Record<string, unknown>
+  for (const key in object) {
+    const item = object[key]
+    if (item && typeof item === 'object') restore(item, parts, holes)
+    else if (typeof item === 'string' && item.charCodeAt(0) === 0) {
+      const text = restore(item, parts, holes)
+      // JSON.parse makes `__proto__` an own key; an assignment would set the prototype instead.
+      if (key === '__proto__') Object.defineProperty(object, key, { value: text, enumerable: true, writable: true, configurable: true })
+      else object[key] = text
+    }
+  }
+  return value
+}
+
+function skipSpaces(bytes: Buffer, i: number): number {
+  while (bytes[i] === 32 || bytes[i] === 10 || bytes[i] === 13 || bytes[i] === 9) i++
+  return i
 }

@@ -1,5 +1,6 @@
 import { clientBytesOf } from './lazy-json.ts'
 import { jsonBytes } from './json-bytes.ts'
+import type { RawStrings } from './raw-strings.ts'
 import { Agent, type Dispatcher } from 'undici'
 import type { Readable } from 'node:stream'
 import type { ClientSignal } from './client-abort.ts'
@@ -15,6 +16,12 @@ export interface UpstreamHttpRequest {
   json?: Record<string, unknown>
   /** `json` as the client sent it, byte for byte: sent instead of re-serializing while `json` is still that object. */
   jsonText?: { of: Record<string, unknown>; text: string | Buffer }
+  /**
+   * Long strings of the client's body with their spelling in its bytes: serializing `json` copies those
+   * bytes for them instead of escaping them again (core/http/raw-strings.ts). Matched by value, so a
+   * string changed on the way is simply written anew.
+   */
+  rawStrings?: RawStrings
   /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
   body?: string | Buffer | Readable
   /** Outbound proxy for this request; '' or undefined = direct. */
@@ -78,7 +85,7 @@ export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | u
   if (bytes) return bytes
   // As bytes built from small parts (json-bytes.ts: one big string costs ten times as much here), kept:
   // an observer of the request as sent (the flight recorder) reads them instead of serializing again.
-  req.jsonText = { of: req.json, text: jsonBytes(req.json) }
+  req.jsonText = { of: req.json, text: jsonBytes(req.json, req.rawStrings) }
   return req.jsonText.text
 }
 

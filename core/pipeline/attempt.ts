@@ -5,6 +5,7 @@ import type { UpstreamHttpRequest } from '../http/upstream.ts'
 import type { ClientSignal } from '../http/client-abort.ts'
 import { ProxyError } from '../http/errors.ts'
 import { bodySourceOf } from '../http/client-route.ts'
+import { rawStringsOf } from '../http/raw-strings.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { restoreSignatures } from './signature-store.ts'
 import { clientBytesUsable } from './client-bytes.ts'
@@ -63,6 +64,9 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
     const usable = source && (request.clientBody?.bytes === source.bytes ? !modelInBody || request.clientBody.repeats('model') === false : clientBytesUsable(source.text, modelInBody, source.bytes))
     if (usable) http.jsonText = { of: body, text: source.bytes }
   }
+  // A body written out anew (translated, or changed) copies the client's long strings from its bytes.
+  const strings = parsed ? rawStringsOf(request.body) : undefined
+  if (strings) http.rawStrings ??= strings
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await kernel.hooks.callHook('before-upstream', { request, candidate, http })
