@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CallLedger, partsFromGenerate, toolResultText } from './parts.ts'
+import { CallLedger, partsFromGenerate, resultObject, toolResultText } from './parts.ts'
 
 describe('toolResultText', () => {
   it.each([
@@ -18,5 +18,23 @@ describe('toolResultText', () => {
   it('is what a functionResponse part carries to other families', () => {
     const parts = partsFromGenerate([{ functionResponse: { id: 'call_1', name: 'get_weather', response: { name: 'get_weather', content: 'sunny' } } }], new CallLedger())
     expect(parts).toEqual([{ type: 'tool_result', callId: 'call_1', name: 'get_weather', content: 'sunny' }])
+  })
+})
+
+describe('resultObject: a tool result as the functionResponse response', () => {
+  it.each([
+    ['a JSON object', '{"a":1}', false, { a: 1 }],
+    ['a JSON object after whitespace', ' \n\t{"a":[1]}', false, { a: [1] }],
+    ['plain text', 'file contents\n  const x = 1', false, { result: 'file contents\n  const x = 1' }],
+    ['a JSON array is text', '[1,2]', false, { result: '[1,2]' }],
+    ['a brace that is not JSON', '{ not json', false, { result: '{ not json' }],
+    ['an error: any JSON value', ' [1]', true, { error: [1] }],
+    ['an error: a JSON string', '"denied"', true, { error: 'denied' }],
+    ['an error: a number', '-4', true, { error: -4 }],
+    ['an error: a literal', 'null', true, { error: null }],
+    ['an error: plain text', 'permission denied', true, { error: 'permission denied' }],
+    ['an error: text that starts like a literal', 'nope', true, { error: 'nope' }],
+  ] as const)('%s', (_, text, isError, expected) => {
+    expect(resultObject(text, isError)).toStrictEqual(expected)
   })
 })

@@ -119,12 +119,27 @@ const parseArgs = (text: string) => {
 }
 
 /** A tool result as the `response` object: a JSON object as it is, text under `result`, a failure under `error`. */
-function resultObject(content: string | Array<TextPart | ImagePart>, isError?: boolean): Record<string, unknown> {
+export function resultObject(content: string | Array<TextPart | ImagePart>, isError?: boolean): Record<string, unknown> {
   const text = typeof content === 'string' ? content : content.flatMap(p => p.type === 'text' ? [p.text] : []).join('\n')
   let value: unknown = text
-  try { value = JSON.parse(text) } catch {}
+  // Only text that can be JSON is parsed: a failed JSON.parse builds a SyntaxError with its stack, ~7 µs
+  // per 3 KB tool result here, on every result of an agent's history (40 of them in 150 KB: 279 µs).
+  if (mayBeJson(text, isError)) try { value = JSON.parse(text) } catch {}
   if (isError) return { error: value }
   return value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : { result: text }
+}
+
+/**
+ * Whether JSON.parse of `text` could give what `resultObject` keeps: an object (a `{` first), or for an
+ * error any JSON value (its first character one a value starts with). Leading whitespace is skipped as
+ * JSON.parse skips it.
+ */
+function mayBeJson(text: string, anyValue?: boolean): boolean {
+  let i = 0
+  while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 || text.charCodeAt(i) === 9)) i++
+  const c = text[i]
+  if (c === '{') return true
+  return !!anyValue && c !== undefined && '["-0123456789tfn'.includes(c)
 }
 
 /** Images a tool returned: sent as inline parts right after its functionResponse, which every model reads. */
