@@ -2,8 +2,10 @@
 import { benchRoutingPick } from './routing-pick.ts'
 import { benchRoutingFeatures } from './routing-features.ts'
 import { benchTranslate } from './translate.ts'
+import { benchCodecPerKb } from './codec-per-kb.ts'
 import { benchProxy } from './proxy/index.ts'
 import { benchAgent } from './proxy/agent.ts'
+import { benchStack } from './proxy/stack.ts'
 import { cpus } from 'node:os'
 
 const withGateway = process.argv.includes('--gateway') || process.env.BENCH_GATEWAY === 'portkey'
@@ -12,6 +14,7 @@ const suites: Record<string, () => Promise<Array<Record<string, string | number>
   'routing pick+mark': benchRoutingPick,
   'agent routing features, µs per request': benchRoutingFeatures,
   'translation µs per request (client row, upstream column; streamed answer)': benchTranslate,
+  'agent request translation per KB (150 KB agent body in each client format; in-process, no load)': benchCodecPerKb,
 }
 console.log(`# npm run bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`)
 for (const [name, run] of Object.entries(suites)) {
@@ -22,6 +25,7 @@ for (const [name, run] of Object.entries(suites)) {
 const tables: Array<[string, () => Promise<Array<[string, Array<Record<string, string | number>>]>>]> = [
   ['proxy', () => benchProxy(withGateway)],
   ['agent', benchAgent],
+  ['stack', benchStack],
 ]
 for (const [name, run] of tables) {
   if (only && !name.includes(only)) continue

@@ -5,7 +5,8 @@ import type { StreamEvent } from '../../core/canonical/types.ts'
 
 const withModel = (format: string, body: Record<string, unknown>) => format === 'generate' ? { ...body, model: 'm' } : body
 
-function median(run: () => void, iterations: number): number {
+/** Median µs per call over five runs of `iterations` calls. */
+export function medianMicros(run: () => void, iterations: number): number {
   const runs: number[] = []
   for (let r = 0; r < 5; r++) {
     const start = process.hrtime.bigint()
@@ -36,7 +37,7 @@ export async function benchTranslate(): Promise<Array<Record<string, string | nu
     for (const upstream of codecs) {
       const input = wire.get(client.format)!
       const answer = wire.get(upstream.format)!
-      row[upstream.format] = Number(median(() => {
+      row[upstream.format] = Number(medianMicros(() => {
         const canonical = client.request.decode(input.body)
         upstream.request.encode(canonical)
         const decoder = upstream.stream.createDecoder()

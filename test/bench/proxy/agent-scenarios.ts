@@ -50,7 +50,8 @@ export async function agentRows(floor: Running, proxy: Running, peers: Array<Sid
     const body = agentBody(test.kb, test.model)
     const translated = test.model === 'bench'
     const sides: Side[] = [{ name: 'floor', run: floor }, { name: 'this proxy', run: proxy }, ...peers.filter(p => p.cases === (translated ? 'translated' : 'same'))]
-    for (const side of sides) await loadSide(side, body, 0.5) // warm: JIT, pools
+    // Warm: JIT, pools. The proxy's first seconds cost about twice its steady state, and it idles while the peers run.
+    for (const side of sides) await loadSide(side, body, 2)
     const runs = new Map<string, Array<Awaited<ReturnType<typeof loadSide>>>>(sides.map(s => [s.name, []]))
     for (let round = 0; round < rounds; round++) for (const side of sides) runs.get(side.name)!.push(await loadSide(side, body, seconds))
     const c1 = new Map<string, number>()
