@@ -2,6 +2,7 @@ import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from '
 import { finishFromChat } from './map-finish-reason.ts'
 import { usageFromChat } from './usage.ts'
 import { statusForErrorType } from './error.ts'
+import { TextTemplate } from './text-template.ts'
 
 type Raw = Record<string, any>
 
@@ -13,7 +14,8 @@ interface ChoiceState { open?: { kind: 'text' | 'thinking' | 'refusal'; index: n
  * because usage arrives in a later chunk with empty choices (`stream_options.include_usage`). With
  * `n > 1` every chunk names its choice: each keeps its own runs and tool calls, tagged `choice`.
  */
-export function createChatStreamDecoder(): StreamDecoder {
+export function createChatStreamDecoder(options: { textTemplates?: boolean } = {}): StreamDecoder {
+  const templates = options.textTemplates !== false
   let started = false
   let next = 0
   const choices = new Map<number, ChoiceState>()
@@ -73,12 +75,21 @@ export function createChatStreamDecoder(): StreamDecoder {
     if (raw?.finish_reason) state.finish = finishFromChat(raw.finish_reason)
   }
 
+  // The last plain text chunk around its content string (text-template.ts): most chunks of a stream
+  // differ from it only inside that string and decode to one text event without JSON.parse.
+  let template: TextTemplate | undefined
+
   return {
     push(event: SseEvent): StreamEvent[] {
       if (ended) return []
-      if (event.data === '[DONE]' || event.data.trim() === '[DONE]') return close()
+      const data = event.data
+      if (template) {
+        const text = template.text(data)
+        if (text !== undefined) return text ? [{ type: 'text', index: run(stateOf(0), 'text'), delta: text }] : []
+      }
+      if (data === '[DONE]' || data.trim() === '[DONE]') return close()
       let chunk: Raw
-      try { chunk = JSON.parse(event.data) } catch { return [] }
+      try { chunk = JSON.parse(data) } catch { return [] }
       if (!chunk || typeof chunk !== 'object') return []
       const out: StreamEvent[] = []
       if (chunk.error) {
@@ -90,10 +101,23 @@ export function createChatStreamDecoder(): StreamDecoder {
         started = true
         out.push({ type: 'start', id: String(chunk.id ?? ''), model: String(chunk.model ?? '') })
       }
-      usage = usageFromChat(chunk.usage) ?? usage
+      const chunkUsage = usageFromChat(chunk.usage)
+      usage = chunkUsage ?? usage
       if (Array.isArray(chunk.choices)) for (const raw of chunk.choices) decodeChoice(raw, out)
+      template = templates && isPlainText(chunk, out, chunkUsage) ? TextTemplate.of(data, out[0]!) : undefined
       return out
     },
     end: close,
   }
+}
+
+/**
+ * A chunk whose whole effect is one text delta of choice 0: no finish, no usage, no other choice, no
+ * tool call (and not the first chunk: that one also starts the stream). Such a chunk can be a template.
+ */
+function isPlainText(chunk: Raw, out: StreamEvent[], usage: Usage | undefined): boolean {
+  if (out.length !== 1 || usage || chunk.choices.length !== 1) return false
+  const event = out[0]!
+  const choice = chunk.choices[0]
+  return event.type === 'text' && !event.choice && !event.refusal && !choice?.finish_reason && !Array.isArray(choice?.delta?.tool_calls)
 }
