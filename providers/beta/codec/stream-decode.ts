@@ -1,4 +1,4 @@
-import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from 'model-proxy'
+import { DeltaTemplate, type DeltaEvent, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
 import { finishFromMessages } from './map-finish-reason.ts'
 import { usageFromMessages } from './usage.ts'
 import { statusForMessagesError } from './error.ts'
@@ -7,7 +7,11 @@ import { citationFromMessages, isWebSearchUse, webSearchFromBlocks } from './web
 type Raw = Record<string, any>
 
 /** Messages SSE -> canonical events; content block index order is the canonical index order. */
-export function createMessagesStreamDecoder(): StreamDecoder {
+export function createMessagesStreamDecoder(options: { deltaTemplates?: boolean } = {}): StreamDecoder {
+  const templates = options.deltaTemplates !== false
+  // The last plain delta event (text, tool input, thinking) around its string (core/canonical/delta-template.ts):
+  // the next deltas of the same block differ from it only there and skip JSON.parse.
+  let template: DeltaTemplate | undefined
   let started = false
   let ended = false
   let usage: Usage | undefined
@@ -34,6 +38,11 @@ export function createMessagesStreamDecoder(): StreamDecoder {
   return {
     push(event: SseEvent): StreamEvent[] {
       if (ended) return []
+      if (template) {
+        const delta = template.delta(event.data)
+        if (delta !== undefined) return delta ? [template.eventWith(delta)] : []
+        template = undefined
+      }
       let data: Raw
       try { data = JSON.parse(event.data) } catch { return [] }
       if (!data || typeof data !== 'object') return []
@@ -84,6 +93,8 @@ export function createMessagesStreamDecoder(): StreamDecoder {
           }
           else if (delta.type === 'thinking_delta' && delta.thinking) out.push({ type: 'thinking', index, delta: delta.thinking, origin: 'messages' })
           else if (delta.type === 'signature_delta') out.push({ type: 'thinking', index, delta: '', signature: delta.signature, origin: 'messages' })
+          // The type named in the data itself: then the SSE event name cannot make an alike chunk mean something else.
+          if (templates && out.length === 1 && typeof data.type === 'string') template = templateOf(event.data, out[0]!)
           break
         }
         case 'content_block_stop': {
@@ -109,4 +120,10 @@ export function createMessagesStreamDecoder(): StreamDecoder {
     },
     end: close,
   }
+}
+
+/** Where each delta event's string is written in a content_block_delta. */
+function templateOf(data: string, event: StreamEvent): DeltaTemplate | undefined {
+  const key = event.type === 'text' ? '"text":"' : event.type === 'tool_call_delta' ? '"partial_json":"' : event.type === 'thinking' && !event.signature ? '"thinking":"' : undefined
+  return key ? DeltaTemplate.of(data, key, event as DeltaEvent) : undefined
 }

@@ -1,8 +1,7 @@
-import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from 'model-proxy'
+import { DeltaTemplate, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
 import { finishFromChat } from './map-finish-reason.ts'
 import { usageFromChat } from './usage.ts'
 import { statusForErrorType } from './error.ts'
-import { TextTemplate } from './text-template.ts'
 
 type Raw = Record<string, any>
 
@@ -75,16 +74,16 @@ export function createChatStreamDecoder(options: { textTemplates?: boolean } = {
     if (raw?.finish_reason) state.finish = finishFromChat(raw.finish_reason)
   }
 
-  // The last plain text chunk around its content string (text-template.ts): most chunks of a stream
-  // differ from it only inside that string and decode to one text event without JSON.parse.
-  let template: TextTemplate | undefined
+  // The last plain text chunk around its content string (core/canonical/delta-template.ts): most chunks
+  // of a stream differ from it only inside that string and decode to one text event without JSON.parse.
+  let template: DeltaTemplate | undefined
 
   return {
     push(event: SseEvent): StreamEvent[] {
       if (ended) return []
       const data = event.data
       if (template) {
-        const text = template.text(data)
+        const text = template.delta(data)
         if (text !== undefined) return text ? [{ type: 'text', index: run(stateOf(0), 'text'), delta: text }] : []
       }
       if (data === '[DONE]' || data.trim() === '[DONE]') return close()
@@ -104,7 +103,7 @@ export function createChatStreamDecoder(options: { textTemplates?: boolean } = {
       const chunkUsage = usageFromChat(chunk.usage)
       usage = chunkUsage ?? usage
       if (Array.isArray(chunk.choices)) for (const raw of chunk.choices) decodeChoice(raw, out)
-      template = templates && isPlainText(chunk, out, chunkUsage) ? TextTemplate.of(data, out[0]!) : undefined
+      template = templates && isPlainText(chunk, out, chunkUsage) ? DeltaTemplate.of(data, '"content":"', out[0] as Extract<StreamEvent, { type: 'text' }>) : undefined
       return out
     },
     end: close,

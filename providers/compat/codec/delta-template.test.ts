@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
 import { createChatStreamDecoder } from './stream-decode.ts'
-import { TextTemplate } from './text-template.ts'
+import { DeltaTemplate } from '../../../core/canonical/delta-template.ts'
 
-const text = (delta: string): StreamEvent => ({ type: 'text', index: 0, delta })
+const text = (delta: string) => ({ type: 'text' as const, index: 0, delta })
 const data = (content: string, extra = '') => `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]${extra}}`
 
-describe('TextTemplate: a chunk like the last text chunk but for its content string', () => {
-  const template = TextTemplate.of(data('first'), text('first'))!
+describe('DeltaTemplate: a chat chunk like the last text chunk but for its content string', () => {
+  const key = '"content":"'
+  const template = DeltaTemplate.of(data('first'), key, text('first'))!
 
   it.each([
     ['plain text', data('hello'), 'hello'],
@@ -16,7 +16,8 @@ describe('TextTemplate: a chunk like the last text chunk but for its content str
     ['empty text', data(''), ''],
     ['a text that looks like the template\'s end', data('"},"finish_reason":null}]}'), '"},"finish_reason":null}]}'],
   ])('%s: its text', (_, chunk, expected) => {
-    expect(template.text(chunk)).toBe(expected)
+    expect(template.delta(chunk)).toBe(expected)
+    expect(template.eventWith(expected)).toEqual(text(expected))
   })
 
   it.each([
@@ -27,12 +28,12 @@ describe('TextTemplate: a chunk like the last text chunk but for its content str
     ['a raw control character (invalid JSON)', data('x').replace('"content":"x"', '"content":"x\u0001"')],
     ['another choice', data('x').replace('"index":0', '"index":1')],
   ])('%s: not cut (parsed whole)', (_, chunk) => {
-    expect(template.text(chunk)).toBeUndefined()
+    expect(template.delta(chunk)).toBeUndefined()
   })
 
   it('no template where the content key is written twice or differently', () => {
-    expect(TextTemplate.of(data('a', ',"x":{"content":"b"}'), text('a'))).toBeUndefined()
-    expect(TextTemplate.of(data('a').replace('"content":', '"content" :'), text('a'))).toBeUndefined()
+    expect(DeltaTemplate.of(data('a', ',"x":{"content":"b"}'), key, text('a'))).toBeUndefined()
+    expect(DeltaTemplate.of(data('a').replace('"content":', '"content" :'), key, text('a'))).toBeUndefined()
   })
 })
 
