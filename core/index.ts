@@ -27,7 +27,7 @@ export {
 export type * from './canonical/types.ts'
 export { RequestValidationError } from './canonical/errors.ts'
 export { formatSse } from './http/sse.ts'
-export { DeltaTemplate, type DeltaEvent } from './canonical/delta-template.ts'
+export { ChunkTemplate, type PieceEvent } from './canonical/chunk-template.ts'
 
 // Client routes: a plugin that speaks a new client format runs requests through the pipeline.
 export { addClientRoute, readJsonObject, readClientBody, ClientBody, type ClientRoute } from './http/client-route.ts'

@@ -24,8 +24,8 @@ describe('the messages stream decoder gives the same events with and without del
   )
   it('on generated streams', () => {
     fc.assert(fc.property(fc.array(eventArb, { maxLength: 40 }), (events) => {
-      const run = (deltaTemplates: boolean) => {
-        const decoder = createMessagesStreamDecoder({ deltaTemplates })
+      const run = (chunkTemplates: boolean) => {
+        const decoder = createMessagesStreamDecoder({ chunkTemplates })
         const start = frame('message_start', { message: { id: 'msg_1', model: 'm', usage: { input_tokens: 5, output_tokens: 1 } } })
         return [...decoder.push(start), ...events.flatMap(event => decoder.push(event)), ...decoder.push(frame('message_stop', {})), ...decoder.end()]
       }

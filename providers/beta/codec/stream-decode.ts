@@ -1,4 +1,4 @@
-import { DeltaTemplate, type DeltaEvent, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
+import { ChunkTemplate, type PieceEvent, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
 import { finishFromMessages } from './map-finish-reason.ts'
 import { usageFromMessages } from './usage.ts'
 import { statusForMessagesError } from './error.ts'
@@ -7,11 +7,11 @@ import { citationFromMessages, isWebSearchUse, webSearchFromBlocks } from './web
 type Raw = Record<string, any>
 
 /** Messages SSE -> canonical events; content block index order is the canonical index order. */
-export function createMessagesStreamDecoder(options: { deltaTemplates?: boolean } = {}): StreamDecoder {
-  const templates = options.deltaTemplates !== false
-  // The last plain delta event (text, tool input, thinking) around its string (core/canonical/delta-template.ts):
+export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean } = {}): StreamDecoder {
+  const templates = options.chunkTemplates !== false
+  // The last plain delta event (text, tool input, thinking) around its string (core/canonical/chunk-template.ts):
   // the next deltas of the same block differ from it only there and skip JSON.parse.
-  let template: DeltaTemplate | undefined
+  let template: ChunkTemplate | undefined
   let started = false
   let ended = false
   let usage: Usage | undefined
@@ -123,7 +123,7 @@ export function createMessagesStreamDecoder(options: { deltaTemplates?: boolean 
 }
 
 /** Where each delta event's string is written in a content_block_delta. */
-function templateOf(data: string, event: StreamEvent): DeltaTemplate | undefined {
+function templateOf(data: string, event: StreamEvent): ChunkTemplate | undefined {
   const key = event.type === 'text' ? '"text":"' : event.type === 'tool_call_delta' ? '"partial_json":"' : event.type === 'thinking' && !event.signature ? '"thinking":"' : undefined
-  return key ? DeltaTemplate.of(data, key, event as DeltaEvent) : undefined
+  return key ? ChunkTemplate.of(data, key, event as PieceEvent) : undefined
 }

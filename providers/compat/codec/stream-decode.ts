@@ -1,4 +1,4 @@
-import { DeltaTemplate, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
+import { ChunkTemplate, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
 import { finishFromChat } from './map-finish-reason.ts'
 import { usageFromChat } from './usage.ts'
 import { statusForErrorType } from './error.ts'
@@ -13,8 +13,8 @@ interface ChoiceState { open?: { kind: 'text' | 'thinking' | 'refusal'; index: n
  * because usage arrives in a later chunk with empty choices (`stream_options.include_usage`). With
  * `n > 1` every chunk names its choice: each keeps its own runs and tool calls, tagged `choice`.
  */
-export function createChatStreamDecoder(options: { textTemplates?: boolean } = {}): StreamDecoder {
-  const templates = options.textTemplates !== false
+export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = {}): StreamDecoder {
+  const templates = options.chunkTemplates !== false
   let started = false
   let next = 0
   const choices = new Map<number, ChoiceState>()
@@ -74,9 +74,9 @@ export function createChatStreamDecoder(options: { textTemplates?: boolean } = {
     if (raw?.finish_reason) state.finish = finishFromChat(raw.finish_reason)
   }
 
-  // The last plain text chunk around its content string (core/canonical/delta-template.ts): most chunks
+  // The last plain text chunk around its content string (core/canonical/chunk-template.ts): most chunks
   // of a stream differ from it only inside that string and decode to one text event without JSON.parse.
-  let template: DeltaTemplate | undefined
+  let template: ChunkTemplate | undefined
 
   return {
     push(event: SseEvent): StreamEvent[] {
@@ -103,7 +103,7 @@ export function createChatStreamDecoder(options: { textTemplates?: boolean } = {
       const chunkUsage = usageFromChat(chunk.usage)
       usage = chunkUsage ?? usage
       if (Array.isArray(chunk.choices)) for (const raw of chunk.choices) decodeChoice(raw, out)
-      template = templates && isPlainText(chunk, out, chunkUsage) ? DeltaTemplate.of(data, '"content":"', out[0] as Extract<StreamEvent, { type: 'text' }>) : undefined
+      template = templates && isPlainText(chunk, out, chunkUsage) ? ChunkTemplate.of(data, '"content":"', out[0] as Extract<StreamEvent, { type: 'text' }>) : undefined
       return out
     },
     end: close,

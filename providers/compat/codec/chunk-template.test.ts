@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { createChatStreamDecoder } from './stream-decode.ts'
-import { DeltaTemplate } from '../../../core/canonical/delta-template.ts'
+import { ChunkTemplate } from '../../../core/canonical/chunk-template.ts'
 
 const text = (delta: string) => ({ type: 'text' as const, index: 0, delta })
 const data = (content: string, extra = '') => `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]${extra}}`
 
-describe('DeltaTemplate: a chat chunk like the last text chunk but for its content string', () => {
+describe('ChunkTemplate: a chat chunk like the last text chunk but for its content string', () => {
   const key = '"content":"'
-  const template = DeltaTemplate.of(data('first'), key, text('first'))!
+  const template = ChunkTemplate.of(data('first'), key, text('first'))!
 
   it.each([
     ['plain text', data('hello'), 'hello'],
@@ -32,8 +32,8 @@ describe('DeltaTemplate: a chat chunk like the last text chunk but for its conte
   })
 
   it('no template where the content key is written twice or differently', () => {
-    expect(DeltaTemplate.of(data('a', ',"x":{"content":"b"}'), key, text('a'))).toBeUndefined()
-    expect(DeltaTemplate.of(data('a').replace('"content":', '"content" :'), key, text('a'))).toBeUndefined()
+    expect(ChunkTemplate.of(data('a', ',"x":{"content":"b"}'), key, text('a'))).toBeUndefined()
+    expect(ChunkTemplate.of(data('a').replace('"content":', '"content" :'), key, text('a'))).toBeUndefined()
   })
 })
 
@@ -52,8 +52,8 @@ describe('the chat stream decoder gives the same events with and without templat
   )
   it('on generated streams', () => {
     fc.assert(fc.property(fc.array(chunkArb, { maxLength: 30 }), (chunks) => {
-      const run = (textTemplates: boolean) => {
-        const decoder = createChatStreamDecoder({ textTemplates })
+      const run = (chunkTemplates: boolean) => {
+        const decoder = createChatStreamDecoder({ chunkTemplates })
         return [...chunks.flatMap(chunk => decoder.push({ data: chunk })), ...decoder.push({ data: '[DONE]' }), ...decoder.end()]
       }
       expect(run(true)).toEqual(run(false))

@@ -1,7 +1,7 @@
 import type { StreamEvent } from './types.ts'
 
 /** A stream event that carries one piece of text: what a template can stand for. */
-export type DeltaEvent = Extract<StreamEvent, { delta: string }>
+export type PieceEvent = Extract<StreamEvent, { delta: string }>
 
 /**
  * A stream chunk's JSON text around its one delta string (`"content":"` in chat chunks, `"text":"` in a
@@ -12,20 +12,20 @@ export type DeltaEvent = Extract<StreamEvent, { delta: string }>
  * else (a finish reason, usage, a sequence number, a per-chunk random field) is parsed as usual.
  *
  * For a decoder: after decoding a chunk to exactly one such event and nothing else (no state changed
- * that the next alike chunk would change otherwise), keep `DeltaTemplate.of(...)`; before parsing the
+ * that the next alike chunk would change otherwise), keep `ChunkTemplate.of(...)`; before parsing the
  * next chunk, ask `delta(data)`.
  */
-export class DeltaTemplate {
-  private constructor(readonly before: string, readonly after: string, private readonly event: DeltaEvent) {}
+export class ChunkTemplate {
+  private constructor(readonly before: string, readonly after: string, private readonly event: PieceEvent) {}
 
   /** The template of a chunk that decoded to exactly `event`, its delta written after `key`; undefined if it cannot be cut there. */
-  static of(data: string, key: string, event: DeltaEvent): DeltaTemplate | undefined {
+  static of(data: string, key: string, event: PieceEvent): ChunkTemplate | undefined {
     const at = data.indexOf(key)
     if (at === -1 || data.indexOf(key, at + 1) !== -1) return undefined
     const start = at + key.length
     const end = stringEnd(data, start)
     if (end === -1) return undefined
-    const template = new DeltaTemplate(data.slice(0, start), data.slice(end), event)
+    const template = new ChunkTemplate(data.slice(0, start), data.slice(end), event)
     // The cut must give back the delta the full parse read.
     return template.delta(data) === event.delta ? template : undefined
   }
@@ -47,7 +47,7 @@ export class DeltaTemplate {
   }
 
   /** The template's event with another delta (a new object: events are handed on). */
-  eventWith(delta: string): DeltaEvent {
+  eventWith(delta: string): PieceEvent {
     const event = this.event
     return Object.assign({}, event, { delta })
   }
