@@ -37,7 +37,7 @@ export class ChunkTemplate {
     const inner = data.slice(before.length, data.length - after.length)
     // Plain text as it is; anything with a quote, an escape or a control character through JSON.parse,
     // which also refuses a quote that would end the string early.
-    if (!special.test(inner)) return inner
+    if (!needsParse(inner)) return inner
     try {
       const text = JSON.parse(`"${inner}"`) as unknown
       return typeof text === 'string' ? text : undefined
@@ -53,7 +53,14 @@ export class ChunkTemplate {
   }
 }
 
-const special = /["\\\u0000-\u001f]/
+/** Whether the text holds a quote, a backslash or a control character (a JSON string cannot hold them raw). */
+function needsParse(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x20 || c === 34 || c === 92) return true
+  }
+  return false
+}
 
 /** Index of the quote that closes the string whose content starts at `start`, or -1. */
 function stringEnd(data: string, start: number): number {

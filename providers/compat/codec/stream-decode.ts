@@ -115,7 +115,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
  * tool call (and not the first chunk: that one also starts the stream). Such a chunk can be a template.
  */
 function isPlainText(chunk: Raw, out: StreamEvent[], usage: Usage | undefined): boolean {
-  if (out.length !== 1 || usage || chunk.choices.length !== 1) return false
+  if (out.length !== 1 || usage || !Array.isArray(chunk.choices) || chunk.choices.length !== 1) return false
   const event = out[0]!
   const choice = chunk.choices[0]
   return event.type === 'text' && !event.choice && !event.refusal && !choice?.finish_reason && !Array.isArray(choice?.delta?.tool_calls)
