@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { ClientBody, type BodyShape, type ProxyRequest } from 'model-proxy'
 
 /** Which conversation a request belongs to, and how we know. */
@@ -37,7 +37,7 @@ export function sessionKeyOf(request: Pick<ProxyRequest, 'inbound' | 'model'> & 
   if (typeof userId === 'string' && userId) return scoped(sessionOfUserId(userId), 'metadata.user_id')
   // The client's bytes when there are any (as written, whether or not something parsed them since).
   const prefix = stablePrefix(request.inbound, request.clientBody ?? request.body ?? {})
-  return prefix === undefined ? undefined : scoped(createHash('sha256').update(prefix).digest('base64url').slice(0, 24), 'prefix')
+  return prefix === undefined ? undefined : scoped(hash('sha256', prefix, 'base64url').slice(0, 24), 'prefix')
 }
 
 /** Claude Code's user id names its session (JSON `session_id`, or older `..._session_<uuid>`); otherwise the id itself. */
