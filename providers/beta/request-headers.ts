@@ -11,11 +11,20 @@ function configured(credential: Credential, name: string): string | undefined {
   return undefined
 }
 
+/** The last merge: an agent sends the same beta list with every request (Claude Code: eight of them). */
+let lastLists = ''
+let lastMerged = ''
+
 /** Comma lists joined without repeats, in order of first appearance. */
 export function mergeBetas(...lists: Array<string | null | undefined>): string {
+  // NUL cannot stand in a header value, so the key tells the lists apart.
+  const key = lists.join('\u0000')
+  if (key === lastLists) return lastMerged
   const betas = new Set<string>()
   for (const list of lists) for (const beta of list?.split(',') ?? []) if (beta.trim()) betas.add(beta.trim())
-  return [...betas].join(',')
+  lastLists = key
+  lastMerged = [...betas].join(',')
+  return lastMerged
 }
 
 /**
