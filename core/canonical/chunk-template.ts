@@ -48,8 +48,7 @@ export class ChunkTemplate {
 
   /** The template's event with another delta (a new object: events are handed on). */
   eventWith(delta: string): PieceEvent {
-    const event = this.event
-    return Object.assign({}, event, { delta })
+    return { ...this.event, delta }
   }
 }
 

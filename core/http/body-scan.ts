@@ -1,6 +1,6 @@
-const QUOTE = 34
+export const QUOTE = 34
 const BACKSLASH = 92
-const COLON = 58
+export const COLON = 58
 const COMMA = 44
 const OPEN_BRACE = 123
 const CLOSE_BRACE = 125
@@ -29,7 +29,7 @@ export const longStringBytes = 256
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9
 
-function skipSpace(bytes: Uint8Array, i: number): number {
+export function skipSpace(bytes: Uint8Array, i: number): number {
   while (i < bytes.length && isSpace(bytes[i]!)) i++
   return i
 }

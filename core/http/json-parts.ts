@@ -1,4 +1,4 @@
-import { arrayElements, firstLongStringAt, hasLongString, objectFields, type TopLevelScan, type ValueRange } from './body-scan.ts'
+import { arrayElements, COLON, firstLongStringAt, hasLongString, objectFields, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
 import { maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { RawStrings } from './raw-strings.ts'
@@ -32,9 +32,7 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
   const object: Record<string, unknown> = {}
   for (const [key, range] of fields) {
     const value = parseRange(parts, range, depth)
-    // An assignment to `__proto__` would set the prototype; JSON.parse makes it an own key.
-    if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
-    else object[key] = value
+    setOwn(object, key, value)
   }
   return object
 }
@@ -54,9 +52,6 @@ function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {
   }
   return JSON.parse(jsonTextOf(bytes.subarray(range.start, range.end)))
 }
-
-const QUOTE = 34
-const COLON = 58
 
 /** A long string token, parsed on its own and noted with its spelling. */
 function longString(parts: Parts, start: number, end: number): string {
@@ -83,7 +78,7 @@ function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   for (let i = firstLongStringAt(longs, range.start); i < longs.length && longs[i]! < range.end; i += 2) {
     const start = longs[i]!
     const end = longs[i + 1]!
-    if (bytes[skipSpaces(bytes, end)] === COLON) continue // a key: left in place
+    if (bytes[skipSpace(bytes, end)] === COLON) continue // a key: left in place
     const gap = bytes.toString('utf8', at, start)
     if (gap.includes('\\u0000')) return undefined
     pieces.push(gap, `"\\u0000${holes.length >>> 1}"`)
@@ -93,40 +88,27 @@ function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   const tail = bytes.toString('utf8', at, range.end)
   if (tail.includes('\\u0000')) return undefined
   pieces.push(tail)
-  return restore(JSON.parse(pieces.join('')), parts, holes)
-}
-
-/** Puts the long strings back where their stand-ins are (objects and arrays changed in place). */
-function restore(value: unknown, parts: Parts, holes: number[]): unknown {
-  if (typeof value === 'string') {
-    if (value.charCodeAt(0) !== 0) return value
-    const k = Number(value.slice(1)) * 2
-    return longString(parts, holes[k]!, holes[k + 1]!)
-  }
-  if (!value || typeof value !== 'object') return value
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i]
-      if (item && typeof item === 'object') restore(item, parts, holes)
-      else if (typeof item === 'string' && item.charCodeAt(0) === 0) value[i] = restore(item, parts, holes)
-    }
-    return value
-  }
-  const object = value as Record<string, unknown>
-  for (const key in object) {
-    const item = object[key]
-    if (item && typeof item === 'object') restore(item, parts, holes)
-    else if (typeof item === 'string' && item.charCodeAt(0) === 0) {
-      const text = restore(item, parts, holes)
-      // JSON.parse makes `__proto__` an own key; an assignment would set the prototype instead.
-      if (key === '__proto__') Object.defineProperty(object, key, { value: text, enumerable: true, writable: true, configurable: true })
-      else object[key] = text
-    }
-  }
+  // A range that is no string token and holds one is an object or an array.
+  const value = JSON.parse(pieces.join('')) as Record<string, unknown> | unknown[]
+  restore(value, parts, holes)
   return value
 }
 
-function skipSpaces(bytes: Buffer, i: number): number {
-  while (bytes[i] === 32 || bytes[i] === 10 || bytes[i] === 13 || bytes[i] === 9) i++
-  return i
+/** Puts the long strings back where their stand-ins are, in place (arrays and objects alike). */
+function restore(container: Record<string, unknown> | unknown[], parts: Parts, holes: number[]): void {
+  const items = container as Record<string, unknown>
+  for (const key in items) {
+    const item = items[key]
+    if (item && typeof item === 'object') restore(item as Record<string, unknown>, parts, holes)
+    else if (typeof item === 'string' && item.charCodeAt(0) === 0) {
+      const k = Number(item.slice(1)) * 2
+      setOwn(items, key, longString(parts, holes[k]!, holes[k + 1]!))
+    }
+  }
+}
+
+/** `object[key] = value`, except that `__proto__` becomes an own key as JSON.parse makes it (an assignment would set the prototype). */
+function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
+  else object[key] = value
 }
