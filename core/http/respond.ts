@@ -1,4 +1,5 @@
 import { FastResponse } from 'srvx'
+import type { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
 
 /** CORS headers of the spec's Versioning section: on every response, errors included. */
@@ -25,6 +26,9 @@ export const sseHeaders: Record<string, string> = {
   'x-accel-buffering': 'no',
 }
 
+/** What an answer's body can be: whole text, or a stream (a Node Readable goes to the socket by srvx's pipe, no web stream). */
+export type AnswerBody = string | ReadableStream<Uint8Array> | Readable
+
 /** Set on a response that already carries the base headers (CORS, X-Request-ID): the app middleware leaves it alone. */
 export const hasBaseHeaders = Symbol.for('model-proxy.base-headers')
 
@@ -32,9 +36,11 @@ export const hasBaseHeaders = Symbol.for('model-proxy.base-headers')
  * A 200 answer of the pipeline with the middleware's base headers in its init object: touching
  * `response.headers` afterwards would build a web Headers object per request (~5% of a proxied request).
  */
-export function answerResponse(event: H3Event, body: string | ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+export function answerResponse(event: H3Event, body: AnswerBody, headers: Record<string, string>): Response {
   const base = event.context.baseHeaders as Record<string, string> | undefined
-  const response = new FastResponse(body, { status: 200, headers: base ? { ...base, ...headers } : headers })
+  // srvx types FastResponse as the web Response, but pipes a Node Readable body into the socket (its
+  // `_toNodeResponse`), and hands it to the web Response as an async iterable if someone reads `body`.
+  const response = new FastResponse(body as BodyInit, { status: 200, headers: base ? { ...base, ...headers } : headers })
   if (base) (response as unknown as Record<symbol, boolean>)[hasBaseHeaders] = true
   return response
 }

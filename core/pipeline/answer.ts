@@ -1,7 +1,8 @@
 import type { ResponseContext } from '../hooks.ts'
-import { answerResponse, sseHeaders } from '../http/respond.ts'
+import { answerResponse, sseHeaders, type AnswerBody } from '../http/respond.ts'
 import { translateResponse } from './non-stream.ts'
-import { createStreamTransform, pipeStream, primeStream } from './stream.ts'
+import { AnswerStream, createStreamTransform } from './stream.ts'
+import { StreamResponseContext } from './stream-context.ts'
 import { openAnswersOf } from './open-answers.ts'
 import { overheadHeader, overheadValue } from './timing.ts'
 import { releaseParsedBody } from './request.ts'
@@ -29,14 +30,15 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
     reply.body.destroy()
     throw error
   }
-  const primed = await primeStream(reply.body, transform)
-  if (primed.kind === 'broken') return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${primed.error}`, type: 'server_error' }, 502, { bootstrap: true })
+  const answer = new AnswerStream(reply.body, transform)
+  const broken = await answer.primed
+  if (broken !== undefined) return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${broken}`, type: 'server_error' }, 502, { bootstrap: true })
   clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)
   releaseParsedBody(request)
-  const ctx = responseContext(attempt, reply)
+  const ctx = new StreamResponseContext(request, attempt.candidate, reply.status, reply.headers, droppedHeaders(request), answer)
   ctx.sse = plan.sse
-  ctx.stream = pipeStream(reply.body, primed, transform, (outcome) => {
+  answer.start((outcome) => {
     ctx.usage = outcome.usage
     ctx.error = outcome.error
     ctx.durationMs = Date.now() - request.startedAt
@@ -45,7 +47,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
     void kernel.hooks.callObservers('after-response', ctx)
   }, openAnswersOf(kernel))
   await kernel.hooks.callObservers('before-response', ctx)
-  return respond(attempt, ctx, ctx.stream, ctx.sse ? sseHeaders : jsonType)
+  return respond(attempt, ctx, ctx.body, ctx.sse ? sseHeaders : jsonType)
 }
 
 /** A whole answer: the upstream's bytes when they already are the client's, else translated. */
@@ -66,11 +68,12 @@ export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>)
   return respondWhole(attempt, ctx, JSON.stringify(translated.body))
 }
 
-function responseContext({ request, candidate }: Attempt, reply: Reply<'stream' | 'buffered'>): ResponseContext {
-  // What the translation could not carry is said in the answer (docs/clients.md).
-  const responseHeaders: Record<string, string> = request.dropped?.length ? { [droppedHeader]: request.dropped.join(',') } : {}
-  return { request, candidate, status: reply.status, durationMs: 0, upstreamHeaders: reply.headers, responseHeaders }
+function responseContext({ request, candidate }: Attempt, reply: Reply<'buffered'>): ResponseContext {
+  return { request, candidate, status: reply.status, durationMs: 0, upstreamHeaders: reply.headers, responseHeaders: droppedHeaders(request) }
 }
+
+/** What the translation could not carry is said in the answer (docs/clients.md). */
+const droppedHeaders = (request: Attempt['request']): Record<string, string> => request.dropped?.length ? { [droppedHeader]: request.dropped.join(',') } : {}
 
 async function respondWhole(attempt: Attempt, ctx: ResponseContext, body: string): Promise<AttemptOutcome> {
   ctx.answerText = body
@@ -79,7 +82,7 @@ async function respondWhole(attempt: Attempt, ctx: ResponseContext, body: string
   return respond(attempt, ctx, body, jsonType)
 }
 
-function respond({ request }: Attempt, ctx: ResponseContext, body: string | ReadableStream<Uint8Array>, contentType: Record<string, string>): AttemptOutcome {
+function respond({ request }: Attempt, ctx: ResponseContext, body: AnswerBody, contentType: Record<string, string>): AttemptOutcome {
   if (request.timing) ctx.responseHeaders[overheadHeader] = overheadValue(request.timing)
   return { kind: 'answered', response: answerResponse(request.event, body, { ...ctx.responseHeaders, ...contentType }) }
 }

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import type { Usage } from '../canonical/types.ts'
 import type { StreamTransform } from './stream-transform.ts'
 import type { OpenAnswer, OpenAnswers } from './open-answers.ts'
@@ -7,101 +7,144 @@ export { createStreamTransform } from './stream-transform.ts'
 
 export interface StreamOutcome { usage?: Usage; error?: string }
 
-/** An upstream stream read up to its first real event: what the client gets first, and where to go on. */
-export interface PrimedStream { kind: 'primed'; iterator: AsyncIterator<Buffer>; head: Uint8Array[] }
-
-/** A stream that ended, broke or sent nothing usable before its first event (it may still fail over). */
-export interface BrokenStream { kind: 'broken'; error: string }
-
 /**
- * Read the upstream until it has sent a whole event, before answering the client: a stream that ends,
- * breaks or sends nothing usable (an HTML error page with status 200) before that can still fail over.
+ * A stream answer: the upstream body through the transform, as a Node Readable. srvx pipes a Node
+ * Readable straight into the ServerResponse; a web ReadableStream costs a promise round per chunk (it
+ * exists only if a hook asks for one: `ResponseContext.stream`, stream-context.ts).
+ *
+ * Two phases. `prime()` reads until the upstream has sent a whole event: a stream that ends, breaks or
+ * sends nothing usable before that (an HTML error page with status 200) can still fail over. `start()`
+ * commits the answer: from then on it ends in one way only, and `onDone` hears which (the upstream
+ * ended, it failed and the client got the format's error event, the client went away, or a shutdown
+ * ended it). The upstream is read no faster than the client takes it (backpressure), never
+ * buffered whole; a client that goes away destroys the upstream body and with it its socket.
  */
-export async function primeStream(body: Readable, transform: StreamTransform): Promise<PrimedStream | BrokenStream> {
-  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>
-  const head: Uint8Array[] = []
-  try {
-    while (!transform.primed) {
-      const next = await iterator.next()
-      if (next.done) return { kind: 'broken', error: 'the stream ended before its first event' }
-      const out = transform.push(next.value)
-      if (out) head.push(out)
+export class AnswerStream extends Readable {
+  readonly #body: Readable
+  readonly #transform: StreamTransform
+  /** The upstream body was paused because the client is slow. */
+  #waiting = false
+  /** Nothing more goes to the client (the end, or the error event, is pushed). */
+  #closed = false
+  #done = false
+  /** How it ended, once it has (told to `onDone` as soon as there is one). */
+  #outcome: StreamOutcome | undefined
+  #onDone: ((outcome: StreamOutcome) => void) | undefined
+  #open: OpenAnswers | undefined
+  /** Set while priming: settles `primed`. */
+  #primed: ((broken: string | undefined) => void) | undefined
+  /** Undefined once the first whole event is in, or why the stream broke before it (the upstream is let go). */
+  readonly primed: Promise<string | undefined>
+  /** What a drain ends (not the Readable itself: stream utilities read `end` as a Writable's). */
+  readonly #entry: OpenAnswer = { end: (message, status) => this.#endNow(message, status) }
+
+  constructor(body: Readable, transform: StreamTransform) {
+    super()
+    this.#body = body
+    this.#transform = transform
+    this.primed = new Promise((resolve) => { this.#primed = resolve })
+    body.on('data', this.#onData)
+    body.once('end', this.#onEnd)
+    body.on('error', this.#onError)
+  }
+
+  /** The answer is committed: `onDone` hears how it ended; while it runs it is in `open` (a drain can end it). */
+  start(onDone: (outcome: StreamOutcome) => void, open?: OpenAnswers): void {
+    this.#onDone = onDone
+    this.#open = open
+    open?.add(this.#entry)
+    // The upstream ended (or the client went) while the answer was being committed: say so now.
+    if (this.#outcome) this.#finish(this.#outcome)
+  }
+
+  /** A drain ran out of time: end now with the format's error event, and let the upstream go. */
+  #endNow(message: string, status?: number): void {
+    this.#fail(message, status)
+    this.#body.destroy()
+  }
+
+  #onData = (chunk: Buffer): void => {
+    let out: Uint8Array | undefined
+    try {
+      out = this.#transform.push(chunk)
+    } catch (error) {
+      if (this.#primed) return this.#broken((error as Error).message)
+      // After the first byte there is no retry: tell the client in its own format and end cleanly.
+      return this.#failUpstream(error as Error)
     }
-  } catch (error) {
-    body.destroy()
-    return { kind: 'broken', error: (error as Error).message }
+    if (out && !this.#closed && !this.push(out)) {
+      this.#waiting = true
+      this.#body.pause()
+    }
+    if (this.#primed && this.#transform.primed) {
+      const resolve = this.#primed
+      this.#primed = undefined
+      resolve(undefined)
+    }
   }
-  return { kind: 'primed', iterator, head }
-}
 
-/**
- * Upstream body -> client ReadableStream, piped chunk by chunk (never buffered whole). A client that goes
- * away cancels the stream, which destroys the upstream body and with it the upstream socket. While it
- * runs the stream is in `open`: a shutdown whose drain window ran out ends it with an error event.
- */
-export function pipeStream(body: Readable, primed: PrimedStream, transform: StreamTransform, onDone: (outcome: StreamOutcome) => void, open?: OpenAnswers): ReadableStream<Uint8Array> {
-  const { iterator } = primed
-  let head: Uint8Array | undefined = primed.head.length === 1 ? primed.head[0] : primed.head.length ? Buffer.concat(primed.head) : undefined
-  let done = false
-  let closed = false
-  let controller!: ReadableStreamDefaultController<Uint8Array>
-  const finish = (outcome: StreamOutcome) => {
-    if (done) return
-    done = true
-    open?.delete(entry)
-    onDone(outcome)
+  #onEnd = (): void => {
+    if (this.#primed) return this.#broken('the stream ended before its first event')
+    if (this.#closed) return
+    this.#closed = true
+    const tail = this.#transform.end()
+    if (tail) this.push(tail)
+    this.push(null)
+    // Told now, not when the client has read the end: usage counts (token limits) land before the client's next request.
+    this.#finish({ usage: this.#transform.usage })
   }
-  /** The client's side ends here, with the format's error event; the upstream is let go. */
-  const endWithError = (message: string, status?: number) => {
-    if (closed) return
-    closed = true
-    const tail = transform.fail(message, status)
-    if (tail) controller.enqueue(tail)
-    controller.close()
-    finish({ usage: transform.usage, error: message })
+
+  #onError = (error: Error): void => {
+    if (this.#primed) return this.#broken(error.message)
+    this.#failUpstream(error)
   }
-  const entry: OpenAnswer = {
-    end(message, status) {
-      endWithError(message, status)
-      body.destroy()
-    },
+
+  #failUpstream(error: Error): void {
+    this.#fail(`upstream stream failed: ${error.message}`)
+    this.#body.destroy()
   }
-  open?.add(entry)
-  return new ReadableStream<Uint8Array>({
-    start(c) { controller = c },
-    async pull() {
-      try {
-        if (head) {
-          controller.enqueue(head)
-          head = undefined
-          return
-        }
-        for (;;) {
-          const next = await iterator.next()
-          if (closed) return
-          if (next.done) {
-            const tail = transform.end()
-            if (tail) controller.enqueue(tail)
-            closed = true
-            controller.close()
-            finish({ usage: transform.usage })
-            return
-          }
-          const out = transform.push(next.value)
-          if (out) {
-            controller.enqueue(out)
-            return
-          }
-        }
-      } catch (error) {
-        // After the first byte there is no retry: tell the client in its own format and end cleanly.
-        endWithError(`upstream stream failed: ${(error as Error).message}`)
-      }
-    },
-    cancel() {
-      closed = true
-      body.destroy()
-      finish({ usage: transform.usage, error: 'client disconnected' })
-    },
-  })
+
+  #broken(reason: string): void {
+    const resolve = this.#primed!
+    this.#primed = undefined
+    this.#closed = true
+    this.#body.destroy()
+    this.destroy()
+    resolve(reason)
+  }
+
+  /** The client's side ends here, with the format's error event. */
+  #fail(message: string, status?: number): void {
+    if (this.#closed) return
+    this.#closed = true
+    const tail = this.#transform.fail(message, status)
+    if (tail) this.push(tail)
+    this.push(null)
+    this.#finish({ usage: this.#transform.usage, error: message })
+  }
+
+  #finish(outcome: StreamOutcome): void {
+    this.#outcome ??= outcome
+    if (this.#done || !this.#onDone) return
+    this.#done = true
+    this.#open?.delete(this.#entry)
+    this.#onDone(outcome)
+  }
+
+  override _read(): void {
+    if (!this.#waiting) return
+    this.#waiting = false
+    this.#body.resume()
+  }
+
+  override _destroy(_error: Error | null, callback: (error?: Error | null) => void): void {
+    // Before the upstream ended: the client went away (or a hook's stream gave up); the upstream goes too.
+    if (!this.#closed) {
+      this.#closed = true
+      this.#body.destroy()
+      this.#finish({ usage: this.#transform.usage, error: 'client disconnected' })
+    }
+    // Whoever destroyed it with an error has it already: emitted again here, nobody may be listening.
+    callback()
+  }
 }

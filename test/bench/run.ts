@@ -3,6 +3,7 @@ import { benchRoutingPick } from './routing-pick.ts'
 import { benchRoutingFeatures } from './routing-features.ts'
 import { benchTranslate } from './translate.ts'
 import { benchCodecPerKb } from './codec-per-kb.ts'
+import { benchStreamAnswer } from './stream-answer.ts'
 import { benchProxy } from './proxy/index.ts'
 import { benchAgent } from './proxy/agent.ts'
 import { benchStack } from './proxy/stack.ts'
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<Array<Record<string, string | number>
   'agent routing features, µs per request': benchRoutingFeatures,
   'translation µs per request (client row, upstream column; streamed answer)': benchTranslate,
   'agent request translation per KB (150 KB agent body in each client format; in-process, no load)': benchCodecPerKb,
+  'stream answer, 200 events as 200 upstream chunks (in-process, no load)': benchStreamAnswer,
 }
 console.log(`# npm run bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`)
 for (const [name, run] of Object.entries(suites)) {

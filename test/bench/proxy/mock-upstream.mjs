@@ -18,6 +18,9 @@ const messagesStream = deltas => [
 ]
 const streams = { chat: { 64: chatStream(64), 200: chatStream(200, ',"usage":{"prompt_tokens":20000,"completion_tokens":200,"total_tokens":20200}') }, messages: { 64: messagesStream(64), 200: messagesStream(200) } }
 const dripMs = Number(process.env.DRIP_MS ?? 0)
+// MOCK_CHUNKED=1: each event its own write, one per turn of the event loop (as a real upstream sends
+// tokens, with no wait between them): the proxy reads the stream in ~200 chunks, not in one.
+const chunked = process.env.MOCK_CHUNKED === '1'
 
 // How many streams were open at once (GET /stats): shows whether a pool in front queued any.
 let open = 0
@@ -45,6 +48,16 @@ createServer((req, res) => {
     }
     const frames = streams[messages ? 'messages' : 'chat'][deltas]
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    if (chunked) {
+      let i = 0
+      const next = () => {
+        if (res.destroyed) return
+        res.write(frames[i++])
+        if (i === frames.length) res.end()
+        else setImmediate(next)
+      }
+      return next()
+    }
     if (!dripMs) return res.end(frames.join(''))
     peakOpen = Math.max(peakOpen, ++open)
     res.once('close', () => { open-- })

@@ -20,7 +20,12 @@ export function start(args: string[], env: Record<string, string> = {}, cwd = he
     const onData = (chunk: Buffer) => {
       text += chunk
       const match = /listening on (\S+)/.exec(text)
-      if (match) resolve({ url: match[1]!, pid: child.pid!, child, stop: () => new Promise(done => { child.once('exit', () => done()); child.kill('SIGTERM') }) })
+      if (match) resolve({ url: match[1]!, pid: child.pid!, child, stop: () => new Promise(done => {
+        // A child that already exited (crashed) has nothing to wait for: waiting would hang the bench.
+        if (child.exitCode !== null || child.signalCode !== null) return done()
+        child.once('exit', () => done())
+        child.kill('SIGTERM')
+      }) })
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)

@@ -1,7 +1,8 @@
 // `npm run bench -- stack`: where the floor is for a proxy built like this one. The same 150 KB
-// same-format agent request (c=16, streams of 200 deltas) through the raw passthrough floor, three bare
+// same-format agent request (c=16, streams of 200 deltas) through the raw passthrough floor, four bare
 // forwarders that read the body whole first (Node server + Node client; Node server + undici; srvx + h3 +
-// undici with a web stream, this proxy's stack doing nothing else), and this proxy. Interleaved rounds,
+// undici answering with a web stream, and with a Node stream as this proxy does: its stack doing nothing
+// else), and this proxy. Interleaved rounds,
 // medians of CPU per request and requests per second.
 import { fileURLToPath } from 'node:url'
 import { agentBody, agentHeaders } from './agent-body.ts'
@@ -10,9 +11,10 @@ import { cpuMicros, start, startMock, startPassthrough, startProxy, type Running
 
 const stackDir = fileURLToPath(new URL('./stack/', import.meta.url))
 const bare = [
-  ['Node server + Node client', 'node-node.mjs'],
-  ['Node server + undici', 'node-undici.mjs'],
-  ['srvx + h3 + undici, web stream', 'srvx-h3-undici.mjs'],
+  ['Node server + Node client', 'node-node.mjs', {}],
+  ['Node server + undici', 'node-undici.mjs', {}],
+  ['srvx + h3 + undici, web stream', 'srvx-h3-undici.mjs', {}],
+  ['srvx + h3 + undici, Node stream', 'srvx-h3-undici.mjs', { ANSWER: 'node' }],
 ] as const
 
 export async function benchStack(): Promise<Array<[string, Array<Record<string, string | number>>]>> {
@@ -21,7 +23,7 @@ export async function benchStack(): Promise<Array<[string, Array<Record<string, 
   const mock = await startMock()
   const sides: Array<[string, Running]> = [['floor (raw passthrough, piped)', await startPassthrough(mock.url)]]
   try {
-    for (const [name, file] of bare) sides.push([name, await start([`${stackDir}${file}`], { UPSTREAM: mock.url })])
+    for (const [name, file, env] of bare) sides.push([name, await start([`${stackDir}${file}`], { UPSTREAM: mock.url, ...env })])
     sides.push(['this proxy', await startProxy(mock.url)])
     const body = agentBody(150, 'bench-claude')
     const url = (side: Running) => `${side.url}/v1/messages`

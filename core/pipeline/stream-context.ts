@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream'
+import type { Candidate, ProxyRequest, ResponseContext } from '../hooks.ts'
+import type { Usage } from '../canonical/types.ts'
+
+/**
+ * The response context of a stream answer. Its `stream` is the web ReadableStream the hooks know, made
+ * from the Node stream only when a hook reads it: left alone, the Node stream goes to the socket as it
+ * is (srvx pipes it; a web stream costs a promise round per chunk). A hook that sets `stream` replaces
+ * the answer. A class, not a literal with get/set: core/pipeline/stream-transform.ts says why.
+ */
+export class StreamResponseContext implements ResponseContext {
+  usage?: Usage
+  error?: string
+  durationMs = 0
+  upstreamMs?: number
+  sse?: boolean
+  #node: Readable
+  #web: ReadableStream<Uint8Array> | undefined
+
+  constructor(
+    public request: ProxyRequest,
+    public candidate: Candidate | undefined,
+    public status: number,
+    public upstreamHeaders: Record<string, string | string[] | undefined> | undefined,
+    public responseHeaders: Record<string, string>,
+    node: Readable,
+  ) {
+    this.#node = node
+  }
+
+  get stream(): ReadableStream<Uint8Array> {
+    return this.#web ??= webStreamOf(this.#node)
+  }
+
+  set stream(stream: ReadableStream<Uint8Array>) {
+    this.#web = stream
+  }
+
+  /** What the client gets: the hooks' web stream if one was asked for, else the Node stream. */
+  get body(): Readable | ReadableStream<Uint8Array> {
+    return this.#web ?? this.#node
+  }
+}
+
+/**
+ * A Node stream as a web stream, read as it flows and paused while the web side is full (Node's
+ * `Readable.toWeb` costs about twice as much per chunk: docs/benchmarks.md). Cancelling destroys it.
+ */
+function webStreamOf(node: Readable): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      node.on('data', (chunk: Buffer) => {
+        controller.enqueue(chunk)
+        if (controller.desiredSize! <= 0) node.pause()
+      })
+      node.once('end', () => controller.close())
+      node.once('error', error => controller.error(error))
+    },
+    pull() { node.resume() },
+    cancel() { node.destroy() },
+  })
+}

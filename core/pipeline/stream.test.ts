@@ -1,0 +1,146 @@
+import { PassThrough, Readable, Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { describe, expect, it } from 'vitest'
+import { AnswerStream, type StreamOutcome } from './stream.ts'
+import type { StreamTransform } from './stream-transform.ts'
+import { OpenAnswers } from './open-answers.ts'
+import { StreamResponseContext } from './stream-context.ts'
+import type { ProxyRequest } from '../hooks.ts'
+
+/** Primed by the first chunk holding a blank line; bytes pass as they are; `throwOn` makes push throw. */
+class TestTransform implements StreamTransform {
+  primed = false
+  usage = { inputTokens: 1, outputTokens: 2 }
+  constructor(private readonly throwOn?: string) {}
+  push(chunk: Uint8Array) {
+    const text = Buffer.from(chunk).toString()
+    if (this.throwOn && text.includes(this.throwOn)) throw new Error(`bad chunk ${text}`)
+    if (text.includes('\n\n')) this.primed = true
+    return Buffer.from(chunk)
+  }
+  end() { return Buffer.from('[end]') }
+  fail(message: string, status = 502) { return Buffer.from(`[error ${status} ${message}]`) }
+}
+
+const collect = async (stream: Readable) => {
+  let text = ''
+  for await (const chunk of stream) text += chunk
+  return text
+}
+
+function started(upstream: Readable, transform = new TestTransform(), open?: OpenAnswers) {
+  const answer = new AnswerStream(upstream, transform)
+  const outcomes: StreamOutcome[] = []
+  return { answer, outcomes, start: () => answer.start(outcome => outcomes.push(outcome), open) }
+}
+
+/** An answer primed by its first event `a` and started: what the client is reading. */
+async function running(open?: OpenAnswers) {
+  const upstream = new PassThrough()
+  const answer = started(upstream, new TestTransform(), open)
+  upstream.write('a\n\n')
+  await answer.answer.primed
+  answer.start()
+  return { upstream, ...answer }
+}
+
+describe('AnswerStream', () => {
+  it('primes on the first whole event, then passes the rest and the end; the outcome once, when the client has read it all', async () => {
+    const upstream = new PassThrough()
+    const { answer, outcomes, start } = started(upstream)
+    upstream.write('a\n\n')
+    expect(await answer.primed).toBeUndefined()
+    start()
+    upstream.end('b\n\n')
+    expect(outcomes).toEqual([])
+    expect(await collect(answer)).toBe('a\n\nb\n\n[end]')
+    await new Promise(resolve => setImmediate(resolve))
+    expect(outcomes).toEqual([{ usage: { inputTokens: 1, outputTokens: 2 }, error: undefined }])
+  })
+
+  it.each([
+    ['ends', (upstream: PassThrough) => upstream.end('no event yet'), 'the stream ended before its first event'],
+    ['breaks', (upstream: PassThrough) => upstream.destroy(new Error('socket hang up')), 'socket hang up'],
+    ['sends a broken first event', (upstream: PassThrough) => upstream.write('junk\n\n'), 'bad chunk junk\n\n'],
+  ])('an upstream that %s before its first event is broken (it may fail over) and let go', async (_name, act, reason) => {
+    const upstream = new PassThrough()
+    const { answer } = started(upstream, new TestTransform('junk'))
+    act(upstream)
+    expect(await answer.primed).toBe(reason)
+    expect(upstream.destroyed).toBe(true)
+  })
+
+  it('after the first byte, an upstream failure ends the client stream with the error event and a clean end', async () => {
+    const { upstream, answer, outcomes } = await running()
+    const text = collect(answer)
+    upstream.destroy(new Error('reset'))
+    expect(await text).toBe('a\n\n[error 502 upstream stream failed: reset]')
+    await new Promise(resolve => setImmediate(resolve))
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'upstream stream failed: reset' }])
+  })
+
+  it('a client that goes away destroys the upstream body, and the outcome says so', async () => {
+    const { upstream, answer, outcomes } = await running()
+    answer.destroy()
+    await new Promise(resolve => setImmediate(resolve))
+    expect(upstream.destroyed).toBe(true)
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected' }])
+  })
+
+  it('reads the upstream no faster than the client takes it', async () => {
+    let served = 0
+    const upstream = new Readable({ read() { this.push(served++ === 0 ? 'a\n\n' : 'x'.repeat(64 * 1024)) } })
+    const { answer, start } = started(upstream)
+    await answer.primed
+    start()
+    await new Promise(resolve => setTimeout(resolve, 50))
+    // Nobody reads: a few chunks fill the buffers, then the upstream is paused.
+    expect(served).toBeLessThan(8)
+    expect(upstream.isPaused()).toBe(true)
+    let taken = 0
+    const slow = new Writable({ highWaterMark: 1, write(chunk, _encoding, done) { taken += chunk.length; if (taken > 2_000_000) { upstream.push(null) } setImmediate(done) } })
+    await pipeline(answer, slow)
+    expect(taken).toBeGreaterThan(2_000_000)
+  })
+
+  it('a drain that runs out of time ends it with the error event and leaves the registry', async () => {
+    const open = new OpenAnswers()
+    const { upstream, answer, outcomes } = await running(open)
+    expect(open.size).toBe(1)
+    for (const entry of open.list()) entry.end('shutting down', 503)
+    expect(await collect(answer)).toBe('a\n\n[error 503 shutting down]')
+    await new Promise(resolve => setImmediate(resolve))
+    expect(upstream.destroyed).toBe(true)
+    expect(open.size).toBe(0)
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'shutting down' }])
+  })
+})
+
+describe('StreamResponseContext', () => {
+  const request = {} as ProxyRequest
+
+  it('answers with the Node stream while no hook asks for a web one', () => {
+    const node = Readable.from(['a'])
+    const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, node)
+    expect(ctx.body).toBe(node)
+  })
+
+  it('makes the web stream a hook reads, and answers with what a hook sets', async () => {
+    const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, Readable.from([Buffer.from('a'), Buffer.from('b')]))
+    const web = ctx.stream
+    expect(ctx.body).toBe(web)
+    ctx.stream = web.pipeThrough(new TransformStream({ transform(chunk, controller) { controller.enqueue(Buffer.from(Buffer.from(chunk).toString().toUpperCase())) } }))
+    expect(await new Response(ctx.body as ReadableStream).text()).toBe('AB')
+  })
+
+  it('a web stream a hook asked for, cancelled by a client gone, lets the upstream go', async () => {
+    const { upstream, answer, outcomes } = await running()
+    const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, answer)
+    const reader = ctx.stream.getReader()
+    expect(Buffer.from((await reader.read()).value!).toString()).toBe('a\n\n')
+    await reader.cancel()
+    await new Promise(resolve => setImmediate(resolve))
+    expect(upstream.destroyed).toBe(true)
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected' }])
+  })
+})
