@@ -8,6 +8,9 @@
 // AB_YAML_A / AB_YAML_B: config added to one side only, e.g. one tree twice, recorder off against on:
 //   AB_YAML_B='recorder: { mode: all }' node --import jiti/register test/bench/ab.ts . .
 // AB_NODE_ARGS_A / AB_NODE_ARGS_B: Node flags for one side (AB_NODE_ARGS_B='--max-semi-space-size=64').
+// AB_INSTANCES (2): proxy processes per side. One process can cost 10-40% more than another of the same
+// tree for its whole life (docs/benchmarks.md, "per-process bias"); each side's median is over all of
+// its processes' rounds, and each process's own median is printed beside it.
 import { resolve } from 'node:path'
 import { load, median } from './proxy/load.ts'
 import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
@@ -30,27 +33,33 @@ const connections = agentCase ? 16 : 32
 const headers = agentCase && !chat ? agentHeaders() : agentCase ? { accept: 'text/event-stream' } : {}
 
 const nodeArgs = (args = '') => args.split(' ').filter(Boolean)
+const instances = Math.max(1, Number(process.env.AB_INSTANCES ?? 2))
 const mock = await startMock()
-const sides: Array<[string, Running]> = [
-  ['floor', await startPassthrough(mock.url)],
-  ['A (baseline)', await startProxy(mock.url, nodeArgs(process.env.AB_NODE_ARGS_A), resolve(baseline), process.env.AB_YAML_A ?? process.env.BENCH_PROXY_YAML)],
-  ['B (candidate)', await startProxy(mock.url, nodeArgs(process.env.AB_NODE_ARGS_B), resolve(candidate), process.env.AB_YAML_B ?? process.env.BENCH_PROXY_YAML)],
-]
+const tree = { A: { name: 'A (baseline)', root: baseline, args: process.env.AB_NODE_ARGS_A, yaml: process.env.AB_YAML_A }, B: { name: 'B (candidate)', root: candidate, args: process.env.AB_NODE_ARGS_B, yaml: process.env.AB_YAML_B } }
+/** [side, process]: the floor, then A and B alternating (A1 B1 A2 B2 ...). */
+const sides: Array<[string, Running]> = [['floor', await startPassthrough(mock.url)]]
+for (let i = 0; i < instances; i++) {
+  for (const { name, root, args, yaml } of [tree.A, tree.B]) sides.push([name, await startProxy(mock.url, nodeArgs(args), resolve(root), yaml ?? process.env.BENCH_PROXY_YAML)])
+}
 try {
-  for (const [, side] of sides) await load(`${side.url}${path}`, body, connections, 1, headers)
-  const results = new Map(sides.map(([name]) => [name, { cpu: [] as number[], rps: [] as number[] }]))
+  // Warmed past the first seconds, which cost a fresh proxy about twice its steady CPU (JIT).
+  for (const [, side] of sides) await load(`${side.url}${path}`, body, connections, agentCase ? 3 : 1, headers)
+  const results = new Map(['floor', tree.A.name, tree.B.name].map(name => [name, { cpu: [] as number[], rps: [] as number[] }]))
+  const perProcess = new Map(sides.map(([, side]) => [side, [] as number[]]))
   for (let round = 0; round < rounds; round++) {
     for (const [name, side] of sides) {
       const before = cpuMicros(side.pid)
       const result = await load(`${side.url}${path}`, body, connections, seconds, headers)
-      results.get(name)!.cpu.push((cpuMicros(side.pid) - before) / result.requests)
+      const cpu = (cpuMicros(side.pid) - before) / result.requests
+      results.get(name)!.cpu.push(cpu)
       results.get(name)!.rps.push(result.rps)
+      perProcess.get(side)!.push(cpu)
     }
   }
   const floorRps = median(results.get('floor')!.rps)
-  console.table(sides.map(([name]) => {
-    const { cpu, rps } = results.get(name)!
-    return { side: name, 'CPU µs/request by round': cpu.map(v => Math.round(v)).join(' '), 'median CPU': Math.round(median(cpu)), 'median rps': Math.round(median(rps)), 'ratio to floor': Number((median(rps) / floorRps).toFixed(2)) }
+  console.table([...results].map(([name, { cpu, rps }]) => {
+    const processes = sides.filter(([side]) => side === name).map(([, side]) => Math.round(median(perProcess.get(side)!)))
+    return { side: name, 'CPU µs/request by round': cpu.map(v => Math.round(v)).join(' '), 'median CPU': Math.round(median(cpu)), 'per process': processes.join(' / '), 'median rps': Math.round(median(rps)), 'ratio to floor': Number((median(rps) / floorRps).toFixed(2)) }
   }))
 } finally {
   await Promise.all(sides.map(([, side]) => side.stop()))
