@@ -1,5 +1,5 @@
 import { FastResponse } from 'srvx'
-import type { Readable } from 'node:stream'
+import type { Writable } from 'node:stream'
 import type { H3Event } from 'h3'
 
 /** CORS headers of the spec's Versioning section: on every response, errors included. */
@@ -26,8 +26,8 @@ export const sseHeaders: Record<string, string> = {
   'x-accel-buffering': 'no',
 }
 
-/** What an answer's body can be: whole text, or a stream (a Node Readable goes to the socket by srvx's pipe, no web stream). */
-export type AnswerBody = string | ReadableStream<Uint8Array> | Readable
+/** What an answer's body can be: whole text, or a stream (something srvx can `pipe` into the socket, no web stream). */
+export type AnswerBody = string | ReadableStream<Uint8Array> | { pipe(destination: Writable): unknown }
 
 /** Set on a response that already carries the base headers (CORS, X-Request-ID): the app middleware leaves it alone. */
 export const hasBaseHeaders = Symbol.for('model-proxy.base-headers')
@@ -38,8 +38,8 @@ export const hasBaseHeaders = Symbol.for('model-proxy.base-headers')
  */
 export function answerResponse(event: H3Event, body: AnswerBody, headers: Record<string, string>): Response {
   const base = event.context.baseHeaders as Record<string, string> | undefined
-  // srvx types FastResponse as the web Response, but pipes a Node Readable body into the socket (its
-  // `_toNodeResponse`), and hands it to the web Response as an async iterable if someone reads `body`.
+  // srvx types FastResponse as the web Response, but pipes a body with `pipe` into the socket (its
+  // `_toNodeResponse`), and through a PassThrough into the web Response if someone reads `body`.
   const response = new FastResponse(body as BodyInit, { status: 200, headers: base ? { ...base, ...headers } : headers })
   if (base) (response as unknown as Record<symbol, boolean>)[hasBaseHeaders] = true
   return response

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import type { Readable, Writable } from 'node:stream'
 import type { Candidate, ProxyRequest, ResponseContext } from '../hooks.ts'
 import type { Usage } from '../canonical/types.ts'
 
@@ -36,10 +36,35 @@ export class StreamResponseContext implements ResponseContext {
     this.#web = stream
   }
 
-  /** What the client gets: the hooks' web stream if one was asked for, else the Node stream. */
-  get body(): Readable | ReadableStream<Uint8Array> {
-    return this.#web ?? this.#node
+  /** What the client gets: the hooks' web stream if one was asked for, else the Node stream (piped by `SocketPipe`). */
+  get body(): SocketPipe | ReadableStream<Uint8Array> {
+    return this.#web ?? new SocketPipe(this.#node)
   }
+}
+
+/**
+ * A Node stream as srvx takes a body it only knows to `pipe` (srvx's pipeBody): Node's classic pipe
+ * into the response. Given the Readable itself, srvx runs `stream.pipeline`, which aborts an
+ * AbortController per stream when it ends, and the abort builds a DOMException with its stack (~45 µs
+ * a request in a profile). A response closed before the end (the client went away) destroys the source,
+ * which lets the upstream go.
+ */
+export class SocketPipe {
+  constructor(readonly source: Readable) {}
+
+  pipe<T extends Writable>(destination: T): T {
+    destination.once('close', () => {
+      if (!this.source.readableEnded) this.source.destroy()
+    })
+    return this.source.pipe(destination)
+  }
+
+  /** Let the source go (srvx calls `abort` unbound when someone reads the web body, `destroy` when the response is already gone). */
+  readonly abort = (): void => {
+    this.source.destroy()
+  }
+
+  readonly destroy = this.abort
 }
 
 /**

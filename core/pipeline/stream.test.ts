@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { AnswerStream, type StreamOutcome } from './stream.ts'
 import type { StreamTransform } from './stream-transform.ts'
 import { OpenAnswers } from './open-answers.ts'
-import { StreamResponseContext } from './stream-context.ts'
+import { SocketPipe, StreamResponseContext } from './stream-context.ts'
 import type { ProxyRequest } from '../hooks.ts'
 
 /** Primed by the first chunk holding a blank line; bytes pass as they are; `throwOn` makes push throw. */
@@ -119,10 +119,31 @@ describe('AnswerStream', () => {
 describe('StreamResponseContext', () => {
   const request = {} as ProxyRequest
 
-  it('answers with the Node stream while no hook asks for a web one', () => {
-    const node = Readable.from(['a'])
+  it('answers with the Node stream, piped, while no hook asks for a web one', async () => {
+    const node = Readable.from([Buffer.from('a'), Buffer.from('b')])
     const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, node)
-    expect(ctx.body).toBe(node)
+    expect(ctx.body).toBeInstanceOf(SocketPipe)
+    let text = ''
+    const sink = new Writable({ write(chunk, _encoding, done) { text += chunk; done() } })
+    ;(ctx.body as SocketPipe).pipe(sink)
+    await new Promise(resolve => sink.once('finish', resolve))
+    expect(text).toBe('ab')
+  })
+
+  it('a response closed before the end destroys the source (the client went away)', () => {
+    const node = new PassThrough()
+    const sink = new PassThrough()
+    new SocketPipe(node).pipe(sink)
+    node.write('a')
+    sink.destroy()
+    return new Promise<void>(resolve => node.once('close', () => resolve()))
+  })
+
+  it('srvx may read it as a web body instead: its unbound abort destroys the source', () => {
+    const node = new PassThrough()
+    const { abort } = new SocketPipe(node)
+    abort()
+    expect(node.destroyed).toBe(true)
   })
 
   it('makes the web stream a hook reads, and answers with what a hook sets', async () => {

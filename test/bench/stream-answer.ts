@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AnswerStream } from '../../core/pipeline/stream.ts'
 import type { StreamTransform } from '../../core/pipeline/stream-transform.ts'
-import { StreamResponseContext } from '../../core/pipeline/stream-context.ts'
+import { SocketPipe, StreamResponseContext } from '../../core/pipeline/stream-context.ts'
 import type { ProxyRequest } from '../../core/hooks.ts'
 
 const event = Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hello "}}\n\n')
@@ -33,8 +33,13 @@ async function answer(web: boolean): Promise<void> {
   const stream = new AnswerStream(upstream(), new PassingTransform())
   await stream.primed
   stream.start(() => {})
-  if (!web) return pipeline(stream, sink())
   const ctx = new StreamResponseContext({} as ProxyRequest, undefined, 200, {}, {}, stream)
+  if (!web) {
+    // As srvx sends it: the body's own pipe into the response.
+    const out = sink()
+    ;(ctx.body as SocketPipe).pipe(out)
+    return new Promise(resolve => out.once('finish', resolve))
+  }
   // What srvx does with a web stream body: read it chunk by chunk, write each to the response.
   const reader = ctx.stream.getReader()
   const out = sink()
@@ -46,7 +51,7 @@ async function answer(web: boolean): Promise<void> {
 }
 
 const cases: Array<[string, () => Promise<void>]> = [
-  ['Node pipeline (floor)', () => pipeline(upstream(), sink())],
+  ['Node stream.pipeline, upstream to sink (floor)', () => pipeline(upstream(), sink())],
   ['AnswerStream -> Node (as sent)', () => answer(false)],
   ['AnswerStream -> web stream (a hook read ctx.stream)', () => answer(true)],
 ]
