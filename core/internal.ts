@@ -31,6 +31,7 @@ export { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from './http/json-depth
 export { pathErrorResponse } from './http/path-errors.ts'
 export { discardBody, jsonResponse } from './http/respond.ts'
 export { proxyDispatcherFactories, sendUpstream, type UpstreamHttpResponse } from './http/upstream.ts'
+export { webStreamOf } from './http/web-stream.ts'
 export { candidateKey } from './model-index.ts'
 export { isExcluded, isServedOffer, matchModelPattern } from './model-match.ts'
 export { errorResponse, toErrorInfo } from './pipeline/error-response.ts'

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { Candidate, ProxyRequest, ResponseContext } from '../hooks.ts'
 import type { Usage } from '../canonical/types.ts'
+import { webStreamOf } from '../http/web-stream.ts'
 
 /**
  * The response context of a stream answer. Its `stream` is the web ReadableStream the hooks know, made
@@ -65,23 +66,4 @@ export class SocketPipe {
   }
 
   readonly destroy = this.abort
-}
-
-/**
- * A Node stream as a web stream, read as it flows and paused while the web side is full (Node's
- * `Readable.toWeb` costs about twice as much per chunk: docs/benchmarks.md). Cancelling destroys it.
- */
-function webStreamOf(node: Readable): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      node.on('data', (chunk: Buffer) => {
-        controller.enqueue(chunk)
-        if (controller.desiredSize! <= 0) node.pause()
-      })
-      node.once('end', () => controller.close())
-      node.once('error', error => controller.error(error))
-    },
-    pull() { node.resume() },
-    cancel() { node.destroy() },
-  })
 }

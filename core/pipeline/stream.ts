@@ -8,11 +8,11 @@ export { createStreamTransform } from './stream-transform.ts'
 export interface StreamOutcome { usage?: Usage; error?: string }
 
 /**
- * A stream answer: the upstream body through the transform, as a Node Readable. srvx pipes a Node
- * Readable straight into the ServerResponse; a web ReadableStream costs a promise round per chunk (it
- * exists only if a hook asks for one: `ResponseContext.stream`, stream-context.ts).
+ * A stream answer: the upstream body through the transform, as a Node Readable, piped into the
+ * ServerResponse (`SocketPipe`, stream-context.ts); a web ReadableStream costs a promise round per chunk
+ * and exists only if a hook asks for one (`ResponseContext.stream`).
  *
- * Two phases. `prime()` reads until the upstream has sent a whole event: a stream that ends, breaks or
+ * Two phases. `primed` settles once the upstream has sent a whole event: a stream that ends, breaks or
  * sends nothing usable before that (an HTML error page with status 200) can still fail over. `start()`
  * commits the answer: from then on it ends in one way only, and `onDone` hears which (the upstream
  * ended, it failed and the client got the format's error event, the client went away, or a shutdown
@@ -22,13 +22,11 @@ export interface StreamOutcome { usage?: Usage; error?: string }
 export class AnswerStream extends Readable {
   readonly #body: Readable
   readonly #transform: StreamTransform
-  /** The upstream body was paused because the client is slow. */
-  #waiting = false
   /** Nothing more goes to the client (the end, or the error event, is pushed). */
   #closed = false
-  #done = false
-  /** How it ended, once it has (told to `onDone` as soon as there is one). */
+  /** How it ended, once it has. */
   #outcome: StreamOutcome | undefined
+  /** Set from `start` until told. */
   #onDone: ((outcome: StreamOutcome) => void) | undefined
   #open: OpenAnswers | undefined
   /** Set while priming: settles `primed`. */
@@ -72,10 +70,8 @@ export class AnswerStream extends Readable {
       // After the first byte there is no retry: tell the client in its own format and end cleanly.
       return this.#failUpstream(error as Error)
     }
-    if (out && !this.#closed && !this.push(out)) {
-      this.#waiting = true
-      this.#body.pause()
-    }
+    // The client is slow: the upstream waits until `_read` asks for more.
+    if (out && !this.#closed && !this.push(out)) this.#body.pause()
     if (this.#primed && this.#transform.primed) {
       const resolve = this.#primed
       this.#primed = undefined
@@ -123,18 +119,18 @@ export class AnswerStream extends Readable {
     this.#finish({ usage: this.#transform.usage, error: message })
   }
 
+  /** The first outcome counts; told to `onDone` once there is one (now, or when `start` comes). */
   #finish(outcome: StreamOutcome): void {
     this.#outcome ??= outcome
-    if (this.#done || !this.#onDone) return
-    this.#done = true
+    const onDone = this.#onDone
+    if (!onDone) return
+    this.#onDone = undefined
     this.#open?.delete(this.#entry)
-    this.#onDone(outcome)
+    onDone(this.#outcome)
   }
 
   override _read(): void {
-    if (!this.#waiting) return
-    this.#waiting = false
-    this.#body.resume()
+    if (this.#body.isPaused()) this.#body.resume()
   }
 
   override _destroy(_error: Error | null, callback: (error?: Error | null) => void): void {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
 import { type ProxyKernel, ProxyError, type UpstreamHttpRequest } from 'model-proxy'
-import { sendUpstream, type UpstreamHttpResponse } from 'model-proxy/internal'
+import { sendUpstream, webStreamOf, type UpstreamHttpResponse } from 'model-proxy/internal'
 import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from './forward-headers.ts'
 import { upstreamKeyFor } from './upstream-key.ts'
 import { limitBody } from './limit-body.ts'
@@ -57,22 +57,5 @@ export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: P
     upstream.body.resume()
     return new Response(null, { status: upstream.status, headers })
   }
-  return new Response(streamBody(upstream.body), { status: upstream.status, headers })
-}
-
-/** Node body -> web stream, one chunk per pull (no read-ahead); a client that leaves closes the upstream socket. */
-function streamBody(body: Readable): ReadableStream<Uint8Array> {
-  const iterator = body[Symbol.asyncIterator]()
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await iterator.next()
-        if (next.done) controller.close()
-        else controller.enqueue(next.value as Buffer)
-      } catch (error) {
-        controller.error(error)
-      }
-    },
-    cancel() { body.destroy() },
-  })
+  return new Response(webStreamOf(upstream.body), { status: upstream.status, headers })
 }
