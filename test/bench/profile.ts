@@ -5,11 +5,15 @@
 // PROF_FORMAT=chat (the agent request as a chat client sends it, chat -> compat), PROF_SMALL=1 (a small chat request instead), PROF_SECONDS (6),
 // PROF_YAML (config for the proxy, e.g. 'recorder: { mode: all }'), BENCH_STORAGE (memory, fs, redis),
 // PROF_DIR (where the .cpuprofile goes, /tmp/proxy-profile), PROF_ROOT (another checkout of the project:
-// profile an older tree with today's load). Compare two runs to see what a change costs.
+// profile an older tree with today's load), PROF_CONNECTIONS (16; 32 for PROF_SMALL; 1 prices one request
+// at a time), PROF_SCRIPT (a bare forwarder from proxy/stack/, e.g. srvx-h3-undici.mjs, profiled instead of
+// the proxy: diff it with the proxy's profile to see what the proxy adds to its stack). Compare two runs to
+// see what a change costs.
+import { fileURLToPath } from 'node:url'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { load } from './proxy/load.ts'
 import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
-import { startMock, startProxy } from './proxy/processes.ts'
+import { start, startMock, startProxy } from './proxy/processes.ts'
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 
@@ -22,8 +26,13 @@ const kb = Number(process.env.PROF_KB ?? 80)
 const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : chat ? chatAgentBody(kb, 'bench') : agentBody(kb, process.env.PROF_MODEL ?? 'bench-claude')
 
 const mock = await startMock()
-const proxy = await startProxy(mock.url, ['--cpu-prof', `--cpu-prof-dir=${dir}`], process.env.PROF_ROOT, process.env.PROF_YAML)
-const result = await load(`${proxy.url}${chat ? '/v1/chat/completions' : '/v1/messages'}`, body, small ? 32 : 16, Number(process.env.PROF_SECONDS ?? 6), chat ? {} : agentHeaders())
+const profiling = ['--cpu-prof', `--cpu-prof-dir=${dir}`]
+const script = process.env.PROF_SCRIPT
+const proxy = script
+  ? await start([...profiling, fileURLToPath(new URL(`./proxy/stack/${script}`, import.meta.url))], { UPSTREAM: mock.url })
+  : await startProxy(mock.url, profiling, process.env.PROF_ROOT, process.env.PROF_YAML)
+const connections = Number(process.env.PROF_CONNECTIONS ?? (small ? 32 : 16))
+const result = await load(`${proxy.url}${chat ? '/v1/chat/completions' : '/v1/messages'}`, body, connections, Number(process.env.PROF_SECONDS ?? 6), chat ? {} : agentHeaders())
 await proxy.stop()
 await mock.stop()
 
