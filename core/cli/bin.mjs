@@ -1,4 +1,5 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-memory-reducer
+// The flag keeps V8 from shrinking the idle server's heap (core/cli/heap-flags.ts says why).
 // The CLI is TypeScript: jiti runs it directly, no build step.
 import { createJiti } from 'jiti'
 

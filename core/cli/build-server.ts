@@ -1,8 +1,9 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { basename, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { UsageError } from './usage-error.ts'
+import { serverNodeFlags } from './heap-flags.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const sources = ['core', 'plugins', 'providers']
@@ -44,7 +45,9 @@ export async function buildServer(preset: string, outDir: string): Promise<strin
   if (!existsSync(join(out, 'config.yaml'))) {
     writeFileSync(join(out, 'config.yaml'), `# Your settings, merged over the ${preset} preset. Add api-keys and providers here.\nport: 8317\napi-keys: []\n`)
   }
-  writeFileSync(join(out, 'server.mjs'), `// Start: node server.mjs [--port N] [--config file.yaml]\nimport { fileURLToPath } from 'node:url'\nprocess.chdir(fileURLToPath(new URL('.', import.meta.url)))\nprocess.argv.splice(2, 0, 'start')\nawait import('./app/core/cli/bin.mjs')\n`)
-  writeFileSync(join(out, 'README.md'), `# ${basename(out)}\n\nA model proxy built from the \`${preset}\` preset. Edit \`config.yaml\`, then run \`node server.mjs\`.\n`)
+  const start = `node ${serverNodeFlags.join(' ')} server.mjs`
+  writeFileSync(join(out, 'server.mjs'), `#!/usr/bin/env -S ${start.replace(' server.mjs', '')}\n// Start: ${start} [--port N] [--config file.yaml], or ./server.mjs\nimport { fileURLToPath } from 'node:url'\nprocess.chdir(fileURLToPath(new URL('.', import.meta.url)))\nprocess.argv.splice(2, 0, 'start')\nawait import('./app/core/cli/bin.mjs')\n`)
+  writeFileSync(join(out, 'README.md'), `# ${basename(out)}\n\nA model proxy built from the \`${preset}\` preset. Edit \`config.yaml\`, then run \`${start}\` (or \`./server.mjs\`).\n`)
+  chmodSync(join(out, 'server.mjs'), 0o755)
   return out
 }

@@ -1,6 +1,7 @@
 import { consola } from 'consola'
 import { ConfigError } from '../config/validate.ts'
 import { startProxy, type StartOptions } from '../runtime.ts'
+import { missingServerFlags } from './heap-flags.ts'
 
 /** Start and stay up until SIGINT/SIGTERM, then close cleanly and exit 0. Config errors exit 1 with no stack. */
 /** How long open streams may run on after SIGINT/SIGTERM (PROXY_DRAIN_SECONDS). */
@@ -23,6 +24,8 @@ export async function serveUntilSignal(options: StartOptions): Promise<void> {
     }
     throw error
   }
+  const missing = missingServerFlags()
+  if (missing.length) running.proxy.kernel.logger.info(`node was started without ${missing.join(' ')}: under load after idling, V8's memory reducer can double the CPU per request (docs/operations.md, "Node flags")`)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

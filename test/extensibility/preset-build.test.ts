@@ -28,15 +28,16 @@ describe('proxy build --preset coding-agents', () => {
     }
   })
 
-  it('starts with one node command and serves a request, the preset layer under the project YAML', async () => {
+  it('starts as ./server.mjs (node with the server flags) and serves a request, the preset layer under the project YAML', async () => {
     writeFileSync(join(out, 'config.yaml'), [
       'host: 127.0.0.1', 'api-keys: [k]', 'remote-management: { secret-key: admin }', 'request-retry: 1',
       `compat-provider: [{ name: mock, base-url: '${upstream.url}/v1', models: [{ name: mock-gpt, alias: m }] }]`, '',
     ].join('\n'))
-    const child = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: out, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    // Run as an executable: its shebang starts node with the server's flags (core/cli/heap-flags.ts).
+    const child = spawn(join(out, 'server.mjs'), ['--port', '0'], { cwd: out, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let text = ''
     try {
       const url = await new Promise<string>((resolve, reject) => {
-        let text = ''
         const onData = (chunk: Buffer) => {
           text += chunk
           const match = /listening on (\S+)/.exec(text)
@@ -54,6 +55,7 @@ describe('proxy build --preset coding-agents', () => {
       const config = await (await fetch(`${url}/v0/management/config`, { headers: { authorization: 'Bearer admin' } })).json()
       expect(config.streaming['keepalive-seconds']).toBe(15) // from the preset
       expect(config['request-retry']).toBe(1) // the project's YAML wins
+      expect(text).not.toContain('was started without') // the shebang's flags reached node
     } finally {
       const exited = new Promise(resolve => child.once('exit', resolve))
       child.kill('SIGTERM')

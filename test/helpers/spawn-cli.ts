@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { serverNodeFlags } from '../../core/cli/heap-flags.ts'
 
 export const binPath = fileURLToPath(new URL('../../core/cli/bin.mjs', import.meta.url))
 
@@ -12,9 +13,9 @@ export interface CliProcess {
   kill(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** Run `proxy <args>` as a user would (node + the bin), collecting output. */
+/** Run `proxy <args>` as a user would (the bin as its shebang runs it), collecting output. */
 export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, [binPath, ...args], { cwd, env: { ...process.env, ...env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...serverNodeFlags, binPath, ...args], { cwd, env: { ...process.env, ...env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let resolveUrl!: (url: string) => void
   let rejectUrl!: (error: Error) => void

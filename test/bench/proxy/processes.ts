@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { serverNodeFlags } from '../../../core/cli/heap-flags.ts'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const bin = fileURLToPath(new URL('../../../core/cli/bin.mjs', import.meta.url))
@@ -14,7 +15,9 @@ export interface Running { url: string; pid: number; child: ChildProcess; stop()
 
 /** Start a process that prints `listening on <url>`, each on its own, as the bench needs. */
 export function start(args: string[], env: Record<string, string> = {}, cwd = here): Promise<Running> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // Every Node side runs with the flags the proxy's bin starts its server with (core/cli/heap-flags.ts):
+  // without them one process in three or four was measured at twice its CPU per request for life.
+  const child = spawn(process.execPath, [...serverNodeFlags, ...args], { cwd, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
   return new Promise((resolve, reject) => {
     let text = ''
     const onData = (chunk: Buffer) => {

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { missingServerFlags, serverNodeFlags } from './heap-flags.ts'
+
+const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8')
+
+describe('server Node flags', () => {
+  it.each([
+    { execArgv: [], nodeOptions: '', missing: ['--no-memory-reducer'] },
+    { execArgv: ['--no-memory-reducer'], nodeOptions: '', missing: [] },
+    { execArgv: [], nodeOptions: '--max-old-space-size=512 --no-memory-reducer', missing: [] },
+    // The operator chose to keep the reducer: not told again.
+    { execArgv: ['--memory-reducer'], nodeOptions: '', missing: [] },
+    { execArgv: ['--inspect'], nodeOptions: '--memory-reducer-for-small-heaps', missing: ['--no-memory-reducer'] },
+  ])('$execArgv + NODE_OPTIONS "$nodeOptions" -> missing $missing', ({ execArgv, nodeOptions, missing }) => {
+    expect(missingServerFlags(execArgv, nodeOptions)).toEqual(missing)
+  })
+
+  it('the bin, npm start and npm run dev start node with them', () => {
+    expect(read('./bin.mjs').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${serverNodeFlags.join(' ')}`)
+    const scripts = JSON.parse(read('../../package.json')).scripts as Record<string, string>
+    for (const name of ['start', 'dev']) expect(scripts[name]).toContain(`node ${serverNodeFlags.join(' ')} ./core/cli/bin.mjs`)
+  })
+})
