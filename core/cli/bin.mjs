@@ -1,5 +1,6 @@
-#!/usr/bin/env -S node --no-memory-reducer
-// The flag keeps V8 from shrinking the idle server's heap (core/cli/heap-flags.ts says why).
+#!/usr/bin/env node
+// No Node flags here: `env -S` is missing from BusyBox (Alpine) and the BSDs, and the bin must start everywhere.
+// The server's flags (core/cli/heap-flags.ts) come from npm start / npm run dev, or a log line asks for them.
 // The CLI is TypeScript: jiti runs it directly, no build step.
 import { createJiti } from 'jiti'
 

@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { basename, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,8 +46,8 @@ export async function buildServer(preset: string, outDir: string): Promise<strin
     writeFileSync(join(out, 'config.yaml'), `# Your settings, merged over the ${preset} preset. Add api-keys and providers here.\nport: 8317\napi-keys: []\n`)
   }
   const start = `node ${serverNodeFlags.join(' ')} server.mjs`
-  writeFileSync(join(out, 'server.mjs'), `#!/usr/bin/env -S ${start.replace(' server.mjs', '')}\n// Start: ${start} [--port N] [--config file.yaml], or ./server.mjs\nimport { fileURLToPath } from 'node:url'\nprocess.chdir(fileURLToPath(new URL('.', import.meta.url)))\nprocess.argv.splice(2, 0, 'start')\nawait import('./app/core/cli/bin.mjs')\n`)
-  writeFileSync(join(out, 'README.md'), `# ${basename(out)}\n\nA model proxy built from the \`${preset}\` preset. Edit \`config.yaml\`, then run \`${start}\` (or \`./server.mjs\`).\n`)
-  chmodSync(join(out, 'server.mjs'), 0o755)
+  writeFileSync(join(out, 'server.mjs'), `// Start: ${start} [--port N] [--config file.yaml]\nimport { fileURLToPath } from 'node:url'\nprocess.chdir(fileURLToPath(new URL('.', import.meta.url)))\nprocess.argv.splice(2, 0, 'start')\nawait import('./app/core/cli/bin.mjs')\n`)
+  writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: basename(out), private: true, type: 'module', scripts: { start: start } }, null, 2)}\n`)
+  writeFileSync(join(out, 'README.md'), `# ${basename(out)}\n\nA model proxy built from the \`${preset}\` preset. Edit \`config.yaml\`, then run \`${start}\` (or \`npm start\`).\n`)
   return out
 }

@@ -16,8 +16,9 @@ describe('server Node flags', () => {
     expect(missingServerFlags(execArgv, nodeOptions)).toEqual(missing)
   })
 
-  it('the bin, npm start and npm run dev start node with them', () => {
-    expect(read('./bin.mjs').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${serverNodeFlags.join(' ')}`)
+  it('npm start and npm run dev start node with them; the bin stays portable', () => {
+    // BusyBox env (Alpine) has no -S: flags in the shebang would stop the bin from starting there.
+    expect(read('./bin.mjs').split('\n')[0]).toBe('#!/usr/bin/env node')
     const scripts = JSON.parse(read('../../package.json')).scripts as Record<string, string>
     for (const name of ['start', 'dev']) expect(scripts[name]).toContain(`node ${serverNodeFlags.join(' ')} ./core/cli/bin.mjs`)
   })

@@ -3,8 +3,8 @@
  * shrinks an idle heap (a server idles after start and between an agent's bursts); a proxy process that
  * went through it was measured doing a mark-compact every ~60 ms under load, for the rest of its life,
  * at about twice the CPU per 150 KB request (docs/benchmarks.md, "the memory reducer"). The flag only
- * works at start (set later through `v8.setFlagsFromString` it did not stop the reducer), so the bin's
- * shebang, the npm scripts and a built server's start line carry it.
+ * works at start (set later through `v8.setFlagsFromString` it did not stop the reducer), so the npm
+ * scripts and a built server's start line carry it; the bin cannot (see its first lines).
  */
 export const serverNodeFlags = ['--no-memory-reducer'] as const
 

@@ -24,7 +24,8 @@ export async function serveUntilSignal(options: StartOptions): Promise<void> {
     }
     throw error
   }
-  const missing = missingServerFlags()
+  // Said for `start` only: `dev` serves one developer, where the flag changes nothing that matters.
+  const missing = options.watchCode ? [] : missingServerFlags()
   if (missing.length) running.proxy.kernel.logger.info(`node was started without ${missing.join(' ')}: under load after idling, V8's memory reducer can double the CPU per request (docs/operations.md, "Node flags")`)
   let stopping = false
   const stop = async (signal: string) => {

@@ -15,8 +15,8 @@ const tempDir = () => {
   dirs.push(dir)
   return dir
 }
-const start = (args: string[], cwd = repoRoot) => {
-  const cli = runCli(args, cwd)
+const start = (args: string[], cwd = repoRoot, nodeFlags?: string[]) => {
+  const cli = runCli(args, cwd, {}, nodeFlags)
   running.push(cli)
   return cli
 }
@@ -48,7 +48,16 @@ describe('proxy CLI', () => {
     await expect.poll(() => cli.output(), { timeout: 5000 }).toContain('port: must be 1..65535')
     expect((await models('second-key')).status).toBe(200)
     expect((await models('third-key')).status).toBe(401)
+    expect(cli.output()).not.toContain('was started without')
     expect(await cli.kill('SIGTERM')).toBe(0)
+  })
+
+  it('start without the server\'s Node flags says which are missing (docs/operations.md, "Node flags")', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'config.yaml'), `host: 127.0.0.1\napi-keys: [k]\nauth-dir: ${dir}/auths\n`)
+    const cli = start(['start', '--config', join(dir, 'config.yaml'), '--port', '0', '--project', join(dir, 'none.config.ts')], dir, [])
+    await cli.url
+    await expect.poll(() => cli.output(), { timeout: 5000 }).toContain('node was started without --no-memory-reducer')
   })
 
   it('SIGINT stops it cleanly too', async () => {

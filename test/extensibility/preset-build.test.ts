@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('proxy build --preset coding-agents', () => {
   it('produces a folder with the code, the preset and only runtime dependencies', () => {
-    for (const path of ['server.mjs', 'proxy.config.mjs', 'config.yaml', 'app/core/index.ts', 'app/plugins/presets/coding-agents/config.yaml', 'app/node_modules/h3', 'app/node_modules/jiti']) {
+    for (const path of ['server.mjs', 'package.json', 'proxy.config.mjs', 'config.yaml', 'app/core/index.ts', 'app/plugins/presets/coding-agents/config.yaml', 'app/node_modules/h3', 'app/node_modules/jiti']) {
       expect(existsSync(join(out, path)), path).toBe(true)
     }
     for (const path of ['app/node_modules/vitest', 'app/node_modules/openai', 'app/core/config/validate.test.ts', 'app/providers/gamma/codec/fixtures']) {
@@ -28,13 +28,15 @@ describe('proxy build --preset coding-agents', () => {
     }
   })
 
-  it('starts as ./server.mjs (node with the server flags) and serves a request, the preset layer under the project YAML', async () => {
+  it('starts with its own start line (node with the server flags) and serves a request, the preset layer under the project YAML', async () => {
     writeFileSync(join(out, 'config.yaml'), [
       'host: 127.0.0.1', 'api-keys: [k]', 'remote-management: { secret-key: admin }', 'request-retry: 1',
       `compat-provider: [{ name: mock, base-url: '${upstream.url}/v1', models: [{ name: mock-gpt, alias: m }] }]`, '',
     ].join('\n'))
-    // Run as an executable: its shebang starts node with the server's flags (core/cli/heap-flags.ts).
-    const child = spawn(join(out, 'server.mjs'), ['--port', '0'], { cwd: out, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    // The command its package.json and README give: node with the server's flags (core/cli/heap-flags.ts).
+    const [node, ...flags] = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).scripts.start.split(' ')
+    expect(node).toBe('node')
+    const child = spawn(process.execPath, [...flags, '--port', '0'], { cwd: out, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let text = ''
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -55,7 +57,7 @@ describe('proxy build --preset coding-agents', () => {
       const config = await (await fetch(`${url}/v0/management/config`, { headers: { authorization: 'Bearer admin' } })).json()
       expect(config.streaming['keepalive-seconds']).toBe(15) // from the preset
       expect(config['request-retry']).toBe(1) // the project's YAML wins
-      expect(text).not.toContain('was started without') // the shebang's flags reached node
+      expect(text).not.toContain('was started without') // the start line's flags reached node
     } finally {
       const exited = new Promise(resolve => child.once('exit', resolve))
       child.kill('SIGTERM')

@@ -14,8 +14,8 @@ export interface CliProcess {
 }
 
 /** Run `proxy <args>` as a user would (the bin as its shebang runs it), collecting output. */
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, [...serverNodeFlags, binPath, ...args], { cwd, env: { ...process.env, ...env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, nodeFlags: readonly string[] = serverNodeFlags): CliProcess {
+  const child = spawn(process.execPath, [...nodeFlags, binPath, ...args], { cwd, env: { ...process.env, ...env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let resolveUrl!: (url: string) => void
   let rejectUrl!: (error: Error) => void
