@@ -8,7 +8,8 @@ import type { FixtureRequest } from '../../../plugins/recorder/fixture.ts'
  * Real client requests, recorded by the lab (`RECORD_CLIENT_FIXTURES=1 npx vitest run test/clients`)
  * and replayed by test/conformance/client-fixtures.test.ts. Shape kept, prose left out: every string
  * longer than `keepChars` (system prompts, tool descriptions: the clients' own text) becomes a
- * `<N chars>` placeholder, the client key a marker, the run's temp paths `$HOME`.
+ * `<N chars>` placeholder, the client key a marker, the run's temp paths `$HOME`. One word (a `$schema`
+ * URL, an id, a path) is no prose: kept up to `keepWordChars`, as codecs may read it.
  */
 export interface ClientFixture extends FixtureRequest {
   client: ClientId
@@ -18,6 +19,7 @@ export const fixturesDir = join(repoRoot, 'test/fixtures/clients')
 export const recording = process.env.RECORD_CLIENT_FIXTURES === '1' && !process.env.CLIENTS_DIR
 export const keyMarker = '<client-key>'
 const keepChars = 40
+const keepWordChars = 200
 /** Transport and framing headers say nothing about the client; auth headers carry the key. */
 const dropHeaders = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'transfer-encoding'])
 const keyHeaders = new Set(['authorization', 'x-api-key', 'x-goog-api-key'])
@@ -25,7 +27,7 @@ const keyHeaders = new Set(['authorization', 'x-api-key', 'x-goog-api-key'])
 function redact(value: unknown, swap: (text: string) => string): unknown {
   if (typeof value === 'string') {
     const text = swap(value)
-    if (text.length <= keepChars) return text
+    if (text.length <= keepChars || (text.length <= keepWordChars && !/\s/.test(text))) return text
     // Tool-call arguments are JSON text: keep them whole, so a replay sends a real call.
     try { if (typeof JSON.parse(text) === 'object') return text } catch {}
     return `<${text.length} chars>`
