@@ -13,6 +13,7 @@ const stackDir = fileURLToPath(new URL('./stack/', import.meta.url))
 const bare = [
   ['Node server + Node client', 'node-node.mjs', {}],
   ['Node server + undici', 'node-undici.mjs', {}],
+  ['Node server + undici dispatch', 'node-undici-dispatch.mjs', {}],
   ['srvx + h3 + undici, web stream', 'srvx-h3-undici.mjs', {}],
   ['srvx + h3 + undici, Node stream', 'srvx-h3-undici.mjs', { ANSWER: 'node' }],
 ] as const
