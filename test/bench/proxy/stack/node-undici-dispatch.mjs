@@ -10,7 +10,7 @@ createServer(async (req, res) => {
   const body = await readWhole(req)
   agent.dispatch({ origin, path: req.url, method: 'POST', headers: upstreamHeaders(req, body), body }, {
     onRequestStart() {},
-    onResponseStart(controller, statusCode, headers) {
+    onResponseStart(_controller, statusCode, headers) {
       res.writeHead(statusCode, { 'content-type': headers['content-type'] ?? 'text/event-stream' })
     },
     onResponseData(controller, chunk) {
