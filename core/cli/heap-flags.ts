@@ -8,9 +8,8 @@
  */
 export const serverNodeFlags = ['--no-memory-reducer'] as const
 
-/** Flags of `serverNodeFlags` this process was not started with (node's own arguments or NODE_OPTIONS). */
-export function missingServerFlags(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
-  const given = [...execArgv, ...nodeOptions.split(/\s+/)]
+/** Flags of `serverNodeFlags` this process was not started with (Node refuses them in NODE_OPTIONS). */
+export function missingServerFlags(execArgv: readonly string[] = process.execArgv): string[] {
   // An operator who chose either way (--memory-reducer or --no-memory-reducer) is not told again.
-  return serverNodeFlags.filter(flag => !given.some(arg => arg.replace(/^--no-/, '--') === flag.replace(/^--no-/, '--')))
+  return serverNodeFlags.filter(flag => !execArgv.some(arg => arg.replace(/^--no-/, '--') === flag.replace(/^--no-/, '--')))
 }
