@@ -24,19 +24,25 @@ async function loadSide(side: Side, body: Record<string, unknown>, seconds: numb
   return { ...result, cpu: (cpuMicros(side.run.pid) - before) / Math.max(1, result.requests) }
 }
 
-/** Time to the last byte of one whole streamed answer, sequentially (c=1), median ms. */
-async function sequential(side: Side, body: Record<string, unknown>, count: number) {
+/**
+ * Time to the last byte of one whole streamed answer at c=1, median ms per side: one request to each side
+ * in turn, so a slow second on the machine lands on every side alike (60 requests per side one side
+ * after the other swung the translated row's added time by about a millisecond between runs).
+ */
+async function sequential(sides: Side[], body: Record<string, unknown>, count: number): Promise<Map<string, number>> {
   const agent = new Agent({ keepAliveTimeout: 10_000 })
-  const payload = JSON.stringify(side.model ? { ...body, model: side.model } : body)
-  const times: number[] = []
+  const payloads = sides.map(side => JSON.stringify(side.model ? { ...body, model: side.model } : body))
+  const times = sides.map(() => [] as number[])
   for (let i = 0; i < count; i++) {
-    const start = performance.now()
-    const response = await request(`${side.run.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders(), ...side.headers }, body: payload })
-    await response.body.text()
-    times.push(performance.now() - start)
+    for (const [at, side] of sides.entries()) {
+      const start = performance.now()
+      const response = await request(`${side.run.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders(), ...side.headers }, body: payloads[at] })
+      await response.body.text()
+      times[at]!.push(performance.now() - start)
+    }
   }
   await agent.close()
-  return median(times)
+  return new Map(sides.map((side, at) => [side.name, median(times[at]!)]))
 }
 
 /**
@@ -54,8 +60,7 @@ export async function agentRows(floor: Running, proxy: Running, peers: Array<Sid
     for (const side of sides) await loadSide(side, body, 2)
     const runs = new Map<string, Array<Awaited<ReturnType<typeof loadSide>>>>(sides.map(s => [s.name, []]))
     for (let round = 0; round < rounds; round++) for (const side of sides) runs.get(side.name)!.push(await loadSide(side, body, seconds))
-    const c1 = new Map<string, number>()
-    for (const side of sides) c1.set(side.name, await sequential(side, body, 60))
+    const c1 = await sequential(sides, body, 100)
     const floorRps = median(runs.get('floor')!.map(r => r.rps))
     const floorCpu = median(runs.get('floor')!.map(r => r.cpu))
     for (const side of sides) {
