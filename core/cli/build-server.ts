@@ -47,7 +47,7 @@ export async function buildServer(preset: string, outDir: string): Promise<strin
   }
   const start = `node ${serverNodeFlags.join(' ')} server.mjs`
   writeFileSync(join(out, 'server.mjs'), `// Start: ${start} [--port N] [--config file.yaml]\nimport { fileURLToPath } from 'node:url'\nprocess.chdir(fileURLToPath(new URL('.', import.meta.url)))\nprocess.argv.splice(2, 0, 'start')\nawait import('./app/core/cli/bin.mjs')\n`)
-  writeFileSync(join(out, 'package.json'), `${JSON.stringify({ name: basename(out), private: true, type: 'module', scripts: { start: start } }, null, 2)}\n`)
+  writeFileSync(join(out, 'package.json'), `${JSON.stringify({ private: true, type: 'module', scripts: { start } }, null, 2)}\n`)
   writeFileSync(join(out, 'README.md'), `# ${basename(out)}\n\nA model proxy built from the \`${preset}\` preset. Edit \`config.yaml\`, then run \`${start}\` (or \`npm start\`).\n`)
   return out
 }
