@@ -1,6 +1,7 @@
 import { FastResponse } from 'srvx'
-import type { Writable } from 'node:stream'
+import type { Readable, Writable } from 'node:stream'
 import type { H3Event } from 'h3'
+import { SocketPipe } from './socket-pipe.ts'
 
 /** CORS headers of the spec's Versioning section: on every response, errors included. */
 export const corsHeaders: Record<string, string> = {
@@ -54,4 +55,9 @@ export async function discardBody(request: Request): Promise<void> {
   try {
     for await (const _chunk of request.body as unknown as AsyncIterable<Uint8Array>) { /* dropped */ }
   } catch {} // the client went away: nothing to answer anyway
+}
+
+/** A Node stream (an upstream body) as the response: piped into the socket, no web stream per chunk. */
+export function pipedResponse(source: Readable, status: number, headers: HeadersInit): Response {
+  return new FastResponse(new SocketPipe(source) as unknown as BodyInit, { status, headers })
 }

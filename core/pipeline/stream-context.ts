@@ -1,7 +1,8 @@
-import type { Readable, Writable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import type { Candidate, ProxyRequest, ResponseContext } from '../hooks.ts'
 import type { Usage } from '../canonical/types.ts'
 import { webStreamOf } from '../http/web-stream.ts'
+import { SocketPipe } from '../http/socket-pipe.ts'
 
 /**
  * The response context of a stream answer. Its `stream` is the web ReadableStream the hooks know, made
@@ -41,29 +42,4 @@ export class StreamResponseContext implements ResponseContext {
   get body(): SocketPipe | ReadableStream<Uint8Array> {
     return this.#web ?? new SocketPipe(this.#node)
   }
-}
-
-/**
- * A Node stream as srvx takes a body it only knows to `pipe` (srvx's pipeBody): Node's classic pipe
- * into the response. Given the Readable itself, srvx runs `stream.pipeline`, which aborts an
- * AbortController per stream when it ends, and the abort builds a DOMException with its stack (~45 µs
- * a request in a profile). A response closed before the end (the client went away) destroys the source,
- * which lets the upstream go.
- */
-export class SocketPipe {
-  constructor(readonly source: Readable) {}
-
-  pipe<T extends Writable>(destination: T): T {
-    destination.once('close', () => {
-      if (!this.source.readableEnded) this.source.destroy()
-    })
-    return this.source.pipe(destination)
-  }
-
-  /** Let the source go (srvx calls `abort` unbound when someone reads the web body, `destroy` when the response is already gone). */
-  readonly abort = (): void => {
-    this.source.destroy()
-  }
-
-  readonly destroy = this.abort
 }

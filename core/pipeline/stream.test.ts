@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { AnswerStream, type StreamOutcome } from './stream.ts'
 import type { StreamTransform } from './stream-transform.ts'
 import { OpenAnswers } from './open-answers.ts'
-import { SocketPipe, StreamResponseContext } from './stream-context.ts'
+import { StreamResponseContext } from './stream-context.ts'
+import { SocketPipe } from '../http/socket-pipe.ts'
 import type { ProxyRequest } from '../hooks.ts'
 
 /** Primed by the first chunk holding a blank line; bytes pass as they are; `throwOn` makes push throw. */

@@ -9,7 +9,7 @@ export interface StreamOutcome { usage?: Usage; error?: string }
 
 /**
  * A stream answer: the upstream body through the transform, as a Node Readable, piped into the
- * ServerResponse (`SocketPipe`, stream-context.ts); a web ReadableStream costs a promise round per chunk
+ * ServerResponse (`SocketPipe`, core/http/socket-pipe.ts); a web ReadableStream costs a promise round per chunk
  * and exists only if a hook asks for one (`ResponseContext.stream`).
  *
  * Two phases. `primed` settles once the upstream has sent a whole event: a stream that ends, breaks or

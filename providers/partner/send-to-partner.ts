@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
 import { type ProxyKernel, ProxyError, type UpstreamHttpRequest } from 'model-proxy'
-import { sendUpstream, webStreamOf, type UpstreamHttpResponse } from 'model-proxy/internal'
+import { pipedResponse, sendUpstream, type UpstreamHttpResponse } from 'model-proxy/internal'
 import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from './forward-headers.ts'
 import { upstreamKeyFor } from './upstream-key.ts'
 import { limitBody } from './limit-body.ts'
@@ -57,5 +57,5 @@ export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: P
     upstream.body.resume()
     return new Response(null, { status: upstream.status, headers })
   }
-  return new Response(webStreamOf(upstream.body), { status: upstream.status, headers })
+  return pipedResponse(upstream.body, upstream.status, headers)
 }

@@ -7,7 +7,8 @@ import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AnswerStream } from '../../core/pipeline/stream.ts'
 import type { StreamTransform } from '../../core/pipeline/stream-transform.ts'
-import { SocketPipe, StreamResponseContext } from '../../core/pipeline/stream-context.ts'
+import { StreamResponseContext } from '../../core/pipeline/stream-context.ts'
+import { SocketPipe } from '../../core/http/socket-pipe.ts'
 import type { ProxyRequest } from '../../core/hooks.ts'
 
 const event = Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hello "}}\n\n')

@@ -13,7 +13,7 @@ export interface CliProcess {
   kill(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** Run `proxy <args>` as a user would (the bin as its shebang runs it), collecting output. */
+/** Run `proxy <args>` as `npm start` does (node with the server's flags; `nodeFlags` to differ), collecting output. */
 export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, nodeFlags: readonly string[] = serverNodeFlags): CliProcess {
   const child = spawn(process.execPath, [...nodeFlags, binPath, ...args], { cwd, env: { ...process.env, ...env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''

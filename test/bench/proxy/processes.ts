@@ -15,7 +15,7 @@ export interface Running { url: string; pid: number; child: ChildProcess; stop()
 
 /** Start a process that prints `listening on <url>`, each on its own, as the bench needs. */
 export function start(args: string[], env: Record<string, string> = {}, cwd = here): Promise<Running> {
-  // Every Node side runs with the flags the proxy's bin starts its server with (core/cli/heap-flags.ts):
+  // Every Node side runs with the flags `npm start` gives the server (core/cli/heap-flags.ts):
   // without them one process in three or four was measured at twice its CPU per request for life.
   const child = spawn(process.execPath, [...serverNodeFlags, ...args], { cwd, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
   return new Promise((resolve, reject) => {
