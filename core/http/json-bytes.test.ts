@@ -48,6 +48,12 @@ describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
     expect(out.split('caf\\u00e9 \\/').length - 1).toBe(80)
   })
 
+  it('long runs of small parts between copied strings (joined in runs of at most 32 K characters)', () => {
+    const small = Array.from({ length: 4000 }, (_, i) => ({ i, s: '\u00e9'.repeat(i % 9) }))
+    const upstream = { a: body.system, list: small, b: [body.tools[0].description, ...small.slice(0, 500), body.system] }
+    expect(JSON.parse(jsonBytes(upstream, strings).toString('utf8'))).toStrictEqual(JSON.parse(JSON.stringify(upstream)))
+  })
+
   it('a string changed on the way is written anew, not copied', () => {
     const changed = { content: `${body.system} edited`, same: body.system }
     const out = jsonBytes(changed, strings).toString('utf8')
