@@ -148,7 +148,8 @@ describe.each(endpoints)('fuzz over HTTP: $name', (endpoint) => {
   })
 
   it('logged no server error', () => {
-    expect(logged).toEqual([])
+    // Taken out as they are checked: one endpoint's error does not fail every endpoint after it.
+    expect(logged.splice(0)).toEqual([])
   })
 })
 
