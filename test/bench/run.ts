@@ -7,6 +7,7 @@ import { benchStreamAnswer } from './stream-answer.ts'
 import { benchProxy } from './proxy/index.ts'
 import { benchAgent } from './proxy/agent.ts'
 import { benchStack } from './proxy/stack.ts'
+import { benchUpstreamClient } from './proxy/upstream-client.ts'
 import { cpus } from 'node:os'
 
 const withGateway = process.argv.includes('--gateway') || process.env.BENCH_GATEWAY === 'portkey'
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<Array<Record<string, string | number>
   'translation µs per request (client row, upstream column; streamed answer)': benchTranslate,
   'agent request translation per KB (150 KB agent body in each client format; in-process, no load)': benchCodecPerKb,
   'stream answer, 200 events as 200 upstream chunks (in-process, no load)': benchStreamAnswer,
+  'upstream client alone: 150 KB agent request, 200-delta stream, c=16 (this process\'s CPU)': benchUpstreamClient,
 }
 console.log(`# npm run bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`)
 for (const [name, run] of Object.entries(suites)) {
