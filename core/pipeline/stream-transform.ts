@@ -3,6 +3,7 @@ import type { StreamEvent, Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { createFrameParser } from '../http/frames.ts'
+import { Utf8Decoder } from '../http/utf8-decoder.ts'
 import { requestField } from './request.ts'
 import { ProxyError } from '../http/errors.ts'
 import { firstEventOffset } from './first-event.ts'
@@ -109,7 +110,7 @@ class TranslatingTransform implements StreamTransform {
   usage: Usage | undefined = undefined
   #finished = false
   readonly #parser: ReturnType<typeof createFrameParser>
-  readonly #text = new TextDecoder()
+  readonly #text = new Utf8Decoder()
 
   constructor(private readonly decoder: StreamDecoder, private readonly encoder: StreamEncoder, framing?: StreamFraming, private readonly onAnswer?: (events: StreamEvent) => void) {
     this.#parser = createFrameParser(framing)
@@ -132,13 +133,13 @@ class TranslatingTransform implements StreamTransform {
 
   push(chunk: Uint8Array): Uint8Array | undefined {
     let out = ''
-    for (const sse of this.#parser.push(this.#text.decode(chunk, { stream: true }))) out += this.#emit(this.decoder.push(sse))
+    for (const sse of this.#parser.push(this.#text.write(chunk))) out += this.#emit(this.decoder.push(sse))
     return bytes(out)
   }
 
   end(): Uint8Array | undefined {
     let out = ''
-    for (const sse of this.#parser.push(this.#text.decode())) out += this.#emit(this.decoder.push(sse))
+    for (const sse of this.#parser.push(this.#text.end())) out += this.#emit(this.decoder.push(sse))
     for (const sse of this.#parser.end()) out += this.#emit(this.decoder.push(sse))
     return bytes(out + this.#emit(this.decoder.end()) + this.encoder.end())
   }

@@ -1,4 +1,4 @@
-import { createSseParser } from 'model-proxy/internal'
+import { createSseParser, Utf8Decoder } from 'model-proxy/internal'
 
 type Body = Record<string, unknown>
 
@@ -8,7 +8,7 @@ type Body = Record<string, unknown>
  */
 export function watchFinalResponse(stream: ReadableStream<Uint8Array>, onResponse: (response: Body) => void): ReadableStream<Uint8Array> {
   const parser = createSseParser()
-  const decoder = new TextDecoder()
+  const decoder = new Utf8Decoder()
   let seen = false
   const look = (text: string) => {
     for (const event of parser.push(text)) {
@@ -25,8 +25,8 @@ export function watchFinalResponse(stream: ReadableStream<Uint8Array>, onRespons
   return stream.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       controller.enqueue(chunk)
-      look(decoder.decode(chunk, { stream: true }))
+      look(decoder.write(chunk))
     },
-    flush() { look(decoder.decode()) },
+    flush() { look(decoder.end()) },
   }))
 }

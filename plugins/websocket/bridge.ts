@@ -1,5 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { trustedClient, type SocketPeer, createSseParser } from 'model-proxy/internal'
+import { trustedClient, type SocketPeer, createSseParser, Utf8Decoder } from 'model-proxy/internal'
 
 /** Names the WebSocket connection a bridged request came over. */
 export const wsConnectionHeader = 'x-proxy-ws-connection'
@@ -31,9 +31,10 @@ export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unk
 
 async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event?: string; data: string }> {
   const parser = createSseParser()
-  const decoder = new TextDecoder()
+  const decoder = new Utf8Decoder()
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    yield* parser.push(decoder.decode(chunk, { stream: true }))
+    yield* parser.push(decoder.write(chunk))
   }
+  yield* parser.push(decoder.end())
   yield* parser.end()
 }
