@@ -8,11 +8,14 @@
 // AB_YAML_A / AB_YAML_B: config added to one side only, e.g. one tree twice, recorder off against on:
 //   AB_YAML_B='recorder: { mode: all }' node --import jiti/register test/bench/ab.ts . .
 // AB_NODE_ARGS_A / AB_NODE_ARGS_B: Node flags for one side (AB_NODE_ARGS_B='--max-semi-space-size=64').
+// AB_VARY=last (a new last turn in every request: an agent's next turn) or all (every message changed, so
+// no part of one body comes again in the next): what the upstream part cache (core/http/json-part-cache.ts)
+// meets in real sessions, where the default sends the same body again and again.
 // AB_INSTANCES (2): proxy processes per side. One process can cost 10-40% more than another of the same
 // tree for its whole life (docs/benchmarks.md, "per-process bias"); each side's median is over all of
 // its processes' rounds, and each process's own median is printed beside it.
 import { resolve } from 'node:path'
-import { load, median } from './proxy/load.ts'
+import { load, median, varyMark } from './proxy/load.ts'
 import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
 import { cpuMicros, startMock, startPassthrough, startProxy, type Running } from './proxy/processes.ts'
 
@@ -28,6 +31,11 @@ const chat = agentCase?.[2] === '-chat'
 const body = !agentCase ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] }
   : chat ? chatAgentBody(Number(agentCase[1]), 'bench')
   : agentBody(Number(agentCase[1]), agentCase[2] ? 'bench' : 'bench-claude')
+const vary = process.env.AB_VARY
+if (vary && !agentCase) throw new Error('AB_VARY needs an agent case (AB_CASE=agent-150...)')
+if (vary === 'last') (body.messages as unknown[]).push({ role: 'user', content: `turn ${varyMark}` })
+else if (vary === 'all') for (const message of body.messages as Array<{ content: unknown }>) message.content = typeof message.content === 'string' ? `${varyMark} ${message.content}` : [{ type: 'text', text: varyMark }, ...(message.content as unknown[])]
+else if (vary) throw new Error('AB_VARY is last or all')
 const path = agentCase && !chat ? '/v1/messages' : '/v1/chat/completions'
 const connections = agentCase ? 16 : 32
 const headers = agentCase && !chat ? agentHeaders() : agentCase ? { accept: 'text/event-stream' } : {}
@@ -43,13 +51,13 @@ for (let i = 0; i < instances; i++) {
 }
 try {
   // Warmed past the first seconds, which cost a fresh proxy about twice its steady CPU (JIT).
-  for (const [, side] of sides) await load(`${side.url}${path}`, body, connections, agentCase ? 3 : 1, headers)
+  for (const [, side] of sides) await load(`${side.url}${path}`, body, connections, agentCase ? 3 : 1, headers, !!vary)
   const results = new Map(['floor', tree.A.name, tree.B.name].map(name => [name, { cpu: [] as number[], rps: [] as number[] }]))
   const perProcess = new Map(sides.map(([, side]) => [side, [] as number[]]))
   for (let round = 0; round < rounds; round++) {
     for (const [name, side] of sides) {
       const before = cpuMicros(side.pid)
-      const result = await load(`${side.url}${path}`, body, connections, seconds, headers)
+      const result = await load(`${side.url}${path}`, body, connections, seconds, headers, !!vary)
       const cpu = (cpuMicros(side.pid) - before) / result.requests
       results.get(name)!.cpu.push(cpu)
       results.get(name)!.rps.push(result.rps)
