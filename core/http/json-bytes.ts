@@ -1,4 +1,5 @@
 import type { RawStrings } from './raw-strings.ts'
+import type { JsonPartCache } from './json-part-cache.ts'
 
 /**
  * `JSON.stringify(value)` as UTF-8 bytes, built from the JSON of each part (every key of the top object,
@@ -14,19 +15,35 @@ import type { RawStrings } from './raw-strings.ts'
  * are copied from there instead of escaped again; the parts holding them are split down to them. The
  * bytes then mean what JSON.stringify's mean (a client may spell an escape differently).
  */
-export function jsonBytes(value: unknown, strings?: RawStrings): Buffer {
-  // A number stands for a string of `strings`, copied from the client's bytes.
-  const pieces: Array<string | number> = []
-  const raw = strings?.size ? strings : undefined
-  write(value, pieces, 0, raw)
+export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
+  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000` }
+  write(value, writer, 0, parts ? '' : undefined)
+  return assemble(writer.pieces, writer.strings)
+}
+
+/** Measured, then written straight into one Buffer: no chunk Buffers to concatenate. */
+function assemble(pieces: Piece[], strings: RawStrings | undefined): Buffer {
   const runs = joinRuns(pieces)
-  // Measured, then written straight into one Buffer: no chunk Buffers to concatenate.
   let size = 0
-  for (const run of runs) size += typeof run === 'string' ? Buffer.byteLength(run) : raw!.byteLength(run)
+  for (const run of runs) size += typeof run === 'string' ? Buffer.byteLength(run) : typeof run === 'number' ? strings!.byteLength(run) : run.length
   const out = Buffer.allocUnsafe(size)
   let at = 0
-  for (const run of runs) at += typeof run === 'string' ? out.write(run, at) : raw!.copy(run, out, at)
+  for (const run of runs) at += typeof run === 'string' ? out.write(run, at) : typeof run === 'number' ? strings!.copy(run, out, at) : run.copy(out, at)
   return out
+}
+
+/**
+ * A piece of the body: JSON text, a string of `strings` by its index (copied from the client's bytes),
+ * or bytes (a part from the cache).
+ */
+type Piece = string | number | Buffer
+
+interface Writer {
+  pieces: Piece[]
+  strings: RawStrings | undefined
+  parts: JsonPartCache | undefined
+  /** Prefix of every slot: parts written for one scope (a client key) are never matched for another. */
+  scope: string
 }
 
 /** A joined run stays under V8's 128 KB large-object threshold even at two bytes per character. */
@@ -36,8 +53,8 @@ const maxRunLength = 32_768
  * Small pieces joined into runs (up to a copied string, or `maxRunLength`): measuring and writing ~800
  * pieces one by one cost more than joining them (150 KB translated request, in-process: 138 -> 96 µs).
  */
-function joinRuns(pieces: Array<string | number>): Array<string | number> {
-  const runs: Array<string | number> = []
+function joinRuns(pieces: Piece[]): Piece[] {
+  const runs: Piece[] = []
   let run = ''
   for (const piece of pieces) {
     if (typeof piece === 'string') {
@@ -86,8 +103,16 @@ function holdsRaw(value: unknown, strings: RawStrings): boolean {
   return false
 }
 
-/** Writes the JSON of `value` as pieces; false when `value` writes nothing (undefined, a function, a symbol). */
-function write(value: unknown, pieces: Array<string | number>, depth: number, strings: RawStrings | undefined): boolean {
+/** Parts this large (characters of JSON, about) are kept in the cache; smaller ones cost less to write than to keep. */
+const minCachedLength = 1024
+
+/**
+ * Writes the JSON of `value` as pieces; false when `value` writes nothing (undefined, a function, a symbol).
+ * `slot`: where a value sits, for the part cache (`''` the body, `tools` a top-level value, `tools.3` an
+ * element of a top-level list); undefined below that or without a cache.
+ */
+function write(value: unknown, writer: Writer, depth: number, slot: string | undefined): boolean {
+  const { pieces, strings } = writer
   if (strings && typeof value === 'string' && value.length >= minRawLength) {
     const index = strings.find(value)
     if (index !== -1) {
@@ -95,6 +120,23 @@ function write(value: unknown, pieces: Array<string | number>, depth: number, st
       return true
     }
   }
+  // A top-level object or an element of a top-level list (a tool, a message): looked up, and kept when new.
+  const cached = slot && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? slot : undefined
+  if (cached) {
+    const bytes = writer.parts!.find(cached, value)
+    if (bytes) {
+      pieces.push(bytes)
+      return true
+    }
+  }
+  const start = pieces.length
+  if (!writeValue(value, writer, depth, slot)) return false
+  if (cached) keep(writer, start, cached, value)
+  return true
+}
+
+function writeValue(value: unknown, writer: Writer, depth: number, slot: string | undefined): boolean {
+  const { pieces, strings } = writer
   if (!splittable(value) || (depth >= splitDepth && !(strings && holdsRaw(value, strings)))) {
     const text = JSON.stringify(value)
     if (text === undefined) return false
@@ -106,7 +148,7 @@ function write(value: unknown, pieces: Array<string | number>, depth: number, st
     for (let i = 0; i < value.length; i++) {
       if (i) pieces.push(',')
       // In a list, what JSON cannot write is null.
-      if (!write(value[i], pieces, depth + 1, strings)) pieces.push('null')
+      if (!write(value[i], writer, depth + 1, depth === 1 && slot ? `${slot}.${i}` : undefined)) pieces.push('null')
     }
     pieces.push(']')
     return true
@@ -117,9 +159,24 @@ function write(value: unknown, pieces: Array<string | number>, depth: number, st
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
     // In an object, what JSON cannot write leaves its key out.
-    if (write(value[key], pieces, depth + 1, strings)) first = false
+    if (write(value[key], writer, depth + 1, depth === 0 && slot !== undefined ? writer.scope + key : undefined)) first = false
     else pieces.length = at
   }
   pieces.push('}')
   return true
+}
+
+/** A part just written, if large enough: its pieces become one Buffer, which the cache keeps. */
+function keep(writer: Writer, start: number, slot: string, value: unknown): void {
+  const { pieces, strings } = writer
+  let length = 0
+  for (let i = start; i < pieces.length; i++) {
+    const piece = pieces[i]!
+    length += typeof piece === 'string' ? piece.length : typeof piece === 'number' ? strings!.byteLength(piece) : piece.length
+  }
+  if (length < minCachedLength) return
+  const bytes = assemble(pieces.slice(start), strings)
+  pieces.length = start
+  pieces.push(bytes)
+  writer.parts!.store(slot, value, bytes)
 }

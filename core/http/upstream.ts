@@ -1,5 +1,6 @@
 import { clientBytesOf } from './lazy-json.ts'
 import { jsonBytes } from './json-bytes.ts'
+import { JsonPartCache } from './json-part-cache.ts'
 import type { RawStrings } from './raw-strings.ts'
 import { Agent, type Dispatcher } from 'undici'
 import type { Readable } from 'node:stream'
@@ -22,6 +23,11 @@ export interface UpstreamHttpRequest {
    * string changed on the way is simply written anew.
    */
   rawStrings?: RawStrings
+  /**
+   * Whose request this is (the client key): parts of the body written for earlier requests of the same
+   * scope may be copied from the part cache (core/http/json-part-cache.ts), never another scope's.
+   */
+  partScope?: string
   /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
   body?: string | Buffer | Readable
   /** Outbound proxy for this request; '' or undefined = direct. */
@@ -77,6 +83,9 @@ export function splitUrl(url: string): [string, string] {
   return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)]
 }
 
+/** Parts of recent upstream bodies (an agent's tools and history come again every turn): one per process. */
+export const upstreamPartCache = new JsonPartCache()
+
 export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
   if (req.body !== undefined) return req.body
   if (!req.json) return undefined
@@ -85,7 +94,7 @@ export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | u
   if (bytes) return bytes
   // As bytes built from small parts (json-bytes.ts: one big string costs ten times as much here), kept:
   // an observer of the request as sent (the flight recorder) reads them instead of serializing again.
-  req.jsonText = { of: req.json, text: jsonBytes(req.json, req.rawStrings) }
+  req.jsonText = { of: req.json, text: jsonBytes(req.json, req.rawStrings, upstreamPartCache, req.partScope) }
   return req.jsonText.text
 }
 

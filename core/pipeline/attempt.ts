@@ -67,6 +67,7 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   // A body written out anew (translated, or changed) copies the client's long strings from its bytes.
   const strings = parsed ? rawStringsOf(request.body) : undefined
   if (strings) http.rawStrings ??= strings
+  http.partScope ??= request.clientKey ?? ''
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await kernel.hooks.callHook('before-upstream', { request, candidate, http })

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { JsonPartCache, sameJson } from './json-part-cache.ts'
+import { jsonBytes } from './json-bytes.ts'
+
+describe('sameJson: equal exactly when JSON.stringify writes the same text', () => {
+  it.each([
+    ['equal nested values', { a: [1, 'x', { b: null }], c: true }, { a: [1, 'x', { b: null }], c: true }, true],
+    ['key order differs', { a: 1, b: 2 }, { b: 2, a: 1 }, false],
+    ['a key with undefined against no key', { a: 1, b: undefined }, { a: 1 }, false],
+    ['-0 and 0 (both written 0)', { n: -0 }, { n: 0 }, true],
+    ['NaN (written null, but never taken as equal)', { n: Number.NaN }, { n: Number.NaN }, false],
+    ['an array against an object with the same keys', ['x'], { 0: 'x' }, false],
+    ['lists of different length', [1, 2], [1, 2, 3], false],
+    ['a Date (written by toJSON) is never equal', { at: new Date(0) }, { at: new Date(0) }, false],
+    ['an object with toJSON is never equal', { v: { toJSON: () => 1 } }, { v: { toJSON: () => 1 } }, false],
+    ['an own __proto__ key', JSON.parse('{"__proto__":{"x":1}}'), JSON.parse('{"__proto__":{"x":1}}'), true],
+    ['a string against a number', { v: '1' }, { v: 1 }, false],
+  ])('%s', (_, a, b, equal) => {
+    expect(sameJson(a, b)).toBe(equal)
+  })
+
+  it('agrees with comparing JSON.stringify on generated values', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+      if (sameJson(a, b)) expect(JSON.stringify(a)).toBe(JSON.stringify(b))
+      expect(sameJson(a, structuredClone(a))).toBe(true)
+    }))
+  })
+})
+
+const big = (seed: string) => ({ role: 'tool', content: `${seed} ${'x'.repeat(1200)}`, list: [1, 2, { deep: seed }] })
+
+describe('jsonBytes with a part cache', () => {
+  it('writes a part equal to a cached one from the cache; the bytes are the same', () => {
+    const cache = new JsonPartCache()
+    const first = { model: 'm', messages: [big('a'), big('b')], tools: [big('t')] }
+    const once = jsonBytes(first, undefined, cache).toString()
+    expect(once).toBe(JSON.stringify(first))
+    expect(cache.size).toBeGreaterThan(3 * 1200)
+    // The next turn: new objects, the same parts, one more message.
+    const next = { model: 'm', messages: [big('a'), big('b'), { role: 'user', content: 'more' }], tools: [big('t')] }
+    expect(jsonBytes(next, undefined, cache).toString()).toBe(JSON.stringify(next))
+  })
+
+  it('a part edited in place after it was cached is written as it is now, not as it was', () => {
+    const cache = new JsonPartCache()
+    const body = { messages: [big('a')] }
+    jsonBytes(body, undefined, cache)
+    body.messages[0]!.content = `edited ${'y'.repeat(1200)}`
+    ;(body.messages[0]!.list[2] as { deep: string }).deep = 'changed'
+    expect(jsonBytes(body, undefined, cache).toString()).toBe(JSON.stringify(body))
+    // And the original, sent again, still matches what was first cached (the cache kept its own copy).
+    const again = { messages: [big('a')] }
+    expect(jsonBytes(again, undefined, cache).toString()).toBe(JSON.stringify(again))
+  })
+
+  it('a part is matched only within its scope (one client key\'s parts are never another\'s shortcut)', () => {
+    const cache = new JsonPartCache()
+    const body = () => ({ messages: [big('a')] })
+    jsonBytes(body(), undefined, cache, 'key-1')
+    const one = cache.size
+    expect(jsonBytes(body(), undefined, cache, 'key-2').toString()).toBe(JSON.stringify(body()))
+    expect(cache.size).toBe(2 * one)
+    jsonBytes(body(), undefined, cache, 'key-1')
+    expect(cache.size).toBe(2 * one)
+  })
+
+  it('parts smaller than about 1 KB, and values that are not plain data, are not kept', () => {
+    const cache = new JsonPartCache()
+    jsonBytes({ messages: [{ role: 'user', content: 'short' }], at: { when: new Date(0), pad: 'x'.repeat(2000) } }, undefined, cache)
+    expect(cache.size).toBe(0)
+  })
+
+  it('keeps a few parts per place, and starts over past its byte budget', () => {
+    const cache = new JsonPartCache(10_000, 2)
+    for (const seed of ['a', 'b', 'c']) jsonBytes({ messages: [big(seed)] }, undefined, cache)
+    expect(cache.size).toBeLessThanOrEqual(2 * 1300)
+    for (const seed of ['d', 'e', 'f', 'g', 'h', 'i', 'j', 'k']) jsonBytes({ [seed]: big(seed) }, undefined, cache)
+    expect(cache.size).toBeLessThanOrEqual(10_000)
+  })
+
+  it('agrees with JSON.stringify over a run of bodies sharing one cache', () => {
+    const cache = new JsonPartCache(200_000, 3)
+    const part = fc.oneof(fc.constantFrom(big('a'), big('b'), big('c')), fc.jsonValue({ maxDepth: 3 }), fc.record({ pad: fc.constantFrom('p'.repeat(1100), 'q'.repeat(1100)), v: fc.jsonValue({ maxDepth: 2 }) }))
+    const body = fc.record({ messages: fc.array(part, { maxLength: 5 }), tools: fc.array(part, { maxLength: 3 }), system: part })
+    fc.assert(fc.property(fc.array(body, { minLength: 1, maxLength: 6 }), (bodies) => {
+      for (const value of bodies) expect(jsonBytes(value, undefined, cache).toString()).toBe(JSON.stringify(value))
+    }), { numRuns: 200 })
+  })
+})
