@@ -2,9 +2,9 @@ export const QUOTE = 34
 const BACKSLASH = 92
 export const COLON = 58
 const COMMA = 44
-const OPEN_BRACE = 123
+export const OPEN_BRACE = 123
 const CLOSE_BRACE = 125
-const OPEN_BRACKET = 91
+export const OPEN_BRACKET = 91
 const CLOSE_BRACKET = 93
 
 /** Where a top-level value sits in the body's bytes: `[start, end)`. */

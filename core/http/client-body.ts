@@ -4,6 +4,7 @@ import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings, setRawStrings } from './raw-strings.ts'
+import { clientPartCache } from './parsed-part-cache.ts'
 
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }
@@ -17,7 +18,11 @@ const setBodySource = (body: object, source: ClientBodySource) => Object.defineP
 /** A source whose text is decoded only if asked (a class: a literal's `get text()` would keep the bytes alive through young collections). */
 class LazyTextSource implements ClientBodySource {
   #text: string | undefined
-  constructor(readonly bytes: Buffer) {}
+  /**
+   * @param scope whose body this is (the client key): parts parsed for earlier bodies of the same scope
+   *   may be copied instead of parsed again (core/http/parsed-part-cache.ts), never another scope's.
+   */
+  constructor(readonly bytes: Buffer, readonly scope = '') {}
   get text(): string { return this.#text ??= jsonTextOf(this.bytes) }
 }
 
@@ -51,7 +56,11 @@ export class ClientBody {
   #parsed?: Record<string, unknown>
   readonly #scan?: TopLevelScan
 
-  constructor(readonly bytes: Buffer) {
+  /**
+   * @param scope whose body this is (the client key): parts parsed for earlier bodies of the same scope
+   *   may be copied instead of parsed again (core/http/parsed-part-cache.ts), never another scope's.
+   */
+  constructor(readonly bytes: Buffer, readonly scope = '') {
     this.#scan = scanTopLevel(bytes, maxJsonDepth)
     // What the scan cannot follow is parsed now: the client hears about a malformed body at once.
     if (!this.#scan) this.#parsed = parseJsonObject(bytes)
@@ -78,7 +87,7 @@ export class ClientBody {
     const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>
     try {
-      body = parseByParts(this.bytes, scan, wholeBytes, strings)
+      body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: clientPartCache, scope: this.scope })
     } catch {
       // The scan does not validate values: the whole parse says what is wrong.
       return parseJsonObject(this.bytes, true)

@@ -65,9 +65,9 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
 
 const empty = Buffer.alloc(0)
 
-/** A JSON body, read whole and parsed only when needed (core/http/client-body.ts). */
-export async function readClientBody(event: H3Event): Promise<ClientBody> {
-  return new ClientBody(await readBodyBytes(event))
+/** A JSON body, read whole and parsed only when needed (core/http/client-body.ts); `scope`: the client key. */
+export async function readClientBody(event: H3Event, scope?: string): Promise<ClientBody> {
+  return new ClientBody(await readBodyBytes(event), scope)
 }
 
 /** Parse a JSON object body; malformed or non-object bodies are the client's 400. */

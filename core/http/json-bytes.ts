@@ -16,7 +16,7 @@ import type { JsonPartCache } from './json-part-cache.ts'
  * bytes then mean what JSON.stringify's mean (a client may spell an escape differently).
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
-  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000` }
+  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, hits: 0 }
   write(value, writer, 0, parts ? '' : undefined)
   return assemble(writer.pieces, writer.strings)
 }
@@ -44,6 +44,8 @@ interface Writer {
   parts: JsonPartCache | undefined
   /** Prefix of every slot: parts written for one scope (a client key) are never matched for another. */
   scope: string
+  /** Parts taken from the cache so far (what each top-level key's lookups found is reported to its streak). */
+  hits: number
 }
 
 /** A joined run stays under V8's 128 KB large-object threshold even at two bytes per character. */
@@ -126,6 +128,7 @@ function write(value: unknown, writer: Writer, depth: number, slot: string | und
     const bytes = writer.parts!.find(cached, value)
     if (bytes) {
       pieces.push(bytes)
+      writer.hits++
       return true
     }
   }
@@ -158,9 +161,13 @@ function writeValue(value: unknown, writer: Writer, depth: number, slot: string 
   for (const key of Object.keys(value)) {
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
+    // Top-level keys of a body with a part cache: each one's parts are looked up while that pays.
+    const group = depth === 0 && slot !== undefined && splittable(value[key]) && writer.parts!.streaks.worthTrying(writer.scope + key) ? writer.scope + key : undefined
+    const hits = writer.hits
     // In an object, what JSON cannot write leaves its key out.
-    if (write(value[key], writer, depth + 1, depth === 0 && slot !== undefined ? writer.scope + key : undefined)) first = false
+    if (write(value[key], writer, depth + 1, group)) first = false
     else pieces.length = at
+    if (group) writer.parts!.streaks.report(group, writer.hits - hits)
   }
   pieces.push('}')
   return true

@@ -1,7 +1,9 @@
-import { arrayElements, COLON, firstLongStringAt, hasLongString, objectFields, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
+import { arrayElements, COLON, firstLongStringAt, hasLongString, objectFields, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
 import { maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { RawStrings } from './raw-strings.ts'
+import { plainCopy } from './plain-json.ts'
+import type { LongString, ParsedPartCache } from './parsed-part-cache.ts'
 
 /**
  * Values over this many bytes are parsed part by part (an array's elements, an object's values), so no
@@ -12,7 +14,21 @@ import { RawStrings } from './raw-strings.ts'
 export const wholeBytes = 32_768
 
 /** What one parse by parts reads from and notes into. */
-interface Parts { bytes: Buffer; whole: number; longs: number[]; strings: RawStrings | undefined }
+interface Parts {
+  bytes: Buffer
+  whole: number
+  longs: number[]
+  strings: RawStrings | undefined
+  cache: ParsedPartCache | undefined
+  /** Prefix of every cache slot: parts parsed for one client key are never handed to another. */
+  scope: string
+}
+
+/** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
+const minCachedBytes = 1024
+
+/** How a parse by parts may use a cache of parts parsed before (core/http/parsed-part-cache.ts). */
+export interface PartCacheUse { cache: ParsedPartCache; scope: string }
 
 /**
  * The object a scanned JSON body means, built from the JSON.parse of its parts: the same value as
@@ -24,17 +40,57 @@ interface Parts { bytes: Buffer; whole: number; longs: number[]; strings: RawStr
  * spelling, so that writing it again copies the client's bytes (core/http/raw-strings.ts). A part holding
  * one is split until the string is parsed on its own; the rest is parsed in as few parts as before.
  */
-export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings): Record<string, unknown> {
-  return fromFields({ bytes, whole, longs: scan.longStrings, strings }, scan.fields, 1)
+export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {
+  return fromFields({ bytes, whole, longs: scan.longStrings, strings, cache: cached?.cache, scope: cached?.scope ? `${cached.scope}\u0000` : '' }, scan.fields, 1)
 }
 
 function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number): Record<string, unknown> {
   const object: Record<string, unknown> = {}
   for (const [key, range] of fields) {
-    const value = parseRange(parts, range, depth)
+    const value = depth === 1 && parts.cache && range.end - range.start >= minCachedBytes ? parseTopLevel(parts, key, range) : parseRange(parts, range, depth)
     setOwn(object, key, value)
   }
   return object
+}
+
+/**
+ * A large top-level value with a cache at hand: an object is looked up whole, a list element by element
+ * (an agent's next turn repeats the last one's messages and adds some).
+ */
+function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
+  const first = parts.bytes[range.start]
+  const group = `${parts.scope}${key}`
+  if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) || !parts.cache!.streaks.worthTrying(group)) return parseRange(parts, range, 1)
+  const hits = { count: 0 }
+  let value: unknown
+  const elements = first === OPEN_BRACKET ? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
+  if (elements) value = elements.map((element, i) => parseCached(parts, `${group}.${i}`, element, 2, hits))
+  else value = first === OPEN_BRACE ? parseCached(parts, group, range, 1, hits) : parseRange(parts, range, 1)
+  parts.cache!.streaks.report(group, hits.count)
+  return value
+}
+
+/** A part copied from the cache when its bytes were parsed before, else parsed and kept. */
+function parseCached(parts: Parts, slot: string, range: ValueRange, depth: number, hits: { count: number }): unknown {
+  if (range.end - range.start < minCachedBytes) return parseRange(parts, range, depth)
+  const cache = parts.cache!
+  const bytes = parts.bytes.subarray(range.start, range.end)
+  const hit = cache.find(slot, bytes)
+  if (hit) {
+    hits.count++
+    // Its long strings are at the same places in this part's bytes: noted here as if parsed.
+    for (const string of hit.strings) parts.strings?.add(string.value, range.start + string.start, range.start + string.end)
+    return plainCopy(hit.value)
+  }
+  const noted = parts.strings?.size ?? 0
+  const value = parseRange(parts, range, depth)
+  const strings: LongString[] = []
+  for (let i = noted; i < (parts.strings?.size ?? 0); i++) {
+    const { value: text, start, end } = parts.strings!.entry(i)
+    strings.push({ value: text, start: start - range.start, end: end - range.start })
+  }
+  cache.store(slot, bytes, value, strings)
+  return value
 }
 
 function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {

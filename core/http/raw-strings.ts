@@ -59,6 +59,11 @@ export class RawStrings {
     return at === -1 ? undefined : this.#bytes.subarray(this.#starts[at]!, this.#ends[at]!)
   }
 
+  /** Noted string `index`: its value and where its spelling is. */
+  entry(index: number): { value: string; start: number; end: number } {
+    return { value: this.#strings[index]!, start: this.#starts[index]!, end: this.#ends[index]! }
+  }
+
   /** Bytes of the spelling of string `index`. */
   byteLength(index: number): number {
     return this.#ends[index]! - this.#starts[index]!

@@ -11,7 +11,7 @@ export function addMessagesRoutes(kernel: ProxyKernel): void {
     async handler(event, clientKey) {
       // Parsed only if something needs the whole: a same-format upstream gets the client's bytes and
       // validates them itself (its errors reach the client in this same format); translation decodes.
-      const request = createProxyRequest(event, { inbound: 'messages', endpoint: 'messages', body: await readClientBody(event), clientKey })
+      const request = createProxyRequest(event, { inbound: 'messages', endpoint: 'messages', body: await readClientBody(event, clientKey), clientKey })
       return runPipeline(kernel, request)
     },
   })

@@ -12,7 +12,7 @@ export function addChatRoutes(kernel: ProxyKernel): void {
     async handler(event, clientKey) {
       // The client's bytes: what routing and the checks need is read from them, the rest is parsed
       // only when something needs it (a same-format request goes upstream as it came).
-      let body: ClientBody | Record<string, unknown> = await readClientBody(event)
+      let body: ClientBody | Record<string, unknown> = await readClientBody(event, clientKey)
       // Rule 16: no `messages` but `input`/`instructions` = a responses-format body; treat it as chat.
       if (!body.has('messages') && (body.has('input') || body.has('instructions'))) {
         const responses = kernel.formats.get('responses')

@@ -9,7 +9,7 @@ export function addResponsesRoutes(kernel: ProxyKernel): void {
     format: 'responses',
     async handler(event, clientKey) {
       // As for messages: parsed only when something needs the whole (providers/beta/routes.ts).
-      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'responses', body: await readClientBody(event), clientKey })
+      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'responses', body: await readClientBody(event, clientKey), clientKey })
       return runPipeline(kernel, request)
     },
   })

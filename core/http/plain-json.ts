@@ -1,0 +1,58 @@
+/** Plain JSON data (what JSON.parse builds), compared and copied without writing it out. */
+
+/** What `plainCopy` returns for a value that is not plain JSON data. */
+export const notPlain = Symbol('not plain JSON data')
+
+const isPlainObject = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/**
+ * Whether `a` and `b` write the same JSON: the same keys in the same order, equal strings, numbers,
+ * booleans and nulls. Anything else (an instance with `toJSON`, a Date, a Map) is never equal, so it is
+ * never taken from the cache.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length || Object.getPrototypeOf(a) !== Array.prototype || Object.getPrototypeOf(b) !== Array.prototype) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
+    return true
+  }
+  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false
+  const keysA = Object.keys(a)
+  const keysB = Object.keys(b)
+  if (keysA.length !== keysB.length) return false
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!
+    if (key !== keysB[i] || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false
+  }
+  return true
+}
+
+/** A copy of plain JSON data (strings are shared: they cannot change), or `notPlain`. */
+export function plainCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' ? notPlain : value
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return notPlain
+    const out = new Array<unknown>(value.length)
+    for (let i = 0; i < value.length; i++) {
+      const item = plainCopy(value[i])
+      if (item === notPlain) return notPlain
+      out[i] = item
+    }
+    return out
+  }
+  if (!isPlainObject(value)) return notPlain
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const item = plainCopy((value as Record<string, unknown>)[key])
+    if (item === notPlain) return notPlain
+    // A key named __proto__ stays an own key (an assignment would set the prototype).
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
+    else out[key] = item
+  }
+  return out
+}
