@@ -3,7 +3,7 @@
 // to the same mock; the proxy serves them same-format (beta upstream) and translated (compat upstream).
 import { request, Agent } from 'undici'
 import { agentBody, agentHeaders } from './agent-body.ts'
-import { load, median } from './load.ts'
+import { load, median, varyMark } from './load.ts'
 import { benchKey, cpuMicros, rssMb, startMock, startProxy, type Running } from './processes.ts'
 
 export interface Side { name: string; run: Running; headers?: Record<string, string>; model?: string }
@@ -17,10 +17,17 @@ export const agentCases = [
   { kb: 150, mode: 'translated (messages -> compat)', model: 'bench' },
 ] as const
 
+/**
+ * Every request is the agent's next turn: the same history and tools, and a last message of its own. A
+ * body sent again and again would be served from the part caches (core/http/json-part-cache.ts,
+ * parsed-part-cache.ts) more than real sessions are.
+ */
+const nextTurn = (body: Record<string, unknown>) => ({ ...body, messages: [...(body.messages as unknown[]), { role: 'user', content: `turn ${varyMark}` }] })
+
 /** c=16 throughput and CPU per request, every side interleaved per round; medians. */
 async function loadSide(side: Side, body: Record<string, unknown>, seconds: number) {
   const before = cpuMicros(side.run.pid)
-  const result = await load(`${side.run.url}/v1/messages`, side.model ? { ...body, model: side.model } : body, 16, seconds, { ...agentHeaders(), ...side.headers })
+  const result = await load(`${side.run.url}/v1/messages`, side.model ? { ...body, model: side.model } : body, 16, seconds, { ...agentHeaders(), ...side.headers }, true)
   return { ...result, cpu: (cpuMicros(side.run.pid) - before) / Math.max(1, result.requests) }
 }
 
@@ -31,12 +38,12 @@ async function loadSide(side: Side, body: Record<string, unknown>, seconds: numb
  */
 async function sequential(sides: Side[], body: Record<string, unknown>, count: number): Promise<Map<string, number>> {
   const agent = new Agent({ keepAliveTimeout: 10_000 })
-  const payloads = sides.map(side => JSON.stringify(side.model ? { ...body, model: side.model } : body))
+  const payloads = sides.map(side => JSON.stringify(side.model ? { ...body, model: side.model } : body).split(varyMark))
   const times = sides.map(() => [] as number[])
   for (let i = 0; i < count; i++) {
     for (const [at, side] of sides.entries()) {
       const start = performance.now()
-      const response = await request(`${side.run.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders(), ...side.headers }, body: payloads[at] })
+      const response = await request(`${side.run.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders(), ...side.headers }, body: payloads[at]!.join(`${i}.${at}`) })
       await response.body.text()
       times[at]!.push(performance.now() - start)
     }
@@ -53,7 +60,7 @@ async function sequential(sides: Side[], body: Record<string, unknown>, count: n
 export async function agentRows(floor: Running, proxy: Running, peers: Array<Side & { cases: 'translated' | 'same' }>, seconds: number, rounds: number): Promise<Row[]> {
   const rows: Row[] = []
   for (const test of agentCases) {
-    const body = agentBody(test.kb, test.model)
+    const body = nextTurn(agentBody(test.kb, test.model))
     const translated = test.model === 'bench'
     const sides: Side[] = [{ name: 'floor', run: floor }, { name: 'this proxy', run: proxy }, ...peers.filter(p => p.cases === (translated ? 'translated' : 'same'))]
     // Warm: JIT, pools. The proxy's first seconds cost about twice its steady state, and it idles while the peers run.
@@ -85,16 +92,18 @@ export async function agentMemoryRow(concurrent = 200): Promise<Row[]> {
   const proxy = await startProxy(mock.url)
   const results: Row[] = []
   try {
-    const body = JSON.stringify(agentBody(150, 'bench-claude'))
+    const [head, tail] = JSON.stringify(nextTurn(agentBody(150, 'bench-claude'))).split(varyMark) as [string, string]
+    let turn = 0
     const agent = new Agent({ connections: concurrent, pipelining: 1 })
     const idle = rssMb(proxy.pid)
-    for (const [label, payload] of [['same format', body], ['translated', body.replace('"model":"bench-claude"', '"model":"bench"')]] as const) {
+    for (const [label, model] of [['same format', 'bench-claude'], ['translated', 'bench']] as const) {
       let peak = 0
       const sampler = setInterval(() => { peak = Math.max(peak, rssMb(proxy.pid)) }, 50)
       let errors = 0
       const started = performance.now()
       await Promise.all(Array.from({ length: concurrent }, async () => {
         try {
+          const payload = `${head}${++turn}${tail}`.replace('"model":"bench-claude"', `"model":"${model}"`)
           const response = await request(`${proxy.url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders() }, body: payload })
           const text = await response.body.text()
           if (response.statusCode !== 200 || !text.includes('message_stop')) errors++
