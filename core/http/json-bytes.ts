@@ -14,6 +14,10 @@ import type { JsonPartCache } from './json-part-cache.ts'
  * `strings`: long strings whose JSON spelling is known (the client's own bytes, core/http/raw-strings.ts)
  * are copied from there instead of escaped again; the parts holding them are split down to them. The
  * bytes then mean what JSON.stringify's mean (a client may spell an escape differently).
+ *
+ * `parts`, `scope`: a cache of parts written before (core/http/json-part-cache.ts) and whose body this is
+ * (a client key): a top-level object, or an element of a top-level list, equal to one written for the same
+ * scope is copied from those bytes.
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
   const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, hits: 0 }
