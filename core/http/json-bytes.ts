@@ -110,7 +110,7 @@ function holdsRaw(value: unknown, strings: RawStrings): boolean {
 }
 
 /** Parts this large (characters of JSON, about) are kept in the cache; smaller ones cost less to write than to keep. */
-const minCachedLength = 1024
+const minCachedLength = 256
 
 /**
  * Writes the JSON of `value` as pieces; false when `value` writes nothing (undefined, a function, a symbol).

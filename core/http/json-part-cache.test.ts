@@ -40,7 +40,7 @@ describe('jsonBytes with a part cache', () => {
     expect(cache.size).toBe(2 * one)
   })
 
-  it('parts smaller than about 1 KB, and values that are not plain data, are not kept', () => {
+  it('parts smaller than about 256 bytes, and values that are not plain data, are not kept', () => {
     const cache = new JsonPartCache()
     jsonBytes({ messages: [{ role: 'user', content: 'short' }], at: { when: new Date(0), pad: 'x'.repeat(2000) } }, undefined, cache)
     expect(cache.size).toBe(0)

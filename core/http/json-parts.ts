@@ -25,7 +25,7 @@ interface Parts {
 }
 
 /** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
-const minCachedBytes = 1024
+const minCachedBytes = 256
 
 /** How a parse by parts may use a cache of parts parsed before (core/http/parsed-part-cache.ts). */
 export interface PartCacheUse { cache: ParsedPartCache; scope: string }
