@@ -50,6 +50,19 @@ describe('scanTopLevel', () => {
     expect(valueOf('{"model":"a","model":"b"}', 'model')).toBe('"b"')
   })
 
+  it('notes the elements of each top-level list on the same pass (the last of a repeated key)', () => {
+    const text = '{"messages":[{"a":[1,2]}, "x" ,[3],{"b":"]"}],"n":[],"tools":[1],"tools":{"k":[9]},"again":[0],"again":[[5],6]}'
+    const result = scan(text)!
+    const elements = (key: string) => result.lists!.get(key)?.map(range => text.slice(range.start, range.end))
+    expect(elements('messages')).toEqual(['{"a":[1,2]}', '"x"', '[3]', '{"b":"]"}'])
+    expect(elements('n')).toEqual([])
+    expect(elements('tools')).toBeUndefined()
+    expect(elements('again')).toEqual(['[5]', '6'])
+    // A list one level too deep is refused as before.
+    expect(scanTopLevel(Buffer.from('{"a":[[[1]]]}'), 3)).toBeUndefined()
+    expect(scanTopLevel(Buffer.from('{"a":[[1]]}'), 3)).toBeDefined()
+  })
+
   it('refuses nesting deeper than the limit', () => {
     expect(scanTopLevel(Buffer.from(`{"a":${'['.repeat(10)}${']'.repeat(10)}}`), 5)).toBeUndefined()
     expect(scanTopLevel(Buffer.from(`{"a":${'['.repeat(3)}${']'.repeat(3)}}`), 5)).toBeDefined()
@@ -65,6 +78,9 @@ describe('scanTopLevel', () => {
       for (const key of Object.keys(object)) {
         const range = result.fields.get(key)!
         expect(JSON.parse(Buffer.from(text).toString('utf8', range.start, range.end))).toEqual(parsed[key])
+        const list = result.lists!.get(key)
+        if (Array.isArray(parsed[key])) expect(list!.map(element => JSON.parse(Buffer.from(text).toString('utf8', element.start, element.end)))).toEqual(parsed[key])
+        else expect(list).toBeUndefined()
       }
       return result.fields.size === Object.keys(object).length
     }))

@@ -22,6 +22,8 @@ export interface TopLevelScan {
    * them again (core/http/raw-strings.ts).
    */
   longStrings: number[]
+  /** The elements of each top-level list (found on the same pass): parsing by parts needs no second walk. */
+  lists?: Map<string, ValueRange[]>
 }
 
 /** A string token this long or longer is noted by the scan (shorter ones cost less to write again than to look up). */
@@ -94,7 +96,7 @@ function keyText(bytes: Buffer, open: number, end: number): string | undefined {
 }
 
 /** An object opening at `open` (a `{`): its keys' value ranges and the index just past its `}`, or undefined. */
-function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number, longs?: number[]): (TopLevelScan & { end: number }) | undefined {
+function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number, longs?: number[], lists?: Map<string, ValueRange[]>): (TopLevelScan & { end: number }) | undefined {
   const fields = new Map<string, ValueRange>()
   const repeated = new Set<string>()
   const longStrings = longs ?? []
@@ -110,13 +112,31 @@ function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number
     i = skipSpace(bytes, keyEnd)
     if (bytes[i] !== COLON) return undefined
     const start = skipSpace(bytes, i + 1)
-    const end = valueEnd(bytes, start, depth, maxDepth, longs)
+    const elements = lists && bytes[start] === OPEN_BRACKET ? [] as ValueRange[] : undefined
+    const end = elements ? listEnd(bytes, start, depth, maxDepth, elements, longs) : valueEnd(bytes, start, depth, maxDepth, longs)
     if (end === -1 || end === start) return undefined
     if (fields.has(key)) repeated.add(key)
     fields.set(key, { start, end })
+    if (elements) lists!.set(key, elements)
+    else lists?.delete(key)
     i = skipSpace(bytes, end)
     if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
     return bytes[i] === CLOSE_BRACE ? { fields, repeated, longStrings, end: i + 1 } : undefined
+  }
+}
+
+/** Index just past a list opening at `open` (a `[`), its elements noted in `elements`, or -1. */
+function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
+  if (depth + 1 > maxDepth) return -1
+  let i = skipSpace(bytes, open + 1)
+  if (bytes[i] === CLOSE_BRACKET) return i + 1
+  for (;;) {
+    const end = valueEnd(bytes, i, depth + 1, maxDepth, longs)
+    if (end === -1 || end === i) return -1
+    elements.push({ start: i, end })
+    i = skipSpace(bytes, end)
+    if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
+    return bytes[i] === CLOSE_BRACKET ? i + 1 : -1
   }
 }
 
@@ -162,9 +182,10 @@ export function objectFields(bytes: Buffer, range: ValueRange, depth: number, ma
  * routing reads is parsed from its range, and the rest goes to a vendor that validates its own format.
  */
 export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
-  const scan = scanObject(bytes, skipSpace(bytes, 0), 1, maxDepth, [])
+  const lists = new Map<string, ValueRange[]>()
+  const scan = scanObject(bytes, skipSpace(bytes, 0), 1, maxDepth, [], lists)
   if (!scan || skipSpace(bytes, scan.end) !== bytes.length) return undefined
-  return { fields: scan.fields, repeated: scan.repeated, longStrings: scan.longStrings }
+  return { fields: scan.fields, repeated: scan.repeated, longStrings: scan.longStrings, lists }
 }
 
 /** Index in `longs` (`TopLevelScan.longStrings`) of the first pair starting at or after `from` (`longs.length` if none). */

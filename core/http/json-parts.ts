@@ -18,6 +18,8 @@ interface Parts {
   bytes: Buffer
   whole: number
   longs: number[]
+  /** Top-level lists' elements, from the scan. */
+  lists: Map<string, ValueRange[]> | undefined
   strings: RawStrings | undefined
   cache: ParsedPartCache | undefined
   /** Prefix of every cache slot: parts parsed for one client key are never handed to another. */
@@ -41,7 +43,7 @@ export interface PartCacheUse { cache: ParsedPartCache; scope: string }
  * one is split until the string is parsed on its own; the rest is parsed in as few parts as before.
  */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {
-  return fromFields({ bytes, whole, longs: scan.longStrings, strings, cache: cached?.cache, scope: cached?.scope ? `${cached.scope}\u0000` : '' }, scan.fields, 1)
+  return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ? `${cached.scope}\u0000` : '' }, scan.fields, 1)
 }
 
 function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number): Record<string, unknown> {
@@ -63,7 +65,7 @@ function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) || !parts.cache!.streaks.worthTrying(group)) return parseRange(parts, range, 1)
   const hits = { count: 0 }
   let value: unknown
-  const elements = first === OPEN_BRACKET ? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
+  const elements = first === OPEN_BRACKET ? parts.lists?.get(key) ?? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
   if (elements) value = elements.map((element, i) => parseCached(parts, `${group}.${i}`, element, 2, hits))
   else value = first === OPEN_BRACE ? parseCached(parts, group, range, 1, hits) : parseRange(parts, range, 1)
   parts.cache!.streaks.report(group, hits.count)
