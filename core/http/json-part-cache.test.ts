@@ -46,12 +46,23 @@ describe('jsonBytes with a part cache', () => {
     expect(cache.size).toBe(0)
   })
 
-  it('keeps a few parts per place, and starts over past its byte budget', () => {
+  it('keeps a few parts per place; past its byte budget the places used longest ago go first', () => {
     const cache = new JsonPartCache(10_000, 2)
     for (const seed of ['a', 'b', 'c']) jsonBytes({ messages: [big(seed)] }, undefined, cache)
     expect(cache.size).toBeLessThanOrEqual(2 * 1300)
-    for (const seed of ['d', 'e', 'f', 'g', 'h', 'i', 'j', 'k']) jsonBytes({ [seed]: big(seed) }, undefined, cache)
+    // Eight clients (scopes) at once, one part each, in a budget for about seven: client 1 keeps using its part.
+    const one = cache.size
+    for (const client of ['1', '2', '3', '4', '5', '6', '7', '8']) {
+      jsonBytes({ messages: [big(client)] }, undefined, cache, `key-${client}`)
+      jsonBytes({ messages: [big('1')] }, undefined, cache, 'key-1')
+    }
     expect(cache.size).toBeLessThanOrEqual(10_000)
+    expect(cache.size).toBeGreaterThan(10_000 - 2 * one)
+    // Client 1's part is still there; the first places (no scope) and client 2's, used longest ago, are gone.
+    expect(cache.find('key-1\u0000messages.0', big('1'))).toBeDefined()
+    expect(cache.find('key-8\u0000messages.0', big('8'))).toBeDefined()
+    expect(cache.find('messages.0', big('c'))).toBeUndefined()
+    expect(cache.find('key-2\u0000messages.0', big('2'))).toBeUndefined()
   })
 
   it('agrees with JSON.stringify over a run of bodies sharing one cache', () => {
