@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
+
+/**
+ * The part caches through HTTP (core/http/parsed-part-cache.ts, json-part-cache.ts): a recorded Claude
+ * Code request sent again, and then as its next turn, reaches each upstream exactly as it does for a
+ * client key the caches have never seen (whose request is parsed and written from scratch).
+ */
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/clients/claude-code-tool-result.json', import.meta.url), 'utf8')) as { headers: Record<string, string>; body: Record<string, unknown> }
+const families = ['compat', 'gamma', 'alpha', 'beta'] as const
+const fresh = (family: string) => `sk-fresh-${family}`
+
+let setup: FamilyProxy
+beforeAll(async () => { setup = await startFamilyProxy({ keys: families.map(fresh) }) })
+afterAll(() => setup.close())
+
+const turn = (model: string, extra: unknown[] = []) => ({ ...fixture.body, model, stream: false, messages: [...fixture.body.messages as unknown[], ...extra] })
+const said = (word: string) => ({ role: 'user', content: [{ type: 'text', text: `and now the ${word} too, please: ${'make them pass '.repeat(40)}` }] })
+const nextMessage = said('tests')
+
+async function upstreamBody(family: typeof families[number], key: string, body: unknown): Promise<string> {
+  const response = await fetch(`${setup.proxy.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body) })
+  expect(response.status, await response.clone().text()).toBe(200)
+  await response.text()
+  return setup.upstreams[family].requests.at(-1)!.body
+}
+
+describe.each(families)('%s upstream', (family) => {
+  it('the same turn again, and the next turn, go upstream as they do for a client key the caches never saw', async () => {
+    const model = familyModels[family]
+    const first = await upstreamBody(family, clientKey, turn(model))
+    expect(await upstreamBody(family, clientKey, turn(model))).toBe(first)
+    const next = await upstreamBody(family, clientKey, turn(model, [nextMessage]))
+    expect(next).toBe(await upstreamBody(family, fresh(family), turn(model, [nextMessage])))
+    expect(next.length).toBeGreaterThan(first.length)
+    // Another next turn whose new message has the same length as the last one's and other words.
+    const other = await upstreamBody(family, clientKey, turn(model, [said('specs')]))
+    expect(other).toBe(await upstreamBody(family, fresh(family), turn(model, [said('specs')])))
+    expect(other).toContain('the specs too')
+  })
+})
