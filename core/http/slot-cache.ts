@@ -11,6 +11,8 @@ export class SlotCache<Part extends { bytes: Buffer }> {
   #bytes = 0
   /** Counts uses: a place's `used` says when it was last found or added to. */
   #clock = 0
+  #hits = 0
+  #misses = 0
   /** Groups of parts (a client key's `messages`) that stopped finding anything are left alone a while. */
   readonly streaks = new MissStreaks()
 
@@ -23,7 +25,10 @@ export class SlotCache<Part extends { bytes: Buffer }> {
   /** The first part at `slot` that `matches` (it moves to the front). */
   protected findWhere(slot: string, matches: (part: Part) => boolean): Part | undefined {
     const place = this.#slots.get(slot)
-    if (!place) return undefined
+    if (!place) {
+      this.#misses++
+      return undefined
+    }
     const { parts } = place
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!
@@ -33,8 +38,10 @@ export class SlotCache<Part extends { bytes: Buffer }> {
         parts.unshift(part)
       }
       place.used = ++this.#clock
+      this.#hits++
       return part
     }
+    this.#misses++
     return undefined
   }
 
@@ -69,6 +76,10 @@ export class SlotCache<Part extends { bytes: Buffer }> {
 
   /** Bytes held. */
   get size(): number { return this.#bytes }
+
+  /** Lookups that found a part, and that did not, since the process started (`/metrics`). */
+  get hits(): number { return this.#hits }
+  get misses(): number { return this.#misses }
 }
 
 interface Slot<Part> { parts: Part[]; used: number }

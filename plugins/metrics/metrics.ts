@@ -1,8 +1,11 @@
 import { Counter, Gauge, Registry } from 'prom-client'
 import { CounterTally, HistogramTally } from './tally.ts'
 import type { ProxyKernel, CredentialState } from 'model-proxy'
+import { clientPartCache, upstreamPartCache } from 'model-proxy/internal'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']
+/** The process's part caches (core/http/parsed-part-cache.ts, json-part-cache.ts), by their label. */
+const partCaches = [['parse', clientPartCache], ['write', upstreamPartCache]] as const
 /** Seconds: from a quick non-stream answer to a long agentic stream. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 
@@ -15,6 +18,7 @@ export type ProxyMetrics = ReturnType<typeof createProxyMetrics>
 export function createProxyMetrics(kernel: ProxyKernel) {
   const registry = new Registry()
   let counted = 0
+  const countedLookups = new Map<string, number>()
   const registers = [registry]
   const register = <T extends CounterTally | HistogramTally>(metric: T): T => {
     registry.registerMetric(metric as never)
@@ -43,6 +47,30 @@ export function createProxyMetrics(kernel: ProxyKernel) {
         if (seen > 0) this.inc(seen)
         counted += seen
       },
+    }),
+    partCacheLookups: new Counter({
+      name: 'proxy_part_cache_lookups_total',
+      help: 'Lookups in the part caches (parse: client body parts; write: translated upstream body parts), found or not.',
+      labelNames: ['cache', 'result'],
+      registers,
+      collect() {
+        for (const [cache, parts] of partCaches) {
+          for (const result of ['hit', 'miss'] as const) {
+            const key = `${cache} ${result}`
+            const now = result === 'hit' ? parts.hits : parts.misses
+            const seen = now - (countedLookups.get(key) ?? 0)
+            if (seen > 0) this.inc({ cache, result }, seen)
+            countedLookups.set(key, now)
+          }
+        }
+      },
+    }),
+    partCacheBytes: new Gauge({
+      name: 'proxy_part_cache_bytes',
+      help: 'JSON bytes held by each part cache (the parts\' objects cost about as much again).',
+      labelNames: ['cache'],
+      registers,
+      collect() { for (const [cache, parts] of partCaches) this.set({ cache }, parts.size) },
     }),
     credentials: new Gauge({
       name: 'proxy_credentials',

@@ -26,6 +26,19 @@ async function upstreamBody(family: typeof families[number], key: string, body: 
   return setup.upstreams[family].requests.at(-1)!.body
 }
 
+it('/metrics counts the lookups of both caches and the bytes they hold', async () => {
+  // A body with a long string is parsed by parts (smaller ones are parsed whole, without the cache).
+  await upstreamBody('compat', clientKey, turn(familyModels.compat, [nextMessage]))
+  await upstreamBody('compat', clientKey, turn(familyModels.compat, [nextMessage]))
+  const text = await (await fetch(`${setup.proxy.url}/metrics`)).text()
+  // `name{labels} value`, the labels written as given.
+  const value = (series: string) => Number(text.split('\n').find(line => line.startsWith(`${series} `))?.split(' ')[1])
+  for (const cache of ['parse', 'write']) {
+    expect(value(`proxy_part_cache_lookups_total{cache="${cache}",result="hit"}`)).toBeGreaterThan(0)
+    expect(value(`proxy_part_cache_bytes{cache="${cache}"}`)).toBeGreaterThan(0)
+  }
+})
+
 describe.each(families)('%s upstream', (family) => {
   it('the same turn again, and the next turn, go upstream as they do for a client key the caches never saw', async () => {
     const model = familyModels[family]
