@@ -18,11 +18,7 @@ const setBodySource = (body: object, source: ClientBodySource) => Object.defineP
 /** A source whose text is decoded only if asked (a class: a literal's `get text()` would keep the bytes alive through young collections). */
 class LazyTextSource implements ClientBodySource {
   #text: string | undefined
-  /**
-   * @param scope whose body this is (the client key): parts parsed for earlier bodies of the same scope
-   *   may be copied instead of parsed again (core/http/parsed-part-cache.ts), never another scope's.
-   */
-  constructor(readonly bytes: Buffer, readonly scope = '') {}
+  constructor(readonly bytes: Buffer) {}
   get text(): string { return this.#text ??= jsonTextOf(this.bytes) }
 }
 

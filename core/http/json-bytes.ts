@@ -166,7 +166,8 @@ function writeValue(value: unknown, writer: Writer, depth: number, slot: string 
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
     // Top-level keys of a body with a part cache: each one's parts are looked up while that pays.
-    const group = depth === 0 && slot !== undefined && splittable(value[key]) && writer.parts!.streaks.worthTrying(writer.scope + key) ? writer.scope + key : undefined
+    const scoped = depth === 0 && slot !== undefined && splittable(value[key]) ? writer.scope + key : undefined
+    const group = scoped && writer.parts!.streaks.worthTrying(scoped) ? scoped : undefined
     const hits = writer.hits
     // In an object, what JSON cannot write leaves its key out.
     if (write(value[key], writer, depth + 1, group)) first = false

@@ -1,4 +1,4 @@
-import { maskSecret } from 'model-proxy/internal'
+import { maskSecret, Utf8Decoder } from 'model-proxy/internal'
 import type { StreamEvent } from './types.ts'
 
 /** Headers whose values are credentials: kept masked (`sk-a...7890`), never whole. */
@@ -53,15 +53,15 @@ export class StreamTap {
  * chunks.
  */
 export function streamEvents(bytes: Uint8Array, chunks: readonly number[], sse: boolean): StreamEvent[] {
-  const decoder = new TextDecoder()
+  const decoder = new Utf8Decoder()
   const decoded: StreamEvent[] = []
   let from = 0
   for (let i = 0; i + 1 < chunks.length; i += 2) {
     const end = Math.min(chunks[i]!, bytes.byteLength)
-    decoded.push({ at: chunks[i + 1]!, data: decoder.decode(bytes.subarray(from, end), { stream: true }) })
+    decoded.push({ at: chunks[i + 1]!, data: decoder.write(bytes.subarray(from, end)) })
     from = end
   }
-  const rest = decoder.decode()
+  const rest = decoder.end()
   if (rest && decoded.length) decoded.at(-1)!.data += rest
   return sse ? sseEvents(decoded) : decoded.filter(chunk => chunk.data.trim())
 }
