@@ -1,11 +1,11 @@
 export const QUOTE = 34
 const BACKSLASH = 92
 export const COLON = 58
-const COMMA = 44
+export const COMMA = 44
 export const OPEN_BRACE = 123
 const CLOSE_BRACE = 125
 export const OPEN_BRACKET = 91
-const CLOSE_BRACKET = 93
+export const CLOSE_BRACKET = 93
 
 /** Where a top-level value sits in the body's bytes: `[start, end)`. */
 export interface ValueRange { start: number; end: number }
@@ -141,7 +141,7 @@ function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, e
 }
 
 /** Index just past the value starting at `start` inside a container at `depth`, or -1. */
-function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number, longs?: number[]): number {
+export function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number, longs?: number[]): number {
   const c = bytes[start]
   if (c === QUOTE) {
     const end = stringEnd(bytes, start)

@@ -2,9 +2,10 @@ import { ProxyError } from './errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
-import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
+import { arrayElements, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings, setRawStrings } from './raw-strings.ts'
 import { clientPartCache } from './parsed-part-cache.ts'
+import { clientScanMemo } from './scan-memo.ts'
 
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }
@@ -57,7 +58,8 @@ export class ClientBody {
    *   may be copied instead of parsed again (core/http/parsed-part-cache.ts), never another scope's.
    */
   constructor(readonly bytes: Buffer, readonly scope = '') {
-    this.#scan = scanTopLevel(bytes, maxJsonDepth)
+    // A conversation's next turn is scanned only where it differs from its last (core/http/scan-memo.ts).
+    this.#scan = clientScanMemo.scan(bytes, scope, maxJsonDepth)
     // What the scan cannot follow is parsed now: the client hears about a malformed body at once.
     if (!this.#scan) this.#parsed = parseJsonObject(bytes)
   }

@@ -56,6 +56,19 @@ export class SlotCache<Part extends { bytes: Buffer }> {
   }
 
   /**
+   * The oldest part at `slot` when the place is full and it `fits`, moved to the front to be refilled by
+   * the caller (a part whose buffer is reused instead of allocated again: its byte count must not change).
+   */
+  protected recycle(slot: string, fits: (part: Part) => boolean): Part | undefined {
+    const place = this.#slots.get(slot)
+    if (!place || place.parts.length < this.perSlot || !fits(place.parts.at(-1)!)) return undefined
+    const part = place.parts.pop()!
+    place.parts.unshift(part)
+    place.used = ++this.#clock
+    return part
+  }
+
+  /**
    * Over budget: the places used longest ago go, down to three quarters of the budget (one sort now and
    * then, rather than bookkeeping on every use).
    */

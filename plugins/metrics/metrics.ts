@@ -1,11 +1,11 @@
 import { Counter, Gauge, Registry } from 'prom-client'
 import { CounterTally, HistogramTally } from './tally.ts'
 import type { ProxyKernel, CredentialState } from 'model-proxy'
-import { clientPartCache, upstreamPartCache } from 'model-proxy/internal'
+import { clientPartCache, clientScanMemo, upstreamPartCache } from 'model-proxy/internal'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']
-/** The process's part caches (core/http/parsed-part-cache.ts, json-part-cache.ts), by their label. */
-const partCaches = [['parse', clientPartCache], ['write', upstreamPartCache]] as const
+/** The process's part caches (core/http/parsed-part-cache.ts, json-part-cache.ts, scan-memo.ts), by their label. */
+const partCaches = [['parse', clientPartCache], ['write', upstreamPartCache], ['scan', clientScanMemo]] as const
 /** Seconds: from a quick non-stream answer to a long agentic stream. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 
@@ -50,7 +50,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
     }),
     partCacheLookups: new Counter({
       name: 'proxy_part_cache_lookups_total',
-      help: 'Lookups in the part caches (parse: client body parts; write: translated upstream body parts), found or not.',
+      help: 'Lookups in the part caches (parse: client body parts; write: translated upstream body parts; scan: a client key\'s recent large bodies, to scan only what changed), found or not.',
       labelNames: ['cache', 'result'],
       registers,
       collect() {
@@ -67,7 +67,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
     }),
     partCacheBytes: new Gauge({
       name: 'proxy_part_cache_bytes',
-      help: 'JSON bytes held by each part cache (the parts\' objects cost about as much again).',
+      help: 'Bytes held by each part cache (parse and write: JSON, whose objects cost about as much again; scan: the buffers kept for recent bodies).',
       labelNames: ['cache'],
       registers,
       collect() { for (const [cache, parts] of partCaches) this.set({ cache }, parts.size) },

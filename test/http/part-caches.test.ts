@@ -12,7 +12,7 @@ const families = ['compat', 'gamma', 'alpha', 'beta'] as const
 const fresh = (family: string) => `sk-fresh-${family}`
 
 let setup: FamilyProxy
-beforeAll(async () => { setup = await startFamilyProxy({ keys: families.map(fresh) }) })
+beforeAll(async () => { setup = await startFamilyProxy({ keys: [...families.map(fresh), ...families.map(family => `sk-history-${family}`)] }) })
 afterAll(() => setup.close())
 
 const turn = (model: string, extra: unknown[] = []) => ({ ...fixture.body, model, stream: false, messages: [...fixture.body.messages as unknown[], ...extra] })
@@ -51,5 +51,41 @@ describe.each(families)('%s upstream', (family) => {
     const other = await upstreamBody(family, clientKey, turn(model, [said('specs')]))
     expect(other).toBe(await upstreamBody(family, fresh(family), turn(model, [said('specs')])))
     expect(other).toContain('the specs too')
+  })
+})
+
+describe('a long history, scanned only where the next turn differs (core/http/scan-memo.ts)', () => {
+  const filler = (i: number) => `line ${i}: const value = await request(path) // why ${'x'.repeat(i % 7)}\n`.repeat(40)
+  const history = Array.from({ length: 24 }, (_, i) => {
+    const id = `toolu_hist${String(i).padStart(6, '0')}`
+    return [
+      { role: 'assistant', content: [{ type: 'text', text: `reading file ${i}` }, { type: 'tool_use', id, name: 'Read', input: { file_path: `/src/file-${i}.ts` } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: filler(i) }] },
+    ]
+  }).flat()
+  const long = (model: string, extra: unknown[] = []) => turn(model, [...history, ...extra])
+
+  it.each(families)('%s: each next turn goes upstream as for a fresh client key; a turn naming another model goes where that model is served', async (family) => {
+    const model = familyModels[family]
+    const key = `sk-history-${family}`
+    expect(JSON.stringify(long(model)).length).toBeGreaterThan(64 * 1024)
+    await upstreamBody(family, key, long(model))
+    for (const word of ['tests', 'docs', 'bench']) {
+      const next = await upstreamBody(family, key, long(model, [said(word)]))
+      expect(next).toBe(await upstreamBody(family, fresh(family), long(model, [said(word)])))
+      expect(next).toContain(`the ${word} too`)
+    }
+    // The same history under another family's model: the model is outside the list, so the body is scanned whole.
+    const other = families[(families.indexOf(family) + 1) % families.length]!
+    const moved = await upstreamBody(other, key, long(familyModels[other], [said('move')]))
+    expect(moved).toBe(await upstreamBody(other, fresh(other), long(familyModels[other], [said('move')])))
+  })
+
+  it('/metrics counts the scan memo\'s lookups', async () => {
+    for (const word of ['one', 'two']) await upstreamBody('beta', clientKey, long(familyModels.beta, [said(word)]))
+    const text = await (await fetch(`${setup.proxy.url}/metrics`)).text()
+    const value = (series: string) => Number(text.split('\n').find(line => line.startsWith(`${series} `))?.split(' ')[1])
+    expect(value('proxy_part_cache_lookups_total{cache="scan",result="hit"}')).toBeGreaterThan(0)
+    expect(value('proxy_part_cache_bytes{cache="scan"}')).toBeGreaterThan(64 * 1024)
   })
 })
