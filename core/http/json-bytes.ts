@@ -21,7 +21,7 @@ import type { JsonPartCache } from './json-part-cache.ts'
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
   const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, hits: 0 }
-  write(value, writer, 0, parts ? '' : undefined)
+  write(value, writer, 0, parts ? '' : undefined, -1)
   return assemble(writer.pieces, writer.strings)
 }
 
@@ -46,7 +46,7 @@ interface Writer {
   pieces: Piece[]
   strings: RawStrings | undefined
   parts: JsonPartCache | undefined
-  /** Prefix of every slot: parts written for one scope (a client key) are never matched for another. */
+  /** Prefix of every group: parts written for one scope (a client key) are never matched for another. */
   scope: string
   /** Parts taken from the cache so far (what each top-level key's lookups found is reported to its streak). */
   hits: number
@@ -114,10 +114,11 @@ const minCachedLength = 256
 
 /**
  * Writes the JSON of `value` as pieces; false when `value` writes nothing (undefined, a function, a symbol).
- * `slot`: where a value sits, for the part cache (`''` the body, `tools` a top-level value, `tools.3` an
- * element of a top-level list); undefined below that or without a cache.
+ * `group`, `index`: where a value sits, for the part cache (`''` the body; a top-level value is its
+ * group at index -1, an element of a top-level list its index in its group); `group` undefined below
+ * that or without a cache.
  */
-function write(value: unknown, writer: Writer, depth: number, slot: string | undefined): boolean {
+function write(value: unknown, writer: Writer, depth: number, group: string | undefined, index: number): boolean {
   const { pieces, strings } = writer
   if (strings && typeof value === 'string' && value.length >= minRawLength) {
     const index = strings.find(value)
@@ -127,9 +128,9 @@ function write(value: unknown, writer: Writer, depth: number, slot: string | und
     }
   }
   // A top-level object or an element of a top-level list (a tool, a message): looked up, and kept when new.
-  const cached = slot && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? slot : undefined
+  const cached = group && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? group : undefined
   if (cached) {
-    const bytes = writer.parts!.find(cached, value)
+    const bytes = writer.parts!.find(cached, index, value)
     if (bytes) {
       pieces.push(bytes)
       writer.hits++
@@ -137,12 +138,12 @@ function write(value: unknown, writer: Writer, depth: number, slot: string | und
     }
   }
   const start = pieces.length
-  if (!writeValue(value, writer, depth, slot)) return false
-  if (cached) keep(writer, start, cached, value)
+  if (!writeValue(value, writer, depth, group)) return false
+  if (cached) keep(writer, start, cached, index, value)
   return true
 }
 
-function writeValue(value: unknown, writer: Writer, depth: number, slot: string | undefined): boolean {
+function writeValue(value: unknown, writer: Writer, depth: number, group: string | undefined): boolean {
   const { pieces, strings } = writer
   if (!splittable(value) || (depth >= splitDepth && !(strings && holdsRaw(value, strings)))) {
     const text = JSON.stringify(value)
@@ -155,7 +156,7 @@ function writeValue(value: unknown, writer: Writer, depth: number, slot: string 
     for (let i = 0; i < value.length; i++) {
       if (i) pieces.push(',')
       // In a list, what JSON cannot write is null.
-      if (!write(value[i], writer, depth + 1, depth === 1 && slot ? `${slot}.${i}` : undefined)) pieces.push('null')
+      if (!write(value[i], writer, depth + 1, depth === 1 ? group : undefined, i)) pieces.push('null')
     }
     pieces.push(']')
     return true
@@ -166,20 +167,20 @@ function writeValue(value: unknown, writer: Writer, depth: number, slot: string 
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
     // Top-level keys of a body with a part cache: each one's parts are looked up while that pays.
-    const scoped = depth === 0 && slot !== undefined && splittable(value[key]) ? writer.scope + key : undefined
-    const group = scoped && writer.parts!.streaks.worthTrying(scoped) ? scoped : undefined
+    const scoped = depth === 0 && group !== undefined && splittable(value[key]) ? writer.scope + key : undefined
+    const keyGroup = scoped && writer.parts!.streaks.worthTrying(scoped) ? scoped : undefined
     const hits = writer.hits
     // In an object, what JSON cannot write leaves its key out.
-    if (write(value[key], writer, depth + 1, group)) first = false
+    if (write(value[key], writer, depth + 1, keyGroup, -1)) first = false
     else pieces.length = at
-    if (group) writer.parts!.streaks.report(group, writer.hits - hits)
+    if (keyGroup) writer.parts!.streaks.report(keyGroup, writer.hits - hits)
   }
   pieces.push('}')
   return true
 }
 
 /** A part just written, if large enough: its pieces become one Buffer, which the cache keeps. */
-function keep(writer: Writer, start: number, slot: string, value: unknown): void {
+function keep(writer: Writer, start: number, group: string, index: number, value: unknown): void {
   const { pieces, strings } = writer
   let length = 0
   for (let i = start; i < pieces.length; i++) {
@@ -190,5 +191,5 @@ function keep(writer: Writer, start: number, slot: string, value: unknown): void
   const bytes = assemble(pieces.slice(start), strings)
   pieces.length = start
   pieces.push(bytes)
-  writer.parts!.store(slot, value, bytes)
+  writer.parts!.store(group, index, value, bytes)
 }

@@ -59,10 +59,10 @@ describe('jsonBytes with a part cache', () => {
     expect(cache.size).toBeLessThanOrEqual(10_000)
     expect(cache.size).toBeGreaterThan(10_000 - 2 * one)
     // Client 1's part is still there; the first places (no scope) and client 2's, used longest ago, are gone.
-    expect(cache.find('key-1\u0000messages.0', big('1'))).toBeDefined()
-    expect(cache.find('key-8\u0000messages.0', big('8'))).toBeDefined()
-    expect(cache.find('messages.0', big('c'))).toBeUndefined()
-    expect(cache.find('key-2\u0000messages.0', big('2'))).toBeUndefined()
+    expect(cache.find('key-1\u0000messages', 0, big('1'))).toBeDefined()
+    expect(cache.find('key-8\u0000messages', 0, big('8'))).toBeDefined()
+    expect(cache.find('messages', 0, big('c'))).toBeUndefined()
+    expect(cache.find('key-2\u0000messages', 0, big('2'))).toBeUndefined()
   })
 
   it('agrees with JSON.stringify over a run of bodies sharing one cache', () => {

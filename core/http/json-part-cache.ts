@@ -12,15 +12,15 @@ import { SlotCache } from './slot-cache.ts'
  * keeps its own copy of each part, so nobody's later edit of the original can make a match lie.
  */
 export class JsonPartCache extends SlotCache<CachedPart> {
-  /** The bytes of a cached part equal to `value` at `slot`. */
-  find(slot: string, value: unknown): Buffer | undefined {
-    return this.findWhere(slot, part => sameJson(part.value, value))?.bytes
+  /** The bytes of a cached part equal to `value` at place `index` of `group` (core/http/slot-cache.ts). */
+  find(group: string, index: number, value: unknown): Buffer | undefined {
+    return this.findWhere(group, index, part => sameJson(part.value, value))?.bytes
   }
 
-  /** Keep `bytes` as the JSON of `value` at `slot` (ignored for values that are not plain JSON data). */
-  store(slot: string, value: unknown, bytes: Buffer): void {
+  /** Keep `bytes` as the JSON of `value` at place `index` of `group` (ignored for values that are not plain JSON data). */
+  store(group: string, index: number, value: unknown, bytes: Buffer): void {
     const copy = plainCopy(value)
-    if (copy !== notPlain) this.add(slot, { value: copy, bytes })
+    if (copy !== notPlain) this.add(group, index, { value: copy, bytes })
   }
 }
 

@@ -22,7 +22,7 @@ interface Parts {
   lists: Map<string, ValueRange[]> | undefined
   strings: RawStrings | undefined
   cache: ParsedPartCache | undefined
-  /** Prefix of every cache slot: parts parsed for one client key are never handed to another. */
+  /** Prefix of every cache group: parts parsed for one client key are never handed to another. */
   scope: string
 }
 
@@ -66,18 +66,18 @@ function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   const hits = { count: 0 }
   let value: unknown
   const elements = first === OPEN_BRACKET ? parts.lists?.get(key) ?? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
-  if (elements) value = elements.map((element, i) => parseCached(parts, `${group}.${i}`, element, 2, hits))
-  else value = first === OPEN_BRACE ? parseCached(parts, group, range, 1, hits) : parseRange(parts, range, 1)
+  if (elements) value = elements.map((element, i) => parseCached(parts, group, i, element, 2, hits))
+  else value = first === OPEN_BRACE ? parseCached(parts, group, -1, range, 1, hits) : parseRange(parts, range, 1)
   parts.cache!.streaks.report(group, hits.count)
   return value
 }
 
 /** A part copied from the cache when its bytes were parsed before, else parsed and kept. */
-function parseCached(parts: Parts, slot: string, range: ValueRange, depth: number, hits: { count: number }): unknown {
+function parseCached(parts: Parts, group: string, index: number, range: ValueRange, depth: number, hits: { count: number }): unknown {
   if (range.end - range.start < minCachedBytes) return parseRange(parts, range, depth)
   const cache = parts.cache!
   const bytes = parts.bytes.subarray(range.start, range.end)
-  const hit = cache.find(slot, bytes)
+  const hit = cache.find(group, index, bytes)
   if (hit) {
     hits.count++
     // Its long strings are at the same places in this part's bytes: noted here as if parsed.
@@ -91,7 +91,7 @@ function parseCached(parts: Parts, slot: string, range: ValueRange, depth: numbe
     const { value: text, start, end } = parts.strings!.entry(i)
     strings.push({ value: text, start: start - range.start, end: end - range.start })
   }
-  cache.store(slot, bytes, value, strings)
+  cache.store(group, index, bytes, value, strings)
   return value
 }
 

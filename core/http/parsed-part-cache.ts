@@ -14,16 +14,16 @@ import { SlotCache } from './slot-cache.ts'
  * new body still notes their spelling (core/http/raw-strings.ts).
  */
 export class ParsedPartCache extends SlotCache<ParsedPart> {
-  /** The cached part at `slot` whose bytes are `bytes`. */
-  find(slot: string, bytes: Buffer): ParsedPart | undefined {
-    return this.findWhere(slot, part => part.bytes.length === bytes.length && part.bytes.equals(bytes))
+  /** The cached part at place `index` of `group` (core/http/slot-cache.ts) whose bytes are `bytes`. */
+  find(group: string, index: number, bytes: Buffer): ParsedPart | undefined {
+    return this.findWhere(group, index, part => part.bytes.length === bytes.length && part.bytes.equals(bytes))
   }
 
-  /** Keep `value` as what `bytes` parse to at `slot`, with its long strings (offsets within `bytes`). */
-  store(slot: string, bytes: Buffer, value: unknown, strings: LongString[]): void {
+  /** Keep `value` as what `bytes` parse to at place `index` of `group`, with its long strings (offsets within `bytes`). */
+  store(group: string, index: number, bytes: Buffer, value: unknown, strings: LongString[]): void {
     const copy = plainCopy(value)
     // The bytes copied: a view would keep the whole client body alive.
-    if (copy !== notPlain) this.add(slot, { bytes: Buffer.from(bytes), value: copy, strings })
+    if (copy !== notPlain) this.add(group, index, { bytes: Buffer.from(bytes), value: copy, strings })
   }
 }
 

@@ -33,7 +33,7 @@ export class ScanMemo extends SlotCache<ScannedBody> {
     if (!this.streaks.worthTrying(scope)) return scanTopLevel(bytes, maxDepth)
     let scan: TopLevelScan | undefined
     const shared = { prefix: 0 }
-    const earlier = this.findWhere(scope, (body) => {
+    const earlier = this.findWhere(scope, -1, (body) => {
       scan = rescan(body.bytes.subarray(0, body.length), body.scan, bytes, maxDepth, shared)
       return scan !== undefined
     })
@@ -55,7 +55,7 @@ export class ScanMemo extends SlotCache<ScannedBody> {
       earlier.scan = scan
       return
     }
-    const body = this.recycle(scope, fits)
+    const body = this.recycle(scope, -1, fits)
     if (body) {
       bytes.copy(body.bytes)
       body.length = bytes.length
@@ -65,7 +65,7 @@ export class ScanMemo extends SlotCache<ScannedBody> {
     // Room for a few turns' growth, so a conversation keeps refilling one buffer.
     const kept = Buffer.allocUnsafeSlow(Math.ceil(bytes.length * 1.25) + 16 * 1024)
     bytes.copy(kept)
-    this.add(scope, { bytes: kept, length: bytes.length, scan })
+    this.add(scope, -1, { bytes: kept, length: bytes.length, scan })
   }
 }
 
