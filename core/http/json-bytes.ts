@@ -163,7 +163,9 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
   }
   pieces.push('{')
   let first = true
-  for (const key of Object.keys(value)) {
+  // For-in with an own-key check: JSON.stringify's keys in its order, without an array per object.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
     // Top-level keys of a body with a part cache: each one's parts are looked up while that pays.

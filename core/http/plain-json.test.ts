@@ -42,3 +42,23 @@ describe('plainCopy', () => {
     for (const value of [{ at: new Date(0) }, [new Map()], { f: () => 1 }, { s: Symbol('s') }, { n: 1n }]) expect(plainCopy(value)).toBe(notPlain)
   })
 })
+
+describe('with an enumerable key on Object.prototype (a polluted prototype)', () => {
+  it('copies own keys only, never matches, and jsonBytes still writes what JSON.stringify writes', async () => {
+    const { jsonBytes } = await import('./json-bytes.ts')
+    const { JsonPartCache } = await import('./json-part-cache.ts')
+    const value = { tools: [{ name: 'Read', schema: { type: 'object', pad: 'p'.repeat(400) } }], n: 1 }
+    const cache = new JsonPartCache()
+    jsonBytes(value, undefined, cache)
+    const proto = Object.prototype as Record<string, unknown>
+    proto.polluted = 'yes'
+    try {
+      expect(Object.hasOwn(plainCopy(value) as object, 'polluted')).toBe(false)
+      expect(sameJson(value, structuredClone(value))).toBe(false)
+      expect(jsonBytes(value, undefined, cache).toString()).toBe(JSON.stringify(value))
+      expect(cache.hits).toBe(0)
+    } finally {
+      delete proto.polluted
+    }
+  })
+})
