@@ -8,6 +8,8 @@ describe('SSE parser', () => {
     ['split across chunks', ['da', 'ta: hel', 'lo\n', '\n'], [{ data: 'hello' }]],
     ['CRLF line ends split between \\r and \\n', ['data: x\r', '\n\r\n'], [{ data: 'x' }]],
     ['multi-line data', ['data: a\ndata: b\n\n'], [{ data: 'a\nb' }]],
+    ['three data lines, one empty', ['data: a\ndata:\ndata: c\n\n'], [{ data: 'a\n\nc' }]],
+    ['an empty data line alone', ['data:\n\n', 'event: e\n\n'], [{ data: '' }]],
     ['comments ignored', [': keep-alive\n\ndata: y\n\n'], [{ data: 'y' }]],
     ['no space after colon', ['data:z\n\n'], [{ data: 'z' }]],
     ['\\n-only chunks (the fast path), then CRLF ones', ['data: a\n', '\r\ndata: b\r\n\r\n', 'data: c\n\n'], [{ data: 'a' }, { data: 'b' }, { data: 'c' }]],
