@@ -33,8 +33,8 @@ export function commonSuffix(a: Buffer, b: Buffer, max: number): number {
   return low
 }
 
-/** The earlier `]` (where the rest rejoins the earlier scan) when the list closes at `at` where it closed before, moved by `delta`; else -1. */
-const closes = (list: ValueRange, at: number, delta: number) => at === list.end - 1 + delta ? list.end - 1 : -1
+/** The earlier `]` (where the rest rejoins the earlier scan) when the list closes at `at` where it closed before, moved by `shift`; else -1. */
+const closes = (list: ValueRange, at: number, shift: number) => at === list.end - 1 + shift ? list.end - 1 : -1
 
 const shifted = (range: ValueRange, by: number): ValueRange => ({ start: range.start + by, end: range.end + by })
 
@@ -56,7 +56,7 @@ export function rescan(previous: Buffer, scan: TopLevelScan, bytes: Buffer, maxD
   if (shared) shared.prefix = prefix
   if (prefix === previous.length && prefix === bytes.length) return scan
   const suffix = commonSuffix(previous, bytes, Math.min(previous.length, bytes.length) - prefix)
-  // The change: previous[prefix, changedEnd) became bytes[prefix, changedEnd + delta).
+  // The change: previous[prefix, changedEnd) became bytes[prefix, changedEnd + shift).
   const changedEnd = previous.length - suffix
   for (const [key, elements] of scan.lists ?? []) {
     const list = scan.fields.get(key)!
@@ -66,7 +66,7 @@ export function rescan(previous: Buffer, scan: TopLevelScan, bytes: Buffer, maxD
   return undefined
 }
 
-function rescanList(scan: TopLevelScan, key: string, list: ValueRange, elements: ValueRange[], bytes: Buffer, delta: number, prefix: number, changedEnd: number, maxDepth: number): TopLevelScan | undefined {
+function rescanList(scan: TopLevelScan, key: string, list: ValueRange, elements: ValueRange[], bytes: Buffer, shift: number, prefix: number, changedEnd: number, maxDepth: number): TopLevelScan | undefined {
   // The elements wholly before the change are kept; the walk resumes just after the last of them.
   let first = 0
   while (first < elements.length && elements[first]!.end <= prefix) first++
@@ -78,7 +78,7 @@ function rescanList(scan: TopLevelScan, key: string, list: ValueRange, elements:
   let i = skipSpace(bytes, first ? elements[first - 1]!.end : list.start + 1)
   // Where the rest is the earlier scan's again: the list's `]`, or an earlier element met at its new place.
   let rejoin: number | undefined
-  if (bytes[i] === CLOSE_BRACKET) rejoin = closes(list, i, delta)
+  if (bytes[i] === CLOSE_BRACKET) rejoin = closes(list, i, shift)
   else if (first) {
     if (bytes[i] !== COMMA) return undefined
     i = skipSpace(bytes, i + 1)
@@ -86,9 +86,9 @@ function rescanList(scan: TopLevelScan, key: string, list: ValueRange, elements:
   // Each turn of the loop expects an element at `i` (a `]` there is a trailing comma: not followed).
   // Elements of the top level's lists sit at depth 2 (the body's object is depth 1), as in a full scan.
   while (rejoin === undefined) {
-    while (next < elements.length && elements[next]!.start + delta < i) next++
-    if (next < elements.length && elements[next]!.start + delta === i) {
-      for (let k = next; k < elements.length; k++) fresh.push(shifted(elements[k]!, delta))
+    while (next < elements.length && elements[next]!.start + shift < i) next++
+    if (next < elements.length && elements[next]!.start + shift === i) {
+      for (let k = next; k < elements.length; k++) fresh.push(shifted(elements[k]!, shift))
       rejoin = elements[next]!.start
       break
     }
@@ -97,7 +97,7 @@ function rescanList(scan: TopLevelScan, key: string, list: ValueRange, elements:
     fresh.push({ start: i, end })
     i = skipSpace(bytes, end)
     if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1)
-    else if (bytes[i] === CLOSE_BRACKET) rejoin = closes(list, i, delta)
+    else if (bytes[i] === CLOSE_BRACKET) rejoin = closes(list, i, shift)
     else return undefined
   }
   if (rejoin === -1) return undefined
@@ -108,13 +108,13 @@ function rescanList(scan: TopLevelScan, key: string, list: ValueRange, elements:
   const rejoinedAt = firstLongStringAt(before, rejoin)
   const longStrings = before.slice(0, keptUntil)
   for (const at of longs) longStrings.push(at)
-  for (let k = rejoinedAt; k < before.length; k++) longStrings.push(before[k]! + delta)
+  for (let k = rejoinedAt; k < before.length; k++) longStrings.push(before[k]! + shift)
 
   const fields = new Map<string, ValueRange>()
-  for (const [name, range] of scan.fields) fields.set(name, name === key ? { start: range.start, end: range.end + delta } : range.start > list.start ? shifted(range, delta) : range)
+  for (const [name, range] of scan.fields) fields.set(name, name === key ? { start: range.start, end: range.end + shift } : range.start > list.start ? shifted(range, shift) : range)
   const lists = new Map<string, ValueRange[]>()
   for (const [name, items] of scan.lists!) {
-    lists.set(name, name === key ? fresh : scan.fields.get(name)!.start > list.start ? items.map(item => shifted(item, delta)) : items)
+    lists.set(name, name === key ? fresh : scan.fields.get(name)!.start > list.start ? items.map(item => shifted(item, shift)) : items)
   }
   return { fields, repeated: scan.repeated, longStrings, lists }
 }
