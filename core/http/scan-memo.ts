@@ -19,7 +19,7 @@ interface ScannedBody { bytes: Buffer; length: number; scan: TopLevelScan }
 export class ScanMemo extends SlotCache<ScannedBody> {
   /**
    * @param minBytes smaller bodies are scanned whole (a few µs), not kept.
-   * @param maxBytes bytes of kept buffers at most (about 35 agent conversations of 150 KB).
+   * @param maxBytes bytes of kept buffers at most (about 40 bodies of 150 KB, each kept with room to grow).
    * @param perScope bodies kept per client key (an agent's main conversation, its subagents, side calls).
    */
   constructor(readonly minBytes = 16 * 1024, maxBytes = 8 * 1024 * 1024, perScope = 4) {
