@@ -111,6 +111,16 @@ describe('rescan', () => {
     expect(reused(Buffer.from('{"m":[1,2,3],"x":1}'), Buffer.from(next))).toBeUndefined()
   })
 
+  it('follows a key written twice (the last one counts, as in JSON.parse) wherever the change is', () => {
+    const text = (first: string, last: string) => Buffer.from(`{"model":"m","messages":[${first}],"stream":true,"messages":[${last}],"tools":[]}`)
+    const previous = text('1,2', '3,4')
+    // In the last occurrence: scanned there only.
+    expect(reused(previous, text('1,2', '3,4,5'))).toBeDefined()
+    // In the first occurrence (not the list the scan keeps): scanned whole.
+    expect(reused(previous, text('1,2,9', '3,4'))).toBeUndefined()
+    expect(scanTopLevel(text('1,2,9', '3,4'), maxDepth)?.repeated.has('messages')).toBe(true)
+  })
+
   it('keeps the depth limit where the new turn nests too deep', () => {
     const previous = bytesOf(body(2))
     let deep: unknown = 'leaf'
