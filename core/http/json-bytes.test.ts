@@ -3,6 +3,8 @@ import fc from 'fast-check'
 import { jsonBytes } from './json-bytes.ts'
 import { ClientBody } from './client-body.ts'
 import { rawStringsOf } from './raw-strings.ts'
+import { JsonPartCache } from './json-part-cache.ts'
+import { dataUrl, parseDataUrl } from '../canonical/files.ts'
 
 const same = (value: unknown): void => { expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value)) }
 
@@ -66,5 +68,54 @@ describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
     fc.assert(fc.property(mixed, value => {
       expect(JSON.parse(jsonBytes(value, strings).toString('utf8'))).toStrictEqual(JSON.parse(JSON.stringify(value) ?? 'null'))
     }), { numRuns: 300 })
+  })
+})
+
+describe('jsonBytes with derived strings (data URLs: core/http/derived-strings.ts)', () => {
+  // Base64 as a client may spell it in JSON: `/` escaped as `\/` (valid JSON, and how we can tell a copy from a rewrite).
+  const base64 = 'QUJD/'.repeat(5000)
+  const spelledBase64 = base64.replaceAll('/', '\\/')
+  const parsedBody = (json: string) => new ClientBody(Buffer.from(json)).object()
+  const written = (value: unknown, body: object, cache?: JsonPartCache) => jsonBytes(value, rawStringsOf(body), cache, cache && 'scope').toString()
+
+  it('writes a data URL joined from a client\'s base64 from the client\'s bytes', () => {
+    const body = parsedBody(`{"source":{"data":"${spelledBase64}"}}`) as { source: { data: string } }
+    const url = dataUrl('image/png', body.source.data)
+    const out = written({ image_url: { url } }, body)
+    expect(JSON.parse(out)).toEqual({ image_url: { url: `data:image/png;base64,${base64}` } })
+    expect(out).toContain(`"data:image/png;base64,${spelledBase64}"`)
+  })
+
+  it('writes the base64 cut out of a client\'s data URL from the client\'s bytes, and the URL joined again', () => {
+    const body = parsedBody(`{"url":"data:image/png;base64,${spelledBase64}"}`) as { url: string }
+    const split = parseDataUrl(body.url)!
+    const out = written({ data: split.data }, body)
+    expect(JSON.parse(out)).toEqual({ data: base64 })
+    expect(out).toBe(`{"data":"${spelledBase64}"}`)
+    const again = written({ url: dataUrl(split.mediaType, split.data) }, body)
+    expect(again).toBe(`{"url":"data:image/png;base64,${spelledBase64}"}`)
+  })
+
+  it('writes anew what cannot be cut or was not the client\'s', () => {
+    // The header spelled with an escape: the cut would not fall between the same characters.
+    const body = parsedBody(`{"url":"data:image\\/png;base64,${spelledBase64}"}`) as { url: string }
+    const split = parseDataUrl(body.url)!
+    expect(written({ data: split.data }, body)).toBe(JSON.stringify({ data: base64 }))
+    // A base64 the proxy made itself, joined: nothing of the client's to copy.
+    const own = dataUrl('image/png', `${'B'.repeat(20_000)}`)
+    expect(written({ url: own }, body)).toBe(JSON.stringify({ url: own }))
+  })
+
+  it('does not keep a part holding a derived string in the part cache, and writes it right again', () => {
+    const body = parsedBody(`{"source":{"data":"${spelledBase64}"},"pad":"${'p'.repeat(300)}"}`) as { source: { data: string } }
+    const cache = new JsonPartCache()
+    const message = (url: string) => ({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }, { role: 'user', content: `${'q'.repeat(400)}` }] })
+    const first = written(message(dataUrl('image/png', body.source.data)), body, cache)
+    const kept = cache.size
+    expect(kept).toBeGreaterThan(0)
+    expect(kept).toBeLessThan(1000)
+    const second = written(message(dataUrl('image/png', body.source.data)), body, cache)
+    expect(second).toBe(first)
+    expect(JSON.parse(second)).toEqual(message(`data:image/png;base64,${base64}`))
   })
 })

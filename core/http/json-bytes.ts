@@ -1,5 +1,6 @@
 import type { RawStrings } from './raw-strings.ts'
 import type { JsonPartCache } from './json-part-cache.ts'
+import { derivedOf, minDerivedLength, type DerivedString } from './derived-strings.ts'
 
 /**
  * `JSON.stringify(value)` as UTF-8 bytes, built from the JSON of each part (every key of the top object,
@@ -20,7 +21,7 @@ import type { JsonPartCache } from './json-part-cache.ts'
  * scope is copied from those bytes.
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
-  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, hits: 0 }
+  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, hits: 0, derived: 0 }
   write(value, writer, 0, parts ? '' : undefined, -1)
   return assemble(writer.pieces, writer.strings)
 }
@@ -50,6 +51,8 @@ interface Writer {
   scope: string
   /** Parts taken from the cache so far (what each top-level key's lookups found is reported to its streak). */
   hits: number
+  /** Derived strings written from the client's bytes so far (a part holding one is not kept: see `keep`). */
+  derived: number
 }
 
 /** A joined run stays under V8's 128 KB large-object threshold even at two bytes per character. */
@@ -99,7 +102,7 @@ function splittable(value: unknown): value is Record<string, unknown> | unknown[
 
 /** Whether a string of `strings` is somewhere in `value` (then its part is split down to it). */
 function holdsRaw(value: unknown, strings: RawStrings): boolean {
-  if (typeof value === 'string') return value.length >= minRawLength && strings.find(value) !== -1
+  if (typeof value === 'string') return value.length >= minRawLength && ((value.length >= minDerivedLength && derivedOf(value) !== undefined) || strings.find(value) !== -1)
   if (!value || typeof value !== 'object') return false
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) if (holdsRaw(value[i], strings)) return true
@@ -121,6 +124,9 @@ const minCachedLength = 256
 function write(value: unknown, writer: Writer, depth: number, group: string | undefined, index: number): boolean {
   const { pieces, strings } = writer
   if (strings && typeof value === 'string' && value.length >= minRawLength) {
+    // A derived string first: looking it up by value among the noted ones would compare an equally long
+    // one's characters, copying the derived string whole first (a data URL split and joined again).
+    if (value.length >= minDerivedLength && writeDerived(value, writer, strings)) return true
     const index = strings.find(value)
     if (index !== -1) {
       pieces.push(index)
@@ -138,9 +144,45 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
     }
   }
   const start = pieces.length
+  const derived = writer.derived
   if (!writeValue(value, writer, depth, group)) return false
-  if (cached) keep(writer, start, cached, index, value)
+  // A part holding a derived string is not kept: comparing it with the next turn's would make V8 copy
+  // both strings whole to compare them (~1 ms per image), where writing it again copies the client's bytes.
+  if (cached && writer.derived === derived) keep(writer, start, cached, index, value)
   return true
+}
+
+/**
+ * A long string a codec made from a client's string (a data URL and its base64: core/http/derived-strings.ts),
+ * written from the client's spelling of that string; false when it cannot be (the caller stringifies it).
+ */
+function writeDerived(value: string, writer: Writer, strings: RawStrings): boolean {
+  const derived = derivedOf(value)
+  if (!derived) return false
+  const rest = derived.kind === 'join' ? spelledFrom(derived.tail, strings) : cutSpelling(derived, strings)
+  if (!rest) return false
+  // The opening quote (and a join's head, escaped), then the rest as the client spelled it, closing quote included.
+  writer.pieces.push(derived.kind === 'join' ? JSON.stringify(derived.head).slice(0, -1) : '"', rest)
+  writer.derived++
+  return true
+}
+
+/** The client's spelling of `text` after its opening quote: a noted string, or a slice of one (a data URL's base64 joined again). */
+function spelledFrom(text: string, strings: RawStrings): Buffer | undefined {
+  const at = strings.find(text)
+  if (at !== -1) return strings.spellingAt(at).subarray(1)
+  const derived = text.length >= minDerivedLength ? derivedOf(text) : undefined
+  return derived?.kind === 'slice' ? cutSpelling(derived, strings) : undefined
+}
+
+/** The spelling of a noted string from character `from` on, closing quote included, where the cut can be made in its bytes. */
+function cutSpelling(derived: Extract<DerivedString, { kind: 'slice' }>, strings: RawStrings): Buffer | undefined {
+  const whole = strings.find(derived.whole)
+  if (whole === -1) return undefined
+  const spelling = strings.spellingAt(whole)
+  // The cut falls between the same characters only where each of the first `from` is spelled as its own one byte.
+  if (spelling.length < derived.from + 2 || spelling.toString('latin1', 1, 1 + derived.from) !== derived.whole.slice(0, derived.from)) return undefined
+  return spelling.subarray(1 + derived.from)
 }
 
 function writeValue(value: unknown, writer: Writer, depth: number, group: string | undefined): boolean {

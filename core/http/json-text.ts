@@ -1,3 +1,5 @@
+import { isAscii } from 'node:buffer'
+
 /**
  * A JSON body's bytes -> text for JSON.parse, kept one byte per character. Agents' bodies are ASCII but
  * for a few characters (an em dash in a system prompt); one of those makes the whole decoded string
@@ -9,6 +11,9 @@
  */
 export function jsonTextOf(bytes: Buffer): string {
   if (bytes.length < 4096) return bytes.toString('utf8')
+  // All ASCII, as agents' bodies nearly always are: one native check (SIMD, ~17 µs per 1.4 MB) instead of
+  // the loop below (~290 µs per 1.4 MB of base64).
+  if (isAscii(bytes)) return bytes.toString('latin1')
   let high = firstHighByte(bytes, 0)
   if (high === -1) return bytes.toString('latin1')
   const pieces: string[] = []

@@ -56,7 +56,12 @@ export class RawStrings {
   /** The client's JSON spelling of `value` (a view of its bytes, quotes included), or undefined. */
   spelling(value: string): Buffer | undefined {
     const at = this.find(value)
-    return at === -1 ? undefined : this.#bytes.subarray(this.#starts[at]!, this.#ends[at]!)
+    return at === -1 ? undefined : this.spellingAt(at)
+  }
+
+  /** The client's JSON spelling of noted string `index` (a view of its bytes, quotes included). */
+  spellingAt(index: number): Buffer {
+    return this.#bytes.subarray(this.#starts[index]!, this.#ends[index]!)
   }
 
   /** Noted string `index`: its value and where its spelling is. */

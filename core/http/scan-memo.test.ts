@@ -73,3 +73,12 @@ describe('ScanMemo', () => {
     expect(memo.hits + memo.misses).toBe(lookups + 1)
   })
 })
+
+describe('ScanMemo and large bodies', () => {
+  it('scans a body over its size limit whole and keeps nothing of it', () => {
+    const memo = new ScanMemo(16 * 1024, 8 * 1024 * 1024, 4, 64 * 1024)
+    const big = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x'.repeat(100_000) }] }))
+    expect(memo.scan(big, 'a', maxDepth)).toEqual(scanTopLevel(big, maxDepth))
+    expect(memo.size).toBe(0)
+  })
+})

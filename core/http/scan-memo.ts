@@ -21,14 +21,17 @@ export class ScanMemo extends SlotCache<ScannedBody> {
    * @param minBytes smaller bodies are scanned whole (a few µs), not kept.
    * @param maxBytes bytes of kept buffers at most (about 40 bodies of 150 KB, each kept with room to grow).
    * @param perScope bodies kept per client key (an agent's main conversation, its subagents, side calls).
+   * @param maxBodyBytes larger bodies are scanned whole, not kept.
    */
-  constructor(readonly minBytes = 16 * 1024, maxBytes = 8 * 1024 * 1024, perScope = 4) {
+  constructor(readonly minBytes = 16 * 1024, maxBytes = 8 * 1024 * 1024, perScope = 4, readonly maxBodyBytes = 512 * 1024) {
     super(maxBytes, perScope)
   }
 
   /** `scanTopLevel(bytes, maxDepth)`, from a recent body of `scope` where one differs from it only inside a list. */
   scan(bytes: Buffer, scope: string, maxDepth: number): TopLevelScan | undefined {
-    if (bytes.length < this.minBytes) return scanTopLevel(bytes, maxDepth)
+    // Larger bodies are scanned whole: what makes them large is a few long strings (images, files), which
+    // the scan jumps over, and keeping a copy of each would push everything else out of the budget.
+    if (bytes.length < this.minBytes || bytes.length > this.maxBodyBytes) return scanTopLevel(bytes, maxDepth)
     // A client whose bodies never follow each other (unrelated large requests) stops paying for copies.
     if (!this.streaks.worthTrying(scope)) return scanTopLevel(bytes, maxDepth)
     let scan: TopLevelScan | undefined

@@ -3,6 +3,7 @@ import { benchRoutingPick } from './routing-pick.ts'
 import { benchRoutingFeatures } from './routing-features.ts'
 import { benchTranslate } from './translate.ts'
 import { benchCodecPerKb } from './codec-per-kb.ts'
+import { benchImageTranslation } from './image-translation.ts'
 import { benchStreamAnswer } from './stream-answer.ts'
 import { benchProxy } from './proxy/index.ts'
 import { benchAgent } from './proxy/agent.ts'
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<Array<Record<string, string | number>
   'agent routing features, µs per request': benchRoutingFeatures,
   'translation µs per request (client row, upstream column; streamed answer)': benchTranslate,
   'agent request translation per KB (150 KB agent body in each client format; in-process, no load)': benchCodecPerKb,
+  'image translation: a 1.1 MB screenshot, µs per request (in-process, no load)': benchImageTranslation,
   'stream answer, 200 events as 200 upstream chunks (in-process, no load)': benchStreamAnswer,
   'upstream client alone: 150 KB agent request, 200-delta stream, c=16 (this process\'s CPU)': benchUpstreamClient,
 }

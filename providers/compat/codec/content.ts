@@ -1,13 +1,14 @@
 import type { FilePart, ImagePart, Part, TextPart } from 'model-proxy'
-import { dataUrl, fileIdValidAt, parseDataUrl } from 'model-proxy/internal'
+import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/internal'
 
 /** `data:image/png;base64,xxx` -> {mediaType, data}; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {
-  const match = /^data:([^;,]+)?(?:;base64)?,(.*)$/s.exec(url)
-  return match ? { type: 'image', mediaType: match[1] || 'image/png', data: match[2] } : { type: 'image', url }
+  const split = splitDataUrl(url)
+  const match = split && /^data:([^;,]+)?(?:;base64)?$/.exec(split.header)
+  return match ? { type: 'image', mediaType: match[1] || 'image/png', data: split.data } : { type: 'image', url }
 }
 
-export const imageToUrl = (image: ImagePart) => image.data !== undefined ? `data:${image.mediaType ?? 'image/png'};base64,${image.data}` : image.url ?? ''
+export const imageToUrl = (image: ImagePart) => image.data !== undefined ? dataUrl(image.mediaType ?? 'image/png', image.data) : image.url ?? ''
 
 /** A `file` content part (`{file: {file_data, file_id, filename}}`) -> a canonical document. */
 function fileFromPart(file: unknown): FilePart | undefined {

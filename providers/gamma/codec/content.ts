@@ -1,17 +1,18 @@
 import type { FilePart, ImagePart, TextPart } from 'model-proxy'
 import { RequestValidationError } from 'model-proxy'
-import { dataUrl, fileIdValidAt, parseDataUrl } from 'model-proxy/internal'
+import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/internal'
 import { isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {
-  const match = /^data:([^;,]*)((?:;[^;,]*)*);base64,(.*)$/s.exec(url)
+  const split = splitDataUrl(url)
+  const match = split && /^data:([^;,]*)((?:;[^;,]*)*);base64$/.exec(split.header)
   if (!match) return { type: 'image', url }
-  return match[1] ? { type: 'image', mediaType: match[1], data: match[3] } : { type: 'image', data: match[3] }
+  return match[1] ? { type: 'image', mediaType: match[1], data: split!.data } : { type: 'image', data: split!.data }
 }
 
 export function imageToUrl(image: ImagePart): string {
-  if (image.data !== undefined) return `data:${image.mediaType ?? 'image/png'};base64,${image.data}`
+  if (image.data !== undefined) return dataUrl(image.mediaType ?? 'image/png', image.data)
   return image.url ?? ''
 }
 
