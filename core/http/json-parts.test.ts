@@ -111,3 +111,32 @@ describe('parseByParts with long strings noted (raw-strings.ts)', () => {
     expect(strings.size).toBe(0)
   })
 })
+
+describe('large string tokens read without JSON.parse when plain (base64: images, files)', () => {
+  const body = (token: string) => Buffer.from(`{"model":"m","data":${token},"n":1}`)
+  const parse = (bytes: Buffer) => parseByParts(bytes, scanTopLevel(bytes, 256)!, 32_768, new RawStrings(bytes))
+  const base64 = 'iVBORw0KGgo+AAAA/'.repeat(3000)
+
+  it.each([
+    ['plain ASCII', JSON.stringify(base64)],
+    ['with escapes', JSON.stringify(`${base64}\n"quoted"\\`)],
+    ['spelled with \\/', `"${base64.replaceAll('/', '\\/')}"`],
+    ['not ASCII', JSON.stringify(`${base64} — é 😀`)],
+    ['DEL and spaces', JSON.stringify(`${base64}\u007f   `)],
+  ])('%s: the value JSON.parse gives', (_, token) => {
+    const bytes = body(token)
+    expect(parse(bytes)).toStrictEqual(JSON.parse(bytes.toString('utf8')))
+  })
+
+  it.each([
+    ['a raw newline', `"${base64}\nmore"`],
+    ['a raw tab', `"${base64}\tmore"`],
+    ['a raw NUL', `"${base64}\u0000"`],
+  ])('%s in the token: refused, as JSON.parse refuses it', (_, token) => {
+    const bytes = body(token)
+    expect(() => JSON.parse(bytes.toString('utf8'))).toThrow()
+    expect(() => parse(bytes)).toThrow()
+    // Through the client body: the client's 400.
+    expect(() => new ClientBody(bytes).object()).toThrow(/not valid JSON/)
+  })
+})

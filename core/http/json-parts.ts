@@ -1,5 +1,6 @@
 import { arrayElements, COLON, firstLongStringAt, hasLongString, objectFields, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
 import { maxJsonDepth } from './json-depth.ts'
+import { isAscii } from 'node:buffer'
 import { jsonTextOf } from './json-text.ts'
 import { RawStrings } from './raw-strings.ts'
 import { plainCopy } from './plain-json.ts'
@@ -114,11 +115,28 @@ function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {
 /** A long string token, parsed on its own and noted with its spelling. */
 function longString(parts: Parts, start: number, end: number): string {
   const { bytes } = parts
-  // Under 32 KB a two-byte string stays out of the large-object space: plain decoding is as good.
-  const text = end - start > parts.whole ? jsonTextOf(bytes.subarray(start, end)) : bytes.toString('utf8', start, end)
-  const value = JSON.parse(text) as string
+  const value = end - start > parts.whole ? plainLongString(bytes, start, end) ?? JSON.parse(jsonTextOf(bytes.subarray(start, end))) as string
+    // Under 32 KB a two-byte string stays out of the large-object space: plain decoding is as good.
+    : JSON.parse(bytes.toString('utf8', start, end)) as string
   parts.strings!.add(value, start, end)
   return value
+}
+
+/** A control character, which a JSON string cannot hold raw. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
+const controlCharacter = /[\u0000-\u001f]/
+
+/**
+ * The value of a large string token written without escapes in ASCII (base64: an image, a file), read as
+ * it is, or undefined (JSON.parse reads it then). JSON.parse checks every character (~1.4 ms for a 1.4 MB
+ * image here); this takes a byte search for `\`, an ASCII check (SIMD), the decode and a search for a
+ * control character (~0.7 ms). A token with a control character is left to JSON.parse, which refuses it.
+ */
+function plainLongString(bytes: Buffer, start: number, end: number): string | undefined {
+  const inner = bytes.subarray(start + 1, end - 1)
+  if (inner.indexOf(0x5c) !== -1 || !isAscii(inner)) return undefined
+  const value = inner.toString('latin1')
+  return controlCharacter.test(value) ? undefined : value
 }
 
 /**
