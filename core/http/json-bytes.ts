@@ -127,9 +127,9 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
     // A derived string first: looking it up by value among the noted ones would compare an equally long
     // one's characters, copying the derived string whole first (a data URL split and joined again).
     if (value.length >= minDerivedLength && writeDerived(value, writer, strings)) return true
-    const index = strings.find(value)
-    if (index !== -1) {
-      pieces.push(index)
+    const raw = strings.find(value)
+    if (raw !== -1) {
+      pieces.push(raw)
       return true
     }
   }
