@@ -57,9 +57,9 @@ async function sequential(sides: Side[], body: Record<string, unknown>, count: n
  * the floor's, and the added time of one request at c=1. Sides that cannot serve a case (a peer without
  * a same-format route) are left out of it.
  */
-export async function agentRows(floor: Running, proxy: Running, peers: Array<Side & { cases: 'translated' | 'same' }>, seconds: number, rounds: number): Promise<Row[]> {
+export async function agentRows(floor: Running, proxy: Running, peers: Array<Side & { cases: 'translated' | 'same' }>, seconds: number, rounds: number, cases: ReadonlyArray<typeof agentCases[number]> = agentCases): Promise<Row[]> {
   const rows: Row[] = []
-  for (const test of agentCases) {
+  for (const test of cases) {
     const body = nextTurn(agentBody(test.kb, test.model))
     const translated = test.model === 'bench'
     const sides: Side[] = [{ name: 'floor', run: floor }, { name: 'this proxy', run: proxy }, ...peers.filter(p => p.cases === (translated ? 'translated' : 'same'))]

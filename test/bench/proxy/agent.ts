@@ -1,6 +1,7 @@
 // `npm run bench -- agent`: the agent-sized tables, with the peers beside this proxy in the same run
-// (BENCH_PEERS=0 leaves the peers out; they install into temp folders on first use).
-import { agentMemoryRow, agentRows, type Side } from './agent-scenarios.ts'
+// (BENCH_PEERS=0 leaves the peers out; they install into temp folders on first use), and the 150 KB cases
+// again with a mock that writes its answer token by token (BENCH_CHUNKED=0 leaves those out).
+import { agentCases, agentMemoryRow, agentRows, type Side } from './agent-scenarios.ts'
 import { routerName, startCodingRouter } from './coding-router.ts'
 import { gatewayName, startGateway } from './gateway.ts'
 import { startMock, startPassthrough, startProxy, type Running } from './processes.ts'
@@ -28,18 +29,34 @@ async function startPeers(mock: string): Promise<Array<Side & { cases: 'translat
 export async function benchAgent(): Promise<Array<[string, Rows]>> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 2)
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+  const nodeArgs = (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean)
   const mock = await startMock()
   const floor = await startPassthrough(mock.url)
-  const proxy = await startProxy(mock.url, (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean))
+  const proxy = await startProxy(mock.url, nodeArgs)
   const peers = await startPeers(mock.url)
   const running: Running[] = [proxy, floor, ...peers.map(p => p.run)]
+  const tables: Array<[string, Rows]> = []
   try {
-    return [
-      ['agent-sized requests: c=16 streams of 200 deltas, CPU per request, c=1 (floor = raw Node passthrough)', await agentRows(floor, proxy, peers, seconds, rounds)],
-      ['agent-sized memory', await agentMemoryRow(200)],
-    ]
+    tables.push(['agent-sized requests: c=16 streams of 200 deltas, CPU per request, c=1 (floor = raw Node passthrough)', await agentRows(floor, proxy, peers, seconds, rounds)])
   } finally {
     await Promise.all(running.map(r => r.stop()))
     await mock.stop()
   }
+  // The same 150 KB cases with the answer written an event at a time, as upstreams send tokens
+  // (BENCH_CHUNKED=0 leaves them out). Above, the mock writes a whole 200-delta answer at once, so the
+  // floor reads it in one or two chunks and the proxy's fixed work per request is most of what differs;
+  // here the floor, too, pays for 200 reads and writes per answer.
+  if (process.env.BENCH_CHUNKED !== '0') {
+    const chunkedMock = await startMock(0, true)
+    const chunkedFloor = await startPassthrough(chunkedMock.url)
+    const chunkedProxy = await startProxy(chunkedMock.url, nodeArgs)
+    try {
+      tables.push(['the 150 KB cases answered token by token (the mock writes each of the 200 events on its own; no peers)', await agentRows(chunkedFloor, chunkedProxy, [], seconds, rounds, agentCases.filter(test => test.kb === 150))])
+    } finally {
+      await Promise.all([chunkedProxy.stop(), chunkedFloor.stop()])
+      await chunkedMock.stop()
+    }
+  }
+  tables.push(['agent-sized memory', await agentMemoryRow(200)])
+  return tables
 }

@@ -36,7 +36,8 @@ export function start(args: string[], env: Record<string, string> = {}, cwd = he
   })
 }
 
-export const startMock = (dripMs = 0) => start([join(here, 'mock-upstream.mjs')], { DRIP_MS: String(dripMs) })
+/** The bench mock. `chunked`: each stream event its own write, as an upstream sends tokens (MOCK_CHUNKED=1 for every mock). */
+export const startMock = (dripMs = 0, chunked = false) => start([join(here, 'mock-upstream.mjs')], { DRIP_MS: String(dripMs), ...(chunked && { MOCK_CHUNKED: '1' }) })
 export const startPassthrough = (upstream: string) => start([join(here, 'passthrough.mjs')], { UPSTREAM: upstream })
 
 /**
