@@ -128,15 +128,31 @@ function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number
 /** Index just past a list opening at `open` (a `[`), its elements noted in `elements`, or -1. */
 function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
   if (depth + 1 > maxDepth) return -1
-  let i = skipSpace(bytes, open + 1)
-  if (bytes[i] === CLOSE_BRACKET) return i + 1
+  const close = elementsFrom(bytes, open + 1, false, depth + 1, maxDepth, elements, longs)
+  return close === -1 ? -1 : close + 1
+}
+
+/**
+ * Walks a list's elements (at `depth`) from `from`: just past its `[`, or with `afterElement` just past
+ * one of its elements. Each is noted in `elements`. Returns the index of the `]` that closes the list, or
+ * of the element start where `stopAt` said to stop (a rescan meeting an element it already knows:
+ * core/http/scan-reuse.ts), or -1 when the list cannot be followed (a trailing comma included).
+ */
+export function elementsFrom(bytes: Buffer, from: number, afterElement: boolean, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[], stopAt?: (start: number) => boolean): number {
+  let i = skipSpace(bytes, from)
+  if (bytes[i] === CLOSE_BRACKET) return i
+  if (afterElement) {
+    if (bytes[i] !== COMMA) return -1
+    i = skipSpace(bytes, i + 1)
+  }
   for (;;) {
-    const end = valueEnd(bytes, i, depth + 1, maxDepth, longs)
+    if (stopAt?.(i)) return i
+    const end = valueEnd(bytes, i, depth, maxDepth, longs)
     if (end === -1 || end === i) return -1
     elements.push({ start: i, end })
     i = skipSpace(bytes, end)
     if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
-    return bytes[i] === CLOSE_BRACKET ? i + 1 : -1
+    return bytes[i] === CLOSE_BRACKET ? i : -1
   }
 }
 
@@ -156,16 +172,7 @@ export function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: 
 export function arrayElements(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): ValueRange[] | undefined {
   if (bytes[range.start] !== OPEN_BRACKET) return undefined
   const elements: ValueRange[] = []
-  let i = skipSpace(bytes, range.start + 1)
-  if (bytes[i] === CLOSE_BRACKET) return elements
-  for (;;) {
-    const end = valueEnd(bytes, i, depth, maxDepth)
-    if (end === -1 || end === i || end > range.end) return undefined
-    elements.push({ start: i, end })
-    i = skipSpace(bytes, end)
-    if (bytes[i] === COMMA) { i = skipSpace(bytes, i + 1); continue }
-    return bytes[i] === CLOSE_BRACKET ? elements : undefined
-  }
+  return elementsFrom(bytes, range.start + 1, false, depth, maxDepth, elements) === range.end - 1 ? elements : undefined
 }
 
 /** The keys of an object at `range` (a `{` ... `}`) and their values' ranges, or undefined when it is not one the scan can follow. */

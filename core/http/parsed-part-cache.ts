@@ -16,7 +16,7 @@ import { SlotCache } from './slot-cache.ts'
 export class ParsedPartCache extends SlotCache<ParsedPart> {
   /** The cached part at place `index` of `group` (core/http/slot-cache.ts) whose bytes are `bytes`. */
   find(group: string, index: number, bytes: Buffer): ParsedPart | undefined {
-    return this.findWhere(group, index, part => part.bytes.length === bytes.length && part.bytes.equals(bytes))
+    return this.findWhere(group, index, part => part.bytes.equals(bytes))
   }
 
   /** Keep `value` as what `bytes` parse to at place `index` of `group`, with its long strings (offsets within `bytes`). */

@@ -1,4 +1,4 @@
-import { CLOSE_BRACKET, COMMA, firstLongStringAt, skipSpace, valueEnd, type TopLevelScan, type ValueRange } from './body-scan.ts'
+import { CLOSE_BRACKET, elementsFrom, firstLongStringAt, type TopLevelScan, type ValueRange } from './body-scan.ts'
 
 /**
  * How many bytes `a` and `b` share at their start. A binary search over `Buffer.compare` of ranges
@@ -32,9 +32,6 @@ export function commonSuffix(a: Buffer, b: Buffer, max: number): number {
   while (low < high && a[aEnd - 1 - low] === b[bEnd - 1 - low]) low++
   return low
 }
-
-/** The earlier `]` (where the rest rejoins the earlier scan) when the list closes at `at` where it closed before, moved by `shift`; else -1. */
-const closes = (list: ValueRange, at: number, shift: number) => at === list.end - 1 + shift ? list.end - 1 : -1
 
 const shifted = (range: ValueRange, by: number): ValueRange => ({ start: range.start + by, end: range.end + by })
 
@@ -75,39 +72,30 @@ function rescanList(scan: TopLevelScan, key: string, list: ValueRange, elements:
   while (next < elements.length && elements[next]!.start < changedEnd) next++
   const fresh = elements.slice(0, first)
   const longs: number[] = []
-  let i = skipSpace(bytes, first ? elements[first - 1]!.end : list.start + 1)
-  // Where the rest is the earlier scan's again: the list's `]`, or an earlier element met at its new place.
-  let rejoin: number | undefined
-  if (bytes[i] === CLOSE_BRACKET) rejoin = closes(list, i, shift)
-  else if (first) {
-    if (bytes[i] !== COMMA) return undefined
-    i = skipSpace(bytes, i + 1)
-  }
-  // Each turn of the loop expects an element at `i` (a `]` there is a trailing comma: not followed).
-  // Elements of the top level's lists sit at depth 2 (the body's object is depth 1), as in a full scan.
-  while (rejoin === undefined) {
-    while (next < elements.length && elements[next]!.start + shift < i) next++
-    if (next < elements.length && elements[next]!.start + shift === i) {
-      for (let k = next; k < elements.length; k++) fresh.push(shifted(elements[k]!, shift))
-      rejoin = elements[next]!.start
-      break
-    }
-    const end = valueEnd(bytes, i, 2, maxDepth, longs)
-    if (end === -1 || end === i) return undefined
-    fresh.push({ start: i, end })
-    i = skipSpace(bytes, end)
-    if (bytes[i] === COMMA) i = skipSpace(bytes, i + 1)
-    else if (bytes[i] === CLOSE_BRACKET) rejoin = closes(list, i, shift)
-    else return undefined
-  }
-  if (rejoin === -1) return undefined
-
   const resumedAt = first ? elements[first - 1]!.end : list.start + 1
+  // Walked as a full scan walks the list (elements at depth 2: the body's object is depth 1), stopping at
+  // an earlier element met at its new place: from there on everything is the earlier scan's, shifted.
+  const meets = (start: number) => {
+    while (next < elements.length && elements[next]!.start + shift < start) next++
+    return next < elements.length && elements[next]!.start + shift === start
+  }
+  const at = elementsFrom(bytes, resumedAt, first > 0, 2, maxDepth, fresh, longs, meets)
+  if (at === -1) return undefined
+  let rejoin: number
+  if (bytes[at] === CLOSE_BRACKET) {
+    // The list ends where it ended before (moved by the change), or the rest is not the earlier rest.
+    if (at !== list.end - 1 + shift) return undefined
+    rejoin = list.end - 1
+  } else {
+    for (let k = next; k < elements.length; k++) fresh.push(shifted(elements[k]!, shift))
+    rejoin = elements[next]!.start
+  }
+
   const before = scan.longStrings
   const keptUntil = firstLongStringAt(before, resumedAt)
   const rejoinedAt = firstLongStringAt(before, rejoin)
   const longStrings = before.slice(0, keptUntil)
-  for (const at of longs) longStrings.push(at)
+  for (const offset of longs) longStrings.push(offset)
   for (let k = rejoinedAt; k < before.length; k++) longStrings.push(before[k]! + shift)
 
   const fields = new Map<string, ValueRange>()
