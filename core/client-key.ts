@@ -1,4 +1,4 @@
-import { timingSafeEqual, createHash } from 'node:crypto'
+import { timingSafeEqual, createHash, hash } from 'node:crypto'
 
 /** Each SDK family sends its key differently: OpenAI Bearer, messages-format `x-api-key`, generateContent `x-goog-api-key` or `?key=`. */
 export function readClientKey(headers: Headers, url: URL): string | undefined {
@@ -32,6 +32,23 @@ export function createKeyMatcher(keys: string[]): (candidate: string | undefined
   }
 }
 
+const ids = new Map<string, string>()
+
+/**
+ * A client key's stable, non-secret id: `key-` and the first 10 hex digits of its sha256 (for a named
+ * key, the start of the `sha256:` hash its entry stores). Usage, the recorder, logs and routing rules
+ * tell keys apart by it; two keys share one with odds of 1 in 2^40. Remembered for a few thousand keys.
+ */
+export function clientKeyId(key: string): string {
+  let id = ids.get(key)
+  if (id === undefined) {
+    id = `key-${hash('sha256', key, 'hex').slice(0, 10)}`
+    if (ids.size >= 5000) ids.clear()
+    ids.set(key, id)
+  }
+  return id
+}
+
 /**
  * Client keys a plugin keeps besides `api-keys` (the `client-keys` plugin): keys with a name and rules.
  * The kernel asks it after `api-keys`; any key it knows ends the no-keys (loopback only) mode.
@@ -47,4 +64,11 @@ export interface ClientKeyDirectory {
   nameOf(key: string): string | undefined
   /** Whether the key may use `model` (model listings show only those). */
   allowsModel(key: string, model: string): boolean
+  /**
+   * Why the key (by its value, or a named key by its `name`) may not be served by `model`, or undefined
+   * when it may. Routing skips rules and fallbacks to such models; route previews say why.
+   */
+  modelRefusal?(key: { value?: string; name?: string }, model: string): string | undefined
+  /** Whether a named key is called `name` (route previews name keys by name). */
+  hasName?(name: string): boolean
 }

@@ -1,7 +1,6 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../kernel.ts'
-import { readClientKey } from '../client-key.ts'
-import { maskSecret } from '../credential.ts'
+import { clientKeyId, readClientKey } from '../client-key.ts'
 import { ProxyError } from './errors.ts'
 
 /**
@@ -83,7 +82,7 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
     // A refused client, in the log (rate-limited, the key masked).
     const why = (error as ProxyError).status === 403 ? 'a web page of another site'
       : !hasClientKeys(kernel) ? 'no api-keys configured and not a local client'
-      : sent ? `${kernel.matchClientKey(sent) ? 'refused' : 'unknown'} key ${maskSecret(sent)}` : 'no key'
+      : sent ? `${kernel.matchClientKey(sent) ? 'refused' : 'unknown'} key ${kernel.services.clientKeys?.nameOf(sent) ?? clientKeyId(sent)}` : 'no key'
     kernel.warnLimited('client-key', `client refused: ${why} from ${getRequestIP(event) ?? 'unknown'} on ${event.req.method} ${event.url.pathname}`)
     throw error
   }

@@ -1,31 +1,36 @@
-import { defineRequestState, type ProxyKernel } from 'model-proxy'
+import { defineRequestState, type ProxyKernel, type RouteContext } from 'model-proxy'
 import { bodySourceOf } from 'model-proxy/internal'
 import { requestField } from 'model-proxy'
 import type { KeyDirectory } from './directory.ts'
-import { keyAllowsModel } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { Hold, KeyRules } from './limit-types.ts'
-import type { ClientKeyEntry } from './schema.ts'
+import { policyOf, type ClientKeyEntry } from './schema.ts'
 import type { KeyMetrics } from './key-metrics.ts'
 import type { RecentRequests } from './recent.ts'
 import { declaredMaxOutput } from './estimate.ts'
-import { limitRefusal, modelRefusal } from './refusals.ts'
+import { limitRefusal, limitsUnavailable, modelRefusal, unpricedRefusal } from './refusals.ts'
+import { denialText, modelDenial } from './model-access.ts'
+import type { UnpricedModels } from './unpriced.ts'
 import { toNano } from './windows.ts'
+
+const hasLimits = (entry: ClientKeyEntry) => entry.rpm !== undefined || entry.tpm !== undefined || entry.budget !== undefined
 
 const rulesOf = (entry: ClientKeyEntry): KeyRules => ({
   rpm: entry.rpm, tpm: entry.tpm, budgetNano: entry.budget && toNano(entry.budget.usd), period: entry.budget?.period ?? 'month',
 })
 
-interface Parts { directory: () => KeyDirectory; limits: KeyLimits; metrics: KeyMetrics; recent: RecentRequests }
+interface Parts { directory: () => KeyDirectory; limits: KeyLimits; metrics: KeyMetrics; recent: RecentRequests; unpriced: UnpricedModels }
 
 /**
- * A named key's rules on each request: its models (403), then one atomic reservation against its rpm,
+ * A named key's rules on each request: the model that serves (after routing's rules and fallbacks) must
+ * be one of its models and, for a key with a budget, have a price (403); then one atomic reservation against its rpm,
  * tpm and budget (429 / 402) before anything is sent; after the answer (a stream: at its end, never
  * cut) the reservation is replaced by the real tokens and cost.
  */
-export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics, recent }: Parts): void {
+export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics, recent, unpriced }: Parts): void {
   const holds = defineRequestState<{ hold: Hold; name: string }>('client-keys hold')
   const prices = () => kernel.services.prices
+  const policy = () => policyOf(kernel.config)
 
   // A fault here must not take the request down: it is served, and the operator is told.
   const guarded = <T>(what: string, hook: (ctx: T) => Promise<void>) => async (ctx: T) => {
@@ -36,16 +41,33 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     }
   }
 
-  kernel.hooks.hook('route-resolve', guarded('check', async (ctx) => {
+  kernel.hooks.hook('route-resolve', async (ctx) => {
+    try {
+      await admit(ctx)
+    } catch (error) {
+      kernel.warnLimited('client-keys', `client-key check failed: ${(error as Error).message}`)
+      // `on-error: closed`: a request whose key's rules could not be checked is not served.
+      if (policy()['on-error'] === 'closed' && !ctx.error) ctx.error = limitsUnavailable('the check failed')
+    }
+  })
+
+  /** The model that serves (after rules and fallbacks) against the key's models and prices, then its limits. */
+  const admit = async (ctx: RouteContext) => {
     const { request } = ctx
     const entry = directory().entryOf(request.clientKey)
     if (!entry) return
     request.needsUsage = true
-    if (!keyAllowsModel(entry, request.model)) {
-      metrics.rejections.inc([entry.name, 'model'])
-      ctx.error = modelRefusal(request.model)
+    const model = request.servedModel ?? request.model
+    const denial = modelDenial(entry, model, ctx.candidates, prices()?.price, policy(), upstreams => unpriced.note(model, upstreams, 'allowed'))
+    if (denial) {
+      metrics.rejections.inc([entry.name, denial.reason])
+      if (denial.reason === 'unpriced') unpriced.note(model, denial.upstreams, 'refused')
+      ctx.error = denial.reason === 'model' ? modelRefusal(model) : unpricedRefusal(denialText(denial, model))
       return
     }
+    // Closed: a key with limits is not served on counters the fleet does not share.
+    const closed = policy()['on-error'] === 'closed' && hasLimits(entry) && kernel.fleet.shared
+    if (closed && !kernel.fleet.health().up) return refuseUnavailable(ctx, entry)
     // The body's size from its bytes (never serialized again for this); the output cap from its own field.
     const size = request.clientBody?.bytes.length ?? bodySourceOf(request.body)?.bytes.length ?? JSON.stringify(request.body).length
     const inputTokens = Math.ceil(size / 4)
@@ -54,12 +76,22 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     const nano = price ? toNano((inputTokens * price.input + outputTokens * price.output) / 1_000_000) : 0
     const result = await limits.reserve(entry.name, rulesOf(entry), { tokens: inputTokens + outputTokens, nano })
     if ('id' in result) {
+      if (closed && !result.shared) {
+        // The store failed during the reservation: it was taken locally; give it back and refuse.
+        await limits.settle(result, { tokens: 0, nano: 0 })
+        return refuseUnavailable(ctx, entry)
+      }
       holds.set(request, { hold: result, name: entry.name })
       return
     }
     metrics.rejections.inc([entry.name, result.reason])
     ctx.error = limitRefusal(entry, result)
-  }))
+  }
+
+  const refuseUnavailable = (ctx: RouteContext, entry: ClientKeyEntry) => {
+    metrics.rejections.inc([entry.name, 'unavailable'])
+    ctx.error = limitsUnavailable('the shared store is unreachable')
+  }
 
   kernel.hooks.hook('after-response', guarded('accounting', async (ctx) => {
     const { request } = ctx

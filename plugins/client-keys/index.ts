@@ -1,5 +1,6 @@
 import { defineProxyPlugin } from 'model-proxy'
-import { clientKeysConfigSchema, clientKeysOf } from './schema.ts'
+import type { ClientKeyEntry } from './schema.ts'
+import { clientKeysConfigSchema, clientKeysOf, policyOf } from './schema.ts'
 import { KeyDirectory } from './directory.ts'
 import { KeyLimits } from './limits.ts'
 import { createKeyMetrics } from './key-metrics.ts'
@@ -9,6 +10,9 @@ import { addClientKeyRoutes } from './routes.ts'
 import { addModelRoutes } from './routes-models.ts'
 import { hashPlainKeys } from './hash-keys.ts'
 import { keepSpend } from './keep-spend.ts'
+import { UnpricedModels } from './unpriced.ts'
+import { denialText, modelDenial } from './model-access.ts'
+import { addPolicyRoutes } from './routes-policy.ts'
 
 /**
  * `client-keys`: client keys with a name, an owner and rules (models, rpm, tpm, a budget in USD,
@@ -38,12 +42,23 @@ export default defineProxyPlugin({
       return directory
     }
     directory.onRefusal = (name, reason) => metrics.rejections.inc([name, reason])
+    const unpriced = new UnpricedModels({
+      log: message => kernel.logger.warn(`client-keys: ${message}`),
+      count: (model, decision) => metrics.unpriced.inc([model, decision]),
+    })
+    // A key's models and, with a budget, the model's price: what routing may send its requests to.
+    const denial = (entry: ClientKeyEntry | undefined, model: string) => entry && modelDenial(entry, model, kernel.models.get(model) ?? [], kernel.services.prices?.price, policyOf(kernel.config))
     kernel.services.clientKeys = {
       configured: () => current().configured(),
       match: sent => current().match(sent),
       refusal: key => current().refusal(key),
       nameOf: key => current().nameOf(key),
-      allowsModel: (key, model) => current().allowsModel(key, model),
+      allowsModel: (key, model) => !denial(current().entryOf(key), model),
+      modelRefusal: ({ value, name }, model) => {
+        const found = denial(value !== undefined ? current().entryOf(value) : name !== undefined ? current().named(name) : undefined, model)
+        return found && denialText(found, model)
+      },
+      hasName: name => current().named(name) !== undefined,
     }
     ;(kernel.services.readinessDetails ??= new Map()).set('client-keys', () => limits.localSince === undefined ? undefined
       : `client-key limits counted per instance since ${new Date(limits.localSince).toISOString()} (${limits.unreconciled} item(s) to write back); reconciled when the shared store returns`)
@@ -63,11 +78,12 @@ export default defineProxyPlugin({
       await stopKeeping()
     })
 
-    addEnforcement(kernel, { directory: current, limits, metrics, recent })
+    addEnforcement(kernel, { directory: current, limits, metrics, recent, unpriced })
     const guard = kernel.services.managementGuard
     if (guard) {
       addClientKeyRoutes(kernel, guard, { directory: current, limits, recent })
       addModelRoutes(kernel, guard)
+      addPolicyRoutes(kernel, guard, unpriced)
     }
   },
 })

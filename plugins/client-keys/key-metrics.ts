@@ -18,7 +18,8 @@ export function createKeyMetrics(registry: Registry | undefined, countedLocally:
       registers: [registry],
       collect() { this.set(countedLocally() ? 1 : 0) },
     }),
-    rejections: tally('proxy_client_key_rejections_total', 'Requests refused by a client key\'s rules, by name and reason (rpm, tpm, budget, model, expired, disabled).', ['key', 'reason']),
+    rejections: tally('proxy_client_key_rejections_total', 'Requests refused by a client key\'s rules, by name and reason (rpm, tpm, budget, model, unpriced, unavailable, expired, disabled).', ['key', 'reason']),
+    unpriced: tally('proxy_client_key_unpriced_requests_total', 'Requests of client keys with a budget to a model without a price, by model and decision (refused, allowed: client-key-policy.unpriced-models).', ['model', 'decision']),
   }
 }
 

@@ -9,6 +9,14 @@ export const modelRefusal = (model: string): RouteRefusal => ({
   status: 403, message: `this API key may not use model ${JSON.stringify(model)}`, type: 'permission_error', code: 'model_not_allowed',
 })
 
+/** A model without a price for a key with a budget: 403 (a setting of the proxy's, not a retry, fixes it). */
+export const unpricedRefusal = (message: string): RouteRefusal => ({ status: 403, message, type: 'permission_error', code: 'model_unpriced' })
+
+/** The key's limits could not be checked and `client-key-policy.on-error` is `closed`: 503, retried by clients. */
+export const limitsUnavailable = (why: string): RouteRefusal => ({
+  status: 503, message: `this API key's limits cannot be checked now (${why}); try again shortly`, type: 'server_error', code: 'limits_unavailable', retryAfter: 5,
+})
+
 /**
  * A limit reached -> the client's error. Rate windows: 429 with Retry-After (the window's end). A spent
  * budget: 402 (SDKs retry 429 on their own, and a budget does not come back in seconds); Retry-After

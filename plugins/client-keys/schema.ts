@@ -25,8 +25,22 @@ export const clientKeyEntrySchema = z.object({
 
 export type ClientKeyEntry = z.infer<typeof clientKeyEntrySchema>
 
-/** The plugin's config key. Names are unique: limits, usage and metrics are counted by name. */
+/**
+ * `client-key-policy`: what the rules of named keys do when they cannot be applied as written.
+ * `on-error`: the limits cannot be checked (the shared store is away, the check failed): `open` serves
+ * (counting per instance meanwhile), `closed` answers 503. `unpriced-models`: a key with a budget sent to
+ * a model without a price: `refuse` (403 naming the model) or `allow` (served, costing $0).
+ */
+export const clientKeyPolicySchema = z.object({
+  'on-error': z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
+  'unpriced-models': z.enum(['refuse', 'allow'], { error: 'must be refuse or allow' }).default('refuse'),
+})
+
+export type ClientKeyPolicy = z.infer<typeof clientKeyPolicySchema>
+
+/** The plugin's config keys. Names are unique: limits, usage and metrics are counted by name. */
 export const clientKeysConfigSchema = z.looseObject({
+  'client-key-policy': clientKeyPolicySchema.prefault({}),
   'client-keys': z.array(clientKeyEntrySchema).default([]).superRefine((entries, ctx) => {
     const names = new Set<string>()
     for (const [i, entry] of entries.entries()) {
@@ -37,3 +51,5 @@ export const clientKeysConfigSchema = z.looseObject({
 })
 
 export const clientKeysOf = (config: object): ClientKeyEntry[] => (config as { 'client-keys'?: ClientKeyEntry[] })['client-keys'] ?? []
+
+export const policyOf = (config: object): ClientKeyPolicy => (config as { 'client-key-policy'?: ClientKeyPolicy })['client-key-policy'] ?? { 'on-error': 'open', 'unpriced-models': 'refuse' }

@@ -1,5 +1,5 @@
 import type { Usage, UpstreamHttpRequest } from 'model-proxy'
-import { maskSecret, bodySourceOf, clientBytesOf } from 'model-proxy/internal'
+import { clientKeyId, bodySourceOf, clientBytesOf } from 'model-proxy/internal'
 import { maskUrlKey, recordHeaders } from './capture.ts'
 import { RecordBlobs } from './packed.ts'
 import type { AttemptFlight, Flight } from './flight.ts'
@@ -79,7 +79,7 @@ export function buildRecord(flight: Flight, context: BuildContext): BuiltRecord 
     model: request.model,
     servedModel: request.servedModel,
     keyName: key === undefined ? undefined : context.keyName(key),
-    clientKey: key ? maskSecret(key) : undefined,
+    clientKey: key ? clientKeyId(key) : undefined,
     format: request.inbound,
     path,
     stream: request.stream,

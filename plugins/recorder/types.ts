@@ -100,7 +100,7 @@ export interface RecordSummary {
   model: string
   servedModel?: string
   keyName?: string
-  /** The client key, masked. */
+  /** The client key's id (`key-<hash>`, never the key). */
   clientKey?: string
   /** The client's wire format (chat, messages, responses, generate) and its path. */
   format: string

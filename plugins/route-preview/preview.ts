@@ -1,5 +1,5 @@
 import type { ProxyKernel, Candidate, WireFormat } from 'model-proxy'
-import { ownValue } from 'model-proxy/internal'
+import { clientKeyId, ownValue } from 'model-proxy/internal'
 import type { Chooser } from '../routing/api.ts'
 import { resolveRoute, sessionKeyOf, AffinityStore, headroom } from '../routing/api.ts'
 
@@ -23,7 +23,11 @@ export async function previewRoute(kernel: ProxyKernel, chooser: Chooser, input:
   const headers = new Headers(input.headers ?? {})
   const codec = kernel.formats.get(format)!
   let canonical: ReturnType<typeof codec.request.decode> | undefined
-  const resolution = await resolveRoute(kernel, { model, inbound: format, body: input.request, headers, clientKey: input.clientKey, canonical: () => canonical ??= codec.request.decode(input.request) })
+  const who = previewKey(kernel, input.clientKey)
+  const refusal = (candidate: string) => who.key && kernel.services.clientKeys?.modelRefusal?.(who.key, candidate)
+  const resolution = await resolveRoute(kernel, {
+    model, inbound: format, body: input.request, headers, clientKey: who.key?.value, clientKeyName: () => who.key?.name, modelRefusal: refusal, canonical: () => canonical ??= codec.request.decode(input.request),
+  })
   const describe = (candidate: Candidate) => {
     const state = chooser.state.availability(candidate)
     const windows = chooser.state.record(candidate.credential.id)?.windows
@@ -44,12 +48,31 @@ export async function previewRoute(kernel: ProxyKernel, chooser: Chooser, input:
     format,
     rule: resolution.rule ? { index: resolution.rule.index, name: resolution.rule.name, model: resolution.rule.rule.model, ...(resolution.rule.tokens !== undefined && { tokens: resolution.rule.tokens }) } : null,
     ...(resolution.skipped && { skipped: resolution.skipped }),
+    ...(who.view && { 'client-key': who.view }),
     'served-model': resolution.model,
+    ...(refusal(resolution.model) && { refused: refusal(resolution.model) }),
     strategy: kernel.config.routing.strategy,
     candidates: resolution.candidates.map(describe),
-    fallbacks: chain.filter(m => m !== resolution.model).map(m => ({ model: m, candidates: (kernel.models.get(m) ?? []).map(describe) })),
+    fallbacks: chain.filter(m => m !== resolution.model).map((m) => {
+      const skipped = refusal(m)
+      return { model: m, candidates: (kernel.models.get(m) ?? []).map(describe), ...(skipped && { skipped }) }
+    }),
     session: found ? { source: found.source, 'session-affinity': mode, 'bound-credential': binding ? binding.credential : null } : null,
   }
+}
+
+/**
+ * The preview's client key: a key as a client sends it (a named key is then known by its name, a plain
+ * `api-keys` entry by its id), or a named key's name. Never echoed back.
+ */
+function previewKey(kernel: ProxyKernel, sent: string | undefined): { key?: { value?: string; name?: string }; view?: Record<string, string> } {
+  if (!sent) return {}
+  const keys = kernel.services.clientKeys
+  const name = keys?.nameOf(sent)
+  if (name !== undefined) return { key: { value: sent, name }, view: { kind: 'named', name } }
+  if (kernel.config['api-keys'].includes(sent)) return { key: { value: sent }, view: { kind: 'plain', id: clientKeyId(sent) } }
+  if (keys?.hasName?.(sent)) return { key: { name: sent }, view: { kind: 'named', name: sent } }
+  return { key: { value: sent }, view: { kind: 'unknown', id: clientKeyId(sent) } }
 }
 
 /** Every credential's routing state: cooldowns, quota windows and the live sessions it holds here. */

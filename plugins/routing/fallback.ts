@@ -2,14 +2,23 @@ import { defineRequestState, type ProxyKernel, type Candidate, type ProxyRequest
 import { countRequestTokens, ownValue } from 'model-proxy/internal'
 import { isQuotaError } from './cooldown.ts'
 import type { Stage } from './route-state.ts'
+import { keyRefusal } from './key-refusal.ts'
 
-/** The request's model chain: what route-resolve chose, then `fallbacks` of the client's model (or of the chosen one). */
+/**
+ * The request's model chain: what route-resolve chose, then `fallbacks` of the client's model (or of the
+ * chosen one), without the models its client key may not use (logged).
+ */
 export function buildStages(kernel: ProxyKernel, request: ProxyRequest, first: Candidate[]): Stage[] {
   const served = request.servedModel ?? request.model
   const chain = ownValue(kernel.config.fallbacks, request.model) ?? ownValue(kernel.config.fallbacks, served) ?? []
   const stages: Stage[] = [{ model: served, candidates: first }]
   for (const model of chain) {
     if (stages.some(stage => stage.model === model)) continue
+    const refused = keyRefusal(kernel, request.clientKey, model)
+    if (refused) {
+      kernel.logger.info(`request ${request.id}: fallback ${model} skipped: ${refused}`)
+      continue
+    }
     stages.push({ model, candidates: kernel.models.get(model) ?? [] })
   }
   return stages

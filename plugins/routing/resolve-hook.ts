@@ -2,6 +2,7 @@ import type { ProxyKernel, RouteContext } from 'model-proxy'
 import { ownValue } from 'model-proxy/internal'
 import { resolveRoute } from './resolve.ts'
 import { requestTokens } from './fallback.ts'
+import { keyRefusal } from './key-refusal.ts'
 
 declare module '../../core/hooks.ts' {
   interface ProxyRequest {
@@ -29,10 +30,12 @@ export function resolveHook(kernel: ProxyKernel, ctx: RouteContext): void | Prom
     body: request.body,
     headers: request.event.req.headers,
     clientKey: request.clientKey,
+    clientKeyName: () => request.clientKey === undefined ? undefined : kernel.services.clientKeys?.nameOf(request.clientKey),
+    modelRefusal: model => keyRefusal(kernel, request.clientKey, model),
     canonical: () => request.canonical ??= kernel.formats.get(request.inbound)!.request.decode(request.body),
     tokens: () => requestTokens(kernel, request),
   }).then((resolution) => {
-    if (resolution.skipped) kernel.logger.warn(`request ${request.id}: ${resolution.skipped}`)
+    for (const why of resolution.skipped ?? []) kernel.warnLimited('routing-rule-skipped', `request ${request.id}: ${why}`)
     ctx.candidates = resolution.candidates
     if (resolution.rule) {
       request.rule = resolution.rule.name
@@ -48,6 +51,11 @@ function firstServedFallback(kernel: ProxyKernel, ctx: RouteContext): void {
   for (const model of ownValue(kernel.config.fallbacks, ctx.request.model) ?? []) {
     const candidates = kernel.models.get(model)
     if (!candidates?.length) continue
+    const refused = keyRefusal(kernel, ctx.request.clientKey, model)
+    if (refused) {
+      kernel.logger.info(`request ${ctx.request.id}: fallback ${model} skipped: ${refused}`)
+      continue
+    }
     ctx.candidates = candidates
     ctx.request.servedModel = model
     return

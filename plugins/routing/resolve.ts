@@ -10,6 +10,10 @@ export interface ResolveInput {
   body: Record<string, unknown>
   headers: Headers
   clientKey?: string
+  /** The named key's name, when the client key is one (rules list named keys by name). */
+  clientKeyName?: () => string | undefined
+  /** Why the client key may not be served by a model (its allowed models, prices), or undefined. */
+  modelRefusal?: (model: string) => string | undefined
   /** The request's canonical form, decoded at most once and shared with the pipeline. */
   canonical: () => CanonicalRequest
   /** Input tokens, when something already counted them. */
@@ -21,28 +25,45 @@ export interface Resolution {
   model: string
   candidates: Candidate[]
   rule?: RuleMatch
-  /** A matching rule named a model nothing serves: it was skipped. */
-  skipped?: string
+  /** Matching rules skipped (a model nothing serves, or one the client key may not use), and why. */
+  skipped?: string[]
 }
 
 /**
- * Scenario rules (`routing.rules`) first, in order; the first match whose model is served wins. Then the
- * client's model as the spec resolves it. Nothing is decoded or counted unless a rule asks.
+ * Scenario rules (`routing.rules`) first, in order; the first match whose model is served and the client
+ * key may use wins (the others are skipped, and said so). Then the client's model as the spec resolves
+ * it. Nothing is decoded or counted unless a rule asks, and the count is taken once.
  */
 export async function resolveRoute(kernel: ProxyKernel, input: ResolveInput): Promise<Resolution> {
-  const own = (): Resolution => ({ model: input.model, candidates: kernel.models.get(input.model) ?? [] })
+  const skipped: string[] = []
+  const own = (): Resolution => ({ model: input.model, candidates: kernel.models.get(input.model) ?? [], ...(skipped.length && { skipped }) })
   const rules = kernel.config.routing.rules
   if (!rules.length) return own()
   let traits: RequestTraits | undefined
-  const match = await matchRule(rules, {
+  let tokens: Promise<number> | undefined
+  const ruleInput = {
     model: input.model,
     clientKey: input.clientKey,
+    clientKeyName: input.clientKeyName,
     headers: input.headers,
     traits: () => traits ??= traitsOf(input.canonical(), input.body, input.headers),
-    tokens: input.tokens ?? (() => countRequestTokens(input.canonical())),
-  })
-  if (!match) return own()
-  const candidates = kernel.models.get(match.rule.model)
-  if (!candidates?.length) return { ...own(), skipped: `${match.name} names ${match.rule.model}, which no configured provider serves` }
-  return { model: match.rule.model, candidates, rule: match }
+    tokens: () => tokens ??= (input.tokens ?? (() => countRequestTokens(input.canonical())))(),
+  }
+  for (let from = 0; ;) {
+    const match = await matchRule(rules, ruleInput, from)
+    if (!match) return own()
+    from = match.index + 1
+    const model = match.rule.model
+    const candidates = kernel.models.get(model)
+    if (!candidates?.length) {
+      skipped.push(`${match.name} names ${model}, which no configured provider serves`)
+      continue
+    }
+    const refused = input.modelRefusal?.(model)
+    if (refused) {
+      skipped.push(`${match.name} names ${model}, which this client key may not use: ${refused}`)
+      continue
+    }
+    return { model, candidates, rule: match, ...(skipped.length && { skipped }) }
+  }
 }

@@ -1,7 +1,7 @@
 import type { ResponseContext } from 'model-proxy'
-import { maskSecret } from 'model-proxy/internal'
+import { clientKeyId } from 'model-proxy/internal'
 
-/** One request, as usage statistics keep it (no secrets: the client key is masked). */
+/** One request, as usage statistics keep it (no secrets: the client key is its id, `key-<hash>`). */
 export interface UsageRecord {
   id: string
   /** Epoch ms when the request started. */
@@ -34,7 +34,7 @@ export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost
   return {
     id: ctx.request.id,
     time: ctx.request.startedAt,
-    clientKey: maskSecret(ctx.request.clientKey) || 'anonymous',
+    clientKey: ctx.request.clientKey ? clientKeyId(ctx.request.clientKey) : 'anonymous',
     ...(extra.keyName !== undefined && { keyName: extra.keyName }),
     ...(extra.cost !== undefined && { cost: extra.cost }),
     model: ctx.request.model,

@@ -83,7 +83,7 @@ function RequestList() {
       )}
       <Section title="Filters">
         <form class="toolbar" onSubmit={apply} aria-label="Filter requests">
-          <TextField label="Client key" name="req-key" value={form.key} onInput={set('key')} placeholder="key name or masked key" />
+          <TextField label="Client key" name="req-key" value={form.key} onInput={set('key')} placeholder="key name or key id (key-…)" />
           <TextField label="Model" name="req-model" value={form.model} onInput={set('model')} placeholder="asked or served" />
           <SelectField label="Status" name="req-status" value={form.status} onChange={set('status')} options={statusOptions} />
           <TextField label="From" name="req-from" type="datetime-local" value={form.from} onInput={set('from')} />
