@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('named keys page in Chromium', () => {
 remote-management: { secret-key: ${managementSecret} }
 usage-statistics-enabled: true
 compat-provider:
-  - { name: mock, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: up }], models: [{ name: mock-gpt, alias: m }] }
+  - { name: mock, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: up }], models: [{ name: mock-gpt, alias: m }, { name: local/llama, alias: self }] }
 model-prices:
   m: { input: 1000, output: 1000 }
 `)
@@ -78,4 +78,23 @@ model-prices:
     await page.waitForSelector('[data-named-key="ci-runner"]:has-text("1 req/min")')
     expect(pageErrors).toEqual([])
   }, 90_000)
+
+  it('the models page lists models without a price and what keys with a budget met there', async () => {
+    const created = await fetch(`${managed.proxy.url}/v0/management/client-keys`, {
+      method: 'POST', headers: { authorization: `Bearer ${managementSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'budget-only', budget: { usd: 5, period: 'day' } }),
+    })
+    const { key } = await created.json() as { key: string }
+    const refused = await fetch(`${managed.proxy.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'self', messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    expect(refused.status).toBe(403)
+    await page.click('nav a[href="#/models"]')
+    await page.waitForSelector('[data-unpriced="self"]')
+    expect(await page.textContent('[data-unpriced="self"]')).toContain('local/llama')
+    await expect.poll(() => page.textContent('[data-unpriced="self"] td[data-label="Refused"]'), { timeout: 10_000 }).toBe('1')
+    expect(await page.textContent('[data-unpriced-policy]')).toContain('budget-only')
+    expect(await page.isVisible('[data-unpriced="m"]')).toBe(false)
+    await shoot(page, 'models-unpriced')
+    expect(pageErrors).toEqual([])
+  }, 60_000)
 })

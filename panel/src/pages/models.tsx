@@ -5,6 +5,7 @@ import { formatNumber } from '../format.ts'
 import { Section, SelectField } from '../components/field.tsx'
 import { ErrorLine } from '../components/notice.tsx'
 import { FamilyLegend, FamilyName } from '../components/family-name.tsx'
+import { UnpricedModels } from '../components/unpriced-models.tsx'
 
 interface ModelUpstream { family: string; provider: string; model: string; credentials: number }
 interface ModelView { id: string; 'alias-of': string[]; upstreams: ModelUpstream[]; 'context-window'?: number; 'max-output'?: number; available: boolean }
@@ -65,6 +66,7 @@ export function Models() {
         )}
         <FamilyLegend only={families} />
       </Section>
+      <UnpricedModels />
     </>
   )
 }
