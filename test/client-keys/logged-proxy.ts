@@ -1,26 +1,13 @@
 import type { Storage } from 'unstorage'
-import { createProxy, type Proxy } from '../../core/app.ts'
-import { listen } from '../../core/server.ts'
-import { validateConfig } from '../../core/config/validate.ts'
 import type { PluginSpec } from '../../core/plugin.ts'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 
-export interface LoggedProxy { url: string; proxy: Proxy; lines: string[]; close(): Promise<void> }
+export interface LoggedProxy extends TestProxy { lines: string[] }
 
 /** A real proxy on a random loopback port whose log lines the test reads (`lines`). */
 export async function startLoggedProxy(raw: Record<string, unknown>, plugins: PluginSpec[] = [], storage?: Storage): Promise<LoggedProxy> {
   const lines: string[] = []
   const write = (...args: unknown[]) => { lines.push(args.map(String).join(' ')) }
   const logger = { info: write, warn: write, debug: () => {}, log: write, success: write, error: write, withTag: () => logger }
-  const config = validateConfig({ 'auth-dir': '/nonexistent-auth-dir', ...raw })
-  const proxy = await createProxy({ config, plugins, logger: logger as never, storage })
-  const server = await listen(() => proxy, config, { port: 0, host: '127.0.0.1' })
-  return {
-    url: server.url,
-    proxy,
-    lines,
-    async close() {
-      await server.close()
-      await proxy.close()
-    },
-  }
+  return Object.assign(await startTestProxy(raw, plugins, storage, undefined, logger), { lines })
 }

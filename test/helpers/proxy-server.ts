@@ -7,9 +7,9 @@ import type { Storage } from 'unstorage'
 export interface TestProxy { url: string; proxy: Proxy; server: RunningServer; close(): Promise<void> }
 
 /** A real proxy server on a random loopback port, configured from a plain (YAML-shaped) object. */
-export async function startTestProxy(rawConfig: Record<string, unknown>, plugins: PluginSpec[] = [], storage?: Storage, configPath?: string): Promise<TestProxy> {
+export async function startTestProxy(rawConfig: Record<string, unknown>, plugins: PluginSpec[] = [], storage?: Storage, configPath?: string, logger: unknown = silentLogger): Promise<TestProxy> {
   const config = validateConfig({ 'auth-dir': '/nonexistent-auth-dir', ...rawConfig })
-  const proxy = await createProxy({ config, plugins, logger: silentLogger, storage, configPath })
+  const proxy = await createProxy({ config, plugins, logger: logger as never, storage, configPath })
   const server = await listen(() => proxy, config, { port: 0, host: '127.0.0.1' })
   return {
     url: server.url,
