@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createKeyMatcher, readClientKey } from './client-key.ts'
+import { createHash } from 'node:crypto'
+import { clientKeyId, createKeyMatcher, readClientKey } from './client-key.ts'
 
 describe('createKeyMatcher', () => {
   const match = createKeyMatcher(['sk-alpha', 'sk-beta'])
@@ -33,5 +34,19 @@ describe('readClientKey', () => {
     [{}, 'from-query'],
   ])('%j -> %s', (headers, expected) => {
     expect(readClientKey(new Headers(headers), url)).toBe(expected)
+  })
+})
+
+describe('clientKeyId', () => {
+  it.each([
+    ['dev1', 'key-cf4b9c1f5e'],
+    ['dev2', 'key-45366849ff'],
+  ])('%s -> an id of its sha256, short keys apart', (key, id) => {
+    expect(clientKeyId(key)).toMatch(/^key-[0-9a-f]{10}$/)
+    expect(clientKeyId(key)).toBe(id)
+    expect(clientKeyId(key)).toBe(id) // remembered: the same again
+  })
+  it('is the start of the sha256: a named key\'s stored hash begins with it', () => {
+    expect(clientKeyId('sk-proxy-abc')).toBe(`key-${createHash('sha256').update('sk-proxy-abc').digest('hex').slice(0, 10)}`)
   })
 })
