@@ -42,20 +42,20 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
   }
 
   kernel.hooks.hook('route-resolve', async (ctx) => {
+    const entry = directory().entryOf(ctx.request.clientKey)
+    if (!entry) return
     try {
-      await admit(ctx)
+      await admit(ctx, entry)
     } catch (error) {
       kernel.warnLimited('client-keys', `client-key check failed: ${(error as Error).message}`)
-      // `on-error: closed`: a request whose key's rules could not be checked is not served.
-      if (policy()['on-error'] === 'closed' && !ctx.error) ctx.error = limitsUnavailable('the check failed')
+      // `on-error: closed`: a key with limits is not served when they could not be checked.
+      if (policy()['on-error'] === 'closed' && hasLimits(entry) && !ctx.error) refuseUnavailable(ctx, entry, 'the check failed')
     }
   })
 
   /** The model that serves (after rules and fallbacks) against the key's models and prices, then its limits. */
-  const admit = async (ctx: RouteContext) => {
+  const admit = async (ctx: RouteContext, entry: ClientKeyEntry) => {
     const { request } = ctx
-    const entry = directory().entryOf(request.clientKey)
-    if (!entry) return
     request.needsUsage = true
     const model = request.servedModel ?? request.model
     const denial = modelDenial(entry, model, ctx.candidates, prices()?.price, policy(), upstreams => unpriced.note(model, upstreams, 'allowed'))
@@ -67,7 +67,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     }
     // Closed: a key with limits is not served on counters the fleet does not share.
     const closed = policy()['on-error'] === 'closed' && hasLimits(entry) && kernel.fleet.shared
-    if (closed && !kernel.fleet.health().up) return refuseUnavailable(ctx, entry)
+    if (closed && !kernel.fleet.health().up) return refuseUnavailable(ctx, entry, 'the shared store is unreachable')
     // The body's size from its bytes (never serialized again for this); the output cap from its own field.
     const size = request.clientBody?.bytes.length ?? bodySourceOf(request.body)?.bytes.length ?? JSON.stringify(request.body).length
     const inputTokens = Math.ceil(size / 4)
@@ -79,7 +79,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
       if (closed && !result.shared) {
         // The store failed during the reservation: it was taken locally; give it back and refuse.
         await limits.settle(result, { tokens: 0, nano: 0 })
-        return refuseUnavailable(ctx, entry)
+        return refuseUnavailable(ctx, entry, 'the shared store is unreachable')
       }
       holds.set(request, { hold: result, name: entry.name })
       return
@@ -88,9 +88,9 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     ctx.error = limitRefusal(entry, result)
   }
 
-  const refuseUnavailable = (ctx: RouteContext, entry: ClientKeyEntry) => {
+  const refuseUnavailable = (ctx: RouteContext, entry: ClientKeyEntry, why: string) => {
     metrics.rejections.inc([entry.name, 'unavailable'])
-    ctx.error = limitsUnavailable('the shared store is unreachable')
+    ctx.error = limitsUnavailable(why)
   }
 
   kernel.hooks.hook('after-response', guarded('accounting', async (ctx) => {

@@ -77,6 +77,8 @@ describe('client-key-policy.on-error', () => {
     // The OpenAI SDK sees an ordinary, retryable server error.
     const sdk = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'limited-key-1', maxRetries: 0 })
     await expect(sdk.chat.completions.create({ model: 'boom', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 503, code: 'limits_unavailable' })
+    // A key without limits has nothing to check: served.
+    expect((await send('free-range-key-1', 'boom')).status).toBe(200)
   })
 
   it('the shared store away: closed refuses keys with limits and serves the rest; open counts per instance and serves', async () => {
@@ -91,7 +93,8 @@ describe('client-key-policy.on-error', () => {
     await setOnError(proxy.proxy.kernel, 'open')
     expect((await send('limited-key-1')).status).toBe(200)
     const metrics = await (await fetch(`${proxy.url}/metrics`)).text()
-    expect(metrics).toMatch(/proxy_client_key_rejections_total\{key="limited",reason="unavailable"\} 2/)
+    // Two refusals of a failing check, two of the store away.
+    expect(metrics).toMatch(/proxy_client_key_rejections_total\{key="limited",reason="unavailable"\} 4/)
     expect(metrics).toMatch(/proxy_client_key_limits_local 1/)
   })
 })
