@@ -159,6 +159,11 @@ describe.skipIf(!hasChromium)('control panel in Chromium', () => {
     const result = JSON.parse(await page.textContent('[data-preview=result]') ?? '{}')
     expect(result).toMatchObject({ format: 'messages', strategy: expect.any(String) })
     expect(Array.isArray(result.candidates)).toBe(true)
+    // For a client key: named by its id in the answer, never echoed.
+    await page.fill('#preview-key', clientKey)
+    await page.click('button:has-text("Preview")')
+    await expect.poll(async () => JSON.parse(await page.textContent('[data-preview=result]') ?? '{}')['client-key']).toEqual({ kind: 'plain', id: expect.stringMatching(/^key-[0-9a-f]{10}$/) })
+    expect(await page.textContent('[data-preview=result]')).not.toContain(clientKey)
   })
 
   it('a payload rule added in the editor changes what the upstream receives', async () => {

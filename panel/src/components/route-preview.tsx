@@ -6,10 +6,11 @@ import { Section } from './field.tsx'
 
 const example = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'Write a title for this chat' }] }, null, 2)
 
-/** Dry run of routing (`POST /route-preview`): which rule, model, candidates and session a request body would get. */
+/** Dry run of routing (`POST /route-preview`): which rule, model, candidates and session a request body would get, for a client key if one is given. */
 export function RoutePreview() {
   const [body, setBody] = useState(example)
   const [headers, setHeaders] = useState('{}')
+  const [key, setKey] = useState('')
   const [result, setResult] = useState<unknown>()
   const { notice, busy, act } = useAction()
   const run = (event: Event) => { event.preventDefault(); void act(async () => {
@@ -17,7 +18,7 @@ export function RoutePreview() {
     let sent: unknown
     try { request = JSON.parse(body) } catch { throw new Error('the request body is not JSON') }
     try { sent = JSON.parse(headers || '{}') } catch { throw new Error('the headers are not JSON') }
-    setResult(await post('/route-preview', { request, headers: sent }))
+    setResult(await post('/route-preview', { request, headers: sent, ...(key.trim() && { 'client-key': key.trim() }) }))
   }) }
   return (
     <Section title="Route preview">
@@ -29,6 +30,10 @@ export function RoutePreview() {
         <div class="field">
           <label for="preview-headers">Request headers (JSON, e.g. a session id)</label>
           <input id="preview-headers" value={headers} onInput={e => setHeaders((e.target as HTMLInputElement).value)} />
+        </div>
+        <div class="field">
+          <label for="preview-key">Client key (optional: a key, or a named key's name; rules and fallbacks it may not use are shown skipped)</label>
+          <input id="preview-key" type="password" autocomplete="off" value={key} onInput={e => setKey((e.target as HTMLInputElement).value)} />
         </div>
         <div class="actions"><button type="submit" disabled={busy}>Preview</button></div>
       </form>
