@@ -10,12 +10,14 @@ export type PriceLookup = ((model: string, upstreamModel?: string) => unknown) |
  * upstream one) nor the price table. Empty: every candidate is priced, so what it answers has a cost.
  */
 export function unpricedUpstreams(price: PriceLookup, model: string, candidates: Candidate[]): string[] {
-  const missing = new Set<string>()
+  const seen = new Set<string>()
+  const missing: string[] = []
   for (const { upstreamModel } of candidates) {
-    if (missing.has(upstreamModel)) continue
-    if (!price?.(model, upstreamModel)) missing.add(upstreamModel)
+    if (seen.has(upstreamModel)) continue
+    seen.add(upstreamModel)
+    if (!price?.(model, upstreamModel)) missing.push(upstreamModel)
   }
-  return [...missing]
+  return missing
 }
 
 /** Why a named key may not be served by a model: its `models` patterns, or no price for a key with a budget. */
