@@ -29,9 +29,10 @@ export type ClientKeyEntry = z.infer<typeof clientKeyEntrySchema>
  * `client-key-policy`: what the rules of named keys do when they cannot be applied as written.
  * `on-error`: the limits cannot be checked (the shared store is away, the check failed): `open` serves
  * (counting per instance meanwhile), `closed` answers 503. `unpriced-models`: a key with a budget sent to
- * a model without a price: `refuse` (403 naming the model) or `allow` (served, costing $0).
+ * a model without a price: `refuse` (403 naming the model) or `allow` (served, costing $0). Strict: a
+ * misspelt key here would silently keep a default the operator meant to change.
  */
-export const clientKeyPolicySchema = z.object({
+export const clientKeyPolicySchema = z.strictObject({
   'on-error': z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   'unpriced-models': z.enum(['refuse', 'allow'], { error: 'must be refuse or allow' }).default('refuse'),
 })
