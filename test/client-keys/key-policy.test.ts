@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
+import { GoogleGenAI } from '@google/genai'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 import { clientCall, clientHeaders, type ClientFormat } from '../helpers/client-formats.ts'
@@ -83,6 +84,17 @@ describe('a key with a budget and a model without a price', () => {
     expect(answer.error.message).toContain('client-key-policy.unpriced-models')
   })
 
+  it('the SDKs surface it as a permission error with the message (Anthropic, Google GenAI, OpenAI)', async () => {
+    const anthropic = new Anthropic({ baseURL: proxy.url, apiKey: 'budget-key-1', maxRetries: 0 })
+    const refused = await anthropic.messages.create({ model: 'free', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(Anthropic.PermissionDeniedError)
+    expect((refused as Error).message).toContain('model-prices')
+    const genai = new GoogleGenAI({ apiKey: 'budget-key-1', httpOptions: { baseUrl: proxy.url } })
+    await expect(genai.models.generateContent({ model: 'free', contents: 'hi' })).rejects.toMatchObject({ status: 403, message: expect.stringContaining('model-prices') })
+    await expect(openai('budget-key-1').chat.completions.create({ model: 'free', messages: [{ role: 'user', content: 'hi' }], stream: true }))
+      .rejects.toMatchObject({ status: 403, code: 'model_unpriced' })
+  })
+
   it('a key without a budget is served; the budget key is served by priced models and does not list the unpriced one', async () => {
     const before = upstream.requests.length
     expect((await chat('open-key-1', 'free')).response.status).toBe(200)
@@ -103,12 +115,12 @@ describe('a key with a budget and a model without a price', () => {
 
   it('is logged once, counted in a metric and listed by the management API', async () => {
     expect(proxy.lines.filter(line => line.includes('"free" has no price'))).toHaveLength(1)
-    expect(await metrics()).toMatch(/proxy_client_key_unpriced_requests_total\{model="free",decision="refused"\} 4/)
-    expect(await metrics()).toMatch(/proxy_client_key_rejections_total\{key="budgeted",reason="unpriced"\} 4/)
+    expect(await metrics()).toMatch(/proxy_client_key_unpriced_requests_total\{model="free",decision="refused"\} 7/)
+    expect(await metrics()).toMatch(/proxy_client_key_rejections_total\{key="budgeted",reason="unpriced"\} 7/)
     const view = await admin('/unpriced-models')
     expect(view.policy).toEqual({ 'on-error': 'open', 'unpriced-models': 'refuse' })
     expect(view['keys-with-budget']).toEqual(['budgeted'])
-    expect(view.models).toEqual([expect.objectContaining({ model: 'free', upstreams: ['vendor/self-hosted'], served: true, refused: 4, allowed: 0 })])
+    expect(view.models).toEqual([expect.objectContaining({ model: 'free', upstreams: ['vendor/self-hosted'], served: true, refused: 7, allowed: 0 })])
   })
 
   it('with unpriced-models: allow it is served (at $0) and counted as allowed', async () => {
@@ -118,7 +130,7 @@ describe('a key with a budget and a model without a price', () => {
       const { response } = await chat('budget-key-1', 'free')
       expect(response.status).toBe(200)
       expect(await metrics()).toMatch(/proxy_client_key_unpriced_requests_total\{model="free",decision="allowed"\} 1/)
-      expect((await admin('/unpriced-models')).models[0]).toMatchObject({ model: 'free', refused: 4, allowed: 1 })
+      expect((await admin('/unpriced-models')).models[0]).toMatchObject({ model: 'free', refused: 7, allowed: 1 })
     } finally {
       await kernel.applyConfig({ ...kernel.config, 'client-key-policy': { 'on-error': 'open', 'unpriced-models': 'refuse' } })
     }
