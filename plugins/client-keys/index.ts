@@ -13,6 +13,7 @@ import { keepSpend } from './keep-spend.ts'
 import { UnpricedModels } from './unpriced.ts'
 import { denialText, modelDenial } from './model-access.ts'
 import { addPolicyRoutes } from './routes-policy.ts'
+import { addServingCheck } from './serving-check.ts'
 
 /**
  * `client-keys`: client keys with a name, an owner and rules (models, rpm, tpm, a budget in USD,
@@ -79,6 +80,7 @@ export default defineProxyPlugin({
     })
 
     addEnforcement(kernel, { directory: current, limits, metrics, recent, unpriced })
+    addServingCheck(kernel, { directory: current, metrics, unpriced })
     const guard = kernel.services.managementGuard
     if (guard) {
       addClientKeyRoutes(kernel, guard, { directory: current, limits, recent })

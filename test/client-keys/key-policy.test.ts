@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
+import { defineProxyPlugin } from 'model-proxy'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 import { clientCall, clientHeaders, type ClientFormat } from '../helpers/client-formats.ts'
@@ -18,6 +19,18 @@ const secret = 'key-policy-admin'
 let upstream: MockUpstream
 let proxy: LoggedProxy
 const idOf = (key: string) => `key-${createHash('sha256').update(key).digest('hex').slice(0, 10)}`
+
+/** Another plugin's `route-resolve` hook, which runs after the built-in ones and sends requests to `big`. */
+const sendToBig = defineProxyPlugin({
+  name: 'send-to-big',
+  setup(kernel) {
+    kernel.hooks.hook('route-resolve', (ctx) => {
+      if (ctx.request.event.req.headers.get('x-route') !== 'plugin') return
+      ctx.candidates = kernel.models.get('big')!
+      ctx.request.servedModel = 'big'
+    })
+  },
+})
 
 beforeAll(async () => {
   upstream = await startMockUpstream(request => request.clone().json().then((body: { model?: string }) => body.model === 'up-broken'
@@ -49,7 +62,7 @@ beforeAll(async () => {
       ],
     },
     fallbacks: { broken: ['big', 'small'] },
-  })
+  }, [sendToBig])
 }, 60_000)
 afterAll(async () => {
   await proxy?.close()
@@ -158,6 +171,13 @@ describe('a key\'s models are checked against the model that serves', () => {
     await expect(chat('alice-key-1', 'big')).rejects.toMatchObject({ status: 403, code: 'model_not_allowed' })
   })
 
+  it('another plugin\'s route-resolve hook sending the key to a model it may not use: refused before anything is sent', async () => {
+    const sent = upstream.requests.length
+    await expect(chat('alice-key-1', 'priced', { 'x-route': 'plugin' })).rejects.toMatchObject({ status: 403, code: 'model_not_allowed', message: expect.stringContaining('"big"') })
+    expect(upstream.requests.length).toBe(sent)
+    expect((await chat('dev1', 'priced', { 'x-route': 'plugin' })).response.headers.get('x-proxy-served-model')).toBe('big')
+  })
+
   it('the route preview says which rules and fallbacks were skipped and why, for a key named by its name', async () => {
     const ruled = await admin('/route-preview', { request: { model: 'priced', messages: [{ role: 'user', content: 'hi' }] }, headers: { 'x-route': 'big' }, 'client-key': 'alice' })
     expect(ruled['client-key']).toEqual({ kind: 'named', name: 'alice' })
@@ -189,11 +209,16 @@ describe('routing.rules[].client-keys', () => {
 
 describe('plain api-keys are told apart by a stable id', () => {
   it('in /usage and in the recorder\'s key filter, short keys included; never a mask shared by all', async () => {
+    const counts = async () => {
+      const byKey = (await admin('/usage')).usage.by_client_key as Record<string, { requests: number }>
+      return [byKey[idOf('dev1')]?.requests ?? 0, byKey[idOf('dev2')]?.requests ?? 0]
+    }
+    const [dev1, dev2] = await counts()
     for (const key of ['dev1', 'dev2', 'dev2']) expect((await chat(key, 'priced')).response.status).toBe(200)
-    await expect.poll(async () => Object.keys((await admin('/usage')).usage.by_client_key)).toEqual(expect.arrayContaining([idOf('dev1'), idOf('dev2'), 'alice', 'budgeted']))
+    await expect.poll(counts).toEqual([dev1! + 1, dev2! + 2])
     const { usage } = await admin('/usage')
+    expect(Object.keys(usage.by_client_key)).toEqual(expect.arrayContaining([idOf('dev1'), idOf('dev2'), 'alice', 'budgeted']))
     expect(Object.keys(usage.by_client_key)).not.toContain('****')
-    expect(usage.by_client_key[idOf('dev2')].requests).toBeGreaterThan(usage.by_client_key[idOf('dev1')].requests)
     expect(JSON.stringify(usage)).not.toMatch(/"dev[12]"/)
     await expect.poll(async () => (await admin(`/requests?key=${idOf('dev2')}`)).requests.length).toBeGreaterThanOrEqual(4)
     const rows = (await admin(`/requests?key=${idOf('dev2')}`)).requests as Array<{ clientKey?: string; keyName?: string }>
