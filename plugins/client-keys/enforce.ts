@@ -11,6 +11,7 @@ import { declaredMaxOutput } from './estimate.ts'
 import { limitRefusal, limitsUnavailable, modelRefusal, unpricedRefusal } from './refusals.ts'
 import { denialText, modelDenial } from './model-access.ts'
 import type { UnpricedModels } from './unpriced.ts'
+import { admittedModel } from './serving-check.ts'
 import { toNano } from './windows.ts'
 
 const hasLimits = (entry: ClientKeyEntry) => entry.rpm !== undefined || entry.tpm !== undefined || entry.budget !== undefined
@@ -65,6 +66,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
       ctx.error = denial.reason === 'model' ? modelRefusal(model) : unpricedRefusal(denialText(denial, model))
       return
     }
+    admittedModel.set(request, model)
     // Closed: a key with limits is not served on counters the fleet does not share.
     const closed = policy()['on-error'] === 'closed' && hasLimits(entry) && kernel.fleet.shared
     if (closed && !kernel.fleet.health().up) return refuseUnavailable(ctx, entry, 'the shared store is unreachable')

@@ -1,10 +1,13 @@
-import type { ProxyKernel } from 'model-proxy'
+import { defineRequestState, type ProxyKernel } from 'model-proxy'
 import type { KeyDirectory } from './directory.ts'
 import type { KeyMetrics } from './key-metrics.ts'
 import type { UnpricedModels } from './unpriced.ts'
 import { denialText, modelDenial } from './model-access.ts'
 import { modelRefusal, unpricedRefusal } from './refusals.ts'
 import { policyOf } from './schema.ts'
+
+/** The model admission checked for the request: a pick of the same model needs no second look. */
+export const admittedModel = defineRequestState<string>('client-keys admitted model')
 
 interface Parts { directory: () => KeyDirectory; metrics: KeyMetrics; unpriced: UnpricedModels }
 
@@ -19,6 +22,7 @@ export function addServingCheck(kernel: ProxyKernel, { directory, metrics, unpri
     const entry = directory().entryOf(ctx.request.clientKey)
     if (!entry) return
     const model = ctx.request.servedModel ?? ctx.request.model
+    if (admittedModel.get(ctx.request) === model) return
     const denial = modelDenial(entry, model, [ctx.pick], kernel.services.prices?.price, policyOf(kernel.config))
     if (!denial) return
     metrics.rejections.inc([entry.name, denial.reason])
