@@ -74,5 +74,14 @@ export function droppedFields(request: CanonicalRequest, client: WireFormat, ups
   for (const field of adapted) dropped.add(clientName(client, field))
   // Anthropic's search results come encrypted, for Anthropic alone: a client of another format gets them without.
   if (request.webSearch && upstream === 'messages') dropped.add('web_search_tool_result.encrypted_content')
-  return [...dropped]
+  return [...dropped].map(headerSafeName)
+}
+
+/**
+ * A client's unknown key goes back in a header: anything but printable ASCII (a NUL, a lone surrogate,
+ * a non-Latin letter) and the list's own comma are written as `\uXXXX`, so the name reads back and the
+ * header stays valid (an invalid one fails the whole answer).
+ */
+export function headerSafeName(name: string): string {
+  return /^[\x20-\x2b\x2d-\x7e]*$/.test(name) ? name : name.replace(/[^\x20-\x2b\x2d-\x7e]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
