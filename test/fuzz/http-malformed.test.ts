@@ -29,7 +29,7 @@ beforeAll(async () => {
   upstream = await startMockUpstream(openaiMock)
   dir = mkdtempSync(join(tmpdir(), 'proxy-http-fuzz-'))
   writeFileSync(join(dir, 'config.yaml'), [
-    'host: 127.0.0.1', `api-keys: [${clientKey}]`, `auth-dir: ${join(dir, 'auths')}`, `remote-management: { secret-key: ${managementKey} }`,
+    '# fuzzed config: this comment must survive', 'host: 127.0.0.1', `api-keys: [${clientKey}]`, `auth-dir: ${join(dir, 'auths')}`, `remote-management: { secret-key: ${managementKey} }`,
     `compat-provider: [{ name: mock, base-url: '${upstream.url}/v1', models: [{ name: mock-gpt, alias: m }] }]`, '',
   ].join('\n'))
   cli = runCli(['start', '--config', join(dir, 'config.yaml'), '--port', '0', '--project', join(dir, 'none.mjs')], dir)
@@ -97,6 +97,12 @@ describe('HTTP fuzz run against a spawned proxy', () => {
     expect(response.status).toBe(200)
     expect((await response.json()).choices[0].message.content).toContain('still there?')
     expect(await (await validChat(true)).text()).toContain('[DONE]')
+    // No junk write reached the file: it still holds its comment, and the management secret still works.
+    const file = readFileSync(join(dir, 'config.yaml'), 'utf8')
+    expect(file).toContain('# fuzzed config: this comment must survive')
+    const config = await fetch(`http://${host}:${port}/v0/management/config`, { headers: { 'x-management-key': managementKey } })
+    expect(config.status).toBe(200)
+    if (process.env.FUZZ_DEBUG) console.log(`statuses: ${JSON.stringify([...tally.statuses].sort())}`)
 
     // Let the heap settle: the lowest of a few samples over 3 s.
     let after = Number.POSITIVE_INFINITY
