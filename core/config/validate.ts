@@ -27,11 +27,12 @@ const namedKeys = (schema: z.ZodType): string[] | undefined => {
 }
 
 /**
- * Top-level keys no schema knows (`:::` reads as the key `::`, a misspelt `routng:` as itself): named
- * when the extra schemas are the whole set (start-up, a file write) and each says which keys it reads.
+ * Top-level keys no schema knows (`:::` reads as the key `::`, a misspelt `routng:` as itself). Only
+ * against the whole set of schemas (every plugin loaded: start-up, a management write), each saying
+ * which keys it reads: plugins register theirs one by one while the proxy starts.
  */
-function unknownTopLevelKeys(input: unknown, extra: readonly z.ZodType[]): string[] {
-  if (!extra.length || !input || typeof input !== 'object' || Array.isArray(input)) return []
+export function unknownTopLevelKeys(input: unknown, extra: readonly z.ZodType[]): string[] {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return []
   const known = new Set(namedKeys(configSchema))
   for (const schema of extra) {
     const keys = namedKeys(schema)
@@ -50,7 +51,6 @@ export function validateConfig(raw: unknown, extra: z.ZodType[] = []): ProxyConf
   if (typeof input !== 'object' || Array.isArray(input)) throw new ConfigError([`(root): must be a mapping of settings (key: value), got ${Array.isArray(input) ? 'a list' : `a ${typeof input}`}`])
   const result = configSchema.safeParse(input)
   const issues = result.success ? [] : formatIssues(result.error)
-  issues.push(...unknownTopLevelKeys(input, extra))
   let config = result.success ? result.data : undefined
   for (const schema of extra) {
     // On the base-validated config when there is one, so a loose schema returns parsed values, not raw ones.

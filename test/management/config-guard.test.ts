@@ -93,10 +93,12 @@ describe('a management write changes only its own lines', () => {
   }
 
   it('a scalar field: one line, byte for byte elsewhere (comments, flow lists, spacing)', async () => {
+    // The start-up write (the plain secret replaced by its hash) changed that line alone.
+    expect(changedLines(yaml, started)).toEqual([`  secret-key: ${managementSecret} -> ${started.split('\n').find(line => line.startsWith('  secret-key: '))}`])
     expect((await call('PUT', '/request-retry', { value: 5 })).status).toBe(200)
     expect(changedLines(started, managed.text())).toEqual(['request-retry: 3 -> request-retry: 5'])
     expect((await call('PUT', '/routing/strategy', { value: 'fill-first' })).status).toBe(200)
-    expect(changedLines(started, managed.text())).toEqual(['request-retry: 3 -> request-retry: 5', '  strategy: round-robin # how credentials take turns ->  strategy: fill-first # how credentials take turns'])
+    expect(changedLines(started, managed.text())).toEqual(['request-retry: 3 -> request-retry: 5', '  strategy: round-robin # how credentials take turns ->   strategy: fill-first # how credentials take turns'])
   })
 
   it('a list entry edited through PATCH: only that entry\'s lines', async () => {
