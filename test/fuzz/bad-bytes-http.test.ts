@@ -53,7 +53,7 @@ const statuses = new Map<string, number>()
 
 async function probe(endpoint: Endpoint, model: string, { bytes, flaw, where }: FlawedBody): Promise<void> {
   const response = await fetch(`${running.proxy.url}${endpoint.path(model)}`, {
-    method: 'POST', body: bytes, signal: AbortSignal.timeout(10_000),
+    method: 'POST', body: new Uint8Array(bytes), signal: AbortSignal.timeout(10_000),
     headers: { authorization: `Bearer ${clientKey}`, 'x-api-key': clientKey, 'x-goog-api-key': clientKey, 'content-type': 'application/json' },
   })
   const text = await response.text()
