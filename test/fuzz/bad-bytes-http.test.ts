@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 import { offFormat, type ErrorFormat } from './error-formats.ts'
+import { tolerantMock } from '../helpers/mock-openai-server.ts'
 import { flawed, type FlawedBody } from './bad-bytes.ts'
 
 /**
@@ -36,16 +37,7 @@ let running: FamilyProxy
 beforeAll(async () => {
   running = await startFamilyProxy()
   // A vendor answers junk with its 400: the mocks are made to as well, instead of throwing (and hanging).
-  for (const upstream of Object.values(running.upstreams)) {
-    const handler = upstream.handler
-    upstream.handler = async (request) => {
-      try {
-        return await handler(request)
-      } catch {
-        return Response.json({ type: 'error', error: { message: 'mock could not read the request', type: 'invalid_request_error', code: 400, status: 'INVALID_ARGUMENT' } }, { status: 400 })
-      }
-    }
-  }
+  for (const upstream of Object.values(running.upstreams)) upstream.handler = tolerantMock(upstream.handler)
 })
 afterAll(async () => { await running?.close() })
 

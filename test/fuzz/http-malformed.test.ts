@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
+import { startMockUpstream, tolerantMock, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
 import { clientKey, malformed, managementKey, random } from './malformed-requests.ts'
 import { sendRaw } from './raw-http.ts'
@@ -26,7 +26,8 @@ let host: string
 let port: number
 beforeAll(async () => {
   const { openaiMock } = await import('../../playground/mock-upstream/openai.ts')
-  upstream = await startMockUpstream(openaiMock)
+  // Junk reaches the upstream too: it answers a 400 as a vendor would, instead of never answering.
+  upstream = await startMockUpstream(tolerantMock(openaiMock))
   dir = mkdtempSync(join(tmpdir(), 'proxy-http-fuzz-'))
   writeFileSync(join(dir, 'config.yaml'), [
     '# fuzzed config: this comment must survive', 'host: 127.0.0.1', `api-keys: [${clientKey}]`, `auth-dir: ${join(dir, 'auths')}`, `remote-management: { secret-key: ${managementKey} }`,
