@@ -46,7 +46,10 @@ export function addApiSocket(kernel: ProxyKernel): void {
     },
     message(peer, message) {
       // A binary frame is read as text: bytes that are not UTF-8 are refused as an HTTP body would be.
-      if (!isUtf8(message.uint8Array())) return peer.send(JSON.stringify({ id: null, type: 'error', status: 400, body: { error: { message: 'message is not valid UTF-8', type: 'invalid_request_error', code: 'invalid_json' } } }))
+      if (!isUtf8(message.uint8Array())) {
+        peer.send(JSON.stringify({ id: null, type: 'error', status: 400, body: { error: { message: 'message is not valid UTF-8', type: 'invalid_request_error', code: 'invalid_json' } } }))
+        return
+      }
       serveEnvelope(kernel, peer as unknown as Peer, message.text()).catch((error) => {
         peer.send(JSON.stringify({ id: null, type: 'error', status: 500, body: { error: { message: (error as Error).message, type: 'server_error' } } }))
       })

@@ -70,7 +70,10 @@ export function addResponsesSocket(kernel: ProxyKernel): void {
     },
     message(peer, message) {
       // A binary frame is read as text: bytes that are not UTF-8 are refused as an HTTP body would be.
-      if (!isUtf8(message.uint8Array())) return peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'message is not valid UTF-8' } }))
+      if (!isUtf8(message.uint8Array())) {
+        peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'message is not valid UTF-8' } }))
+        return
+      }
       // One request at a time per socket, in the order sent.
       const queue = (peer.context.queue as Promise<void> | undefined) ?? Promise.resolve()
       peer.context.queue = queue.then(() => serveCreate(kernel, peer as unknown as Peer, message.text())).catch((error) => {
