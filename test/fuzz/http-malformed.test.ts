@@ -37,7 +37,7 @@ beforeAll(async () => {
   const url = new URL(await cli.url)
   host = url.hostname
   port = Number(url.port)
-})
+}, 60_000)
 afterAll(async () => {
   await cli?.kill('SIGKILL')
   await upstream?.close()
