@@ -13,7 +13,7 @@ export function errorFormatOfPath(path: string): WireFormat | 'management' | und
   if (path.startsWith('/v1beta/') || isV1GenerateCall(path)) return 'generate'
   if (path.startsWith('/v1/')) return 'chat'
   // A client endpoint under a prefix (a plugin's alias routes, `/<prefix>/v1/messages`): its format.
-  const inner = path.search(/\/v1(beta)?\//)
+  const inner = path.search(/\/v1[a-z]*\//)
   return inner > 0 ? errorFormatOfPath(path.slice(inner)) : undefined
 }
 
