@@ -26,6 +26,7 @@ export {
 } from './canonical/codec.ts'
 export type * from './canonical/types.ts'
 export { RequestValidationError } from './canonical/errors.ts'
+export { isRoleName } from './canonical/role-name.ts'
 export { formatSse } from './http/sse.ts'
 export { ChunkTemplate, type PieceEvent } from './canonical/chunk-template.ts'
 

@@ -2,6 +2,7 @@ import type { WireFormat } from './codec.ts'
 import type { CanonicalRequest } from './types.ts'
 import type { AdaptedField } from './request-rules.ts'
 import { contentLosses, type ContentLoss } from './content-losses.ts'
+import { chatSearchLosses, chatSearchModel } from './chat-search.ts'
 
 type Field =
   | 'stop' | 'topK' | 'seed' | 'n' | 'presencePenalty' | 'frequencyPenalty' | 'responseFormat' | 'user' | 'parallelToolCalls'
@@ -61,18 +62,32 @@ function asksSomething(request: CanonicalRequest, field: Field, upstream: WireFo
  * field names: what its decoder could only keep for the same format (`unmapped`), the canonical fields
  * the upstream format cannot express, content it cannot carry, then what the upstream's request rules
  * made the proxy trim or change (`adapted`, from `fitRequest`). Empty when the formats match (the body
- * goes as it came).
+ * goes as it came). `upstreamModel`: a chat search model takes a web search (chat-search.ts).
  */
-export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat, adapted: readonly AdaptedField[] = []): string[] {
+export function droppedFields(request: CanonicalRequest, client: WireFormat, upstream: WireFormat, adapted: readonly AdaptedField[] = [], upstreamModel = request.model): string[] {
   // Same format: the body goes as it came, unless it replays another vendor's answer (signature-slots.ts):
   // then that vendor's search results are left out of it.
   if (client === upstream) return contentLosses(request.messages, upstream).filter(loss => loss === 'webSearchResult').map(loss => clientName(client, loss))
   const dropped = new Set(request.unmapped)
   // A plugin's format is not in these tables: only what its decoder reported as unmapped counts.
-  for (const field of inexpressible[upstream] ?? []) if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
+  const searching = upstream === 'chat' && request.webSearch !== undefined && chatSearchModel(upstreamModel)
+  for (const field of inexpressible[upstream] ?? []) {
+    if (field === 'webSearch' && searching) continue
+    if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
+  }
+  if (searching) for (const lost of chatSearchLosses(request.webSearch!, clientName(client, 'webSearch'))) dropped.add(lost)
   for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))
   for (const field of adapted) dropped.add(clientName(client, field))
   // Anthropic's search results come encrypted, for Anthropic alone: a client of another format gets them without.
   if (request.webSearch && upstream === 'messages') dropped.add('web_search_tool_result.encrypted_content')
-  return [...dropped]
+  return [...dropped].map(headerSafeName)
+}
+
+/**
+ * A client's unknown key goes back in a header: anything but printable ASCII (a NUL, a lone surrogate,
+ * a non-Latin letter) and the list's own comma are written as `\uXXXX`, so the name reads back and the
+ * header stays valid (an invalid one fails the whole answer).
+ */
+export function headerSafeName(name: string): string {
+  return /^[\x20-\x2b\x2d-\x7e]*$/.test(name) ? name : name.replace(/[^\x20-\x2b\x2d-\x7e]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }

@@ -8,6 +8,7 @@ import { FileChangedError, unchangedSince, writeFileAtomic } from './atomic-writ
 import { serializeFileTask } from './write-queue.ts'
 import { changedPaths, configFromText, hashText, parseConfigDocument } from './config-text.ts'
 import { ConfigError } from './validate.ts'
+import { keepUntouchedLines } from './keep-lines.ts'
 
 export class ConfigWriteError extends Error {
   constructor(message: string) {
@@ -54,18 +55,21 @@ export class ConfigFile {
 
   get path(): string { return this.options.path }
 
-  /** Edit the YAML document (comments and key order kept), validate, write, share, apply. */
+  /**
+   * Edit the YAML document (comments and key order kept), validate, write, share, apply. Lines the edit
+   * did not change are written as they were, byte for byte (core/config/keep-lines.ts).
+   */
   edit(edit: (doc: Document) => void | Promise<void>, origin: string): Promise<ConfigChange> {
     return this.write(async (text) => {
       const doc = parseConfigDocument(text)
       await edit(doc)
-      return doc.toString()
+      return keepUntouchedLines(text, doc.toString())
     }, origin)
   }
 
-  /** Replace the whole document (PUT /config.yaml). */
-  replace(doc: Document, origin: string): Promise<ConfigChange> {
-    return this.write(() => doc.toString(), origin)
+  /** Replace the whole document (PUT /config.yaml); `source`: the text it was parsed from, whose lines are kept where the document did not change them. */
+  replace(doc: Document, origin: string, source?: string): Promise<ConfigChange> {
+    return this.write(() => source === undefined ? doc.toString() : keepUntouchedLines(source, doc.toString()), origin)
   }
 
   /**

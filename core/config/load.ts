@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml'
 import type { z } from 'zod'
 import type { ProxyProjectConfig } from './project.ts'
 import type { ProxyConfig } from './schema.ts'
-import { ConfigError, validateConfig } from './validate.ts'
+import { ConfigError, unknownTopLevelKeys, validateConfig } from './validate.ts'
 import { loadPlugins, type ProxyPlugin } from '../plugin.ts'
 import { builtinPlugins } from '../builtins.ts'
 import { declaredProviders, familySchemas } from './family-schemas.ts'
@@ -58,7 +58,11 @@ export function mergeLayers(base: unknown, upper: unknown): unknown {
 export async function readYamlConfig(path: string, bases: string[] = [], schemas: z.ZodType[] = []): Promise<ProxyConfig> {
   let data: unknown = {}
   for (const base of bases) data = mergeLayers(data, await readYamlData(base))
-  return validateConfig(mergeLayers(data, await readYamlData(path)), schemas)
+  const merged = mergeLayers(data, await readYamlData(path))
+  // Start-up knows every plugin's keys: a top-level key none of them has is a typo, refused with its name.
+  const unknown = schemas.length ? unknownTopLevelKeys(merged, schemas) : []
+  if (unknown.length) throw new ConfigError(unknown)
+  return validateConfig(merged, schemas)
 }
 
 /** The schemas plugins add to the base one: each plugin's own keys, then the keys and payload protocols of the families they declare. */

@@ -3,7 +3,7 @@ import { baseUrlSchema, requiredBaseUrlSchema } from './upstream-url.ts'
 import { unsafePathMessage, unsafePathSegment } from '../unsafe-keys.ts'
 
 /** `{name, alias}` of a provider entry's `models[]`: upstream name and the name clients use. */
-export const modelAliasSchema = z.object({
+export const modelAliasSchema = z.strictObject({
   name: z.string().min(1, { error: 'must be a non-empty model name' }),
   alias: z.string().default(''),
 })
@@ -18,8 +18,12 @@ export const headersSchema = z.record(z.string(), z.string()).default({})
 /** Integer priority; higher is picked first (routing rule 2). Accepts "5" as CLIProxyAPI's attributes do. */
 export const prioritySchema = z.coerce.number().int({ error: 'must be an integer' }).default(0)
 
-/** One provider key entry (spec: "Provider key entry"): the shape of most families' `<family>-api-key` lists. */
-export const providerKeyEntrySchema = z.object({
+/**
+ * One provider key entry (spec: "Provider key entry"): the shape of most families' `<family>-api-key` lists.
+ * Entries are strict objects, here and in every list of the config: a misspelt or misplaced key is
+ * refused with its path, never silently ignored (an ignored condition widens what an entry applies to).
+ */
+export const providerKeyEntrySchema = z.strictObject({
   'api-key': z.string().min(1, { error: 'must be a non-empty key' }),
   prefix: z.string().default(''),
   'base-url': baseUrlSchema.default(''),
@@ -35,10 +39,10 @@ export const providerKeyEntrySchema = z.object({
  * One named upstream (spec: "Compat provider entry"): name, required base URL, several keys. The shape of
  * a family whose config editor is `named-upstreams`; the panel checks such lists with it too.
  */
-export const namedUpstreamEntrySchema = z.object({
+export const namedUpstreamEntrySchema = z.strictObject({
   name: z.string().min(1, { error: 'must be a non-empty name' }),
   'base-url': requiredBaseUrlSchema,
-  'api-key-entries': z.array(z.object({
+  'api-key-entries': z.array(z.strictObject({
     'api-key': z.string().default(''),
     'proxy-url': proxyUrlSchema.optional(),
   })).default([]),
@@ -53,7 +57,7 @@ export const namedUpstreamEntrySchema = z.object({
 export const editorEntrySchemas = { 'key-entries': providerKeyEntrySchema, 'named-upstreams': namedUpstreamEntrySchema }
 
 /** `oauth-model-alias.<channel>[]`. */
-export const aliasEntrySchema = z.object({
+export const aliasEntrySchema = z.strictObject({
   name: z.string().min(1),
   alias: z.string().min(1),
   fork: z.boolean().default(false),
@@ -62,7 +66,7 @@ export const aliasEntrySchema = z.object({
 /** A rule's `protocol`: which ones exist is known once the families are (core/config/family-schemas.ts checks it). */
 export const payloadProtocolSchema = z.string()
 
-const payloadModelSchema = z.object({
+const payloadModelSchema = z.strictObject({
   name: z.string().min(1),
   protocol: payloadProtocolSchema.optional(),
 })
@@ -76,13 +80,13 @@ const refuseUnsafePaths = (paths: string[], ctx: z.RefinementCtx) => {
 }
 
 /** `default`, `default-raw`, `override`, `override-raw`: params map JSON path -> value. */
-export const payloadRuleSchema = z.object({
+export const payloadRuleSchema = z.strictObject({
   models: z.array(payloadModelSchema).default([]),
   params: z.record(z.string(), z.unknown()).default({}).superRefine((params, ctx) => refuseUnsafePaths(Object.keys(params), ctx)),
 })
 
 /** `filter`: params is the list of JSON paths to remove. */
-export const payloadFilterRuleSchema = z.object({
+export const payloadFilterRuleSchema = z.strictObject({
   models: z.array(payloadModelSchema).default([]),
   params: z.array(z.string()).default([]).superRefine(refuseUnsafePaths),
 })

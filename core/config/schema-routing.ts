@@ -7,7 +7,7 @@ const name = () => z.string().min(1, { error: 'must be a non-empty model name' }
  * One scenario rule (`routing.rules[]`): every condition given must hold; the first matching rule's
  * `model` serves the request (docs/agent-routing.md).
  */
-export const routingRuleSchema = z.object({
+export const routingRuleSchema = z.strictObject({
   name: z.string().optional(),
   /** Only requests for these client models (wildcards as in exclusions); absent = any model. */
   models: z.array(z.string()).optional(),

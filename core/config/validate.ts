@@ -20,9 +20,35 @@ export function formatIssues(error: z.ZodError): string[] {
   return error.issues.map(issue => `${formatPath(issue.path)}: ${issue.message}`)
 }
 
-/** Validate raw YAML data against the base schema and every extra schema (plugins' keys, families' keys). */
+/** The top-level keys a schema names (undefined: it does not say, so any key may be its). */
+const namedKeys = (schema: z.ZodType): string[] | undefined => {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape
+  return shape && typeof shape === 'object' ? Object.keys(shape) : undefined
+}
+
+/**
+ * Top-level keys no schema knows (`:::` reads as the key `::`, a misspelt `routng:` as itself). Only
+ * against the whole set of schemas (every plugin loaded: start-up, a management write), each saying
+ * which keys it reads: plugins register theirs one by one while the proxy starts.
+ */
+export function unknownTopLevelKeys(input: unknown, extra: readonly z.ZodType[]): string[] {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return []
+  const known = new Set(namedKeys(configSchema))
+  for (const schema of extra) {
+    const keys = namedKeys(schema)
+    if (!keys) return []
+    for (const key of keys) known.add(key)
+  }
+  return Object.keys(input).filter(key => !known.has(key)).map(key => `${formatPath([key])}: unknown key (no setting of this proxy or its plugins has this name)`)
+}
+
+/**
+ * Validate raw YAML data against the base schema and every extra schema (plugins' keys, families' keys).
+ * The document must be a mapping: a list, a scalar or text is refused, never read as "all defaults".
+ */
 export function validateConfig(raw: unknown, extra: z.ZodType[] = []): ProxyConfig {
   const input = raw ?? {}
+  if (typeof input !== 'object' || Array.isArray(input)) throw new ConfigError([`(root): must be a mapping of settings (key: value), got ${Array.isArray(input) ? 'a list' : `a ${typeof input}`}`])
   const result = configSchema.safeParse(input)
   const issues = result.success ? [] : formatIssues(result.error)
   let config = result.success ? result.data : undefined

@@ -82,9 +82,13 @@ function scalarEnd(bytes: Uint8Array, from: number): number {
   return i
 }
 
-/** A key's text; one spelled with escapes (`"mod\u0065l"`) is decoded as JSON.parse would (undefined: malformed). */
+/**
+ * A key's text; one spelled with escapes (`"mod\u0065l"`) is decoded as JSON.parse would (undefined:
+ * malformed, as a raw control character makes it: JSON.parse refuses those, so the scan must too).
+ */
 function keyText(bytes: Buffer, open: number, end: number): string | undefined {
   for (let k = open + 1; k < end - 1; k++) {
+    if (bytes[k]! < 0x20) return undefined
     if (bytes[k] !== BACKSLASH) continue
     try {
       return JSON.parse(bytes.toString('utf8', open, end)) as string

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { ProxyError } from './errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
@@ -25,8 +26,18 @@ class LazyTextSource implements ClientBodySource {
 
 const invalid = (message: string) => new ProxyError(400, message, 'invalid_request_error', 'invalid_json')
 
+/**
+ * JSON text is UTF-8 (RFC 8259). A body that is not would be read with U+FFFD in place of its bad
+ * bytes on one path and sent upstream as it came on another: it is the client's 400 on every path,
+ * before anything reads it (one native check, ~10 µs per 150 KB).
+ */
+function checkUtf8(bytes: Buffer): void {
+  if (!isUtf8(bytes)) throw invalid('request body is not valid UTF-8')
+}
+
 /** Parse JSON object text; malformed, too deep or non-object bodies are the client's 400. `depthKnown`: a scan already checked the nesting. */
 export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<string, unknown> {
+  checkUtf8(bytes)
   const text = jsonTextOf(bytes)
   if (!text.trim()) throw invalid('request body is empty: expected a JSON object')
   // Before parsing: a body nested thousands deep is refused without building it.
@@ -58,6 +69,7 @@ export class ClientBody {
    *   may be copied instead of parsed again (core/http/parsed-part-cache.ts), never another scope's.
    */
   constructor(readonly bytes: Buffer, readonly scope = '') {
+    checkUtf8(bytes)
     // A conversation's next turn is scanned only where it differs from its last (core/http/scan-memo.ts).
     this.#scan = clientScanMemo.scan(bytes, scope, maxJsonDepth)
     // What the scan cannot follow is parsed now: the client hears about a malformed body at once.

@@ -12,7 +12,9 @@ export function errorFormatOfPath(path: string): WireFormat | 'management' | und
   if (path.startsWith('/v1/messages')) return 'messages'
   if (path.startsWith('/v1beta/') || isV1GenerateCall(path)) return 'generate'
   if (path.startsWith('/v1/')) return 'chat'
-  return undefined
+  // A client endpoint under a prefix (a plugin's alias routes, `/<prefix>/v1/messages`): its format.
+  const inner = path.search(/\/v1[a-z]*\//)
+  return inner > 0 ? errorFormatOfPath(path.slice(inner)) : undefined
 }
 
 /** genai 3 calls `/v1/models/{model}:{method}`: the generateContent format under OpenAI's `/v1`. */

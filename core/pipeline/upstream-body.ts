@@ -49,7 +49,7 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   const fitted = fitRequest(replay.request, upstream, info?.maxOutput)
   const body = target.request.encode(fitted.request)
   if (modelInBody) body.model = upstreamModel
-  request.dropped = droppedFields(request.canonical, request.inbound, upstream, fitted.adapted)
+  request.dropped = droppedFields(request.canonical, request.inbound, upstream, fitted.adapted, upstreamModel)
   if (replay.dropped) request.dropped.push(replay.dropped)
   if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
   return body

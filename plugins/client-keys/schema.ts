@@ -6,7 +6,7 @@ export const budgetPeriods = ['day', 'week', 'month', 'total'] as const
 export type BudgetPeriod = typeof budgetPeriods[number]
 
 /** One `client-keys` entry: a key (plain, or `sha256:<hex>` once hashed) with a name and its rules. */
-export const clientKeyEntrySchema = z.object({
+export const clientKeyEntrySchema = z.strictObject({
   key: z.string().min(1, { error: 'must be a non-empty key (or its sha256:<hex> hash)' }),
   name: z.string().min(1, { error: 'must be a non-empty name' }).max(64, { error: 'must be at most 64 characters' }),
   owner: z.string().optional(),
@@ -14,7 +14,7 @@ export const clientKeyEntrySchema = z.object({
   models: z.array(z.string().min(1)).optional(),
   rpm: count().optional(),
   tpm: count().optional(),
-  budget: z.object({
+  budget: z.strictObject({
     usd: z.number({ error: 'must be a number' }).positive({ error: 'must be > 0' }),
     period: z.enum(budgetPeriods, { error: 'must be day, week, month or total' }).default('month'),
   }).optional(),

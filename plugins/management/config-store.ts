@@ -22,6 +22,7 @@ export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) =>
   return fileOf(kernel).edit(edit, origin())
 }
 
-export async function replaceConfig(kernel: ProxyKernel, doc: Document): Promise<ConfigChange> {
-  return fileOf(kernel).replace(doc, origin())
+/** `source`: the text the document was parsed from (written as it came but where the document was changed). */
+export async function replaceConfig(kernel: ProxyKernel, doc: Document, source?: string): Promise<ConfigChange> {
+  return fileOf(kernel).replace(doc, origin(), source)
 }

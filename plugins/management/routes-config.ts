@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import { parseDocument } from 'yaml'
+import { isMap, parseDocument } from 'yaml'
 import type { ProxyKernel } from 'model-proxy'
-import { validateConfig, ConfigError, jsonDeeperThan, maxJsonDepth, valueDeeperThan } from 'model-proxy/internal'
+import { validateConfig, unknownTopLevelKeys, ConfigError, jsonDeeperThan, maxJsonDepth, valueDeeperThan } from 'model-proxy/internal'
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError, reply } from './respond.ts'
 import { replaceConfig } from './config-store.ts'
@@ -22,16 +22,22 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
     if (jsonDeeperThan(text)) throw new ManagementError(400, 'invalid_yaml', { message: `nested more than ${maxJsonDepth} levels deep` })
     const doc = parseDocument(text)
     if (doc.errors.length) throw new ManagementError(400, 'invalid_yaml', { message: doc.errors[0]!.message })
-    const data = doc.toJS() ?? {}
+    // The whole file is replaced: an empty document, a list or a scalar would leave every setting at
+    // its default (the management secret among them, locking the operator out). Refused, nothing written.
+    if (!isMap(doc.contents)) throw new ManagementError(400, 'invalid_yaml', { message: 'the config must be a YAML mapping of settings (key: value)' })
+    const data = doc.toJS()
     if (valueDeeperThan(data)) throw new ManagementError(400, 'invalid_yaml', { message: `nested more than ${maxJsonDepth} levels deep` })
     try {
+      // The running proxy knows every plugin's keys: one none of them has is refused by name.
+      const unknown = unknownTopLevelKeys(data, kernel.configSchemas)
+      if (unknown.length) throw new ConfigError(unknown)
       validateConfig(data)
     } catch (error) {
       if (error instanceof ConfigError) throw new ManagementError(400, 'invalid_config', { message: error.issues.join('; ') })
       throw error
     }
     await hashPlainSecretIn(doc)
-    const { changed } = await replaceConfig(kernel, doc)
+    const { changed } = await replaceConfig(kernel, doc, text)
     return reply({ ok: true, changed: [...new Set(changed.map(path => path.split('.')[0]!))] })
   })
 }

@@ -45,8 +45,13 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
     // PATCH merges into the entry field by field, so a partial value changes only what it names
     // and the entry's comments stay.
     validEntry(schema, { ...list[at], ...body.value as Entry }, `${key}[${at}]`)
+    // A field sent with the value it has (a client sending back what GET gave, defaults included) is not
+    // written: the file changes only where the entry does.
+    const current = list[at]!
     await updateConfig(kernel, (doc) => {
-      for (const [field, value] of Object.entries(body.value as Entry)) doc.setIn([key, at, field], doc.createNode(value))
+      for (const [field, value] of Object.entries(body.value as Entry)) {
+        if (JSON.stringify(value) !== JSON.stringify(current[field])) doc.setIn([key, at, field], doc.createNode(value))
+      }
     })
     return { status: 'ok' }
   })

@@ -1,5 +1,5 @@
-import { defineProxyPlugin, requestField } from 'model-proxy'
-import type { ProxyKernel, ResponseContext } from 'model-proxy'
+import { defineProxyPlugin, requestField, ProxyError } from 'model-proxy'
+import type { ProxyKernel, ProxyRequest, ResponseContext } from 'model-proxy'
 import { expandBody, loadChain, saveChain } from './chain.ts'
 import { watchFinalResponse } from './completed-event.ts'
 
@@ -15,17 +15,29 @@ export default defineProxyPlugin({
   name: 'response-chain',
   setup(kernel) {
     const warn = (error: unknown) => kernel.logger.warn(`response-chain: ${(error as Error).message}`)
+    /** Requests naming a response this proxy does not keep: the id, for the upstream check below. */
+    const unknown = new WeakMap<ProxyRequest, string>()
     // Before routing: a named response this proxy keeps becomes the whole conversation. One it does not
-    // keep goes on as it came (a responses upstream may know it; any other reports it dropped).
+    // keep goes on as it came: a responses upstream may know it (its vendor keeps its own answers).
     kernel.hooks.hook('route-resolve', async ({ request }) => {
       if (request.inbound !== 'responses') return
       const previous = requestField(request, 'previous_response_id')
       if (typeof previous !== 'string') return
       const items = await loadChain(kernel.storage, previous).catch((error) => { warn(error); return undefined })
-      if (!items) return
+      if (!items) {
+        unknown.set(request, previous)
+        return
+      }
       request.body = expandBody(request.body, items)
       // Decoded again from the expanded body when it crosses formats.
       request.canonical = undefined
+    })
+    // Toward any other format nobody has it: the client gets what the responses vendor answers for an id
+    // it never issued (404, previous_response_not_found), not an answer that forgot the conversation.
+    kernel.hooks.hook('before-upstream', ({ request, candidate }) => {
+      const id = unknown.get(request)
+      if (id === undefined || kernel.providers.get(candidate.credential.family)?.format === 'responses') return
+      throw new ProxyError(404, `Previous response with id '${id}' not found.`, 'invalid_request_error', 'previous_response_not_found')
     })
     kernel.hooks.hook('before-response', (ctx) => {
       if (!keepable(kernel, ctx)) return

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { type SocketPeer, jsonDeeperThan, maxJsonDepth } from 'model-proxy/internal'
@@ -44,6 +45,11 @@ export function addApiSocket(kernel: ProxyKernel): void {
       return { context: { peer } }
     },
     message(peer, message) {
+      // A binary frame is read as text: bytes that are not UTF-8 are refused as an HTTP body would be.
+      if (!isUtf8(message.uint8Array())) {
+        peer.send(JSON.stringify({ id: null, type: 'error', status: 400, body: { error: { message: 'message is not valid UTF-8', type: 'invalid_request_error', code: 'invalid_json' } } }))
+        return
+      }
       serveEnvelope(kernel, peer as unknown as Peer, message.text()).catch((error) => {
         peer.send(JSON.stringify({ id: null, type: 'error', status: 500, body: { error: { message: (error as Error).message, type: 'server_error' } } }))
       })

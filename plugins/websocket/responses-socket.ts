@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { jsonDeeperThan, maxJsonDepth, type SocketPeer } from 'model-proxy/internal'
@@ -68,6 +69,11 @@ export function addResponsesSocket(kernel: ProxyKernel): void {
       return { context: { peer } }
     },
     message(peer, message) {
+      // A binary frame is read as text: bytes that are not UTF-8 are refused as an HTTP body would be.
+      if (!isUtf8(message.uint8Array())) {
+        peer.send(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'message is not valid UTF-8' } }))
+        return
+      }
       // One request at a time per socket, in the order sent.
       const queue = (peer.context.queue as Promise<void> | undefined) ?? Promise.resolve()
       peer.context.queue = queue.then(() => serveCreate(kernel, peer as unknown as Peer, message.text())).catch((error) => {

@@ -1,4 +1,4 @@
-import { RequestValidationError, type BodyShape } from 'model-proxy'
+import { RequestValidationError, isRoleName, type BodyShape } from 'model-proxy'
 
 function range(body: Record<string, unknown>, field: string, min: number, max: number): void {
   const value = body[field]
@@ -25,7 +25,7 @@ export function validateChatRequest(body: Record<string, unknown>): void {
   for (let i = 0; i < messages.length; i++) {
     // Any role name passes: a compatible upstream may define its own, and the decoder skips the ones other formats lack.
     const message = messages[i] as { role?: unknown } | null
-    if (!message || typeof message !== 'object' || typeof message.role !== 'string' || !message.role) {
+    if (!message || typeof message !== 'object' || !isRoleName(message.role)) {
       throw new RequestValidationError(`messages[${i}].role must be one of system, user, assistant, tool`, `messages[${i}].role`)
     }
   }

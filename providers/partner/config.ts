@@ -13,12 +13,12 @@ export const partnerSchema = z.looseObject({
   partner: z.object({
     'upstream-url': z.string().default(''),
     'upstream-api-key': z.string().default(''),
-    'upstream-api-keys': z.array(z.object({
+    'upstream-api-keys': z.array(z.strictObject({
       'upstream-api-key': nonEmpty('key'),
       'api-keys': z.array(nonEmpty('key')).default([]),
     })).default([]),
     'restrict-management-to-localhost': bool().default(false),
-    'model-mappings': z.array(z.object({ from: nonEmpty('model name'), to: nonEmpty('model name') })).default([]),
+    'model-mappings': z.array(z.strictObject({ from: nonEmpty('model name'), to: nonEmpty('model name') })).default([]),
     'force-model-mappings': bool().default(false),
   }).prefault({}),
 })

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { BuiltinWireFormat, WireFormat } from '../../core/canonical/codec.ts'
 import type { CanonicalRequest } from '../../core/canonical/types.ts'
 import { droppedFields } from '../../core/canonical/dropped.ts'
@@ -6,6 +6,9 @@ import { clientKey, families, familyModels, startFamilyProxy, type Family, type 
 import { streamCompleted, type ClientFormat } from '../helpers/client-formats.ts'
 import { keyMarker, loadFixtures, recordedFixturesDir, type ClientFixture } from '../clients/lab/fixtures.ts'
 import { codecs } from './codecs.ts'
+
+// A case that returns before its first expect fails instead of passing.
+beforeEach(() => { expect.hasAssertions() })
 
 /**
  * The real requests of every client in the lab (test/fixtures/clients, recorded from the versions in

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { codecs } from './codecs.ts'
 import { requestFixtures, streamFixtures } from './fixtures.ts'
 import { projectRequest, projectStream } from './project.ts'
 import { createSseParser } from '../../core/http/sse.ts'
 import type { StreamEvent } from '../../core/canonical/types.ts'
+
+// A case that returns before its first expect fails instead of passing.
+beforeEach(() => { expect.hasAssertions() })
 
 /** Formats whose wire body has no model field (it travels in the URL). */
 const withModel = (format: string, body: Record<string, unknown>) => format === 'generate' ? { ...body, model: 'm' } : body
@@ -43,7 +46,7 @@ describe.each(codecs)('codec $format', (codec) => {
   it('request decode never throws anything but a 400 on arbitrary JSON', () => {
     fc.assert(fc.property(fc.jsonValue(), (value) => {
       try {
-        codec.request.decode(value)
+        expect(codec.request.decode(value)).toMatchObject({ messages: expect.any(Array) })
       } catch (error) {
         expect((error as Error).name).toBe('RequestValidationError')
       }
@@ -54,7 +57,7 @@ describe.each(codecs)('codec $format', (codec) => {
     const junk = fc.record({ model: fc.oneof(fc.string(), fc.constant('m')), messages: fc.array(fc.jsonValue()), contents: fc.array(fc.jsonValue()), input: fc.jsonValue(), tools: fc.jsonValue(), system: fc.jsonValue() }, { requiredKeys: [] })
     fc.assert(fc.property(junk, (value) => {
       try {
-        codec.request.decode(value)
+        expect(codec.request.decode(value)).toMatchObject({ messages: expect.any(Array) })
       } catch (error) {
         expect((error as Error).name).toBe('RequestValidationError')
       }
@@ -63,12 +66,14 @@ describe.each(codecs)('codec $format', (codec) => {
 
   it('response, error and stream decoders never throw', () => {
     fc.assert(fc.property(fc.jsonValue(), fc.string(), (value, text) => {
-      codec.response.decode(value)
-      codec.error.decode(500, value)
-      const decoder = codec.stream.createDecoder()
-      decoder.push({ data: JSON.stringify(value) })
-      decoder.push({ data: text })
-      decoder.end()
+      expect(() => {
+        codec.response.decode(value)
+        codec.error.decode(500, value)
+        const decoder = codec.stream.createDecoder()
+        decoder.push({ data: JSON.stringify(value) })
+        decoder.push({ data: text })
+        decoder.end()
+      }).not.toThrow()
     }), { numRuns: 300 })
   })
 

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { codecs } from './codecs.ts'
 import { projectStream } from './project.ts'
 import { createSseParser } from '../../core/http/sse.ts'
 import type { StreamEvent } from '../../core/canonical/types.ts'
+
+// A case that returns before its first expect fails instead of passing.
+beforeEach(() => { expect.hasAssertions() })
 
 const fixtureDirs: Record<string, string> = { chat: 'providers/compat/codec/fixtures', messages: 'providers/beta/codec/fixtures', generate: 'providers/alpha/codec/fixtures' }
 const root = fileURLToPath(new URL('../..', import.meta.url))

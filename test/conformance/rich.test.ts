@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import type { WireCodec } from '../../core/canonical/codec.ts'
 import type { CanonicalRequest, CanonicalResponse, Part, StreamEvent } from '../../core/canonical/types.ts'
 import { fitRequest } from '../../core/canonical/request-rules.ts'
@@ -21,6 +21,15 @@ const viaUpstream = (upstream: WireCodec, request: CanonicalRequest) => upstream
 const parts = (request: CanonicalRequest) => request.messages.flatMap(message => message.parts)
 
 const pairs = codecs.flatMap(client => codecs.map(upstream => ({ name: `${client.format} -> ${upstream.format}`, client, upstream })))
+/** Formats whose answers carry web search results and citations. */
+const searched = (format: string) => format !== 'chat'
+/** Formats whose answers carry several candidates (n > 1). */
+const many = (format: string) => format === 'chat' || format === 'generate'
+/** Only the pairs where a case applies are generated: a case never passes by returning early. */
+const pairsWhere = (both: (format: string) => boolean) => pairs.filter(({ client, upstream }) => both(client.format) && both(upstream.format))
+
+// Every case asserts something: one that returns before its first expect fails.
+beforeEach(() => { expect.hasAssertions() })
 
 describe.each(pairs)('$name', ({ client, upstream }) => {
   it('a PDF by value reaches the upstream as a document (not an image, not text)', () => {
@@ -65,9 +74,9 @@ describe.each(pairs)('$name', ({ client, upstream }) => {
 
   it('web search where both sides have one, reported where not', () => {
     const decoded = viaClient(client, { model: 'm', stream: false, webSearch: { allowedDomains: ['example.com'] }, messages: [{ role: 'user', parts: [{ type: 'text', text: 'news' }] }] })
-    if (client.format === 'chat') return expect(decoded.webSearch).toBeUndefined()
-    if (upstream.format === 'chat') return expect(droppedFields(decoded, client.format, upstream.format)).toContain(client.format === 'generate' ? 'tool:googleSearch' : 'tool:web_search')
-    expect(viaUpstream(upstream, decoded).webSearch).toBeDefined()
+    if (client.format === 'chat') expect(decoded.webSearch).toBeUndefined()
+    else if (upstream.format === 'chat') expect(droppedFields(decoded, client.format, upstream.format)).toContain(client.format === 'generate' ? 'tool:googleSearch' : 'tool:web_search')
+    else expect(viaUpstream(upstream, decoded).webSearch).toBeDefined()
   })
 
   const refusal: CanonicalResponse = { id: 'r', model: 'm', parts: [{ type: 'text', text: 'I cannot help with that.', refusal: true }], finishReason: 'content_filter' }
@@ -90,12 +99,12 @@ describe.each(pairs)('$name', ({ client, upstream }) => {
   it('n > 1: every candidate back where both sides have candidates', () => {
     const answer: CanonicalResponse = { id: 'r', model: 'm', parts: [{ type: 'text', text: 'one' }], finishReason: 'stop', alternatives: [{ parts: [{ type: 'text', text: 'two' }], finishReason: 'stop' }] }
     const back = client.response.decode(JSON.parse(JSON.stringify(client.response.encode(upstream.response.decode(JSON.parse(JSON.stringify(upstream.response.encode(answer))))))))
-    const many = (format: string) => format === 'chat' || format === 'generate'
     expect(back.parts).toEqual([{ type: 'text', text: 'one' }])
     if (many(client.format) && many(upstream.format)) expect(back.alternatives).toEqual(answer.alternatives)
   })
+})
 
-  const searched = (format: string) => format !== 'chat'
+describe.each(pairsWhere(searched))('web search results, $name', ({ client, upstream }) => {
   const searchAnswer = (origin: string): CanonicalResponse => ({ id: 'r', model: 'm', finishReason: 'stop', parts: [
     { type: 'web_search', id: 's1', query: 'weather', sources: [{ url: 'https://a.example/', title: 'A' }], origin },
     { type: 'text', text: 'Sunny today.', citations: [{ url: 'https://a.example/', title: 'A', start: 0, end: 5, origin }] },
@@ -107,12 +116,10 @@ describe.each(pairs)('$name', ({ client, upstream }) => {
     expect(text.flatMap(part => part.citations ?? [])).toEqual([expect.objectContaining({ url: 'https://a.example/' })])
   }
   it('web search results in an answer: the search and its citations where both sides have them', () => {
-    if (!searched(client.format) || !searched(upstream.format)) return
     const back = client.response.decode(JSON.parse(JSON.stringify(client.response.encode(upstream.response.decode(JSON.parse(JSON.stringify(upstream.response.encode(searchAnswer(upstream.format)))))))))
     checkSearch(back.parts)
   })
   it('web search results in a stream', () => {
-    if (!searched(client.format) || !searched(upstream.format)) return
     const answer = searchAnswer(upstream.format)
     const events: StreamEvent[] = [
       { type: 'start', id: 'x', model: 'm' },
@@ -127,7 +134,9 @@ describe.each(pairs)('$name', ({ client, upstream }) => {
     const citations = decoded.filter(event => event.type === 'citation')
     checkSearch([(search as Extract<StreamEvent, { type: 'web_search' }>).search, { type: 'text', text, citations: citations.map(event => (event as Extract<StreamEvent, { type: 'citation' }>).citation) }])
   })
+})
 
+describe.each(pairsWhere(many))('several candidates, $name', ({ client, upstream }) => {
   it('n > 1 in a stream: every candidate back, each under its own choice', () => {
     const events: StreamEvent[] = [
       { type: 'start', id: 'x', model: 'm' },
@@ -137,8 +146,6 @@ describe.each(pairs)('$name', ({ client, upstream }) => {
       { type: 'tool_call_delta', index: 2, delta: '{"a":1}', choice: 1 },
       { type: 'finish', reason: 'stop', choices: ['stop', 'tool_calls'] },
     ]
-    const many = (format: string) => format === 'chat' || format === 'generate'
-    if (!many(client.format) || !many(upstream.format)) return
     const decoded = roundStream(client, roundStream(upstream, events))
     const textOf = (choice: number) => decoded.filter(event => event.type === 'text' && (event.choice ?? 0) === choice).map(event => (event as { delta: string }).delta).join('')
     expect([textOf(0), textOf(1)]).toEqual(['one', 'two'])

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { WireCodec, BuiltinWireFormat } from '../../core/canonical/codec.ts'
 import type { ProxyKernel } from '../../core/kernel.ts'
@@ -9,6 +9,9 @@ import { envelopeMarker } from '../../core/canonical/signature.ts'
 import { codecs } from './codecs.ts'
 import { assembleClientStream, clientReplay, upstreamAnswer, type Answer } from './signature-fixtures.ts'
 import { vendorComplaint } from './vendor-rules.ts'
+
+// A case that returns before its first expect fails instead of passing.
+beforeEach(() => { expect.hasAssertions() })
 
 /**
  * Issue 21, items 1 and 3: an answer with thinking and tool calls, from each upstream to each client,

@@ -7,6 +7,9 @@ export type ErrorFormat = 'openai' | 'messages' | 'generate' | 'management' | 'g
 export function formatOfPath(target: string): ErrorFormat {
   const path = target.split('?')[0]!
   if (path.startsWith('/v0/management/') || path === '/v0/management') return 'management'
+  // The partner's provider routes answer in the format of the endpoint after the segment.
+  const partner = /^\/api\/provider\/[^/]+(\/.*)$/.exec(path)
+  if (partner) return formatOfPath(partner[1]!)
   if (path.startsWith('/v1/messages')) return 'messages'
   // genai 3 calls /v1/models/{model}:{method}: the generateContent format under /v1.
   if (path.startsWith('/v1beta/') || (path.startsWith('/v1/models/') && path.includes(':', 11))) return 'generate'

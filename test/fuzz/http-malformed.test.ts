@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
+import { startMockUpstream, tolerantMock, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
 import { clientKey, malformed, managementKey, random } from './malformed-requests.ts'
 import { sendRaw } from './raw-http.ts'
@@ -26,17 +26,18 @@ let host: string
 let port: number
 beforeAll(async () => {
   const { openaiMock } = await import('../../playground/mock-upstream/openai.ts')
-  upstream = await startMockUpstream(openaiMock)
+  // Junk reaches the upstream too: it answers a 400 as a vendor would, instead of never answering.
+  upstream = await startMockUpstream(tolerantMock(openaiMock))
   dir = mkdtempSync(join(tmpdir(), 'proxy-http-fuzz-'))
   writeFileSync(join(dir, 'config.yaml'), [
-    'host: 127.0.0.1', `api-keys: [${clientKey}]`, `auth-dir: ${join(dir, 'auths')}`, `remote-management: { secret-key: ${managementKey} }`,
+    '# fuzzed config: this comment must survive', 'host: 127.0.0.1', `api-keys: [${clientKey}]`, `auth-dir: ${join(dir, 'auths')}`, `remote-management: { secret-key: ${managementKey} }`,
     `compat-provider: [{ name: mock, base-url: '${upstream.url}/v1', models: [{ name: mock-gpt, alias: m }] }]`, '',
   ].join('\n'))
   cli = runCli(['start', '--config', join(dir, 'config.yaml'), '--port', '0', '--project', join(dir, 'none.mjs')], dir)
   const url = new URL(await cli.url)
   host = url.hostname
   port = Number(url.port)
-})
+}, 60_000)
 afterAll(async () => {
   await cli?.kill('SIGKILL')
   await upstream?.close()
@@ -97,6 +98,12 @@ describe('HTTP fuzz run against a spawned proxy', () => {
     expect(response.status).toBe(200)
     expect((await response.json()).choices[0].message.content).toContain('still there?')
     expect(await (await validChat(true)).text()).toContain('[DONE]')
+    // No junk write reached the file: it still holds its comment, and the management secret still works.
+    const file = readFileSync(join(dir, 'config.yaml'), 'utf8')
+    expect(file).toContain('# fuzzed config: this comment must survive')
+    const config = await fetch(`http://${host}:${port}/v0/management/config`, { headers: { 'x-management-key': managementKey } })
+    expect(config.status).toBe(200)
+    if (process.env.FUZZ_DEBUG) console.log(`statuses: ${JSON.stringify([...tally.statuses].sort())}`)
 
     // Let the heap settle: the lowest of a few samples over 3 s.
     let after = Number.POSITIVE_INFINITY

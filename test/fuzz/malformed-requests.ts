@@ -1,4 +1,6 @@
+import fc from 'fast-check'
 import { formatOfPath, type ErrorFormat } from './error-formats.ts'
+import { flawed } from './bad-bytes.ts'
 
 /**
  * Malformed requests as raw bytes: bad JSON, wrong content types, huge headers, truncated and cut-off
@@ -21,7 +23,7 @@ export function random(seed: number) {
 export const clientKey = 'k'
 export const managementKey = 'fuzz-management-key'
 
-const paths = ['/v1/chat/completions', '/v1/completions', '/v1/messages', '/v1/messages/count_tokens', '/v1/responses', '/v1/responses/compact', '/v1beta/models/m:generateContent', '/v1beta/models/m:streamGenerateContent', '/v1beta/models/m:countTokens', '/v1/models', '/v0/management/config', '/healthz']
+const paths = ['/api/provider/compat/v1/chat/completions', '/api/provider/beta/v1/messages', '/api/provider/alpha/v1beta/models/m:generateContent', '/v1/chat/completions', '/v1/completions', '/v1/messages', '/v1/messages/count_tokens', '/v1/responses', '/v1/responses/compact', '/v1beta/models/m:generateContent', '/v1beta/models/m:streamGenerateContent', '/v1beta/models/m:countTokens', '/v1/models', '/v0/management/config', '/healthz']
 const absurdPaths = ['/v1beta/models/%zz:generateContent', '/v1beta/models/%E0%A4%A:generateContent', '/v1beta/models/%:countTokens', '/v1/chat/completions/../../../etc/passwd', '//v1//chat///completions', `/v1/${'a'.repeat(9000)}`, '/v1beta/models/:generateContent', '/v1beta/models/m:', '/%00', '/v1/chat/completions?%zz=%zz&&&=', '/v1beta/models/m:generateContent?alt=%zz', '*', '/\u00e9\u00e8', '/v1/ws', '/v1beta/models/%2F..%2F:generateContent', '/v0/management/%zz', '/v0/management/../../v1/models', '/api/provider/%zz/v1/messages']
 const methods = ['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'BREW', 'TRACE', 'CONNECT', 'post']
 /** Management calls that a junk body cannot turn into a write that changes the run (no api-keys edits). */
@@ -33,6 +35,16 @@ const managementCalls: Array<[string, string]> = [
   ['GET', '/no-such-route'], ['DELETE', '/api-keys?index=%zz'], ['DELETE', '/compat-provider?index=99'], ['GET', '/logs?after=abc&limit=-1'],
   ['DELETE', '/auth-files?name=..%2F..%2Fetc%2Fpasswd'], ['GET', '/usage/export?format=%zz'], ['PATCH', '/config.yaml'],
 ]
+
+/** Well-formed bodies of each format, each with one bad thing in a key or value (bad-bytes.ts): sampled once, seeded. */
+const flawedBodies = fc.sample(flawed([
+  { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }, { role: 'assistant', content: 'y' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] },
+  { model: 'm', max_tokens: 5, system: 's', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'r' }] }] },
+  { model: 'm', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x' }] }] },
+  { contents: [{ role: 'user', parts: [{ text: 'x' }] }], generationConfig: { maxOutputTokens: 5 } },
+]), { seed: 38, numRuns: 2000 })
+/** YAML documents that are not a config mapping: a write of one must be refused and change nothing. */
+const notMappings = [':::', '- a\n- b\n', 'just text', '42', '', '~', '[1, 2]', '"quoted"', '--- !!binary aGk=', 'port: 99999999', 'routing: { rules: [{ when: { model: x }, to: y }] }', 'api-keys: 7']
 
 /** JSON nested `depth` deep, in one of a few shapes. */
 function nested(depth: number, shape: number): string {
@@ -50,7 +62,13 @@ export function malformed(rand: () => number): MalformedRequest {
   const withBody = (body: Buffer | string, type = 'application/json', method = 'POST', target = path) => raw(`${method} ${target} HTTP/1.1\r\n${head}content-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`, body)
   const answer = (label: string, bytes: Buffer, target = path): MalformedRequest => ({ bytes, hangUp: false, formats: [formatOfPath(target)], label })
   const deep = () => nested(pick([200, 250, 300, 1000, 5000, 20_000, 100_000]), Math.floor(rand() * 4))
-  switch (Math.floor(rand() * 14)) {
+  switch (Math.floor(rand() * 17)) {
+    case 14:
+    case 15:
+    case 16: {
+      const body = pick(flawedBodies)
+      return answer(`flawed body (${body.flaw})`, withBody(body.bytes))
+    }
     case 0: return answer('bad json', withBody(pick(['{', '{"model":', '[1,2', '{"model":"m","messages":[{"role":"user","content":"x"}]', 'null', '"str"', '{"model":"m","messages":{}}', '{"model":1e999}', '\u0000\u0001', '{"__proto__":{"model":"m"},"constructor":{"prototype":{"x":1}}}'])))
     case 1: return answer('content type', withBody('{"model":"m","messages":[{"role":"user","content":"x"}]}', pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', 'application/json; charset=utf-16', ';;;'])))
     case 2: return { label: 'huge header', bytes: raw(`POST ${path} HTTP/1.1\r\n${head}x-huge: ${'h'.repeat(8_000 + Math.floor(rand() * 40_000))}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`), hangUp: false, formats: [formatOfPath(path), 'generic'] }
@@ -86,7 +104,7 @@ export function malformed(rand: () => number): MalformedRequest {
       const [method, route] = pick(managementCalls)
       const target = `/v0/management${route}`
       const body = route === '/config.yaml'
-        ? pick([nested(pick([1000, 20_000]), Math.floor(rand() * 4)), '{a: '.repeat(5000), `a:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}a:`).join('\n')}`, '- - - - - - -\n  x: [', 'port: [1, 2', '\t\u0000'])
+        ? pick([...notMappings, nested(pick([1000, 20_000]), Math.floor(rand() * 4)), '{a: '.repeat(5000), `a:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}a:`).join('\n')}`, '- - - - - - -\n  x: [', 'port: [1, 2', '\t\u0000'])
         : pick(['{', 'null', '[1]', '{"value":null}', '{"value":{"a":[1,{"b":2}]}}', '{"value":1e999}', `{"value":${deep()}}`, deep(), '{"__proto__":{"x":1}}', '{"index":"0","value":{}}', '{"value":[1,2,3]}', '{"index":1e999,"value":{"api-key":null}}', '{"name":{"$ne":1}}', '"just a string"', '{"value":"\u0000"}'])
       return answer(`management ${method} ${route}`, withBody(body, route === '/config.yaml' ? 'application/yaml' : 'application/json', method, target), target)
     }

@@ -64,3 +64,15 @@ export function startQuotaLimitedUpstream(limitedKey: string, retryAfterSeconds 
     ? new Response(JSON.stringify({ error: { message: 'quota exceeded' } }), { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } })
     : openaiMock(request))
 }
+
+/**
+ * A mock that answers what it cannot read with the 400 a vendor would give (a body every format's error
+ * decoder reads), instead of throwing and never answering: for fuzzers, whose junk reaches upstreams.
+ */
+export const tolerantMock = (handler: MockHandler): MockHandler => async (request) => {
+  try {
+    return await handler(request)
+  } catch {
+    return Response.json({ type: 'error', error: { message: 'mock could not read the request', type: 'invalid_request_error', code: 400, status: 'INVALID_ARGUMENT' } }, { status: 400 })
+  }
+}

@@ -5,6 +5,7 @@ import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-ser
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'
 import { createProxyStorage } from '../../core/storage.ts'
+import { clientKey as familyClientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**
  * `previous_response_id` over HTTP toward a messages upstream, which keeps nothing: the proxy keeps the
@@ -64,11 +65,36 @@ describe('previous_response_id toward a non-responses upstream', () => {
     expect(lastConversation()).toEqual(['user:streamed one', `assistant:${text}`, 'user:streamed two', `assistant:${second.output_text}`, 'user:streamed three'])
   })
 
-  it('store: false keeps nothing, and an id the proxy does not keep is reported dropped', async () => {
+  it('store: false keeps nothing: naming that answer later is the vendor\'s 404 for an unknown id', async () => {
     const first = await client(a).responses.create({ model: 'via-beta', input: 'private', store: false })
+    const before = seen.length
     const response = await fetch(`${b.url}/v1/responses`, { method: 'POST', headers: { authorization: 'Bearer client', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'via-beta', input: 'next', previous_response_id: first.id }) })
-    expect(response.status).toBe(200)
-    expect(response.headers.get('x-proxy-dropped')).toContain('previous_response_id')
-    expect(lastConversation()).toEqual(['user:next'])
+    expect(response.status).toBe(404)
+    expect(await response.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'previous_response_not_found', message: `Previous response with id '${first.id}' not found.` } })
+    expect(seen.length).toBe(before)
+  })
+})
+
+describe('an id the proxy never issued, toward each family', () => {
+  let family: FamilyProxy
+  beforeAll(async () => { family = await startFamilyProxy() })
+  afterAll(() => family?.close())
+
+  it.each(['compat', 'beta', 'alpha'] as const)('%s upstream: the openai SDK gets its NotFoundError (previous_response_not_found), nothing sent upstream', async (name) => {
+    const sdk = new OpenAI({ apiKey: familyClientKey, baseURL: `${family.proxy.url}/v1`, maxRetries: 0 })
+    const before = family.upstreams[name].requests.length
+    for (const stream of [false, true]) {
+      const error = await sdk.responses.create({ model: familyModels[name], input: 'next', previous_response_id: 'resp_never_issued', stream }).then(() => undefined, (caught: unknown) => caught)
+      expect(error).toBeInstanceOf(OpenAI.NotFoundError)
+      expect(error).toMatchObject({ status: 404, code: 'previous_response_not_found' })
+    }
+    expect(family.upstreams[name].requests.length).toBe(before)
+  })
+
+  it('a responses upstream is asked: its vendor may keep the answer', async () => {
+    const before = family.upstreams.gamma.requests.length
+    await fetch(`${family.proxy.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${familyClientKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: familyModels.gamma, input: 'next', previous_response_id: 'resp_upstream_own' }) })
+    expect(family.upstreams.gamma.requests.length).toBe(before + 1)
+    expect(JSON.parse(family.upstreams.gamma.requests.at(-1)!.body).previous_response_id).toBe('resp_upstream_own')
   })
 })

@@ -1,4 +1,4 @@
-import { type CanonicalRequest, type Message, type ReasoningEffort, type ToolChoice, type ToolDef, RequestValidationError } from 'model-proxy'
+import { type CanonicalRequest, type Message, type ReasoningEffort, type ToolChoice, type ToolDef, RequestValidationError, isRoleName } from 'model-proxy'
 import { CallLedger, partsFromGenerate } from './parts.ts'
 import { schemaFromGemini } from './schema.ts'
 
@@ -41,8 +41,9 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   if (systemText) messages.push({ role: 'system', parts: [{ type: 'text', text: systemText }] })
   raw.contents.forEach((content: unknown, i: number) => {
     const c = obj(content)
-    const role = c?.role ?? 'user'
-    if (!c || typeof role !== 'string') throw new RequestValidationError(`contents[${i}].role must be user or model`, `contents[${i}].role`)
+    // An empty role is an unset one (the API's default: user).
+    const role = c?.role || 'user'
+    if (!c || !isRoleName(role)) throw new RequestValidationError(`contents[${i}].role must be user or model`, `contents[${i}].role`)
     // A role this decoder does not know passes untouched on the same-format path; other formats lose it.
     if (role !== 'user' && role !== 'model' && role !== 'function') {
       unmapped.add(`role:${role}`)

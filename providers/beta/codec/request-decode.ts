@@ -1,4 +1,4 @@
-import { type CanonicalRequest, type Message, type Part, type ToolChoice, RequestValidationError } from 'model-proxy'
+import { type CanonicalRequest, type Message, type Part, type ToolChoice, RequestValidationError, isRoleName } from 'model-proxy'
 import { partsFromBlocks } from './blocks.ts'
 import { decodeMessagesReasoning } from './reasoning.ts'
 import { isWebSearchTool, webSearchFromTool } from './web-search.ts'
@@ -49,6 +49,7 @@ function decodeTurns(list: unknown[], unmapped: Set<string>): Message[] {
   list.forEach((message: unknown, i: number) => {
     const m = obj(message)
     if (!m || typeof m.role !== 'string') throw new RequestValidationError(`messages.${i}.role: Field required`, `messages[${i}].role`)
+    if (!isRoleName(m.role)) throw new RequestValidationError(`messages.${i}.role: Input should be 'user' or 'assistant'`, `messages[${i}].role`)
     if (m.role === 'system') {
       const text = systemText(m.content, unmapped)
       if (text) messages.push({ role: 'system', parts: [{ type: 'text', text }] })

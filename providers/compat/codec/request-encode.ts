@@ -1,5 +1,5 @@
 import type { CanonicalRequest, ImagePart, Message, ThinkingPart, ToolCallPart, ToolResultPart } from 'model-proxy'
-import { openaiEffort } from 'model-proxy/internal'
+import { chatSearchModel, chatSearchOptions, openaiEffort } from 'model-proxy/internal'
 import { contentFromParts, imageToUrl, toolResultText } from './content.ts'
 
 type Wire = Record<string, unknown>
@@ -85,6 +85,8 @@ export function encodeChatRequest(request: CanonicalRequest): Record<string, unk
   }
   if (request.toolChoice) body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } }
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls
+  // A web search tool has an equivalent only on the vendor's search models (core/canonical/chat-search.ts).
+  if (request.webSearch && chatSearchModel(request.model)) body.web_search_options = chatSearchOptions(request.webSearch)
   // Only values the API accepts: `auto` (adaptive thinking) leaves the knob to the model's default.
   const effort = openaiEffort(request.reasoning)
   if (effort) body.reasoning_effort = effort

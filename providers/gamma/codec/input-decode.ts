@@ -1,5 +1,5 @@
 import type { ImagePart, Message, Part, TextPart } from 'model-proxy'
-import { RequestValidationError } from 'model-proxy'
+import { RequestValidationError, isRoleName } from 'model-proxy'
 import { decodeContent } from './content.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
 import { thinkingFromItem } from './reasoning-item.ts'
@@ -61,7 +61,7 @@ function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string
 
 function decodeMessage(item: Json, param: string, messages: Message[], assistant: (part: Part) => void, unmapped: Set<string>): void {
   const role = str(item.role)
-  if (!role) throw new RequestValidationError(`${param}.role must be one of user, assistant, system, developer`, param)
+  if (!isRoleName(role)) throw new RequestValidationError(`${param}.role must be one of user, assistant, system, developer`, param)
   // A role this decoder does not know may be the vendor's newest: it passes on the same-format path only.
   if (!messageRoles.has(role)) {
     unmapped.add(`role:${role}`)
