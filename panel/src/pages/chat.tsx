@@ -55,7 +55,7 @@ export function Chat() {
     }
   }
 
-  const formats = Object.entries(wireFormats).map(([id, f]) => [id, `${f.label} (${f.path})`] as [string, string])
+  const formats = Object.entries(wireFormats).map(([id, f]) => [id, `${f.name} (${f.path})`] as [string, string])
   return (
     <>
       <h1>Chat</h1>
