@@ -3,6 +3,7 @@ import { defineProxyPlugin } from 'model-proxy'
 import { recordFrom } from './record.ts'
 import { UsageStore } from './store.ts'
 import { addUsageRoutes } from './routes.ts'
+import { addSeriesRoute } from './routes-series.ts'
 
 /** How often pending records are written to storage. */
 export const flushIntervalMs = 1000
@@ -48,5 +49,6 @@ export default defineProxyPlugin({
       await store.flush()
     })
     addUsageRoutes(kernel, store, () => Date.now() - retention() * dayMs)
+    addSeriesRoute(kernel, store)
   },
 })
