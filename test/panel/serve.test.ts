@@ -36,6 +36,16 @@ describe('GET /management.html', () => {
     expect(html).toContain('x-management-key')
   })
 
+  it('GET / sends a browser to the panel and tells a program where it is', async () => {
+    const browser = await fetch(`${on.url}/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' })
+    expect(browser.status).toBe(302)
+    expect(browser.headers.get('location')).toBe('/management.html')
+    expect(await (await fetch(`${on.url}/`)).json()).toMatchObject({ service: 'model-proxy', panel: '/management.html' })
+    const withoutPanel = await (await fetch(`${off.url}/`, { headers: { accept: 'text/html' } })).json()
+    expect(withoutPanel).toMatchObject({ service: 'model-proxy', models: '/v1/models' })
+    expect(withoutPanel.panel).toBeUndefined()
+  })
+
   it('answers 404 with remote-management.disable-control-panel', async () => {
     const response = await fetch(`${off.url}/management.html`)
     expect(response.status).toBe(404)
