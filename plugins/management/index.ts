@@ -7,6 +7,7 @@ import { addProviderRoutes } from './routes-providers.ts'
 import { addCredentialRoutes } from './routes-credentials.ts'
 import { addMiscRoutes } from './routes-misc.ts'
 import { addStatusRoute } from './routes-status.ts'
+import { addClientCallRoute } from './routes-client-call.ts'
 import { addManagementFallback } from './route.ts'
 import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
@@ -47,6 +48,7 @@ export default defineProxyPlugin({
     addCredentialRoutes(kernel, guard)
     addMiscRoutes(kernel, guard)
     addStatusRoute(kernel, guard)
+    addClientCallRoute(kernel, guard)
     addManagementFallback(kernel, guard)
   },
 })

@@ -76,7 +76,7 @@ export function Providers() {
       )
     }
     return (
-      <KeyEntryEditor key={editing.index} busy={busy} title={editing.index < 0 ? `New ${name} key` : `Edit ${name} key ${editing.index + 1}`}
+      <KeyEntryEditor key={editing.index} busy={busy} defaultBaseUrl={family['default-base-url']} title={editing.index < 0 ? `New ${name} key` : `Edit ${name} key ${editing.index + 1}`}
         initial={editing.index < 0 ? emptyKeyEntry() : keyEntryToForm(entries[editing.index]!)}
         onCancel={() => setEditing(undefined)} onSave={(form: KeyEntryForm) => save(list, editing.index, formToKeyEntry(form))} />
     )
@@ -104,7 +104,7 @@ export function Providers() {
             <EntryList entries={entries} empty={upstreams ? `No ${name} providers.` : `No ${name} keys.`}
               describe={entry => upstreams
                 ? [entry.name, entry['base-url'], `${(entry['api-key-entries'] ?? []).length} key(s)`, models(entry)]
-                : [maskKey(entry['api-key']), entry['base-url'] || 'default base URL', entry.prefix && `prefix ${entry.prefix}`, models(entry)]}
+                : [maskKey(entry['api-key']), entry['base-url'] || family['default-base-url'] || 'no base URL', entry.prefix && `prefix ${entry.prefix}`, models(entry)]}
               onEdit={index => setEditing({ list, index })} onRemove={index => remove(list, index)}
               onTest={index => test(family, idOf(index))} testResult={index => testResult(idOf(index))} />
           </Section>
