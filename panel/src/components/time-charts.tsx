@@ -3,7 +3,7 @@ import { bucketLabel, niceMax, outcomes, type SeriesAnswer } from '../series.ts'
 
 const width = 600
 const height = 170
-const left = 36
+const left = 58
 const plot = width - left - 6
 
 /** Time axis labels under a chart: about eight of them, whatever the bucket count. */
@@ -83,9 +83,10 @@ export function LatencyChart({ series }: { series: SeriesAnswer }) {
         <YAxis top={top} unit=" ms" />
         {(['p95_ms', 'p50_ms'] as const).map(key => <path key={key} d={line(key)} class={`line ${key}`} data-line={key} />)}
         {series.buckets.map((b, i) => b.p95_ms !== null && (
-          <circle key={b.time} cx={left + i * slot + slot / 2} cy={height - (b.p95_ms / top) * (height - 10)} r="2.5" class="dot p95_ms" data-p95={b.p95_ms} data-p50={b.p50_ms ?? ''}>
+          <g key={b.time} data-p95={b.p95_ms} data-p50={b.p50_ms ?? ''}>
             <title>{`${bucketLabel(b.time, series.bucket_ms)}: p50 ${b.p50_ms} ms, p95 ${b.p95_ms} ms`}</title>
-          </circle>
+            {(['p50_ms', 'p95_ms'] as const).map(key => <circle key={key} cx={left + i * slot + slot / 2} cy={height - ((b[key] ?? 0) / top) * (height - 10)} r="2.5" class={`dot ${key}`} />)}
+          </g>
         ))}
         <TimeAxis series={series} />
       </svg>

@@ -43,7 +43,7 @@ export function Activity() {
           <div class="groups">
             <GroupTable id="family" title="By family" rows={s.by_family} name={key => key === 'none' ? <span class="muted">not routed</span> : <FamilyName family={key} />} />
             <GroupTable id="credential" title="By credential" rows={s.by_credential} name={key => key === 'none' ? <span class="muted">not routed</span> : <code>{key}</code>} />
-            <GroupTable id="key" title="By client key" rows={s.by_key} name={key => <code>{key}</code>} />
+            <GroupTable id="key" title="By client key" rows={s.by_key} name={key => key === 'anonymous' ? <span class="muted">no client key (the panel, replays)</span> : <code>{key}</code>} />
           </div>
         </>
       )}
