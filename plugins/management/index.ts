@@ -23,7 +23,7 @@ declare module 'model-proxy' {
   }
 }
 
-/** Management API under `/v0/management` (spec: Management endpoints, Authentication 3). */
+/** Management API under `/v0/management`: config, keys, credentials, status, behind the management key. */
 export default defineProxyPlugin({
   name: 'management',
   after: ['routing'],

@@ -22,6 +22,7 @@ declare module 'model-proxy' {
   interface ProxyConfig extends UsageConfig {}
 }
 
+/** Usage statistics: one record per request, kept in storage for `usage-retention-days`, with the management routes that read, chart, export and import them. */
 export default defineProxyPlugin({
   name: 'usage',
   after: ['management'],
