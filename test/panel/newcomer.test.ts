@@ -20,6 +20,8 @@ describe.skipIf(!hasChromium)('panel: a newcomer on the playground', () => {
   let page: Page
   const pageErrors: string[] = []
   const outside: string[] = []
+  /** Management calls the panel made that failed: none should (file logging off must not mean a failing poll). */
+  const failedCalls: string[] = []
   const go = async (hash: string) => {
     await page.click(`nav a[href="#/${hash}"]`)
     await page.waitForFunction(h => location.hash === `#/${h}`, hash)
@@ -36,6 +38,9 @@ describe.skipIf(!hasChromium)('panel: a newcomer on the playground', () => {
     page = await context.newPage()
     page.setDefaultTimeout(8000)
     page.on('pageerror', error => pageErrors.push(error.message))
+    page.on('response', (response) => {
+      if (response.url().includes('/v0/management/') && response.status() >= 400) failedCalls.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`)
+    })
     context.on('request', (request) => {
       const url = request.url()
       if (!url.startsWith(world.proxy.url) && !url.startsWith('data:') && !url.startsWith('blob:')) outside.push(url)
@@ -117,6 +122,14 @@ describe.skipIf(!hasChromium)('panel: a newcomer on the playground', () => {
     await page.setViewportSize({ width: 1280, height: 900 })
   })
 
+  it('the config editor and the route preview use a monospace font; the preview starts with a served model', async () => {
+    await go('config')
+    expect(await page.$eval('#config-yaml', el => getComputedStyle(el).fontFamily)).toContain('monospace')
+    await go('routing')
+    expect(await page.$eval('#preview-body', el => getComputedStyle(el).fontFamily)).toContain('monospace')
+    await expect.poll(() => page.inputValue('#preview-body')).toMatch(/"model": "(mock|playground|acme|claude)/)
+  })
+
   it.each([1280, 390])('every page fits a %i px window, selects show their whole text', async (width) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
     const found: Record<string, string[]> = {}
@@ -132,8 +145,9 @@ describe.skipIf(!hasChromium)('panel: a newcomer on the playground', () => {
     await page.setViewportSize({ width: 1280, height: 900 })
   }, 120_000)
 
-  it('no script error, nothing outside the proxy contacted', () => {
+  it('no script error, no failed management call, nothing outside the proxy contacted', () => {
     expect(pageErrors).toEqual([])
+    expect(failedCalls).toEqual([])
     expect(outside).toEqual([])
   })
 })
