@@ -33,8 +33,9 @@ const ignoredOf = (root: string) => {
   return new Set(text.split('\n').map(line => line.trim().replace(/^\//, '').replace(/\/$/, '')).filter(line => line && !line.includes('/') && !line.includes('*')))
 }
 
-let skipped = new Set<string>()
-const dirs = (path: string) => readdirSync(path).filter(name => !name.startsWith('.') && !skipped.has(name) && statSync(join(path, name)).isDirectory()).sort()
+/** A folder's subfolders, sorted, without hidden and ignored ones. */
+const dirsOf = (skipped: Set<string>) => (path: string) =>
+  readdirSync(path).filter(name => !name.startsWith('.') && !skipped.has(name) && statSync(join(path, name)).isDirectory()).sort()
 
 /** The doc comment that introduces a module: the one before `export default`, else the first at the top level. */
 export function moduleSummary(source: string): string | undefined {
@@ -69,8 +70,12 @@ const observersOf = (source: string) => new Set(JSON.parse((/observerHooks = (\[
 /** The map as markdown, or the list of what the tree has that it cannot describe. */
 export function codeMap(root: string): { text: string; problems: string[] } {
   const problems: string[] = []
-  skipped = ignoredOf(root)
-  const role = (folder: string) => folderRoles[folder] ?? (problems.push(`${folder} has no role: add it to folderRoles in scripts/code-map.ts`), '')
+  const dirs = dirsOf(ignoredOf(root))
+  const role = (folder: string) => {
+    if (folderRoles[folder]) return folderRoles[folder]
+    problems.push(`${folder} has no role: add it to folderRoles in scripts/code-map.ts`)
+    return ''
+  }
   const folders = [...dirs(root).map(name => `${name}/`), ...dirs(join(root, 'core')).map(name => `core/${name}/`)]
     .sort((a, b) => a.localeCompare(b))
   for (const known of Object.keys(folderRoles)) if (!folders.includes(known)) problems.push(`${known} is in folderRoles but not in the tree`)
