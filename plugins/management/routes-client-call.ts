@@ -4,8 +4,8 @@ import { trustedClient } from 'model-proxy/internal'
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 
-/** Client headers that change what the proxy or the upstream does; keys and transport headers are never passed. */
-const forwarded = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta']
+/** Keys and transport headers stay behind; every other header (format versions, betas) is the client's and goes on. */
+const notForwarded = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'x-management-key', 'cookie', 'host', 'content-length', 'connection', 'transfer-encoding', 'accept-encoding'])
 const clientPaths = /^\/(v1|v1beta)\//
 
 /**
@@ -19,10 +19,7 @@ export function addClientCallRoute(kernel: ProxyKernel, guard: Guard): void {
     const path = String((getQuery(event) as { path?: unknown }).path ?? '')
     if (!clientPaths.test(path) || path.includes('..')) throw new ManagementError(400, 'invalid path', { message: 'path must be a client endpoint under /v1/ or /v1beta/' })
     const headers: Record<string, string> = {}
-    for (const name of forwarded) {
-      const value = event.req.headers.get(name)
-      if (value) headers[name] = value
-    }
+    event.req.headers.forEach((value, name) => { if (!notForwarded.has(name)) headers[name] = value })
     const request = new Request(new URL(path, 'http://proxy.internal'), { method: 'POST', headers, body: await event.req.text() })
     // In-process and already authorized by the management key: no client key.
     ;(request as unknown as Record<symbol, unknown>)[trustedClient] = true
