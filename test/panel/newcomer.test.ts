@@ -124,8 +124,10 @@ describe.skipIf(!hasChromium)('panel: a newcomer on the playground', () => {
 
   it('the config editor and the route preview use a monospace font; the preview starts with a served model', async () => {
     await go('config')
+    await page.waitForSelector('#config-yaml')
     expect(await page.$eval('#config-yaml', el => getComputedStyle(el).fontFamily)).toContain('monospace')
     await go('routing')
+    await page.waitForSelector('#preview-body')
     expect(await page.$eval('#preview-body', el => getComputedStyle(el).fontFamily)).toContain('monospace')
     await expect.poll(() => page.inputValue('#preview-body')).toMatch(/"model": "(mock|playground|acme|claude)/)
   })
