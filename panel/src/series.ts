@@ -7,7 +7,10 @@ export interface SeriesAnswer {
   enabled: boolean; span: string; from: number; to: number; bucket_ms: number
   buckets: Array<SeriesTotals & { time: number }>
   by_family: Record<string, SeriesTotals>; by_credential: Record<string, SeriesTotals>; by_key: Record<string, SeriesTotals>
+  over_time: Record<'family' | 'credential', Record<string, Array<SeriesTotals & { time: number }>>>
 }
+
+export const splits = [['', 'All together'], ['family', 'Each family'], ['credential', 'Each credential']] as Array<[string, string]>
 
 export const spans = [['15m', 'Last 15 minutes'], ['1h', 'Last hour'], ['6h', 'Last 6 hours'], ['24h', 'Last 24 hours'], ['7d', 'Last 7 days']] as Array<[string, string]>
 

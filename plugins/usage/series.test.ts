@@ -41,6 +41,10 @@ describe('seriesOf', () => {
     expect(series.by_family.none).toMatchObject({ requests: 2, client: 1, proxy: 1 })
     expect(Object.keys(series.by_credential)).toEqual(['beta:0', 'none'])
     expect(series.by_key['sk-…1234']!.requests).toBe(5)
+    // Each family over time: the same buckets, split.
+    expect(series.over_time.family.beta!.map(b => [b.ok, b.upstream])).toEqual([[2, 0], [0, 1]])
+    expect(series.over_time.family.none!.map(b => [b.client, b.proxy])).toEqual([[1, 0], [0, 1]])
+    expect(Object.keys(series.over_time.credential)).toEqual(['beta:0', 'none'])
   })
 
   it('names a named key by its name and fills empty buckets with zeros', () => {

@@ -27,6 +27,8 @@ export interface Series {
   by_credential: Record<string, SeriesTotals>
   /** Per client key (a named key by its name). */
   by_key: Record<string, SeriesTotals>
+  /** The buckets again, split per family and per credential: each group over time. */
+  over_time: { family: Record<string, Array<SeriesTotals & { time: number }>>; credential: Record<string, Array<SeriesTotals & { time: number }>> }
 }
 
 interface Tally { counts: Record<RequestOutcome, number>; latencies: number[]; input: number; cached: number; cost: number }
@@ -64,6 +66,12 @@ export function seriesOf(records: Iterable<UsageRecord>, from: number, to: numbe
   const start = Math.floor(from / bucketMs) * bucketMs
   const buckets = Array.from({ length: Math.max(1, Math.ceil((to - start) / bucketMs)) }, tally)
   const groups = { by_family: new Map<string, Tally>(), by_credential: new Map<string, Tally>(), by_key: new Map<string, Tally>() }
+  const split = { family: new Map<string, Tally[]>(), credential: new Map<string, Tally[]>() }
+  const bumpSplit = (group: Map<string, Tally[]>, key: string, index: number, record: UsageRecord) => {
+    let row = group.get(key)
+    if (!row) group.set(key, row = Array.from({ length: buckets.length }, tally))
+    count(row[index]!, record)
+  }
   const bump = (group: Map<string, Tally>, key: string, record: UsageRecord) => {
     let t = group.get(key)
     if (!t) group.set(key, t = tally())
@@ -71,15 +79,21 @@ export function seriesOf(records: Iterable<UsageRecord>, from: number, to: numbe
   }
   for (const record of records) {
     if (record.time < from || record.time >= to) continue
-    count(buckets[Math.floor((record.time - start) / bucketMs)]!, record)
+    const index = Math.floor((record.time - start) / bucketMs)
+    count(buckets[index]!, record)
+    bumpSplit(split.family, record.family ?? 'none', index, record)
+    bumpSplit(split.credential, record.credential ?? 'none', index, record)
     bump(groups.by_family, record.family ?? 'none', record)
     bump(groups.by_credential, record.credential ?? 'none', record)
     bump(groups.by_key, record.keyName ?? record.clientKey, record)
   }
   const out = (group: Map<string, Tally>) => Object.fromEntries([...group].sort(([a], [b]) => a.localeCompare(b)).map(([key, t]) => [key, finish(t)]))
+  const timed = (row: Tally[]) => row.map((t, i) => ({ time: start + i * bucketMs, ...finish(t) }))
+  const outTimed = (group: Map<string, Tally[]>) => Object.fromEntries([...group].sort(([a], [b]) => a.localeCompare(b)).map(([key, row]) => [key, timed(row)]))
   return {
     from, to, bucket_ms: bucketMs,
-    buckets: buckets.map((t, i) => ({ time: start + i * bucketMs, ...finish(t) })),
+    buckets: timed(buckets),
+    over_time: { family: outTimed(split.family), credential: outTimed(split.credential) },
     by_family: out(groups.by_family), by_credential: out(groups.by_credential), by_key: out(groups.by_key),
   }
 }

@@ -102,6 +102,15 @@ describe.skipIf(!hasChromium)('panel: a newcomer on the playground', () => {
     expect(await page.getAttribute('[data-chart=latency] path[data-line=p95_ms]', 'd')).toMatch(/^M[\d.]+,[\d.]+/)
     expect(await page.$$eval('[data-group=credential] [data-row]', rows => rows.length)).toBeGreaterThanOrEqual(5)
     await shoot(page, 'newcomer-dashboard')
+    // Over time for each family, and for each credential.
+    await page.selectOption('#field-series-split', 'family')
+    for (const family of ['compat', 'beta', 'gamma', 'alpha', 'delta']) await page.waitForSelector(`[data-chart="outcomes:${family}"] rect[data-outcome=ok]`)
+    expect(await page.$$eval('[data-chart="outcomes:none"] rect[data-outcome=client]', bars => bars.length)).toBe(1)
+    await page.selectOption('#field-series-split', 'credential')
+    await page.waitForSelector('[data-chart="latency:alpha:0"] path[data-line=p50_ms]', { state: 'attached' })
+    expect(await page.getAttribute('[data-chart="latency:alpha:0"] path[data-line=p50_ms]', 'd')).toMatch(/^M[\d.]+,[\d.]+/)
+    await shoot(page, 'newcomer-dashboard-by-credential')
+    await page.selectOption('#field-series-split', '')
   })
 
   it('the same traffic shows in Usage and in Requests', async () => {

@@ -32,13 +32,13 @@ function YAxis({ top, unit = '' }: { top: number; unit?: string }) {
 }
 
 /** Requests per bucket, stacked by outcome: answered, client mistakes, upstream and proxy failures. */
-export function OutcomeChart({ series }: { series: SeriesAnswer }) {
+export function OutcomeChart({ series, title = 'Requests by outcome', id = 'outcomes' }: { series: SeriesAnswer; title?: string; id?: string }) {
   const top = niceMax(Math.max(...series.buckets.map(b => b.requests)))
   const slot = plot / series.buckets.length
   const scale = (n: number) => (n / top) * (height - 10)
   return (
-    <figure class="chart" data-chart="outcomes">
-      <figcaption>Requests by outcome</figcaption>
+    <figure class="chart" data-chart={id}>
+      <figcaption>{title}</figcaption>
       <svg viewBox={`0 0 ${width} ${height + 22}`} role="img" aria-label="Requests per interval, stacked by outcome">
         <YAxis top={top} />
         {series.buckets.map((b, i) => {
@@ -62,7 +62,7 @@ export function OutcomeChart({ series }: { series: SeriesAnswer }) {
 }
 
 /** Latency of answered requests per bucket: p50 and p95 lines (a gap where a bucket had none). */
-export function LatencyChart({ series }: { series: SeriesAnswer }) {
+export function LatencyChart({ series, title = 'Latency of answered requests', id = 'latency' }: { series: SeriesAnswer; title?: string; id?: string }) {
   const top = niceMax(Math.max(0, ...series.buckets.map(b => b.p95_ms ?? 0)))
   const slot = plot / series.buckets.length
   const line = (key: 'p50_ms' | 'p95_ms') => {
@@ -77,8 +77,8 @@ export function LatencyChart({ series }: { series: SeriesAnswer }) {
     return parts.join(' ')
   }
   return (
-    <figure class="chart" data-chart="latency">
-      <figcaption>Latency of answered requests</figcaption>
+    <figure class="chart" data-chart={id}>
+      <figcaption>{title}</figcaption>
       <svg viewBox={`0 0 ${width} ${height + 22}`} role="img" aria-label="Latency p50 and p95 per interval, in milliseconds">
         <YAxis top={top} unit=" ms" />
         {(['p95_ms', 'p50_ms'] as const).map(key => <path key={key} d={line(key)} class={`line ${key}`} data-line={key} />)}
