@@ -37,6 +37,9 @@ export function sumBuckets(buckets: SeriesTotals[]): Pick<SeriesTotals, 'request
   return sum
 }
 
+/** Axis labels short enough for the chart's margin: `500 ms`, `2 s`, `1.5 s`; counts as they are. */
+export const axisLabel = (value: number, unit: string) => unit !== ' ms' ? value.toLocaleString('en-US') : value >= 1000 ? `${Number((value / 1000).toFixed(1))} s` : `${value} ms`
+
 /** A "nice" top for an axis: 1, 2, 5 times a power of ten, at least `max`. */
 export function niceMax(max: number): number {
   if (max <= 0) return 1

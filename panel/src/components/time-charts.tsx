@@ -1,5 +1,4 @@
-import { formatNumber } from '../format.ts'
-import { bucketLabel, niceMax, outcomes, type SeriesAnswer } from '../series.ts'
+import { axisLabel, bucketLabel, niceMax, outcomes, type SeriesAnswer } from '../series.ts'
 
 const width = 600
 const height = 170
@@ -24,7 +23,7 @@ function YAxis({ top, unit = '' }: { top: number; unit?: string }) {
       {[0, 0.5, 1].map(f => (
         <g key={f}>
           <line x1={left} x2={width} y1={height - f * (height - 10)} y2={height - f * (height - 10)} class="grid" />
-          <text x={left - 4} y={height - f * (height - 10) + 4} class="label" text-anchor="end">{formatNumber(Math.round(top * f))}{unit}</text>
+          <text x={left - 4} y={height - f * (height - 10) + 4} class="label" text-anchor="end">{axisLabel(Math.round(top * f), unit)}</text>
         </g>
       ))}
     </g>
