@@ -147,15 +147,22 @@ export interface ResponseContext {
  * `observerHooks` in core/hook-bus.ts, docs/hooks.md.
  */
 export interface ProxyHooks {
+  /** Once per request: the model becomes candidates (credential + upstream model), or an error. */
   'route-resolve': (ctx: RouteContext) => void | Promise<void>
+  /** Before every attempt: which candidate goes next, or when to ask again. */
   'credential-pick': (ctx: PickContext) => void | Promise<void>
+  /** The upstream request is built: edit its URL, headers or body (payload rules, outbound proxy). */
   'before-upstream': (ctx: UpstreamContext) => void | Promise<void>
+  /** After every upstream attempt: its status and timing; retry, fail over or stop (cooldowns). */
   'attempt-result': (ctx: AttemptResult) => void | Promise<void>
-  /** Observer: the upstream answered; called only when someone listens (`hooks.listens`). */
+  /** The upstream answered; called only when someone listens (`hooks.listens`). */
   'upstream-reply': (ctx: UpstreamReplyContext) => void | Promise<void>
   /** A successful answer is about to start: last chance for headers or to wrap the stream. */
   'before-response': (ctx: ResponseContext) => void | Promise<void>
+  /** The request ended, answered or failed: usage, logs, metrics, the recorder. */
   'after-response': (ctx: ResponseContext) => void | Promise<void>
+  /** A new config is live (the file, the management API, another instance). */
   'config-reload': (config: ProxyConfig, previous: ProxyConfig) => void | Promise<void>
+  /** The proxy shuts down or is rebuilt: flush and let go of timers and connections. */
   'close': () => void | Promise<void>
 }

@@ -6,6 +6,7 @@ export * from './index.ts'
 
 export { countRequestTokens } from './canonical/count-tokens.ts'
 export { randomToken } from './canonical/random-id.ts'
+export { describeFamily, describeWireFormat, keyKindOf, wireFormatNames, type FamilyWords } from './canonical/format-names.ts'
 export { effortBudget, openaiEffort } from './canonical/reasoning.ts'
 export { chatSearchLosses, chatSearchModel, chatSearchOptions } from './canonical/chat-search.ts'
 export { readClientKey, clientKeyId } from './client-key.ts'

@@ -36,6 +36,27 @@ export interface ConfigFileOptions {
 
 export interface ConfigChange { config: ProxyConfig; changed: string[] }
 
+const segments = (path: string) => path.split('.')
+const overlaps = (a: string, b: string) => {
+  const [x, y] = [segments(a), segments(b)]
+  return x.slice(0, y.length).join('.') === y.slice(0, x.length).join('.')
+}
+
+/**
+ * The changed paths of the running config that the file's text changed too. Early at start-up the
+ * running config lacks the defaults of plugins not set up yet, which are no change of the file's.
+ */
+export function changedInFile(changed: string[], before: string | undefined, after: string): string[] {
+  if (before === undefined) return changed
+  let inText: string[]
+  try {
+    inText = changedPaths(parseConfigDocument(before).toJS() ?? {}, parseConfigDocument(after).toJS() ?? {})
+  } catch {
+    return changed
+  }
+  return changed.filter(path => inText.some(raw => overlaps(path, raw)))
+}
+
 /**
  * The config file: every change to it, from any source, goes through here. Writes are queued per file
  * (read-modify-write under the queue: no concurrent write is lost), validated before anything is
@@ -46,10 +67,13 @@ export class ConfigFile {
   sync?: ConfigFileSync
   private appliedHash?: string
   private rejectedHash?: string
+  /** The text last applied: what the log line of the next change compares with. */
+  private appliedText?: string
 
   constructor(private options: ConfigFileOptions) {
     try {
-      this.appliedHash = hashText(readFileSync(options.path, 'utf8'))
+      this.appliedText = readFileSync(options.path, 'utf8')
+      this.appliedHash = hashText(this.appliedText)
     } catch {}
   }
 
@@ -157,10 +181,12 @@ export class ConfigFile {
     const next = await configFromText(text, this.path, this.options.bases, this.options.schemas())
     const previous = this.options.current()
     await this.options.apply(next)
+    const before = this.appliedText
     this.appliedHash = hash
+    this.appliedText = text
     this.rejectedHash = undefined
     const config = this.options.current()
-    const changed = changedPaths(previous, config)
+    const changed = changedInFile(changedPaths(previous, config), before, text)
     this.options.logger.info(`config changed by ${origin}: ${changed.length ? changed.join(', ') : 'comments or layout only'}`)
     return { config, changed }
   }

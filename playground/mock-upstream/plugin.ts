@@ -19,9 +19,17 @@ export default defineProxyPlugin({
     kernel.app.all('/mock/gamma/**', event => responsesMock(event.req, '/mock/gamma'))
     kernel.app.all('/mock/alpha/**', event => generateMock(event.req, '/mock/alpha'))
     kernel.app.all('/mock/delta/**', event => deltaMock(event.req, '/mock/delta'))
-    // config.yaml names port 8317; with `proxy dev --port N` the mock lives on N instead.
+    // config.yaml names port 8317; with `proxy dev --port N` the mock lives on N instead. In-process
+    // requests (a replay, a /v1/ws turn) carry no port of their own: they use the one the last request
+    // from outside came in on (the management call that asked for the replay, the socket's upgrade).
+    let servedPort = ''
+    kernel.app.use((event) => {
+      if (event.url.hostname !== 'proxy.internal' && event.url.port) servedPort = event.url.port
+    })
     kernel.hooks.hook('before-upstream', ({ request, http }) => {
-      if (http.url.startsWith(`${configuredOrigin}/mock/`)) http.url = `http://127.0.0.1:${request.event.url.port || 8317}${http.url.slice(configuredOrigin.length)}`
+      if (!http.url.startsWith(`${configuredOrigin}/mock/`)) return
+      const port = request.event.url.hostname === 'proxy.internal' ? servedPort : request.event.url.port
+      http.url = `http://127.0.0.1:${port || 8317}${http.url.slice(configuredOrigin.length)}`
     })
   },
 })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { mkdirSync } from 'node:fs'
 import { getQuery, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { writeFileAtomic } from 'model-proxy/internal'
+import { describeFamily, writeFileAtomic } from 'model-proxy/internal'
 import { addManagementRoute, readBody, type Guard, ManagementError } from '../management/api.ts'
 import { oauthClientFor } from './oauth-clients.ts'
 import { authorizeUrl, completeSignIn, fileNameFor, pkcePair, type SignIn } from './signin.ts'
@@ -48,12 +48,16 @@ export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, s
     return signIn
   }
 
-  // One sign-in per file type of the registered families (spec: five `/{oauth_provider}/callback` paths for the built-ins).
+  // One sign-in per file type of the registered families (a `/{type}/callback` path each).
   for (const type of channels().keys()) {
     if (guard) {
       addManagementRoute(kernel, guard, 'GET', `/${type}-auth-url`, async (event: H3Event) => {
         const client = oauthClientFor(kernel.config, type, channels())
-        if (!client?.['authorize-url']) throw new ManagementError(400, `sign-in is not configured for ${type}`)
+        if (!client?.['authorize-url']) {
+          // Named in a user's words: which API the accounts of this type speak, and where.
+          const family = [...kernel.providers.values()].find(provider => (provider.credentialFile?.type ?? provider.family) === type)
+          throw new ManagementError(400, `sign-in is not configured for ${type}${family ? ` (${describeFamily(family)})` : ''}: set oauth-clients.${type}`)
+        }
         const state = randomBytes(16).toString('hex')
         const { verifier, challenge } = pkcePair()
         const redirectUri = `${event.url.origin}/${type}/callback`

@@ -10,7 +10,7 @@ import { LogsDirClaim } from './dir-claim.ts'
 import { logAttempts } from './attempts.ts'
 
 /**
- * File logging (`logging-to-file`): main.log in the spec's line format with rotation and a size cap,
+ * File logging (`logging-to-file`): main.log in the documented line format with rotation and a size cap,
  * one line per request; request logs (`error-...` for failed requests, every request with
  * `request-log`); secrets redacted everywhere; the management log endpoints.
  */
@@ -27,6 +27,7 @@ declare module 'model-proxy' {
   interface ProxyConfig extends LogsConfig {}
 }
 
+/** File logging: main.log with rotation, request logs for failed requests (or all), secrets redacted, the management log routes. */
 export default defineProxyPlugin({
   name: 'logs',
   after: ['management'],

@@ -7,6 +7,7 @@ import { addProviderRoutes } from './routes-providers.ts'
 import { addCredentialRoutes } from './routes-credentials.ts'
 import { addMiscRoutes } from './routes-misc.ts'
 import { addStatusRoute } from './routes-status.ts'
+import { addClientCallRoute } from './routes-client-call.ts'
 import { addManagementFallback } from './route.ts'
 import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
@@ -22,7 +23,7 @@ declare module 'model-proxy' {
   }
 }
 
-/** Management API under `/v0/management` (spec: Management endpoints, Authentication 3). */
+/** Management API under `/v0/management`: config, keys, credentials, status, behind the management key. */
 export default defineProxyPlugin({
   name: 'management',
   after: ['routing'],
@@ -47,6 +48,7 @@ export default defineProxyPlugin({
     addCredentialRoutes(kernel, guard)
     addMiscRoutes(kernel, guard)
     addStatusRoute(kernel, guard)
+    addClientCallRoute(kernel, guard)
     addManagementFallback(kernel, guard)
   },
 })

@@ -1,4 +1,5 @@
 import type { ProxyKernel, ProviderDef } from 'model-proxy'
+import { describeFamily, describeWireFormat, keyKindOf } from 'model-proxy/internal'
 import { addManagementRoute, type Guard } from './route.ts'
 
 /** What the panel and operators learn of one family: no code, no secrets, only what the registry declares. */
@@ -8,7 +9,11 @@ export function familyInfo(provider: ProviderDef<any>): Record<string, unknown> 
     family: provider.family,
     label: provider.label ?? provider.family,
     format: provider.format,
+    // In a user's words: which API it speaks and where it sends, next to the identifier.
+    'wire-format': describeWireFormat(provider.format),
     'default-base-url': provider.baseUrl ?? null,
+    description: describeFamily(provider),
+    'key-kind': keyKindOf(provider),
     models: (provider.models ?? []).map(model => model.id),
     'config-key': provider.config?.key ?? null,
     ...(provider.config && { identity: provider.config.identity ?? 'api-key', editor: provider.config.editor ?? 'key-entries' }),

@@ -2,6 +2,7 @@ import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, type Guard } from './route.ts'
 import { buildHeaders } from './build-info.ts'
 import { RequestWindow } from './request-window.ts'
+import { requestOutcome } from './outcome.ts'
 
 const windowSeconds = 300
 
@@ -12,7 +13,10 @@ const windowSeconds = 300
  */
 export function addStatusRoute(kernel: ProxyKernel, guard: Guard): void {
   const recent = new RequestWindow(windowSeconds)
-  kernel.hooks.hook('after-response', (ctx) => { recent.add(Date.now(), ctx.status >= 400 || Boolean(ctx.error)) })
+  kernel.hooks.hook('after-response', (ctx) => {
+    const outcome = requestOutcome(ctx.error && ctx.status < 400 ? 499 : ctx.status, Boolean(ctx.candidate))
+    recent.add(Date.now(), outcome === 'upstream' || outcome === 'proxy', outcome === 'client')
+  })
 
   addManagementRoute(kernel, guard, 'GET', '/status', () => {
     const now = Date.now()
@@ -29,7 +33,10 @@ export function addStatusRoute(kernel: ProxyKernel, guard: Guard): void {
       'uptime-seconds': Math.floor(process.uptime()),
       'requests-per-minute': minute.requests,
       'errors-per-minute': minute.errors,
+      // Upstream and proxy failures only: a client's own mistake (bad JSON, unknown model, wrong key) is counted apart.
       'error-rate': window.requests ? window.errors / window.requests : 0,
+      'client-mistakes-per-minute': minute.clientMistakes,
+      'window-client-mistakes': window.clientMistakes,
       'window-seconds': windowSeconds,
       'window-requests': window.requests,
       credentials: { total: kernel.credentials.length, ...states },

@@ -3,7 +3,7 @@ import { proxyDispatcherFactories } from 'model-proxy/internal'
 import { httpProxyDispatcher, socksProxyDispatcher } from './dispatchers.ts'
 
 /**
- * Outbound proxies (rule 13): `proxy-url` globally, overridden per credential entry (an empty string
+ * Outbound proxies: `proxy-url` globally, overridden per credential entry (an empty string
  * there means direct). The kernel resolves which URL applies; this plugin supplies the dispatchers.
  */
 export default defineProxyPlugin({

@@ -32,5 +32,11 @@ export default defineProxyPlugin({
       if (!html) return jsonResponse({ error: 'control panel not built: run `npm run build:panel`' }, 404)
       return new Response(html, { headers: pageHeaders })
     })
+    // `GET /` points at the panel: a browser is sent there, a program learns where it is.
+    kernel.app.get('/', (event) => {
+      const panel = !kernel.config['remote-management']['disable-control-panel']
+      if (panel && (event.req.headers.get('accept') ?? '').includes('text/html')) return new Response(null, { status: 302, headers: { location: '/management.html' } })
+      return jsonResponse({ service: 'model-proxy', ...(panel && { panel: '/management.html' }), models: '/v1/models', management: '/v0/management' })
+    })
   },
 })

@@ -2,7 +2,7 @@ import { defineProxyPlugin } from 'model-proxy'
 import { scrubSecrets } from 'model-proxy/internal'
 import { passthroughHeaders } from './filter.ts'
 
-/** `passthrough-headers: true`: filtered upstream response headers reach the client (rule 15). */
+/** `passthrough-headers: true`: filtered upstream response headers reach the client. */
 export default defineProxyPlugin({
   name: 'passthrough-headers',
   setup(kernel) {

@@ -3,7 +3,7 @@ import { plainJsonOf } from 'model-proxy/internal'
 import { applyRules, ruleMatches } from './apply.ts'
 import { compileRules, type CompiledRule } from './compile.ts'
 
-/** Payload rules (spec rule 12) on the body actually sent upstream, recompiled on every config change. */
+/** Payload rules (`payload`) on the body actually sent upstream, recompiled on every config change. */
 export default defineProxyPlugin({
   name: 'payload-rules',
   setup(kernel) {

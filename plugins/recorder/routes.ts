@@ -1,13 +1,13 @@
 import { getRouterParam, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { addManagementRoute, type Guard, ManagementError, reply } from '../management/api.ts'
+import { addManagementRoute, readBody, type Guard, ManagementError, reply, updateConfig } from '../management/api.ts'
 import { jsonDeeperThan } from 'model-proxy/internal'
 import pkg from '../../package.json' with { type: 'json' }
 import { parseFilter } from './filter.ts'
 import { toFixture } from './fixture.ts'
 import { replayOptions, replayRequest, sendReplay } from './replay.ts'
 import { summaryOf } from './build.ts'
-import { recorderConfigOf } from './schema.ts'
+import { recorderConfigOf, recorderModes, type RecorderMode } from './schema.ts'
 import type { RecordStore } from './store.ts'
 
 const pageSize = { default: 50, max: 500 }
@@ -47,6 +47,14 @@ export function addRecorderRoutes(kernel: ProxyKernel, guard: Guard, store: Reco
   })
 
   addManagementRoute(kernel, guard, 'GET', '/requests/:id', event => recordOf(store, event))
+
+  // `PUT /recorder/mode {value}`: the Requests page's "turn on" button; written to the YAML like any setting.
+  addManagementRoute(kernel, guard, 'PUT', '/recorder/mode', async (event) => {
+    const value = (await readBody(event) as { value?: unknown } | null)?.value
+    if (!recorderModes.includes(value as RecorderMode)) throw new ManagementError(400, 'invalid value', { message: `value must be one of ${recorderModes.join(', ')}` })
+    await updateConfig(kernel, doc => doc.setIn(['recorder', 'mode'], value))
+    return { status: 'ok', mode: value }
+  })
 
   addManagementRoute(kernel, guard, 'POST', '/requests/:id/replay', async (event) => {
     const options = replayOptions(await optionalBody(event))

@@ -2,6 +2,7 @@ import type { ProxyKernel, Candidate, WireFormat } from 'model-proxy'
 import { clientKeyId, ownValue } from 'model-proxy/internal'
 import type { Chooser } from '../routing/api.ts'
 import { resolveRoute, sessionKeyOf, AffinityStore, headroom } from '../routing/api.ts'
+import { explainPreview } from './explain.ts'
 
 const formats: WireFormat[] = ['chat', 'messages', 'responses', 'generate']
 
@@ -43,7 +44,13 @@ export async function previewRoute(kernel: ProxyKernel, chooser: Chooser, input:
   const mode = kernel.config.routing['session-affinity']
   const found = mode === 'off' ? undefined : sessionKeyOf({ body: input.request, inbound: format, model: resolution.model, headers })
   const binding = found && await chooser.affinity.get(AffinityStore.hash(found.key))
+  const candidates = resolution.candidates.map(describe)
+  const fallbacks = chain.filter(m => m !== resolution.model).map((m) => {
+    const skipped = refusal(m)
+    return { model: m, candidates: (kernel.models.get(m) ?? []).map(describe), ...(skipped && { skipped }) }
+  })
   return {
+    explanation: explainPreview({ model, servedModel: resolution.model, rule: resolution.rule?.name, candidates, fallbacks, strategy: kernel.config.routing.strategy }),
     model,
     format,
     rule: resolution.rule ? { index: resolution.rule.index, name: resolution.rule.name, model: resolution.rule.rule.model, ...(resolution.rule.tokens !== undefined && { tokens: resolution.rule.tokens }) } : null,
@@ -52,11 +59,8 @@ export async function previewRoute(kernel: ProxyKernel, chooser: Chooser, input:
     'served-model': resolution.model,
     ...(refusal(resolution.model) && { refused: refusal(resolution.model) }),
     strategy: kernel.config.routing.strategy,
-    candidates: resolution.candidates.map(describe),
-    fallbacks: chain.filter(m => m !== resolution.model).map((m) => {
-      const skipped = refusal(m)
-      return { model: m, candidates: (kernel.models.get(m) ?? []).map(describe), ...(skipped && { skipped }) }
-    }),
+    candidates,
+    fallbacks,
     session: found ? { source: found.source, 'session-affinity': mode, 'bound-credential': binding ? binding.credential : null } : null,
   }
 }

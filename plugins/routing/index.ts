@@ -18,7 +18,7 @@ declare module 'model-proxy' {
 }
 
 /**
- * Routing rules 1-11: candidates from the model index, a priority-aware round-robin or fill-first pick,
+ * Routing: candidates from the model index, a priority-aware round-robin or fill-first pick,
  * quota cooldowns with failover to the preview model and the next credential, waits for a credential
  * that is about to cool down, all state shared through storage. On top (docs/agent-routing.md): scenario
  * rules, sticky sessions, fallback chains across families and the quota-aware strategy.

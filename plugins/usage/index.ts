@@ -3,6 +3,7 @@ import { defineProxyPlugin } from 'model-proxy'
 import { recordFrom } from './record.ts'
 import { UsageStore } from './store.ts'
 import { addUsageRoutes } from './routes.ts'
+import { addSeriesRoute } from './routes-series.ts'
 
 /** How often pending records are written to storage. */
 export const flushIntervalMs = 1000
@@ -21,6 +22,7 @@ declare module 'model-proxy' {
   interface ProxyConfig extends UsageConfig {}
 }
 
+/** Usage statistics: one record per request, kept in storage for `usage-retention-days`, with the management routes that read, chart, export and import them. */
 export default defineProxyPlugin({
   name: 'usage',
   after: ['management'],
@@ -48,5 +50,6 @@ export default defineProxyPlugin({
       await store.flush()
     })
     addUsageRoutes(kernel, store, () => Date.now() - retention() * dayMs)
+    addSeriesRoute(kernel, store)
   },
 })

@@ -6,7 +6,7 @@ import { addProviderRoutes } from './routes-provider.ts'
 import { addProxiedRoutes } from './routes-proxied.ts'
 
 /**
- * The partner integration (spec: `partner`, routing rules 17-18, "Partner routes"): provider-alias
+ * The partner integration (the `partner` key, docs/partner.md): provider-alias
  * routes served by local providers, model mappings with a fallback to the partner upstream, and the
  * partner's own routes proxied with the partner key. Settings are read per request, so a reload
  * (management write or file edit) applies to the next request.

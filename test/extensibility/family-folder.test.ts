@@ -134,6 +134,9 @@ describe('a provider family from one folder outside providers/', () => {
       label: 'ember (chat, own path)', format: 'chat', 'config-key': 'ember-api-key', editor: 'key-entries', identity: 'api-key',
       models: ['ember-large', 'ember-small'], 'credential-file-type': 'ember', 'sign-in': true, 'test-call': { path: '/v2/models' },
       'payload-protocol': 'proto_ember', hosts: ['api.ember.example'], 'default-base-url': upstreamUrl,
+      'wire-format': 'chat completions (/v1/chat/completions)',
+      description: `ember: chat completions (/v1/chat/completions) wire format, default endpoint ${upstreamUrl}`,
+      'key-kind': `a key for the chat completions API at ${upstreamUrl}`,
     })
     const list = await (await fetch(`${running!.url}/v0/management/ember-api-key`, { headers: admin })).json() as Record<string, Array<Record<string, unknown>>>
     expect(list['ember-api-key']![0]!['api-key']).toBe('ember-secret-1')

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto'
 import { parse } from 'yaml'
 import type { Browser, Page } from 'playwright-core'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { misfits } from './fit.ts'
 import { startMockOpenAI, startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 
 export const chromiumPath = '/usr/bin/chromium'
@@ -109,15 +110,21 @@ export function chat(world: PanelWorld, model: string, key = clientKey) {
   })
 }
 
-/** Screenshots at both widths the panel must work at, into test-artifacts/panel/. */
+/**
+ * Screenshots at both widths the panel must work at, into test-artifacts/panel/; at each width the
+ * page must fit its window (test/panel/fit.ts), whatever state the test left it in.
+ */
 export async function shoot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true })
+  const misfit: string[] = []
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
     await page.waitForTimeout(50)
     await page.screenshot({ path: join(artifacts, `${name}-${width}.png`), fullPage: true })
+    misfit.push(...(await misfits(page)).map(line => `${width} px: ${line}`))
   }
   await page.setViewportSize({ width: 1280, height: 900 })
+  if (misfit.length) throw new Error(`${name}: does not fit its window\n${misfit.join('\n')}`)
 }
 
 export async function launch(): Promise<Browser> {

@@ -133,9 +133,10 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
     await shoot(page, 'issue25-models-key')
   })
 
-  it('chat: any model in each client format, streamed and whole, through the proxy', async () => {
+  it('chat: any model in each client format, streamed and whole, through the proxy, as the signed-in operator', async () => {
     await go('chat')
-    await page.fill('#field-chat-key', clientKey)
+    // No client key typed: the signed-in session sends (POST /v0/management/client-call).
+    expect(await page.inputValue('#field-chat-key')).toBe('')
     await page.fill('#field-chat-model', 'mock-gpt')
     const upstreamCalls = () => world.first.requests.filter(r => r.url === '/v1/chat/completions').length
     for (const [format, stream] of [['chat', true], ['responses', true], ['messages', true], ['generate', true], ['messages', false]] as const) {
@@ -157,12 +158,20 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
     await expect.poll(() => page.$$eval('[data-role=assistant]', turns => turns.length)).toBe(2)
     expect(JSON.parse(world.first.requests.at(-1)!.body).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user'])
     await shoot(page, 'issue25-chat')
-    // A bad key gets the proxy's own refusal, shown on the page.
+    // With a client key typed, the client endpoints are used as that key.
+    await page.fill('#field-chat-key', clientKey)
+    await page.fill('#field-chat-input', 'with a key')
+    await page.click('form[aria-label=Chat] button[type=submit]')
+    await expect.poll(() => page.$$eval('[data-role=assistant]', turns => turns.length)).toBe(3)
+    // A bad key gets the proxy's own refusal, shown on the page; the failed turn leaves the history.
+    const userTurns = await page.$$eval('[data-role=user]', turns => turns.length)
     await page.fill('#field-chat-key', 'sk-wrong')
     await page.fill('#field-chat-input', 'hi')
     await page.click('form[aria-label=Chat] button[type=submit]')
     await page.waitForSelector('[data-chat-outcome="401"]')
     expect(await page.textContent('[data-chat-outcome="401"] [role=alert]')).toBeTruthy()
+    expect(await page.$$eval('[data-role=user]', turns => turns.length)).toBe(userTurns)
+    expect(await page.inputValue('#field-chat-input')).toBe('hi')
   })
 
   it('no script error on any page', () => {

@@ -36,6 +36,16 @@ describe('GET /management.html', () => {
     expect(html).toContain('x-management-key')
   })
 
+  it('GET / sends a browser to the panel and tells a program where it is', async () => {
+    const browser = await fetch(`${on.url}/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' })
+    expect(browser.status).toBe(302)
+    expect(browser.headers.get('location')).toBe('/management.html')
+    expect(await (await fetch(`${on.url}/`)).json()).toMatchObject({ service: 'model-proxy', panel: '/management.html' })
+    const withoutPanel = await (await fetch(`${off.url}/`, { headers: { accept: 'text/html' } })).json()
+    expect(withoutPanel).toMatchObject({ service: 'model-proxy', models: '/v1/models' })
+    expect(withoutPanel.panel).toBeUndefined()
+  })
+
   it('answers 404 with remote-management.disable-control-panel', async () => {
     const response = await fetch(`${off.url}/management.html`)
     expect(response.status).toBe(404)
@@ -81,8 +91,9 @@ describe('GET /v0/management/status', () => {
     expect((await chat('mock-gpt')).status).toBe(200)
     expect((await chat('unknown-model')).status).toBe(404)
     const after = await (await status(secret)).json()
-    expect(after).toMatchObject({ 'requests-per-minute': 3, 'errors-per-minute': 1, 'window-requests': 3 })
-    expect(after['error-rate']).toBeCloseTo(1 / 3)
+    // An unknown model is the client's mistake: counted apart, not as an error of the proxy.
+    expect(after).toMatchObject({ 'requests-per-minute': 3, 'errors-per-minute': 0, 'client-mistakes-per-minute': 1, 'window-requests': 3, 'window-client-mistakes': 1 })
+    expect(after['error-rate']).toBe(0)
     await fetch(`${proxy.url}/v0/management/credentials/block`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: JSON.stringify({ id: 'compat:m:0.0' }) })
     expect((await (await status(secret)).json()).credentials).toMatchObject({ ready: 0, blocked: 1 })
   })

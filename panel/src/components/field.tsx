@@ -28,7 +28,8 @@ export function TextField(props: TextFieldProps) {
   )
 }
 
-export function SelectField({ label, value, options, onChange, name }: { label: string; value: string; options: Array<[string, string]>; onChange: (value: string) => void; name?: string }) {
+/** A labelled select. Options stay short (a select cannot wrap its text); `hint` explains the one chosen. */
+export function SelectField({ label, value, options, onChange, name, hint }: { label: string; value: string; options: Array<[string, string]>; onChange: (value: string) => void; name?: string; hint?: string }) {
   const id = name ? `field-${name}` : nextId()
   return (
     <div class="field">
@@ -36,6 +37,7 @@ export function SelectField({ label, value, options, onChange, name }: { label: 
       <select id={id} name={name} value={value} onChange={e => onChange((e.target as HTMLSelectElement).value)}>
         {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
       </select>
+      {hint && <small class="muted">{hint}</small>}
     </div>
   )
 }

@@ -5,7 +5,7 @@ import { ModelsAndHeaders } from './models-headers.tsx'
 import { ProxyField } from './proxy-field.tsx'
 
 /** One `<family>-api-key` entry: key, base URL, prefix, priority, models and aliases, exclusions, headers, proxy. */
-export function KeyEntryEditor({ initial, title, busy, onSave, onCancel }: { initial: KeyEntryForm; title: string; busy: boolean; onSave: (form: KeyEntryForm) => void; onCancel: () => void }) {
+export function KeyEntryEditor({ initial, title, busy, defaultBaseUrl, onSave, onCancel }: { initial: KeyEntryForm; title: string; busy: boolean; defaultBaseUrl?: string | null; onSave: (form: KeyEntryForm) => void; onCancel: () => void }) {
   const [form, setForm] = useState(initial)
   const set = (patch: Partial<KeyEntryForm>) => setForm({ ...form, ...patch })
   return (
@@ -13,7 +13,7 @@ export function KeyEntryEditor({ initial, title, busy, onSave, onCancel }: { ini
       <h3>{title}</h3>
       <div class="grid">
         <TextField label="API key" name="api-key" type="password" value={form.apiKey} onInput={apiKey => set({ apiKey })} required />
-        <TextField label="Base URL" name="base-url" value={form.baseUrl} placeholder="(the vendor's default)" onInput={baseUrl => set({ baseUrl })} />
+        <TextField label="Base URL" name="base-url" value={form.baseUrl} placeholder={defaultBaseUrl ?? ''} onInput={baseUrl => set({ baseUrl })} hint={defaultBaseUrl ? `Empty: ${defaultBaseUrl}` : undefined} />
         <TextField label="Prefix" name="prefix" value={form.prefix} placeholder="e.g. team-a" onInput={prefix => set({ prefix })} />
         <TextField label="Priority" name="priority" value={form.priority} onInput={priority => set({ priority })} hint="Higher is picked first." />
         <TextField label="Excluded models" name="excluded-models" value={form.excluded} placeholder="claude-*, *-mini" onInput={excluded => set({ excluded })} hint="Comma separated; * wildcards." />

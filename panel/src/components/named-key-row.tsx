@@ -49,11 +49,11 @@ export function NamedKeyRow({ entry, busy, onChange, onRemove }: { entry: NamedK
         </form>
       )}
       {recent && (
-        <table data-recent>
+        <table class="stack" data-recent>
           <thead><tr><th>time</th><th>model</th><th>status</th><th>tokens in / out</th><th>cost</th></tr></thead>
           <tbody>
             {!recent.length && <tr><td colSpan={5} class="muted">no requests on this instance yet</td></tr>}
-            {recent.map(r => <tr key={r.time}><td>{new Date(r.time).toLocaleTimeString()}</td><td>{r.model}</td><td>{r.status}</td><td>{r.inputTokens} / {r.outputTokens}</td><td>{usd(r.costUsd)}</td></tr>)}
+            {recent.map(r => <tr key={r.time}><td data-label="time">{new Date(r.time).toLocaleTimeString()}</td><td data-label="model">{r.model}</td><td data-label="status">{r.status}</td><td data-label="tokens in / out">{r.inputTokens} / {r.outputTokens}</td><td data-label="cost">{usd(r.costUsd)}</td></tr>)}
           </tbody>
         </table>
       )}

@@ -1,14 +1,23 @@
-import { useState } from 'preact/hooks'
-import { post } from '../api.ts'
+import { useEffect, useState } from 'preact/hooks'
+import { get, post } from '../api.ts'
 import { useAction } from '../hooks.ts'
+import type { ModelsAnswer } from '../pages/models.tsx'
 import { NoticeLine } from './notice.tsx'
 import { Section } from './field.tsx'
 
-const example = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'Write a title for this chat' }] }, null, 2)
+/** A messages request for `model`: the form's starting body. */
+const exampleFor = (model: string) => JSON.stringify({ model, max_tokens: 512, messages: [{ role: 'user', content: 'Write a title for this chat' }] }, null, 2)
 
 /** Dry run of routing (`POST /route-preview`): which rule, model, candidates and session a request body would get, for a client key if one is given. */
 export function RoutePreview() {
-  const [body, setBody] = useState(example)
+  const [body, setBody] = useState('')
+  // The starting body asks for a model this proxy serves (the first one listed), so the first preview shows a route.
+  useEffect(() => {
+    get<ModelsAnswer>('/models').then(
+      answer => setBody(current => current || exampleFor(answer.models.find(m => m.available)?.id ?? answer.models[0]?.id ?? 'your-model')),
+      () => setBody(current => current || exampleFor('your-model')),
+    )
+  }, [])
   const [headers, setHeaders] = useState('{}')
   const [key, setKey] = useState('')
   const [result, setResult] = useState<unknown>()
@@ -38,6 +47,7 @@ export function RoutePreview() {
         <div class="actions"><button type="submit" disabled={busy}>Preview</button></div>
       </form>
       <NoticeLine notice={notice} />
+      {typeof (result as { explanation?: unknown } | undefined)?.explanation === 'string' && <p class="notice" data-preview="explanation">{(result as { explanation: string }).explanation}</p>}
       {result !== undefined && <pre data-preview="result">{JSON.stringify(result, null, 2)}</pre>}
     </Section>
   )

@@ -7,6 +7,7 @@ import { wireFormats, type WireFormatId } from '../wire-formats.ts'
 import { CheckField, Section, SelectField, TextField } from '../components/field.tsx'
 import { ErrorLine } from '../components/notice.tsx'
 import type { ModelsAnswer } from './models.tsx'
+import { asSession } from '../client-call.ts'
 
 /** The client key the chat page sends with: this tab only, like the management key. */
 const keyStorage = 'model-proxy.chat-key'
@@ -14,8 +15,8 @@ const readChatKey = () => { try { return sessionStorage.getItem(keyStorage) ?? '
 const saveChatKey = (key: string) => { try { sessionStorage.setItem(keyStorage, key) } catch {} }
 
 /**
- * Try any model through the proxy as a client of any format would: the page calls the proxy's own
- * client endpoints with a client key (not the management key), streamed or whole.
+ * Try any model through the proxy as a client of any format would, streamed or whole: as the
+ * signed-in operator (no client key needed), or with a client key through the client endpoints.
  */
 export function Chat() {
   const models = useLoad(() => get<ModelsAnswer>('/models'))
@@ -31,11 +32,16 @@ export function Chat() {
   const [failure, setFailure] = useState<string>()
   const running = useRef<AbortController | undefined>(undefined)
 
+  // A turn that got no answer leaves the history (the next request would carry it): its text goes back to the box.
+  const withdraw = (asked: Turn[], text: string) => {
+    setTurns(asked.slice(0, -1))
+    setInput(current => current || text)
+  }
   const send = async (e: Event) => {
     e.preventDefault()
     const text = input.trim()
-    if (!text || !model || !key || running.current) return
-    saveChatKey(key)
+    if (!text || !model || running.current) return
+    if (key) saveChatKey(key)
     const asked: Turn[] = [...turns, { role: 'user', text }]
     setTurns(asked)
     setInput('')
@@ -44,31 +50,34 @@ export function Chat() {
     setPartial('')
     const controller = running.current = new AbortController()
     try {
-      const result = await runChat(format, buildChatCall(format, key, { model, turns: asked, system: system.trim() || undefined, stream }), stream, setPartial, controller.signal)
+      const built = buildChatCall(format, key, { model, turns: asked, system: system.trim() || undefined, stream })
+      const result = await runChat(format, key ? built : asSession(built), stream, setPartial, controller.signal)
       setOutcome(result)
-      if (result.text) setTurns([...asked, { role: 'assistant', text: result.text, model: result.served ?? model }])
+      if (result.text && result.status < 400) setTurns([...asked, { role: 'assistant', text: result.text, model: result.served ?? model }])
+      else withdraw(asked, text)
     } catch (error) {
       setFailure(controller.signal.aborted ? 'stopped' : (error as Error).message)
+      withdraw(asked, text)
     } finally {
       running.current = undefined
       setPartial(undefined)
     }
   }
 
-  const formats = Object.entries(wireFormats).map(([id, f]) => [id, `${f.label} (${f.path})`] as [string, string])
+  const formats = Object.entries(wireFormats).map(([id, f]) => [id, f.name] as [string, string])
   return (
     <>
       <h1>Chat</h1>
       <Section title="Request">
         <form class="chat-form" aria-label="Chat" onSubmit={send}>
           <div class="grid">
-            <TextField label="Client key" name="chat-key" type="password" value={key} onInput={setKey} required hint="One of api-keys or a named client key: the request goes through the client endpoints." />
+            <TextField label="Client key (optional)" name="chat-key" type="password" value={key} onInput={setKey} hint="Empty: sent as you, the signed-in operator. A key (api-keys or a named key) tests that key's access and limits." />
             <div class="field">
               <label for="field-chat-model">Model</label>
               <input id="field-chat-model" name="chat-model" list="chat-models" value={model} required spellcheck={false} autoComplete="off" onInput={e => setModel((e.target as HTMLInputElement).value)} />
               <datalist id="chat-models">{models.data?.models.map(m => <option key={m.id} value={m.id} />)}</datalist>
             </div>
-            <SelectField label="Client format" name="chat-format" value={format} options={formats} onChange={value => setFormat(value as WireFormatId)} />
+            <SelectField label="Client format" name="chat-format" value={format} options={formats} onChange={value => setFormat(value as WireFormatId)} hint={`Sent to ${wireFormats[format].path}`} />
             <TextField label="System prompt" name="chat-system" value={system} onInput={setSystem} />
           </div>
           <CheckField label="Stream the answer" name="chat-stream" checked={stream} onChange={setStream} />

@@ -5,14 +5,15 @@ import { ErrorLine } from '../components/notice.tsx'
 import { Section } from '../components/field.tsx'
 import { CredentialTable, type CredentialRow } from '../components/credential-table.tsx'
 import { FamilyLegend } from '../components/family-name.tsx'
+import { Activity } from './dashboard-activity.tsx'
 
 interface Status {
   version: string; commit: string; 'uptime-seconds': number; 'requests-per-minute': number; 'errors-per-minute': number
-  'error-rate': number; 'window-seconds': number; 'window-requests': number
+  'error-rate': number; 'window-seconds': number; 'window-requests': number; 'window-client-mistakes'?: number
   credentials: { total: number; ready: number; cooldown: number; blocked: number; disabled: number }
 }
 
-/** Live overview: `GET /status` and `GET /credentials`, refreshed every 2 s. */
+/** Live overview: `GET /status` and `GET /credentials` (every 2 s), and the activity charts. */
 export function Dashboard() {
   const status = useLoad(() => get<Status>('/status'), 2000)
   const credentials = useLoad(() => get<{ credentials: CredentialRow[] }>('/credentials'), 2000)
@@ -25,10 +26,11 @@ export function Dashboard() {
         <Stat label="Version" value={s ? `${s.version}` : '…'} detail={s?.commit && s.commit !== 'unknown' ? s.commit : undefined} id="version" />
         <Stat label="Uptime" value={s ? formatUptime(s['uptime-seconds']) : '…'} id="uptime" />
         <Stat label="Requests / min" value={s ? formatNumber(s['requests-per-minute']) : '…'} id="rpm" />
-        <Stat label="Error rate" value={s ? formatPercent(s['error-rate']) : '…'} detail={s ? `${s['window-requests']} requests in ${s['window-seconds'] / 60} min` : undefined} id="error-rate" />
+        <Stat label="Error rate" value={s ? formatPercent(s['error-rate']) : '…'} detail={s ? `upstream and proxy failures of ${s['window-requests']} requests in ${s['window-seconds'] / 60} min; ${s['window-client-mistakes'] ?? 0} client mistakes not counted` : undefined} id="error-rate" />
         <Stat label="Credentials" value={s ? String(s.credentials.total) : '…'} id="credentials"
           detail={s ? `${s.credentials.ready} ready · ${s.credentials.cooldown} cooldown · ${s.credentials.blocked} blocked · ${s.credentials.disabled} disabled` : undefined} />
       </div>
+      <Activity />
       <Section title="Credentials">
         <ErrorLine error={credentials.error} />
         {credentials.data && <CredentialTable rows={credentials.data.credentials} onChange={credentials.reload} />}

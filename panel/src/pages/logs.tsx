@@ -18,7 +18,10 @@ export function Logs() {
   const [filter, setFilter] = useState('')
   const tailRef = useRef(tail)
   tailRef.current = tail
-  const errorLogs = useLoad(() => get<{ files: Array<{ name: string; size: number; modified: number }> }>('/request-error-logs').then(body => body.files), 10000)
+  // Asked first (and again every 5 s): with file logging off there is no main.log, and no request is sent for it.
+  const logging = useLoad(() => get<{ 'logging-to-file': boolean }>('/logging-to-file').then(body => body['logging-to-file']), 5000)
+  const on = logging.data === true
+  const errorLogs = useLoad(() => get<{ files: Array<{ name: string; size: number; modified: number }> }>('/request-error-logs').then(body => body.files), 3000)
   const { notice, busy, act } = useAction()
   const box = useRef<HTMLPreElement>(null)
 
@@ -34,22 +37,22 @@ export function Logs() {
     }
   }
   useEffect(() => {
-    if (paused) return
+    if (paused || !on) return
     void poll()
     const timer = setInterval(() => { if (!document.hidden) void poll() }, 2000)
     return () => clearInterval(timer)
-  }, [paused])
+  }, [paused, on])
   const shown = filterLines(tail.lines, level, filter)
   useEffect(() => { if (box.current && !paused) box.current.scrollTop = box.current.scrollHeight }, [shown.length])
-  const disabled = error?.status === 400 && /logging to file disabled/.test(error.message)
+  const disabled = logging.data === false || (error?.status === 400 && /logging to file disabled/.test(error.message))
 
   return (
     <>
       <h1>Logs</h1>
       {disabled
         ? <p class="notice warn">Logging to file is off, so there is nothing to tail.{' '}
-            <button type="button" class="small" onClick={() => act(async () => { await put('/logging-to-file', { value: true }); await poll() }, 'logging to file on')}>Turn on</button></p>
-        : <ErrorLine error={error?.message} />}
+            <button type="button" class="small" onClick={() => act(async () => { await put('/logging-to-file', { value: true }); setError(undefined); await logging.reload() }, 'logging to file on')}>Turn on</button></p>
+        : <ErrorLine error={error?.message ?? logging.error} />}
       <NoticeLine notice={notice} />
       <Section title="main.log" actions={<>
         <button type="button" aria-pressed={paused} onClick={() => setPaused(!paused)}>{paused ? 'Resume' : 'Pause'}</button>
@@ -64,7 +67,7 @@ export function Logs() {
           {shown.map((line, i) => <div key={i} class={`log-${lineLevel(line).toLowerCase()}`}>{line}</div>)}
         </pre>
       </Section>
-      <Section title="Error request logs" actions={<button type="button" onClick={() => errorLogs.reload()}>Refresh</button>}>
+      <Section title="Error request logs">
         <ErrorLine error={errorLogs.error} />
         {errorLogs.data && !errorLogs.data.length && <p class="muted">No error request logs (or request-log is on, which keeps every request instead).</p>}
         <ul class="entries">

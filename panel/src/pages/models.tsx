@@ -8,7 +8,7 @@ import { FamilyLegend, FamilyName } from '../components/family-name.tsx'
 import { UnpricedModels } from '../components/unpriced-models.tsx'
 
 interface ModelUpstream { family: string; provider: string; model: string; credentials: number }
-interface ModelView { id: string; 'alias-of': string[]; upstreams: ModelUpstream[]; 'context-window'?: number; 'max-output'?: number; available: boolean }
+export interface ModelView { id: string; 'alias-of': string[]; upstreams: ModelUpstream[]; 'context-window'?: number; 'max-output'?: number; available: boolean }
 interface KeyRules { name: string; owner?: string; models: string[]; rpm?: number; tpm?: number; budget?: { usd: number; period: string }; state: string }
 /** `GET /v0/management/models[?key=name]`. */
 export interface ModelsAnswer { key?: string; 'api-keys': number; keys: KeyRules[]; models: ModelView[] }

@@ -11,7 +11,7 @@ import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
 import { KeyEntryEditor } from '../components/key-entry-form.tsx'
 import { UpstreamEditor } from '../components/upstreams-form.tsx'
-import { describeFormat } from '../wire-formats.ts'
+import { KeyKindChooser } from '../components/key-kind.tsx'
 
 type Entry = Record<string, any>
 /** Each family's list, by its config key. */
@@ -76,7 +76,7 @@ export function Providers() {
       )
     }
     return (
-      <KeyEntryEditor key={editing.index} busy={busy} title={editing.index < 0 ? `New ${name} key` : `Edit ${name} key ${editing.index + 1}`}
+      <KeyEntryEditor key={editing.index} busy={busy} defaultBaseUrl={family['default-base-url']} title={editing.index < 0 ? `New ${name} key` : `Edit ${name} key ${editing.index + 1}`}
         initial={editing.index < 0 ? emptyKeyEntry() : keyEntryToForm(entries[editing.index]!)}
         onCancel={() => setEditing(undefined)} onSave={(form: KeyEntryForm) => save(list, editing.index, formToKeyEntry(form))} />
     )
@@ -86,6 +86,10 @@ export function Providers() {
       <h1>Providers</h1>
       <ErrorLine error={lists.error} />
       <NoticeLine notice={notice} />
+      {data && <KeyKindChooser families={data.families} onChoose={(family) => {
+        setEditing({ list: family['config-key']!, index: -1 })
+        requestAnimationFrame(() => document.querySelector(`[data-family-note="${family.family}"]`)?.scrollIntoView({ block: 'start' }))
+      }} />}
       {data && data.families.map((family) => {
         const name = family.family
         const list = family['config-key']!
@@ -95,12 +99,12 @@ export function Providers() {
         return (
           <Section key={name} title={upstreams ? family.label : `${family.label} keys`}
             actions={<button type="button" onClick={() => setEditing({ list, index: -1 })}>{upstreams ? `Add ${name} provider` : `Add ${name} key`}</button>}>
-            <p class="muted family-note" data-family-note={name}>The {name} family speaks {describeFormat(family.format)} to its upstream; clients of every format reach its models.</p>
+            <p class="muted family-note" data-family-note={name}>{name} speaks the {family['wire-format']} API to {family['default-base-url'] ?? 'the base URL each entry names'}; clients of every format reach its models.</p>
             {editor(family, list, entries)}
             <EntryList entries={entries} empty={upstreams ? `No ${name} providers.` : `No ${name} keys.`}
               describe={entry => upstreams
                 ? [entry.name, entry['base-url'], `${(entry['api-key-entries'] ?? []).length} key(s)`, models(entry)]
-                : [maskKey(entry['api-key']), entry['base-url'] || 'default base URL', entry.prefix && `prefix ${entry.prefix}`, models(entry)]}
+                : [maskKey(entry['api-key']), entry['base-url'] || family['default-base-url'] || 'no base URL', entry.prefix && `prefix ${entry.prefix}`, models(entry)]}
               onEdit={index => setEditing({ list, index })} onRemove={index => remove(list, index)}
               onTest={index => test(family, idOf(index))} testResult={index => testResult(idOf(index))} />
           </Section>

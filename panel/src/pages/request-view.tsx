@@ -81,7 +81,7 @@ function Hops({ record, chosen, onChoose }: { record: FlightRecord; chosen?: num
       {record.attempts.length > 1 && (
         <div class="toolbar hop-pick">
           <SelectField label="Upstream side shows" name="hop-attempt" value={String(attempt?.number ?? '')} onChange={v => onChoose(Number(v))}
-            options={record.attempts.map(a => [String(a.number), `${label(a.number)}: ${a.credential} (${a.status ?? 'running'})`] as [string, string])} />
+            options={record.attempts.map(a => [String(a.number), `#${a.number + 1} ${a.credential} · ${a.status ?? 'running'}`] as [string, string])} hint="Attempt number, credential and the status it got." />
         </div>
       )}
       <BodyCompare id="request" title="Request: client → upstream"

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { get } from '../api.ts'
+import { get, put } from '../api.ts'
 import { formatNumber, formatTime } from '../format.ts'
 import { hashDetail } from '../routes.ts'
 import { mergeRows, pollFrom, noFilter, requestsQuery, statusClass, type RecordSummary, type RequestFilter, type RequestsPage } from '../recorded.ts'
@@ -68,6 +68,14 @@ function RequestList() {
       setError((failure as Error).message)
     }
   }
+  const turnOn = async (mode: 'errors' | 'all') => {
+    try {
+      await put('/recorder/mode', { value: mode })
+      setFilter({ ...filter })
+    } catch (failure) {
+      setError((failure as Error).message)
+    }
+  }
   const set = (name: keyof RequestFilter) => (value: string) => setForm({ ...form, [name]: value })
   const apply = (e: Event) => { e.preventDefault(); setFilter(form) }
 
@@ -77,8 +85,12 @@ function RequestList() {
       <ErrorLine error={error} />
       {page?.mode === 'off' && (
         <div class="notice warn" data-recorder-off>
-          The flight recorder is off: no request is recorded. Turn it on in the config (the <a href="#/config">Config</a> page, or <code>config.yaml</code>); it applies at once:
-          <pre class="snippet">{'recorder:\n  mode: errors   # or sampled (with sample: 0.1) or all'}</pre>
+          <p>The flight recorder is off: no request is recorded. Turning it on writes <code>recorder.mode</code> to the config and applies at once.</p>
+          <div class="actions">
+            <button type="button" class="small" onClick={() => void turnOn('errors')}>Record failed requests</button>
+            <button type="button" class="small" onClick={() => void turnOn('all')}>Record every request</button>
+          </div>
+          <pre class="snippet">{'recorder:\n  mode: errors   # or sampled\n  # (sample: 0.1), or all'}</pre>
         </div>
       )}
       <Section title="Filters">

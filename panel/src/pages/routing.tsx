@@ -52,6 +52,7 @@ export function RoutingSettings() {
     if (!changed.length) throw new Error('nothing changed')
   }, 'settings saved') }
 
+  const strategies = [['round-robin', 'Rotate over the credentials.'], ['fill-first', 'The first eligible credential in config order.'], ['quota-aware', 'The most headroom in the quota windows upstreams report.']] as const
   if (!values) return <><h1>Routing &amp; quota</h1><ErrorLine error={config.error} /></>
   const set = (route: Path, value: string | boolean) => setValues({ ...values, [route]: value })
   const text = (route: Path) => String(values[route])
@@ -64,7 +65,7 @@ export function RoutingSettings() {
         <Section title="Routing">
           <div class="grid">
             <SelectField label="Strategy" name="strategy" value={text('/routing/strategy')} onChange={v => set('/routing/strategy', v)}
-              options={[['round-robin', 'round-robin: rotate over credentials'], ['fill-first', 'fill-first: first eligible in config order'], ['quota-aware', 'quota-aware: most headroom in the reported quota windows']]} />
+              options={strategies.map(([id]) => [id, id])} hint={strategies.find(([id]) => id === text('/routing/strategy'))?.[1]} />
             <TextField label="Request retries" name="request-retry" value={text('/request-retry')} onInput={v => set('/request-retry', v)} hint="Extra attempts after a retryable failure." />
             <TextField label="Max retry interval (s)" name="max-retry-interval" value={text('/max-retry-interval')} onInput={v => set('/max-retry-interval', v)} hint="Wait at most this long for a cooling credential." />
             <TextField label="Outbound proxy URL" name="proxy-url" value={text('/proxy-url')} placeholder="socks5://host:1080" onInput={v => set('/proxy-url', v)} hint="Empty = direct." />

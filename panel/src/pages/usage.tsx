@@ -51,7 +51,7 @@ export function Usage() {
               <div class="stat-detail muted">{formatNumber(u.success)} ok · {formatNumber(u.failure)} failed ({formatPercent(u.requests ? u.failure / u.requests : 0)})</div></div>
             <div class="stat"><div class="stat-label">Tokens</div><div class="stat-value">{formatNumber(u.total_tokens)}</div>
               <div class="stat-detail muted">{formatNumber(u.input_tokens)} in · {formatNumber(u.output_tokens)} out · {formatNumber(u.cached_tokens)} cached</div></div>
-            <div class="stat"><div class="stat-label">Average latency</div><div class="stat-value">{formatNumber(u.latency_ms_avg)} ms</div></div>
+            <div class="stat" data-stat="usage-latency"><div class="stat-label">Average latency</div><div class="stat-value">{u.requests ? `${formatNumber(u.latency_ms_avg)} ms` : '—'}</div></div>
             <div class="stat" data-stat="cache-hit-ratio"><div class="stat-label">Prompt cache hit ratio</div><div class="stat-value">{formatPercent(u.cache_hit_ratio ?? 0)}</div>
               <div class="stat-detail muted">input tokens read from the upstream's cache</div></div>
           </div>
