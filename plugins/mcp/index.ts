@@ -1,0 +1,71 @@
+import { hash } from 'node:crypto'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { defineProxyPlugin } from 'model-proxy'
+import { accessFor } from './access.ts'
+import { Gateway, type ToolCallRecord } from './gateway.ts'
+import { addGatewayRoutes } from './routes.ts'
+import { mcpConfigSchema, mcpServersOf, mcpSettingsOf } from './schema.ts'
+import { Sessions } from './sessions.ts'
+import type { ListKind } from './upstream.ts'
+
+declare module 'model-proxy' {
+  interface ProxyServices {
+    /** The MCP gateway (plugins/mcp): its servers and their tools, for the tool loop and management. */
+    mcpGateway?: Gateway
+    /** Observers of finished gateway tool calls (recorder, traces, metrics). */
+    mcpToolCall?: Array<(record: ToolCallRecord) => void>
+  }
+}
+
+const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
+  tools: 'sendToolListChanged', resources: 'sendResourceListChanged', prompts: 'sendPromptListChanged',
+}
+
+/**
+ * The MCP gateway (docs/mcp.md): `/mcp` fronts the operator's MCP servers (`mcp-servers`) as one,
+ * with the client keys of the model endpoints and per-key access (`mcp.access`).
+ */
+export default defineProxyPlugin({
+  name: 'mcp',
+  after: ['client-keys', 'management', 'metrics'],
+  configSchema: mcpConfigSchema,
+  setup(kernel) {
+    const listeners = new Set<Server>()
+    const observers: Array<(record: ToolCallRecord) => void> = (kernel.services.mcpToolCall ??= [])
+    const gateway = new Gateway(mcpSettingsOf(kernel.config), {
+      changed: kind => {
+        for (const server of listeners) void server[notices[kind]]().catch(() => {})
+      },
+      called: record => {
+        for (const observer of observers) {
+          try {
+            observer(record)
+          } catch (error) {
+            kernel.warnLimited('mcp-observer', `mcp: a tool-call observer failed: ${(error as Error).message}`)
+          }
+        }
+      },
+      warn: message => kernel.warnLimited('mcp', message),
+    })
+    kernel.services.mcpGateway = gateway
+    gateway.apply(mcpServersOf(kernel.config), mcpSettingsOf(kernel.config))
+    kernel.hooks.hook('config-reload', config => gateway.apply(mcpServersOf(config), mcpSettingsOf(config)))
+
+    const sessions = new Sessions(kernel.storage, kernel.fleet)
+    addGatewayRoutes(kernel, {
+      gateway,
+      sessions,
+      listeners,
+      caller(key) {
+        const name = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
+        const keyId = name ?? (key === undefined ? 'local' : `key-${hash('sha256', key, 'hex').slice(0, 12)}`)
+        return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
+      },
+    })
+    kernel.hooks.hook('close', async () => {
+      sessions.dispose()
+      for (const server of listeners) void server.close().catch(() => {})
+      await gateway.close()
+    })
+  },
+})
