@@ -47,6 +47,7 @@ export class UpstreamServer {
   lists: ServerLists = { tools: [], resources: [], templates: [], prompts: [] }
   readonly slots: Semaphore
   private client?: Client
+  private stdio?: StdioClientTransport
   private retryTimer?: NodeJS.Timeout
   private pingTimer?: NodeJS.Timeout
   private stderrTail = ''
@@ -57,6 +58,9 @@ export class UpstreamServer {
   }
 
   get name(): string { return this.config.name }
+
+  /** A local server's process id while it runs. */
+  get pid(): number | undefined { return this.stdio?.pid ?? undefined }
 
   /** The connected client, or an error saying why there is none. */
   connected(): Client {
@@ -76,6 +80,7 @@ export class UpstreamServer {
         env: { ...getDefaultEnvironment(), ...config.env }, stderr: 'pipe',
       })
       transport.stderr?.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000) })
+      this.stdio = transport
       return transport
     }
     const headers: Record<string, string> = { ...config.headers }
