@@ -155,9 +155,8 @@ export class Gateway {
       const timedOut = timeout.aborted
       const message = timedOut ? `${name} did not answer within ${timeoutMs / 1000} s` : (error as Error).message
       record(timedOut ? 'timeout' : 'error', { error: message })
-      if (error instanceof McpError && !timedOut) throw error
-      // A transport failure (not a timeout or a cancel): the server may be gone; a ping decides soon.
-      throw new McpError(ErrorCode.InternalError, `MCP server ${server.name}: ${message}`)
+      // The call ran and failed (timeout, server gone, its own error): a tool error the model can read.
+      return { isError: true, content: [{ type: 'text', text: `MCP server ${server.name}: ${message}` }] }
     } finally {
       releaseServer?.()
       releaseKey?.()

@@ -114,7 +114,7 @@ export class UpstreamServer {
     } catch (error) {
       if (this.client === client) this.client = undefined
       void client.close().catch(() => {})
-      this.fail(error as Error)
+      this.fail(new Error(this.exitReason((error as Error).message)))
     }
   }
 
