@@ -7,15 +7,9 @@ import { addGatewayRoutes } from './routes.ts'
 import { mcpConfigSchema, mcpServersOf, mcpSettingsOf } from './schema.ts'
 import { Sessions } from './sessions.ts'
 import type { ListKind } from './upstream.ts'
+import { createGatewayMetrics } from './metrics.ts'
+import './api.ts'
 
-declare module 'model-proxy' {
-  interface ProxyServices {
-    /** The MCP gateway (plugins/mcp): its servers and their tools, for the tool loop and management. */
-    mcpGateway?: Gateway
-    /** Observers of finished gateway tool calls (recorder, traces, metrics). */
-    mcpToolCall?: Array<(record: ToolCallRecord) => void>
-  }
-}
 
 const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
   tools: 'sendToolListChanged', resources: 'sendResourceListChanged', prompts: 'sendPromptListChanged',
@@ -48,6 +42,7 @@ export default defineProxyPlugin({
       warn: message => kernel.warnLimited('mcp', message),
     })
     kernel.services.mcpGateway = gateway
+    observers.push(createGatewayMetrics(kernel.services.metricsRegistry, gateway))
     gateway.apply(mcpServersOf(kernel.config), mcpSettingsOf(kernel.config))
     kernel.hooks.hook('config-reload', config => gateway.apply(mcpServersOf(config), mcpSettingsOf(config)))
 
