@@ -9,6 +9,7 @@ import { Sessions } from './sessions.ts'
 import type { ListKind } from './upstream.ts'
 import { createGatewayMetrics } from './metrics.ts'
 import './api.ts'
+import { addMcpManagementRoutes } from './routes-management.ts'
 
 
 const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
@@ -57,6 +58,8 @@ export default defineProxyPlugin({
         return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
       },
     })
+    const guard = kernel.services.managementGuard
+    if (guard) addMcpManagementRoutes(kernel, guard, gateway)
     kernel.hooks.hook('close', async () => {
       sessions.dispose()
       for (const server of listeners) void server.close().catch(() => {})

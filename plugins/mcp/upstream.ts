@@ -180,6 +180,17 @@ export class UpstreamServer {
     }
   }
 
+  /** Stop and start again now (the management API's restart), the failure count kept. */
+  restart(): void {
+    if (this.closed) return
+    clearTimeout(this.retryTimer)
+    clearInterval(this.pingTimer)
+    const client = this.client
+    this.client = undefined
+    void client?.close().catch(() => {})
+    void this.connect()
+  }
+
   async close(): Promise<void> {
     this.closed = true
     clearTimeout(this.retryTimer)
