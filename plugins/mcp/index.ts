@@ -10,6 +10,7 @@ import type { ListKind } from './upstream.ts'
 import { createGatewayMetrics } from './metrics.ts'
 import './api.ts'
 import { addMcpManagementRoutes } from './routes-management.ts'
+import { addToolLoop } from './loop/index.ts'
 
 
 const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
@@ -48,16 +49,13 @@ export default defineProxyPlugin({
     kernel.hooks.hook('config-reload', config => gateway.apply(mcpServersOf(config), mcpSettingsOf(config)))
 
     const sessions = new Sessions(kernel.storage, kernel.fleet)
-    addGatewayRoutes(kernel, {
-      gateway,
-      sessions,
-      listeners,
-      caller(key) {
-        const name = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
-        const keyId = name ?? (key === undefined ? 'local' : `key-${hash('sha256', key, 'hex').slice(0, 12)}`)
-        return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
-      },
-    })
+    const caller = (key: string | undefined) => {
+      const name = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
+      const keyId = name ?? (key === undefined ? 'local' : `key-${hash('sha256', key, 'hex').slice(0, 12)}`)
+      return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
+    }
+    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller })
+    addToolLoop(kernel, gateway, caller)
     const guard = kernel.services.managementGuard
     if (guard) addMcpManagementRoutes(kernel, guard, gateway)
     kernel.hooks.hook('close', async () => {
