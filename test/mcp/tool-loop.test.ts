@@ -14,15 +14,24 @@ import { scriptedChat, scriptedGenerate } from './scripted-model.ts'
 let proxy: TestProxy
 let chat: MockUpstream
 let generate: MockUpstream
+let vendor: MockUpstream
+const vendorBodies: Array<Record<string, any>> = []
 const models = { chat: 'via-chat', generate: 'via-generate' } as const
 
 beforeAll(async () => {
   chat = await startMockUpstream(scriptedChat)
   generate = await startMockUpstream(scriptedGenerate)
+  // A responses upstream calls MCP servers itself: it must get the client's mcp tool as sent.
+  vendor = await startMockUpstream(async (request) => {
+    const body = await request.json() as Record<string, any>
+    vendorBodies.push(body)
+    return Response.json({ id: 'resp_1', object: 'response', created_at: 1, status: 'completed', model: body.model, output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'vendor did it', annotations: [] }] }], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } })
+  })
   proxy = await startTestProxy({
     'api-keys': ['loop-key'],
     'compat-provider': [{ name: 'scripted', 'base-url': `${chat.url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'scripted-gpt', alias: models.chat }] }],
     'alpha-api-key': [{ 'api-key': 'up', 'base-url': generate.url, models: [{ name: 'scripted-gemini', alias: models.generate }] }],
+    'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${vendor.url}/v1`, models: [{ name: 'vendor-model', alias: 'via-vendor' }] }],
     'mcp-servers': [referenceServers('/tmp')[0]],
   })
   await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('everything')!.state === 'up')
@@ -32,6 +41,7 @@ afterAll(async () => {
   await proxy?.close()
   await chat?.close()
   await generate?.close()
+  await vendor?.close()
 })
 
 const openai = () => new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'loop-key', maxRetries: 0 })
@@ -94,6 +104,12 @@ describe('approvals and refusals', () => {
 
   it('a server the gateway does not have is a 400 in the client\'s format', async () => {
     await expect(openai().responses.create({ model: models.chat, input: 'x', tools: [{ ...mcpTool, server_label: 'elsewhere' }] })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/not a server of this proxy's gateway/) })
+  })
+
+  it('an upstream of the client\'s own format gets the mcp tool untouched', async () => {
+    const response = await openai().responses.create({ model: 'via-vendor', input: 'x', tools: [{ ...mcpTool, headers: { 'x-team': 'a' } }] })
+    expect(response.output_text).toBe('vendor did it')
+    expect(vendorBodies.at(-1)!.tools).toEqual([{ ...mcpTool, headers: { 'x-team': 'a' } }])
   })
 
   it('a request without MCP tools goes its usual way', async () => {
