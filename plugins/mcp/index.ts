@@ -11,6 +11,7 @@ import { createGatewayMetrics } from './metrics.ts'
 import './api.ts'
 import { addMcpManagementRoutes } from './routes-management.ts'
 import { addToolLoop } from './loop/index.ts'
+import { addLegacyRoutes } from './routes-legacy.ts'
 
 
 const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
@@ -54,11 +55,13 @@ export default defineProxyPlugin({
       const keyId = name ?? (key === undefined ? 'local' : `key-${hash('sha256', key, 'hex').slice(0, 12)}`)
       return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
     }
-    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller })
+    const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller }, kernel.fleet)
+    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream })
     addToolLoop(kernel, gateway, caller)
     const guard = kernel.services.managementGuard
     if (guard) addMcpManagementRoutes(kernel, guard, gateway)
     kernel.hooks.hook('close', async () => {
+      legacy.close()
       sessions.dispose()
       for (const server of listeners) void server.close().catch(() => {})
       await gateway.close()

@@ -20,10 +20,12 @@ export interface GatewayRoutes {
   caller(key: string | undefined): { keyId: string; access: () => KeyAccess }
   /** Open standalone streams (GET): list-changed notices go there. */
   listeners: Set<Server>
+  /** The legacy SSE stream, for a GET with no session (an older client falling back). */
+  legacyStream?(key: string | undefined): Promise<Response>
 }
 
 /** The client key, or the 401/403 as a JSON-RPC error. */
-function authorize(kernel: ProxyKernel, event: H3Event): { key: string | undefined } | Response {
+export function authorize(kernel: ProxyKernel, event: H3Event): { key: string | undefined } | Response {
   try {
     if (kernel.services.draining) return rpcError(503, -32000, 'the server is shutting down: connect again (to another instance)')
     return { key: authorizeClient(kernel, event) }
@@ -108,6 +110,8 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
   kernel.app.on('GET', '/mcp', async (event) => {
     const auth = authorize(kernel, event)
     if (auth instanceof Response) return auth
+    // No session: an older client falling back to the legacy SSE transport on the same URL.
+    if (!event.req.headers.get(sessionHeader) && routes.legacyStream) return routes.legacyStream(auth.key)
     const session = await sessionOf(event, auth.key)
     if (session instanceof Response) return session
     return serve(event, auth.key, session, undefined, true)

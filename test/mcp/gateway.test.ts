@@ -80,3 +80,21 @@ describe('/mcp', () => {
     expect(unknown.status).toBe(404)
   })
 })
+
+describe('older clients', () => {
+  it('speak the legacy SSE transport, at /mcp/sse and on /mcp itself', async () => {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js')
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+    for (const path of ['/mcp/sse', '/mcp']) {
+      const legacy = new Client({ name: 'legacy-test', version: '1' })
+      const headers = { authorization: 'Bearer gateway-key' }
+      await legacy.connect(new SSEClientTransport(new URL(`${proxy.url}${path}`), {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers as Record<string, string>, ...headers } }) },
+      }))
+      const echo = await legacy.callTool({ name: 'everything__echo', arguments: { message: `legacy ${path}` } })
+      expect(JSON.stringify(echo.content)).toContain(`legacy ${path}`)
+      await legacy.close()
+    }
+  })
+})
