@@ -16,6 +16,7 @@ beforeAll(async () => {
     'client-keys': [{ key: 'key-ops', name: 'ops' }, { key: 'key-dev', name: 'dev' }],
     'mcp-servers': [everything, { name: 'remote', url: 'http://127.0.0.1:9/mcp?token=hidden-token', 'bearer-token': 'upstream-secret' }],
     mcp: { access: { ops: {}, dev: { 'deny-tools': ['everything__get-env'] } } },
+    recorder: { mode: 'all' },
   }))
   await until(() => managed.proxy.proxy.kernel.services.mcpGateway!.servers.get('everything')!.state === 'up')
 }, 60_000)
@@ -51,6 +52,22 @@ describe('/v0/management/mcp', () => {
     expect((await api('/mcp/servers/everything/tools/echo', { method: 'PUT', body: JSON.stringify({ enabled: true }) })).status).toBe(200)
     expect((await client.listTools()).tools.map(tool => tool.name)).toContain('everything__echo')
     await client.close()
+  })
+
+  it('puts every tool call in the flight recorder: arguments, result, latency', async () => {
+    const client = await gatewayClient(managed.proxy.url, 'key-dev')
+    await client.callTool({ name: 'everything__echo', arguments: { message: 'on the record' } })
+    await client.close()
+    let found: any
+    await until(async () => {
+      const { requests } = await (await api('/requests')).json() as { requests: any[] }
+      found = requests?.find(record => record.format === 'mcp' && record.model === 'everything__echo')
+      return found !== undefined
+    }, 5000)
+    expect(found).toMatchObject({ status: 200, keyName: 'dev', family: 'mcp:everything' })
+    const record = await (await api(`/requests/${found.id}`)).json()
+    expect(record.client.request.body.text).toContain('on the record')
+    expect(record.client.response.body.text).toContain('Echo: on the record')
   })
 
   it('refuses without the management secret', async () => {
