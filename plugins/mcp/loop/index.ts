@@ -25,8 +25,8 @@ const loopRoutes: LoopRoute[] = [
   { path: '/v1/responses', format: 'responses', servers: body => mcpToolsOf(body).map(tool => tool.server_label), run: runResponsesLoop, events: responsesEvents },
   {
     path: '/v1/messages', format: 'messages', servers: body => mcpServersOfBody(body).map(server => server.name), run: runMessagesLoop, events: messagesEvents,
-    // The vendor takes `mcp_servers` only with its MCP beta named.
-    may: event => event.req.headers.get('anthropic-beta')?.includes('mcp-client') === true,
+    // The vendor takes `mcp_servers` only with its MCP feature named in a header (`mcp-client-<date>`).
+    may: event => [...event.req.headers].some(([name, value]) => name.startsWith('anthropic-') && value.includes('mcp-client')),
   },
 ]
 

@@ -8,11 +8,11 @@ import { trustedClient } from 'model-proxy/internal'
  */
 export async function callSelf(kernel: ProxyKernel, path: string, headers: Headers, body: Record<string, unknown>, key: string | undefined): Promise<{ status: number; json: Record<string, unknown> | undefined; response: Response }> {
   const sent = new Headers()
-  for (const name of ['anthropic-version', 'anthropic-beta', 'openai-beta', 'user-agent', 'x-request-id']) {
-    let value = headers.get(name)
-    // The MCP beta is the proxy's to serve here; the upstream gets plain tool use.
-    if (name === 'anthropic-beta' && value) value = value.split(',').map(beta => beta.trim()).filter(beta => !beta.startsWith('mcp-client')).join(',')
-    if (value) sent.set(name, value)
+  for (const [name, value] of headers) {
+    if (!name.startsWith('anthropic-') && !name.startsWith('openai-') && name !== 'user-agent' && name !== 'x-request-id') continue
+    // The MCP feature flag is the proxy's to serve here; the upstream gets plain tool use.
+    const kept = value.split(',').map(item => item.trim()).filter(item => !item.startsWith('mcp-client')).join(',')
+    if (kept) sent.set(name, kept)
   }
   sent.set('content-type', 'application/json')
   const request = new Request(new URL(path, 'http://proxy.internal'), { method: 'POST', headers: sent, body: JSON.stringify(body) })
