@@ -178,6 +178,16 @@ export class Gateway {
     return { ...result, contents: result.contents.map(content => ({ ...content, uri: namespacedUri(server.name, content.uri) })) }
   }
 
+  /** Argument completion for a namespaced prompt or resource template, asked of its server. */
+  async complete(access: KeyAccess, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }, signal?: AbortSignal) {
+    const { ref } = params
+    const split = ref.type === 'ref/prompt' ? splitName(ref.name ?? '') : splitUri(ref.uri ?? '')
+    const server = this.serverFor(access, split?.server, `${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.name ?? ref.uri}`)
+    const own = ref.type === 'ref/prompt' ? { type: 'ref/prompt' as const, name: (split as { name: string }).name } : { type: 'ref/resource' as const, uri: (split as { uri: string }).uri }
+    if (!server.connected().getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } }
+    return this.bounded(server, signal, (client, options) => client.complete({ ...params, ref: own }, options))
+  }
+
   private async bounded<T>(server: UpstreamServer, signal: AbortSignal | undefined, run: (client: ReturnType<UpstreamServer['connected']>, options: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
     const timeoutMs = (server.config['timeout-seconds'] ?? this.settings['call-timeout-seconds']) * 1000
     const both = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)

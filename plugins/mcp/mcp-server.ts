@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
-  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
+  CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { KeyAccess } from './access.ts'
@@ -21,7 +21,7 @@ const serverInfo = { name: 'model-proxy-mcp-gateway', title: 'model proxy MCP ga
  */
 export function gatewayServer(gateway: Gateway, caller: Caller): Server {
   const server = new Server(serverInfo, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
+    capabilities: { completions: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
     instructions: 'Tools, resources and prompts of the MCP servers this proxy fronts, each named after its server (server__tool).',
   })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: gateway.listTools(caller.access()) }))
@@ -42,5 +42,6 @@ export function gatewayServer(gateway: Gateway, caller: Caller): Server {
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: gateway.listResources(caller.access()) }))
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: gateway.listResourceTemplates(caller.access()) }))
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => gateway.readResource(caller.access(), request.params.uri, extra.signal))
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) => gateway.complete(caller.access(), request.params, extra.signal))
   return server
 }

@@ -63,6 +63,9 @@ describe('/mcp', () => {
     const { prompts } = await client.listPrompts()
     const simple = prompts.find(prompt => prompt.name.startsWith('everything__'))!
     expect(simple).toBeDefined()
+    // Argument completion, asked of the prompt's server under its own name.
+    const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'everything__completable-prompt' }, argument: { name: 'department', value: 'En' } })
+    expect(completed.completion.values).toContain('Engineering')
   })
 
   it('an unknown tool is an MCP error, and the server keeps serving', async () => {
