@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRequire } from 'node:module'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { useAgentLab, type AgentRun, type RunPlace } from './lab/agent-lab.ts'
@@ -18,11 +18,16 @@ const tool = 'memory__search_nodes'
 /** The mock model calls an offered tool whose name the prompt holds; the agents name MCP tools each their own way. */
 const prompt = (place: RunPlace) => `(${place.nonce}) use mcp__proxy__${tool} mcp_proxy_${tool}`
 const answered = (run: AgentRun) => run.stdout.includes('The tool said:') && run.stdout.includes('entities')
+/** The tool names each model request offered (what the mock model could call). */
+const offered = (run: AgentRun) => JSON.stringify(run.upstream(family).map(body => body.tools?.map((tool: { name?: string; function?: { name: string } }) => tool.function?.name ?? tool.name)))
 const gatewayCalls = (run: AgentRun) => run.calls.filter(call => call.path === '/mcp' && call.body.includes('"tools/call"'))
+
+const memoryDir = mkdtempSync(join(tmpdir(), 'lab-memory-'))
+afterAll(() => rmSync(memoryDir, { recursive: true, force: true }))
 
 beforeAll(async () => {
   const kernel = lab.setup.proxy.proxy.kernel
-  const memory = { name: 'memory', command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(mkdtempSync(join(tmpdir(), 'lab-memory-')), 'memory.jsonl') } }
+  const memory = { name: 'memory', command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(memoryDir, 'memory.jsonl') } }
   await kernel.applyConfig({ ...kernel.config, 'mcp-servers': [memory] } as never)
   const gateway = kernel.services.mcpGateway!
   for (let i = 0; i < 200 && gateway.servers.get('memory')?.state !== 'up'; i++) await new Promise(resolve => setTimeout(resolve, 100))
@@ -42,46 +47,10 @@ describe.concurrent('[lab] coding agents with the proxy\'s /mcp', () => {
       },
     }))
     expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
-    expect(answered(run), JSON.stringify(run.upstream(family).map(body => body.tools?.map((t: any) => t.function?.name ?? t.name)))).toBe(true)
     expect(gatewayCalls(run).length).toBe(1)
-    expect(answered(run), JSON.stringify(run.upstream(family).map(body => body.tools?.map((t: any) => t.function?.name ?? t.name)))).toBe(true)
+    expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)
     // With an MCP config, Claude Code also looks for its plugin marketplace on github.com (refused by the lab's trap).
     expect(run.outside.filter(what => !what.startsWith('CONNECT github.com'))).toEqual([])
-  })
-
-  it('Codex (mcp_servers in config.toml, streamable HTTP with a bearer token)', { timeout: 180_000 }, async () => {
-    const run = await lab.run(family, place => ({
-      bin: clientBin('codex'),
-      args: ['exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never', '--dangerously-bypass-approvals-and-sandbox', prompt(place)],
-      env: { CODEX_HOME: `${place.home}/.codex`, PROXY_API_KEY: place.key, RUST_LOG: 'warn' },
-      home: {
-        '.codex/config.toml': `model = "${place.model}"
-model_provider = "proxy"
-check_for_update_on_startup = false
-
-[analytics]
-enabled = false
-
-[features]
-tool_search = false
-
-[model_providers.proxy]
-name = "model proxy"
-base_url = "${place.url}/v1"
-env_key = "PROXY_API_KEY"
-wire_api = "responses"
-
-[mcp_servers.proxy]
-url = "${place.url}/mcp"
-bearer_token_env_var = "PROXY_API_KEY"
-`,
-      },
-    }))
-    expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
-    expect(answered(run), JSON.stringify(run.upstream(family).map(body => body.tools?.map((t: any) => t.function?.name ?? t.name)))).toBe(true)
-    expect(gatewayCalls(run).length).toBe(1)
-    expect(answered(run), JSON.stringify(run.upstream(family).map(body => body.tools?.map((t: any) => t.function?.name ?? t.name)))).toBe(true)
-    expect(run.outside).toEqual([])
   })
 
   it('Gemini CLI (mcpServers in settings.json, httpUrl with headers)', { timeout: 180_000 }, async () => {
@@ -101,9 +70,8 @@ bearer_token_env_var = "PROXY_API_KEY"
       },
     }))
     expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
-    expect(answered(run), JSON.stringify(run.upstream(family).map(body => body.tools?.map((t: any) => t.function?.name ?? t.name)))).toBe(true)
     expect(gatewayCalls(run).length).toBe(1)
-    expect(answered(run), JSON.stringify(run.upstream(family).map(body => body.tools?.map((t: any) => t.function?.name ?? t.name)))).toBe(true)
+    expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)
     expect(run.outside).toEqual([])
   })
 })
