@@ -101,3 +101,21 @@ describe('older clients', () => {
     }
   })
 })
+
+describe('without mcp-servers', () => {
+  it('there is no /mcp until a server is configured, then there is', async () => {
+    const bare = await startTestProxy({ 'api-keys': ['bare-key'] })
+    try {
+      const before = await fetch(`${bare.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer bare-key', 'content-type': 'application/json' }, body: '{}' })
+      expect(before.status).toBe(404)
+      const { validateConfig } = await import('../../core/config/validate.ts')
+      await bare.proxy.kernel.applyConfig(validateConfig({ 'auth-dir': '/nonexistent-auth-dir', 'api-keys': ['bare-key'], 'mcp-servers': [referenceServers(dir)[0]] }))
+      await until(() => bare.proxy.kernel.services.mcpGateway?.servers.get('everything')?.state === 'up')
+      const later = await gatewayClient(bare.url, 'bare-key')
+      expect((await later.listTools()).tools.map(tool => tool.name)).toContain('everything__echo')
+      await later.close()
+    } finally {
+      await bare.close()
+    }
+  }, 60_000)
+})
