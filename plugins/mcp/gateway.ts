@@ -1,5 +1,5 @@
 import { McpError, ErrorCode, type CallToolResult, type Tool, type Prompt, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
-import { isExcluded } from 'model-proxy/internal'
+import { isExcluded, type Fleet } from 'model-proxy/internal'
 import type { KeyAccess } from './access.ts'
 import { namespaced, namespacedUri, splitName, splitUri } from './names.ts'
 import type { McpGatewaySettings, McpServerConfig } from './schema.ts'
@@ -47,9 +47,11 @@ const refused = (what: string) => new McpError(ErrorCode.InvalidParams, what)
 export class Gateway {
   readonly servers = new Map<string, UpstreamServer>()
   private readonly keySlots = new Map<string, Semaphore>()
-  private readonly rate = new CallRate()
+  private readonly rate: CallRate
 
-  constructor(private settings: McpGatewaySettings, private readonly events: GatewayEvents) {}
+  constructor(private settings: McpGatewaySettings, private readonly events: GatewayEvents, fleet?: Fleet) {
+    this.rate = new CallRate(fleet)
+  }
 
   /** Start new servers, restart changed ones, stop removed ones; unchanged ones keep their connection. */
   apply(configs: McpServerConfig[], settings: McpGatewaySettings): void {
@@ -124,7 +126,7 @@ export class Gateway {
       throw refused(`unknown tool: ${name}`)
     }
     const limit = context.access.callsPerMinute
-    if (limit !== undefined && !this.rate.take(context.keyId, limit)) {
+    if (limit !== undefined && !await this.rate.take(context.keyId, limit)) {
       record('refused', { error: 'rate' })
       throw new McpError(ErrorCode.InvalidRequest, `tool call rate of this key exceeded (${limit} a minute): try again shortly`)
     }

@@ -9,6 +9,8 @@ const cancelChannel = 'mcp-cancel'
 const closedChannel = 'mcp-session-closed'
 
 interface SessionRecord { key: string; created: number }
+/** A session's life in the storage is renewed on use, at most this often per instance. */
+const renewEveryMs = 10 * 60_000
 
 /** The key a session is bound to, as a hash (the key itself is never stored). */
 const keyHashOf = (key: string | undefined) => hash('sha256', key ?? '', 'hex')
@@ -21,6 +23,7 @@ const keyHashOf = (key: string | undefined) => hash('sha256', key ?? '', 'hex')
  */
 export class Sessions {
   private readonly known = new Map<string, SessionRecord>()
+  private readonly renewed = new Map<string, number>()
   private readonly running = new Map<string, AbortController>()
   private readonly unsubscribe: Array<() => void>
 
@@ -51,11 +54,18 @@ export class Sessions {
       record = await this.storage.getItem<SessionRecord>(storageKey(id)).catch(() => null) ?? undefined
       if (record) this.known.set(id, record)
     }
-    return record !== undefined && record.key === keyHashOf(key)
+    if (!record || record.key !== keyHashOf(key)) return false
+    const now = Date.now()
+    if (now - (this.renewed.get(id) ?? record.created) > renewEveryMs) {
+      this.renewed.set(id, now)
+      void this.storage.setItem(storageKey(id), record, { ttl: sessionTtlSeconds }).catch(() => {})
+    }
+    return true
   }
 
   async close(id: string): Promise<void> {
     this.known.delete(id)
+    this.renewed.delete(id)
     await this.storage.removeItem(storageKey(id))
     await this.fleet.publish(closedChannel, id).catch(() => {})
   }

@@ -34,7 +34,7 @@ export function startGateway(kernel: ProxyKernel): void {
         }
       },
       warn: message => kernel.warnLimited('mcp', message),
-    })
+    }, kernel.fleet)
     kernel.services.mcpGateway = gateway
     observers.push(createGatewayMetrics(kernel.services.metricsRegistry, gateway))
     gateway.apply(mcpServersOf(kernel.config), mcpSettingsOf(kernel.config))

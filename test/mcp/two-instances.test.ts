@@ -18,7 +18,11 @@ const calls: ToolCallRecord[][] = [[], []]
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'proxy-mcp-fleet-'))
   for (const i of [0, 1]) {
-    const proxy = await startTestProxy({ 'api-keys': ['fleet-key'], 'mcp-servers': referenceServers(dir).filter(server => server.name !== 'fs') }, [], await createProxyStorage({ driver: 'redis', base }))
+    const proxy = await startTestProxy({
+      'api-keys': ['fleet-key', 'rate-key'],
+      'mcp-servers': referenceServers(dir).filter(server => server.name !== 'fs'),
+      mcp: { access: { '*': { 'calls-per-minute': 6 } } },
+    }, [], await createProxyStorage({ driver: 'redis', base }))
     proxy.proxy.kernel.services.mcpToolCall!.push(record => calls[i].push(record))
     proxies.push(proxy)
   }
@@ -34,11 +38,11 @@ afterAll(async () => {
 })
 
 /** The SDK's client whose HTTP requests go to the two instances alternately. */
-function alternatingClient(): { client: Client; landed: string[] } {
+function alternatingClient(key = 'fleet-key'): { client: Client; landed: string[] } {
   const landed: string[] = []
   let turn = 0
   const transport = new StreamableHTTPClientTransport(new URL(`${proxies[0].url}/mcp`), {
-    requestInit: { headers: { authorization: 'Bearer fleet-key' } },
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
     fetch: (input, init) => {
       const target = proxies[turn++ % 2].url
       landed.push(target)
@@ -78,6 +82,18 @@ describe('one MCP session on two instances', () => {
     const record = [...calls[0], ...calls[1]].find(call => call.tool === 'trigger-long-running-operation')!
     expect(record.outcome).toBe('error')
     expect(Date.now() - started).toBeLessThan(6000)
+    await client.close()
+  })
+
+  it('a key\'s tool-call rate is the fleet\'s, not each instance\'s', async () => {
+    const { client } = alternatingClient('rate-key')
+    await until(() => client.getServerVersion() !== undefined)
+    const outcomes: string[] = []
+    for (let i = 0; i < 8; i++) {
+      outcomes.push(await client.callTool({ name: 'everything__echo', arguments: { message: 'x' } }).then(() => 'ok', (error: Error) => /rate/.test(error.message) ? 'rate' : error.message))
+    }
+    // Six a minute over both instances together (counted per instance, four calls each would all pass).
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'rate', 'rate'])
     await client.close()
   })
 })
