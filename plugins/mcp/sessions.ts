@@ -11,6 +11,8 @@ const closedChannel = 'mcp-session-closed'
 interface SessionRecord { key: string; created: number }
 /** A session's life in the storage is renewed on use, at most this often per instance. */
 const renewEveryMs = 10 * 60_000
+/** Sessions remembered in memory (the storage holds them all): the oldest go first. */
+const rememberedMax = 10_000
 
 /** The key a session is bound to, as a hash (the key itself is never stored). */
 const keyHashOf = (key: string | undefined) => hash('sha256', key ?? '', 'hex')
@@ -42,7 +44,7 @@ export class Sessions {
   async open(key: string | undefined): Promise<string> {
     const id = randomUUID()
     const record = { key: keyHashOf(key), created: Date.now() }
-    this.known.set(id, record)
+    this.remember(id, record)
     await this.storage.setItem(storageKey(id), record, { ttl: sessionTtlSeconds })
     return id
   }
@@ -52,7 +54,7 @@ export class Sessions {
     let record = this.known.get(id)
     if (!record) {
       record = await this.storage.getItem<SessionRecord>(storageKey(id)).catch(() => null) ?? undefined
-      if (record) this.known.set(id, record)
+      if (record) this.remember(id, record)
     }
     if (!record || record.key !== keyHashOf(key)) return false
     const now = Date.now()
@@ -61,6 +63,15 @@ export class Sessions {
       void this.storage.setItem(storageKey(id), record, { ttl: sessionTtlSeconds }).catch(() => {})
     }
     return true
+  }
+
+  private remember(id: string, record: SessionRecord): void {
+    if (this.known.size >= rememberedMax) {
+      const oldest = this.known.keys().next().value!
+      this.known.delete(oldest)
+      this.renewed.delete(oldest)
+    }
+    this.known.set(id, record)
   }
 
   async close(id: string): Promise<void> {
