@@ -129,7 +129,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
 
 /** The JSON body, at most 4 MB (what the SDK's own transport allows). */
 async function readJsonBody(event: H3Event): Promise<unknown> {
-  event.context.maxBodyBytes = 4 * 1024 * 1024
+  if (Number(event.req.headers.get('content-length') ?? 0) > 4 * 1024 * 1024) throw new Error('the body is larger than 4 MB')
   const text = await event.req.text()
   if (text.length > 4 * 1024 * 1024) throw new Error('the body is larger than 4 MB')
   return JSON.parse(text)

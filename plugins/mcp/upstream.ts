@@ -93,7 +93,8 @@ export class UpstreamServer {
 
   private async connect(): Promise<void> {
     if (this.closed) return
-    this.setState('starting')
+    // The last failure stays readable while it starts again.
+    this.setState('starting', this.error)
     const client = new Client({ name: 'model-proxy-mcp-gateway', version: '1' }, { capabilities: {} })
     client.onclose = () => { if (this.client === client) this.fail(new Error(this.exitReason('the connection closed'))) }
     client.onerror = error => this.events.warn(`MCP server ${this.name}: ${error.message}`)

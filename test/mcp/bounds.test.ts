@@ -66,7 +66,7 @@ describe('bounds', () => {
 
   it('a server that dies is marked down, its tools leave the list, and it is restarted', async () => {
     const broken = gateway().servers.get('broken')!
-    await until(() => broken.failures >= 1)
+    await until(() => broken.failures >= 1 && broken.error !== undefined)
     expect(broken.state).not.toBe('up')
     expect(broken.error).toMatch(/no such database/)
     const slow = gateway().servers.get('slow')!
