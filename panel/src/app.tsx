@@ -10,6 +10,7 @@ import { Models } from './pages/models.tsx'
 import { Chat } from './pages/chat.tsx'
 import { ClientKeys } from './pages/client-keys.tsx'
 import { NamedKeys } from './pages/named-keys.tsx'
+import { McpServers } from './pages/mcp-servers.tsx'
 import { RoutingSettings } from './pages/routing.tsx'
 import { PayloadRules } from './pages/payload.tsx'
 import { CredentialFiles } from './pages/credential-files.tsx'
@@ -19,7 +20,7 @@ import { Requests } from './pages/requests.tsx'
 import { ConfigEditor } from './pages/config.tsx'
 
 const views: Record<PageId, () => preact.JSX.Element> = {
-  dashboard: Dashboard, providers: Providers, models: Models, chat: Chat, keys: ClientKeys, 'named-keys': NamedKeys, routing: RoutingSettings, payload: PayloadRules,
+  dashboard: Dashboard, providers: Providers, models: Models, chat: Chat, keys: ClientKeys, 'named-keys': NamedKeys, routing: RoutingSettings, payload: PayloadRules, mcp: McpServers,
   files: CredentialFiles, usage: Usage, requests: Requests, logs: Logs, config: ConfigEditor,
 }
 

@@ -8,6 +8,7 @@ export const pages = [
   ['named-keys', 'Named keys'],
   ['routing', 'Routing & quota'],
   ['payload', 'Payload rules'],
+  ['mcp', 'MCP servers'],
   ['files', 'Credential files'],
   ['usage', 'Usage'],
   ['requests', 'Requests'],

@@ -4,6 +4,7 @@ import type { ProxyKernel } from 'model-proxy'
 import { otelConfigSchema, sameSettings, traceSettingsOf, type OtelConfig, type TraceSettings } from './settings.ts'
 import { createTracing, type Tracing } from './tracer.ts'
 import { createSpanRecorder } from './spans.ts'
+import { mcpToolSpan } from './mcp-spans.ts'
 import { createLogLimiter } from 'model-proxy/internal'
 
 const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
@@ -53,5 +54,10 @@ function start(kernel: ProxyKernel, settings: TraceSettings) {
     kernel.hooks.hook('attempt-result', spans.attemptResult),
     kernel.hooks.hook('after-response', spans.afterResponse),
   ]
+  // MCP gateway tool calls (plugins/mcp), when it is loaded: one span each.
+  const toolCalls = (kernel.services.mcpToolCall ??= [])
+  const toolSpan = mcpToolSpan(tracing.tracer)
+  toolCalls.push(toolSpan)
+  removers.push(() => { if (toolCalls.includes(toolSpan)) toolCalls.splice(toolCalls.indexOf(toolSpan), 1) })
   return { settings, tracing, unhook: () => removers.forEach(remove => remove()) }
 }

@@ -8,6 +8,7 @@ import { buildRecord } from './build.ts'
 import { RecordStore } from './store.ts'
 import { maskRecord } from './mask.ts'
 import { addRecorderRoutes } from './routes.ts'
+import { toolCallRecord } from './tool-call.ts'
 
 /** How often finished flights are written (and the ring trimmed). */
 const flushMs = 250
@@ -73,6 +74,13 @@ export default defineProxyPlugin({
     }
     apply(kernel.config)
     kernel.hooks.hook('config-reload', config => apply(config))
+
+    // MCP gateway tool calls (plugins/mcp), when it is loaded: one record each, by the same mode and sample.
+    ;(kernel.services.mcpToolCall ??= []).push((call) => {
+      const { mode, sample } = settings()
+      if (mode === 'off' || (mode === 'errors' && call.outcome === 'ok') || (mode === 'sampled' && Math.random() >= sample)) return
+      store.add(() => toolCallRecord(call, { instance: kernel.fleet.instanceId, cap: settings()['max-body-kb'] * 1024 }))
+    })
 
     const flush = setInterval(() => { if (store.waiting) void store.flush().catch(() => {}) }, flushMs)
     flush.unref()

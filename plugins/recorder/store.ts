@@ -38,7 +38,7 @@ export interface RecordPage { total: number; requests: RecordSummary[]; next?: s
  * retention (count and age) trims the oldest at most once a second while writing, and before a list.
  */
 export class RecordStore {
-  private finished: Flight[] = []
+  private finished: Array<Flight | (() => BuiltRecord)> = []
   private pending: Pending[] = []
   private dropped = 0
   private queue: Promise<void> = Promise.resolve()
@@ -57,7 +57,7 @@ export class RecordStore {
    * that ends the client's stream (packing there held back the stream's last write and its end, which
    * then went out as separate writes). Still young when packed, the request's objects die young.
    */
-  add(flight: Flight): void {
+  add(flight: Flight | (() => BuiltRecord)): void {
     if (this.pending.length + this.finished.length >= maxPending) { this.dropped++; return }
     if (this.finished.push(flight) === 1) setImmediate(() => this.packFinished())
   }
@@ -75,8 +75,9 @@ export class RecordStore {
    * key is searched for in the bodies here: the proxy puts no credential in a body, and every known
    * secret is masked when the record is read.
    */
-  private pack(flight: Flight): void {
-    const built = this.options.build(flight)
+  private pack(flight: Flight | (() => BuiltRecord)): void {
+    // A record built elsewhere (an MCP tool call, tool-call.ts) comes ready.
+    const built = typeof flight === 'function' ? flight() : this.options.build(flight)
     if (!isRecordId(built.record.id)) return
     const secrets = this.options.secrets(built.secrets)
     let record = built.record

@@ -1,0 +1,23 @@
+import { defineProxyPlugin } from 'model-proxy'
+import { mcpConfigSchema, mcpServersOf } from './schema.ts'
+import './api.ts'
+
+/**
+ * The MCP gateway (docs/mcp.md): `/mcp` fronts the operator's MCP servers (`mcp-servers`) as one,
+ * with the client keys of the model endpoints and per-key access (`mcp.access`). The MCP SDK (over a
+ * second of imports on a busy machine) is loaded only once a server is configured, at start or by a
+ * live config change; until then the plugin adds no route and no hook on the request path.
+ */
+export default defineProxyPlugin({
+  name: 'mcp',
+  after: ['client-keys', 'management', 'metrics'],
+  configSchema: mcpConfigSchema,
+  async setup(kernel) {
+    let started: Promise<void> | undefined
+    const start = () => started ??= import('./start.ts').then(module => module.startGateway(kernel))
+    if (mcpServersOf(kernel.config).length) await start()
+    kernel.hooks.hook('config-reload', async (config) => {
+      if (mcpServersOf(config).length) await start()
+    })
+  },
+})

@@ -1,0 +1,68 @@
+import type { H3Event } from 'h3'
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { ProxyKernel } from 'model-proxy'
+import type { Fleet } from 'model-proxy/internal'
+import { gatewayServer } from './mcp-server.ts'
+import { LegacySseTransport } from './legacy-sse.ts'
+import { rpcError } from './rpc-error.ts'
+import { authorize, type GatewayRoutes } from './routes.ts'
+
+const channel = 'mcp-legacy-sse'
+
+/**
+ * The legacy SSE transport at `/mcp/sse` (stream) and `/mcp/messages` (POST). The stream lives on one
+ * instance; a POST that lands on another is handed to it over the fleet's channel, so the session
+ * works behind a balancer too.
+ */
+export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, fleet: Fleet): { stream(key: string | undefined): Promise<Response>; close(): void } {
+  const open = new Map<string, LegacySseTransport>()
+  const unsubscribe = fleet.subscribe(channel, (text) => {
+    try {
+      const { session, message } = JSON.parse(text)
+      open.get(session)?.receive(JSONRPCMessageSchema.parse(message))
+    } catch {}
+  })
+
+  const stream = async (key: string | undefined) => {
+    const session = await routes.sessions.open(key)
+    const transport = new LegacySseTransport('/mcp/messages', session)
+    const server = gatewayServer(routes.gateway, { ...routes.caller(key), cancelled: () => undefined })
+    open.set(session, transport)
+    routes.listeners.add(server)
+    transport.onclose = () => {
+      open.delete(session)
+      routes.listeners.delete(server)
+      void routes.sessions.close(session).catch(() => {})
+    }
+    await server.connect(transport)
+    return transport.response
+  }
+  kernel.app.on('GET', '/mcp/sse', (event) => {
+    const auth = authorize(kernel, event)
+    return auth instanceof Response ? auth : stream(auth.key)
+  })
+
+  kernel.app.on('POST', '/mcp/messages', async (event: H3Event) => {
+    const auth = authorize(kernel, event)
+    if (auth instanceof Response) return auth
+    const session = event.url.searchParams.get('sessionId') ?? ''
+    if (!session || !await routes.sessions.valid(session, auth.key)) return rpcError(404, -32001, 'Session not found')
+    let message
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(await event.req.text()))
+    } catch (error) {
+      return rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
+    }
+    const local = open.get(session)
+    if (local) local.receive(message)
+    else await fleet.publish(channel, JSON.stringify({ session, message }))
+    return new Response('Accepted', { status: 202 })
+  })
+  return {
+    stream,
+    close() {
+      unsubscribe()
+      for (const transport of open.values()) void transport.close()
+    },
+  }
+}

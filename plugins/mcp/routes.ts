@@ -1,0 +1,136 @@
+import type { H3Event } from 'h3'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { isInitializeRequest, isJSONRPCNotification, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { ProxyKernel } from 'model-proxy'
+import { authorizeClient } from 'model-proxy/internal'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { Gateway } from './gateway.ts'
+import { gatewayServer } from './mcp-server.ts'
+import type { Sessions } from './sessions.ts'
+import type { KeyAccess } from './access.ts'
+import { whenBodyEnds } from './body-end.ts'
+import { rpcError } from './rpc-error.ts'
+
+export const sessionHeader = 'mcp-session-id'
+
+export interface GatewayRoutes {
+  gateway: Gateway
+  sessions: Sessions
+  /** The caller's identity for counting, and its access, from its client key. */
+  caller(key: string | undefined): { keyId: string; access: () => KeyAccess }
+  /** Open standalone streams (GET): list-changed notices go there. */
+  listeners: Set<Server>
+  /** The legacy SSE stream, for a GET with no session (an older client falling back). */
+  legacyStream?(key: string | undefined): Promise<Response>
+}
+
+/** The client key, or the 401/403 as a JSON-RPC error. */
+export function authorize(kernel: ProxyKernel, event: H3Event): { key: string | undefined } | Response {
+  try {
+    if (kernel.services.draining) return rpcError(503, -32000, 'the server is shutting down: connect again (to another instance)')
+    return { key: authorizeClient(kernel, event) }
+  } catch (error) {
+    const { status = 401, message } = error as { status?: number; message: string }
+    return rpcError(status, -32001, message)
+  }
+}
+
+const asList = (body: unknown): JSONRPCMessage[] => (Array.isArray(body) ? body : [body]) as JSONRPCMessage[]
+
+/**
+ * `/mcp`: the gateway over Streamable HTTP. The SDK's transport does the protocol, made fresh for each
+ * request in its stateless mode; the session (its id, its key) is the proxy's, kept in the storage, so
+ * any instance serves any session. POST carries requests (answered as an SSE stream, so progress
+ * notices reach the client), GET the standalone stream for list-changed notices, DELETE ends a session.
+ */
+export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): void {
+  const serve = async (event: H3Event, key: string | undefined, session: string | undefined, parsedBody?: unknown, standalone = false) => {
+    const caller = routes.caller(key)
+    const tracked: Array<{ done(): void }> = []
+    const server = gatewayServer(routes.gateway, {
+      ...caller,
+      cancelled: id => {
+        if (!session) return undefined
+        const track = routes.sessions.track(session, id)
+        tracked.push(track)
+        return track.signal
+      },
+    })
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+    await server.connect(transport)
+    if (standalone) routes.listeners.add(server)
+    const cleanup = () => {
+      routes.listeners.delete(server)
+      for (const track of tracked) track.done()
+      void server.close().catch(() => {})
+    }
+    try {
+      return whenBodyEnds(await transport.handleRequest(event.req as Request, parsedBody === undefined ? undefined : { parsedBody }), cleanup)
+    } catch (error) {
+      cleanup()
+      throw error
+    }
+  }
+
+  /** The session a request names: undefined (none sent), or the refusal to answer. */
+  const sessionOf = async (event: H3Event, key: string | undefined): Promise<string | undefined | Response> => {
+    const id = event.req.headers.get(sessionHeader)
+    if (!id) return rpcError(400, -32000, `Bad Request: the ${sessionHeader} header is required (initialize first)`)
+    if (!await routes.sessions.valid(id, key)) return rpcError(404, -32001, 'Session not found: initialize a new session')
+    return id
+  }
+
+  kernel.app.on('POST', '/mcp', async (event) => {
+    const auth = authorize(kernel, event)
+    if (auth instanceof Response) return auth
+    let body: unknown
+    try {
+      body = await readJsonBody(event)
+    } catch (error) {
+      return rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
+    }
+    const messages = asList(body)
+    if (messages.some(isInitializeRequest)) {
+      if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone')
+      const response = await serve(event, auth.key, undefined, body)
+      if (response.status === 200) response.headers.set(sessionHeader, await routes.sessions.open(auth.key))
+      return response
+    }
+    const session = await sessionOf(event, auth.key)
+    if (session instanceof Response) return session
+    for (const message of messages) {
+      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: string | number } | undefined)?.requestId
+        if (id !== undefined) routes.sessions.cancel(session!, id)
+      }
+    }
+    return serve(event, auth.key, session, body)
+  })
+
+  kernel.app.on('GET', '/mcp', async (event) => {
+    const auth = authorize(kernel, event)
+    if (auth instanceof Response) return auth
+    // No session: an older client falling back to the legacy SSE transport on the same URL.
+    if (!event.req.headers.get(sessionHeader) && routes.legacyStream) return routes.legacyStream(auth.key)
+    const session = await sessionOf(event, auth.key)
+    if (session instanceof Response) return session
+    return serve(event, auth.key, session, undefined, true)
+  })
+
+  kernel.app.on('DELETE', '/mcp', async (event) => {
+    const auth = authorize(kernel, event)
+    if (auth instanceof Response) return auth
+    const session = await sessionOf(event, auth.key)
+    if (session instanceof Response) return session
+    await routes.sessions.close(session!)
+    return new Response(null, { status: 200 })
+  })
+}
+
+/** The JSON body, at most 4 MB (what the SDK's own transport allows). */
+async function readJsonBody(event: H3Event): Promise<unknown> {
+  if (Number(event.req.headers.get('content-length') ?? 0) > 4 * 1024 * 1024) throw new Error('the body is larger than 4 MB')
+  const text = await event.req.text()
+  if (text.length > 4 * 1024 * 1024) throw new Error('the body is larger than 4 MB')
+  return JSON.parse(text)
+}

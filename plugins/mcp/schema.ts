@@ -1,0 +1,96 @@
+import { z } from 'zod'
+
+const count = () => z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: 'must be >= 1' })
+const seconds = () => z.number({ error: 'must be a number' }).positive({ error: 'must be > 0' })
+const patterns = () => z.array(z.string().min(1, { error: 'must be a non-empty pattern' }))
+
+/** A server's name prefixes its tools (`name__tool`): letters, digits and dashes, so `__` always splits. */
+const serverName = z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,47}$/, { error: 'must start with a letter and hold only letters, digits and dashes (at most 48)' })
+
+const common = {
+  name: serverName,
+  /** A server off in the config: not started, not listed. */
+  disabled: z.boolean({ error: 'must be true or false' }).optional(),
+  /** Tools of this server nobody may list or call (their names on the server, patterns allowed). */
+  'disabled-tools': patterns().optional(),
+  /** Per call; the gateway-wide `mcp.call-timeout-seconds` when absent. */
+  'timeout-seconds': seconds().optional(),
+  /** Calls running on this server at once, over every key (more wait, then fail at their timeout). */
+  'max-concurrent': count().optional(),
+}
+
+/** A local server: a command the operator names, started (and restarted) by the proxy, spoken to over stdio. */
+const stdioServer = z.object({
+  ...common,
+  command: z.string().min(1, { error: 'must be a non-empty command' }),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+})
+
+/** A remote server: Streamable HTTP (the current transport) or the legacy SSE one. */
+const remoteServer = z.object({
+  ...common,
+  url: z.url({ error: 'must be an http(s) URL' }),
+  transport: z.enum(['streamable-http', 'sse'], { error: 'must be streamable-http or sse' }).default('streamable-http'),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Sent as `Authorization: Bearer <token>`; never shown to clients. */
+  'bearer-token': z.string().optional(),
+})
+
+export const mcpServerSchema = z.union([stdioServer, remoteServer], { error: 'must have either command (a local stdio server) or url (a remote server)' })
+export type McpServerConfig = z.infer<typeof mcpServerSchema>
+export type StdioServerConfig = z.infer<typeof stdioServer>
+export type RemoteServerConfig = z.infer<typeof remoteServer>
+export const isStdio = (server: McpServerConfig): server is StdioServerConfig => 'command' in server
+
+/** What one client key may reach through `/mcp` (and through the tool loop for model requests). */
+export const mcpAccessSchema = z.object({
+  /** Server name patterns the key may use; absent: every server. */
+  servers: patterns().optional(),
+  'deny-servers': patterns().optional(),
+  /** Namespaced tool patterns (`server__tool`, `fs__read_*`); absent with no bundles: every tool. */
+  tools: patterns().optional(),
+  'deny-tools': patterns().optional(),
+  /** Named tool bundles (`mcp.bundles`) added to `tools`. */
+  bundles: z.array(z.string().min(1)).optional(),
+  /** Tool calls a minute for this key. */
+  'calls-per-minute': count().optional(),
+})
+export type McpAccess = z.infer<typeof mcpAccessSchema>
+
+const gatewaySchema = z.object({
+  'call-timeout-seconds': seconds().default(60),
+  /** A tool result (or resource) larger than this, as JSON, is replaced by an error result. */
+  'max-result-kb': count().default(1024),
+  /** Calls one client key runs at once over all servers. */
+  'max-concurrent-per-key': count().default(8),
+  /** Named lists of namespaced tool patterns a key can be given (`access.<key>.bundles`). */
+  bundles: z.record(z.string(), patterns()).default({}),
+  /**
+   * Access by client key name (`client-keys` names; `*`: every other key, and local clients with no keys).
+   * Empty: every key reaches every enabled server and tool.
+   */
+  access: z.record(z.string(), mcpAccessSchema).default({}),
+}).superRefine((gateway, ctx) => {
+  for (const [name, access] of Object.entries(gateway.access)) {
+    for (const bundle of access.bundles ?? []) {
+      if (!(bundle in gateway.bundles)) ctx.addIssue({ code: 'custom', path: ['access', name, 'bundles'], message: `unknown bundle ${JSON.stringify(bundle)}` })
+    }
+  }
+})
+export type McpGatewaySettings = z.infer<typeof gatewaySchema>
+
+export const mcpConfigSchema = z.looseObject({
+  'mcp-servers': z.array(mcpServerSchema).default([]).superRefine((servers, ctx) => {
+    const names = new Set<string>()
+    for (const [i, server] of servers.entries()) {
+      if (names.has(server.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate name ${JSON.stringify(server.name)}` })
+      names.add(server.name)
+    }
+  }),
+  mcp: gatewaySchema.default(() => gatewaySchema.parse({})),
+})
+
+export const mcpServersOf = (config: object): McpServerConfig[] => (config as { 'mcp-servers'?: McpServerConfig[] })['mcp-servers'] ?? []
+export const mcpSettingsOf = (config: object): McpGatewaySettings => (config as { mcp?: McpGatewaySettings }).mcp ?? gatewaySchema.parse({})

@@ -1,0 +1,102 @@
+import { hash, randomUUID } from 'node:crypto'
+import type { Storage } from 'unstorage'
+import type { Fleet } from 'model-proxy/internal'
+
+/** A session lives a day past its last use. */
+const sessionTtlSeconds = 24 * 3600
+const storageKey = (id: string) => `mcp:session:${id}`
+const cancelChannel = 'mcp-cancel'
+const closedChannel = 'mcp-session-closed'
+
+interface SessionRecord { key: string; created: number }
+/** A session's life in the storage is renewed on use, at most this often per instance. */
+const renewEveryMs = 10 * 60_000
+/** Sessions remembered in memory (the storage holds them all): the oldest go first. */
+const rememberedMax = 10_000
+
+/** The key a session is bound to, as a hash (the key itself is never stored). */
+const keyHashOf = (key: string | undefined) => hash('sha256', key ?? '', 'hex')
+
+/**
+ * Gateway sessions. The MCP exchange itself holds no state between HTTP requests (each one gets a fresh
+ * SDK server); what makes a session is its id, bound to the client key that opened it, kept in the
+ * storage: with Redis, every instance knows every session, so a client's requests may land anywhere.
+ * Cancellations travel over the fleet's channel to the instance running the call.
+ */
+export class Sessions {
+  private readonly known = new Map<string, SessionRecord>()
+  private readonly renewed = new Map<string, number>()
+  private readonly running = new Map<string, AbortController>()
+  private readonly unsubscribe: Array<() => void>
+
+  constructor(private readonly storage: Storage, private readonly fleet: Fleet) {
+    this.unsubscribe = [
+      fleet.subscribe(cancelChannel, message => {
+        try {
+          const { session, id } = JSON.parse(message) as { session: string; id: string | number }
+          this.running.get(`${session}:${id}`)?.abort(new Error('cancelled by the client'))
+        } catch {}
+      }),
+      fleet.subscribe(closedChannel, id => this.known.delete(id)),
+    ]
+  }
+
+  async open(key: string | undefined): Promise<string> {
+    const id = randomUUID()
+    const record = { key: keyHashOf(key), created: Date.now() }
+    this.remember(id, record)
+    await this.storage.setItem(storageKey(id), record, { ttl: sessionTtlSeconds })
+    return id
+  }
+
+  /** Whether the session exists and belongs to this key (a session of another key is unknown). */
+  async valid(id: string, key: string | undefined): Promise<boolean> {
+    let record = this.known.get(id)
+    if (!record) {
+      record = await this.storage.getItem<SessionRecord>(storageKey(id)).catch(() => null) ?? undefined
+      if (record) this.remember(id, record)
+    }
+    if (!record || record.key !== keyHashOf(key)) return false
+    const now = Date.now()
+    if (now - (this.renewed.get(id) ?? record.created) > renewEveryMs) {
+      this.renewed.set(id, now)
+      void this.storage.setItem(storageKey(id), record, { ttl: sessionTtlSeconds }).catch(() => {})
+    }
+    return true
+  }
+
+  private remember(id: string, record: SessionRecord): void {
+    if (this.known.size >= rememberedMax) {
+      const oldest = this.known.keys().next().value!
+      this.known.delete(oldest)
+      this.renewed.delete(oldest)
+    }
+    this.known.set(id, record)
+  }
+
+  async close(id: string): Promise<void> {
+    this.known.delete(id)
+    this.renewed.delete(id)
+    await this.storage.removeItem(storageKey(id))
+    await this.fleet.publish(closedChannel, id).catch(() => {})
+  }
+
+  /** The abort signal of a running request, registered until `done` is called. */
+  track(session: string, id: string | number): { signal: AbortSignal; done(): void } {
+    const name = `${session}:${id}`
+    const controller = new AbortController()
+    this.running.set(name, controller)
+    return { signal: controller.signal, done: () => { if (this.running.get(name) === controller) this.running.delete(name) } }
+  }
+
+  /** A client's `notifications/cancelled`: abort the request here, and wherever it runs. */
+  cancel(session: string, id: string | number): void {
+    this.running.get(`${session}:${id}`)?.abort(new Error('cancelled by the client'))
+    void this.fleet.publish(cancelChannel, JSON.stringify({ session, id })).catch(() => {})
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribe) off()
+    for (const controller of this.running.values()) controller.abort(new Error('the server is closing'))
+  }
+}

@@ -1,0 +1,60 @@
+import { hash } from 'node:crypto'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { ProxyKernel } from 'model-proxy'
+import { accessFor } from './access.ts'
+import { Gateway, type ToolCallRecord } from './gateway.ts'
+import { addGatewayRoutes } from './routes.ts'
+import { mcpServersOf, mcpSettingsOf } from './schema.ts'
+import { Sessions } from './sessions.ts'
+import type { ListKind } from './upstream.ts'
+import { createGatewayMetrics } from './metrics.ts'
+import { addMcpManagementRoutes } from './routes-management.ts'
+import { addToolLoop } from './loop/index.ts'
+import { addLegacyRoutes } from './routes-legacy.ts'
+
+const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
+  tools: 'sendToolListChanged', resources: 'sendResourceListChanged', prompts: 'sendPromptListChanged',
+}
+
+/** The gateway, its routes (`/mcp`, management, the tool loop) and its observers, started once MCP servers are configured. */
+export function startGateway(kernel: ProxyKernel): void {
+    const listeners = new Set<Server>()
+    const observers: Array<(record: ToolCallRecord) => void> = (kernel.services.mcpToolCall ??= [])
+    const gateway = new Gateway(mcpSettingsOf(kernel.config), {
+      changed: kind => {
+        for (const server of listeners) void server[notices[kind]]().catch(() => {})
+      },
+      called: record => {
+        for (const observer of observers) {
+          try {
+            observer(record)
+          } catch (error) {
+            kernel.warnLimited('mcp-observer', `mcp: a tool-call observer failed: ${(error as Error).message}`)
+          }
+        }
+      },
+      warn: message => kernel.warnLimited('mcp', message),
+    }, kernel.fleet)
+    kernel.services.mcpGateway = gateway
+    observers.push(createGatewayMetrics(kernel.services.metricsRegistry, gateway))
+    gateway.apply(mcpServersOf(kernel.config), mcpSettingsOf(kernel.config))
+    kernel.hooks.hook('config-reload', config => gateway.apply(mcpServersOf(config), mcpSettingsOf(config)))
+
+    const sessions = new Sessions(kernel.storage, kernel.fleet)
+    const caller = (key: string | undefined) => {
+      const name = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
+      const keyId = name ?? (key === undefined ? 'local' : `key-${hash('sha256', key, 'hex').slice(0, 12)}`)
+      return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
+    }
+    const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller }, kernel.fleet)
+    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream })
+    addToolLoop(kernel, gateway, caller)
+    const guard = kernel.services.managementGuard
+    if (guard) addMcpManagementRoutes(kernel, guard, gateway)
+    kernel.hooks.hook('close', async () => {
+      legacy.close()
+      sessions.dispose()
+      for (const server of listeners) void server.close().catch(() => {})
+      await gateway.close()
+    })
+}

@@ -1,0 +1,216 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import {
+  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
+  type Prompt, type Resource, type ResourceTemplate, type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
+import { isStdio, type McpServerConfig } from './schema.ts'
+import { Semaphore } from './semaphore.ts'
+
+export type ServerState = 'starting' | 'up' | 'down'
+export type ListKind = 'tools' | 'resources' | 'prompts'
+
+/** What the gateway knows of one configured server's lists, fetched on connect and on each list-changed notice. */
+export interface ServerLists {
+  tools: Tool[]
+  resources: Resource[]
+  templates: ResourceTemplate[]
+  prompts: Prompt[]
+}
+
+export interface UpstreamEvents {
+  /** A list of this server changed (after a reconnect too): clients get a list-changed notice. */
+  changed(kind: ListKind): void
+  warn(message: string): void
+}
+
+/** Backoff between reconnects: 1 s doubling to 60 s. */
+export const backoffMs = (failures: number) => Math.min(60_000, 1000 * 2 ** Math.max(0, failures - 1))
+const pingEveryMs = 30_000
+const connectTimeoutMs = 30_000
+
+/**
+ * One configured MCP server, spoken to through the SDK's client: started (a command) or connected (a
+ * URL), its lists kept, health watched by ping, and restarted with backoff when it dies. Its secrets
+ * (headers, token, env) stay here: nothing of the config goes to clients but its name.
+ */
+export class UpstreamServer {
+  state: ServerState = 'starting'
+  error?: string
+  /** When the state last changed (epoch ms). */
+  since = Date.now()
+  failures = 0
+  nextRetryAt?: number
+  lists: ServerLists = { tools: [], resources: [], templates: [], prompts: [] }
+  readonly slots: Semaphore
+  private client?: Client
+  private stdio?: StdioClientTransport
+  private retryTimer?: NodeJS.Timeout
+  private pingTimer?: NodeJS.Timeout
+  private stderrTail = ''
+  private closed = false
+
+  constructor(public config: McpServerConfig, private readonly events: UpstreamEvents) {
+    this.slots = new Semaphore(config['max-concurrent'] ?? 16)
+  }
+
+  get name(): string { return this.config.name }
+
+  /** A local server's process id while it runs. */
+  get pid(): number | undefined { return this.stdio?.pid ?? undefined }
+
+  /** The connected client, or an error saying why there is none. */
+  connected(): Client {
+    if (this.state !== 'up' || !this.client) throw new Error(`MCP server ${this.name} is unavailable${this.error ? `: ${this.error}` : ''}`)
+    return this.client
+  }
+
+  start(): void {
+    void this.connect()
+  }
+
+  private transport(): Transport {
+    const config = this.config
+    if (isStdio(config)) {
+      const transport = new StdioClientTransport({
+        command: config.command, args: config.args, cwd: config.cwd,
+        env: { ...getDefaultEnvironment(), ...config.env }, stderr: 'pipe',
+      })
+      transport.stderr?.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000) })
+      this.stdio = transport
+      return transport
+    }
+    const headers: Record<string, string> = { ...config.headers }
+    if (config['bearer-token']) headers.authorization = `Bearer ${config['bearer-token']}`
+    const url = new URL(config.url)
+    return config.transport === 'sse'
+      ? new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers as Record<string, string>, ...headers } }) } })
+      : new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return
+    // The last failure stays readable while it starts again.
+    this.setState('starting', this.error)
+    const client = new Client({ name: 'model-proxy-mcp-gateway', version: '1' }, { capabilities: {} })
+    client.onclose = () => { if (this.client === client) this.fail(new Error(this.exitReason('the connection closed'))) }
+    client.onerror = error => this.events.warn(`MCP server ${this.name}: ${error.message}`)
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh('tools'))
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refresh('resources'))
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refresh('prompts'))
+    try {
+      await client.connect(this.transport(), { timeout: connectTimeoutMs })
+      if (this.closed) return void client.close().catch(() => {})
+      this.client = client
+      await Promise.all((['tools', 'resources', 'prompts'] as const).map(kind => this.fetchList(kind)))
+      this.failures = 0
+      this.nextRetryAt = undefined
+      this.setState('up')
+      for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
+      this.pingTimer = setInterval(() => void this.ping(), pingEveryMs)
+      this.pingTimer.unref()
+    } catch (error) {
+      if (this.client === client) this.client = undefined
+      void client.close().catch(() => {})
+      this.fail(new Error(this.exitReason((error as Error).message)))
+    }
+  }
+
+  private exitReason(what: string): string {
+    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ')
+    return tail ? `${what} (stderr: ${tail})` : what
+  }
+
+  private setState(state: ServerState, error?: string): void {
+    if (state !== this.state) this.since = Date.now()
+    this.state = state
+    this.error = error
+  }
+
+  /** The server is gone (exit, closed connection, failed ping): down, lists emptied, a retry scheduled. */
+  fail(error: Error): void {
+    if (this.closed) return
+    const client = this.client
+    this.client = undefined
+    clearInterval(this.pingTimer)
+    if (client) void client.close().catch(() => {})
+    const hadLists = this.lists.tools.length + this.lists.resources.length + this.lists.prompts.length > 0
+    this.lists = { tools: [], resources: [], templates: [], prompts: [] }
+    this.failures++
+    const wait = backoffMs(this.failures)
+    this.nextRetryAt = Date.now() + wait
+    this.setState('down', error.message)
+    this.events.warn(`MCP server ${this.name} is down (${error.message}); retrying in ${Math.round(wait / 1000)} s`)
+    if (hadLists) for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
+    clearTimeout(this.retryTimer)
+    this.retryTimer = setTimeout(() => void this.connect(), wait)
+    this.retryTimer.unref()
+  }
+
+  private async ping(): Promise<void> {
+    const client = this.client
+    if (!client) return
+    try {
+      await client.ping({ timeout: 10_000 })
+    } catch (error) {
+      if (this.client === client) this.fail(new Error(`no answer to ping: ${(error as Error).message}`))
+    }
+  }
+
+  private async refresh(kind: ListKind): Promise<void> {
+    try {
+      await this.fetchList(kind)
+      this.events.changed(kind)
+    } catch (error) {
+      this.events.warn(`MCP server ${this.name}: could not list its ${kind} again: ${(error as Error).message}`)
+    }
+  }
+
+  private async fetchList(kind: ListKind): Promise<void> {
+    const client = this.client
+    const capabilities = client?.getServerCapabilities()
+    if (!client || !capabilities?.[kind]) return
+    if (kind === 'tools') this.lists.tools = await pages(cursor => client.listTools({ cursor }), page => page.tools)
+    if (kind === 'prompts') this.lists.prompts = await pages(cursor => client.listPrompts({ cursor }), page => page.prompts)
+    if (kind === 'resources') {
+      this.lists.resources = await pages(cursor => client.listResources({ cursor }), page => page.resources)
+      this.lists.templates = await pages(cursor => client.listResourceTemplates({ cursor }), page => page.resourceTemplates).catch(() => [])
+    }
+  }
+
+  /** Stop and start again now (the management API's restart), the failure count kept. */
+  restart(): void {
+    if (this.closed) return
+    clearTimeout(this.retryTimer)
+    clearInterval(this.pingTimer)
+    const client = this.client
+    this.client = undefined
+    void client?.close().catch(() => {})
+    void this.connect()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.retryTimer)
+    clearInterval(this.pingTimer)
+    const client = this.client
+    this.client = undefined
+    await client?.close().catch(() => {})
+  }
+}
+
+/** Every page of a paginated list (bounded: a server that pages forever stops at 100 pages). */
+async function pages<P extends { nextCursor?: string }, T>(fetchPage: (cursor?: string) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+  const all: T[] = []
+  let cursor: string | undefined
+  for (let i = 0; i < 100; i++) {
+    const page = await fetchPage(cursor)
+    all.push(...items(page))
+    cursor = page.nextCursor
+    if (!cursor) break
+  }
+  return all
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { createProxyStorage } from '../../core/storage.ts'
+import { referenceServers, until } from './servers.ts'
+import type { ToolCallRecord } from '../../plugins/mcp/gateway.ts'
+
+/** Two instances on one Redis serve one MCP session, its requests landing on each in turn. */
+const base = `proxy-mcp-fleet-${process.pid}-${Date.now()}`
+let dir: string
+const proxies: TestProxy[] = []
+const calls: ToolCallRecord[][] = [[], []]
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'proxy-mcp-fleet-'))
+  for (const i of [0, 1]) {
+    const proxy = await startTestProxy({
+      'api-keys': ['fleet-key', 'rate-key'],
+      'mcp-servers': referenceServers(dir).filter(server => server.name !== 'fs'),
+      mcp: { access: { '*': { 'calls-per-minute': 6 } } },
+    }, [], await createProxyStorage({ driver: 'redis', base }))
+    proxy.proxy.kernel.services.mcpToolCall!.push(record => calls[i].push(record))
+    proxies.push(proxy)
+  }
+  await until(() => proxies.every(proxy => [...proxy.proxy.kernel.services.mcpGateway!.servers.values()].every(server => server.state === 'up')))
+}, 60_000)
+
+afterAll(async () => {
+  await Promise.all(proxies.map(proxy => proxy.close()))
+  const cleanup = await createProxyStorage({ driver: 'redis', base })
+  await cleanup.clear()
+  await cleanup.dispose()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** The SDK's client whose HTTP requests go to the two instances alternately. */
+function alternatingClient(key = 'fleet-key'): { client: Client; landed: string[] } {
+  const landed: string[] = []
+  let turn = 0
+  const transport = new StreamableHTTPClientTransport(new URL(`${proxies[0].url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    fetch: (input, init) => {
+      const target = proxies[turn++ % 2].url
+      landed.push(target)
+      return fetch(String(input).replace(proxies[0].url, target), init)
+    },
+  })
+  const client = new Client({ name: 'fleet-test', version: '1' })
+  void client.connect(transport)
+  return { client, landed }
+}
+
+describe('one MCP session on two instances', () => {
+  it('serves list and call whichever instance a request reaches', async () => {
+    const { client, landed } = alternatingClient()
+    await until(() => client.getServerVersion() !== undefined)
+    for (let i = 0; i < 4; i++) {
+      const echo = await client.callTool({ name: 'everything__echo', arguments: { message: `turn ${i}` } })
+      expect(JSON.stringify(echo.content)).toContain(`turn ${i}`)
+      expect((await client.listTools()).tools.length).toBeGreaterThan(5)
+    }
+    expect(new Set(landed).size).toBe(2)
+    expect(calls[0].length).toBeGreaterThan(0)
+    expect(calls[1].length).toBeGreaterThan(0)
+    await client.close()
+  })
+
+  it('a cancel reaching the other instance stops the call where it runs', async () => {
+    const { client } = alternatingClient()
+    await until(() => client.getServerVersion() !== undefined)
+    const before = calls[0].length + calls[1].length
+    const abort = new AbortController()
+    const started = Date.now()
+    const call = client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 8, steps: 8 } }, undefined, { signal: abort.signal })
+    setTimeout(() => abort.abort('enough'), 500)
+    await expect(call).rejects.toThrow()
+    await until(() => calls[0].length + calls[1].length > before, 5000)
+    const record = [...calls[0], ...calls[1]].find(call => call.tool === 'trigger-long-running-operation')!
+    expect(record.outcome).toBe('error')
+    expect(Date.now() - started).toBeLessThan(6000)
+    await client.close()
+  })
+
+  it('a key\'s tool-call rate is the fleet\'s, not each instance\'s', async () => {
+    const { client } = alternatingClient('rate-key')
+    await until(() => client.getServerVersion() !== undefined)
+    const outcomes: string[] = []
+    for (let i = 0; i < 8; i++) {
+      outcomes.push(await client.callTool({ name: 'everything__echo', arguments: { message: 'x' } }).then(() => 'ok', (error: Error) => /rate/.test(error.message) ? 'rate' : error.message))
+    }
+    // Six a minute over both instances together (counted per instance, four calls each would all pass).
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'rate', 'rate'])
+    await client.close()
+  })
+})
