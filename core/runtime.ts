@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs'
-import { resolve, isAbsolute } from 'node:path'
+import { readFileSync, watch, type FSWatcher } from 'node:fs'
+import { dirname } from 'node:path'
 import type { ConsolaInstance } from 'consola'
 import { consola } from 'consola'
 import { createProxy, type Proxy } from './app.ts'
@@ -8,6 +8,7 @@ import { ConfigError } from './config/validate.ts'
 import { watchFile, type FileWatch } from './config/watch-file.ts'
 import { instanceIdFor } from './fleet/instance-id.ts'
 import { createProxyStorage, type StorageOptions } from './storage.ts'
+import { resolveStorage, storageSettingsFromEnv } from './config/storage-settings.ts'
 import { listen, type RunningServer } from './server.ts'
 import { endOpenAnswers, openAnswersOf } from './pipeline/open-answers.ts'
 
@@ -33,10 +34,10 @@ export interface RunningProxy {
   close(drainMs?: number): Promise<void>
 }
 
+/** Environment (PROXY_STORAGE_*) over config.yaml's `storage` over proxy.config.ts over fs `.data/`. */
 function storageOptions(loaded: LoadedProject): StorageOptions {
-  const options = loaded.project.storage ?? { driver: 'fs', base: '.data' }
-  if (options.driver === 'fs' && !isAbsolute(options.base)) return { ...options, base: resolve(loaded.root, options.base) }
-  return options
+  const env = storageSettingsFromEnv(process.env, path => readFileSync(path, 'utf8'))
+  return resolveStorage(loaded.project.storage, loaded.config.storage, env, { code: loaded.root, yaml: loaded.yamlPath ? dirname(loaded.yamlPath) : loaded.root, env: process.cwd() })
 }
 
 /** Load config, build the app, listen, and keep it in step with the files on disk. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { configSchema, type ProxyConfig } from './schema.ts'
+import { resolveSecretRefs } from './secret-refs.ts'
 
 /** Start-up and management writes fail with this: one line per bad path, never a stack. */
 export class ConfigError extends Error {
@@ -22,9 +23,10 @@ export function formatIssues(error: z.ZodError): string[] {
 
 /** Validate raw YAML data against the base schema and every extra schema (plugins' keys, families' keys). */
 export function validateConfig(raw: unknown, extra: z.ZodType[] = []): ProxyConfig {
-  const input = raw ?? {}
+  // `${env:NAME}` and `${file:path}` become their values before anything checks them.
+  const { data: input, issues: unresolved } = resolveSecretRefs(raw ?? {})
   const result = configSchema.safeParse(input)
-  const issues = result.success ? [] : formatIssues(result.error)
+  const issues = [...unresolved, ...(result.success ? [] : formatIssues(result.error))]
   let config = result.success ? result.data : undefined
   for (const schema of extra) {
     // On the base-validated config when there is one, so a loose schema returns parsed values, not raw ones.
