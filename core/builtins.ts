@@ -31,4 +31,5 @@ export const builtinPlugins: string[] = [
   'plugins/client-keys/index.ts',
   'plugins/otel/index.ts',
   'plugins/recorder/index.ts',
+  'plugins/access-log/index.ts',
 ].map(path => `${root}${path}`)

@@ -23,6 +23,8 @@ export interface StartOptions {
   /** Reload on YAML change (always) and rebuild on proxy.config.ts / plugin change (dev). */
   watchCode?: boolean
   logger?: ConsolaInstance
+  /** Runs on the loaded project before anything starts: throw to refuse the start (`proxy start`'s checks). */
+  check?: (loaded: LoadedProject) => void
 }
 
 export interface RunningProxy {
@@ -44,6 +46,7 @@ function storageOptions(loaded: LoadedProject): StorageOptions {
 export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   const logger = options.logger ?? consola.withTag('proxy')
   let loaded = await loadProject(options)
+  options.check?.(loaded)
   const storage = await createProxyStorage(storageOptions(loaded))
   const instanceId = instanceIdFor(options.port ?? loaded.config.port)
   // The plugins came loaded with the config (built-ins first): their keys were part of its validation.
@@ -52,7 +55,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   // Apps replaced by a rebuild whose streams may still be running (they finish on the old app).
   const retired = new Set<Proxy>()
   const server: RunningServer = await listen(() => proxy, loaded.config, { port: options.port, host: options.host })
-  logger.info(`listening on ${server.url} as instance ${instanceId}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
+  const everywhere = !(options.host ?? loaded.config.host) ? ' (every interface)' : ''
+  logger.info(`listening on ${server.url}${everywhere} as instance ${instanceId}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
 
   const watchers: FSWatcher[] = []
   const fileWatches: FileWatch[] = []
