@@ -1,9 +1,9 @@
 # The proxy as a container image: `docker build -t model-proxy .` (or `podman build`).
 # Configured by a mounted YAML file (/config/config.yaml) and environment variables (PROXY_STORAGE_*,
 # MANAGEMENT_PASSWORD, `${env:NAME}` references inside the YAML). State: /data (fs storage) or Redis.
-# docs/deploy.md has the whole story; NODE_IMAGE picks another Node 20.19+ base (e.g. an internal mirror).
+# docs/deploy.md has the whole story; NODE_IMAGE picks another glibc Node 20.19+ base (e.g. an internal
+# mirror). The image that runs holds no distribution: node, the libraries it links, the app.
 ARG NODE_IMAGE=docker.io/library/node:22-bookworm-slim
-ARG RUNTIME_IMAGE=${NODE_IMAGE}
 
 # Stage 1: runtime dependencies only, the control panel built, tests and fixtures left out.
 FROM ${NODE_IMAGE} AS build
@@ -23,17 +23,26 @@ COPY deploy/container/proxy.config.mjs ./proxy.config.mjs
 RUN node panel/build.mjs \
  && rm -rf panel/src panel/build.mjs panel/build.d.mts panel/tsconfig.json \
  && find core plugins providers \( -name '*.test.ts' -o -name fixtures -prune \) -exec rm -rf {} + \
- && rm -rf plugins/presets/*/node_modules \
- && mkdir -p /out/data
+ && rm -rf plugins/presets/*/node_modules
+# The runtime's whole filesystem: node and the shared libraries ldd names (paths kept: any architecture),
+# users root and node (1000), a /tmp, and the app.
+RUN set -e; root=/out/rootfs; node_bin="$(command -v node)"; \
+    mkdir -p "$root/tmp" "$root/etc" "$root$(dirname "$node_bin")" /out/owned/data; chmod 1777 "$root/tmp"; \
+    cp "$node_bin" "$root$node_bin"; \
+    for lib in $(ldd "$node_bin" | grep -o '/[^ ]*'); do mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; done; \
+    printf 'root:x:0:0:root:/root:/sbin/nologin\nnode:x:1000:1000:node:/data:/sbin/nologin\n' > "$root/etc/passwd"; \
+    printf 'root:x:0:\nnode:x:1000:\n' > "$root/etc/group"; \
+    mv /src "$root/app"
 
-# Stage 2: what runs. No shell needed: the health check is node itself.
-FROM ${RUNTIME_IMAGE}
-ENV NODE_ENV=production \
+# Stage 2: what runs. No shell, no package manager: the health check is node itself.
+FROM scratch
+COPY --from=build /out/rootfs /
+COPY --from=build --chown=1000:1000 /out/owned /
+ENV PATH=/usr/local/bin:/usr/bin:/bin \
+    NODE_ENV=production \
     PROXY_ACCESS_LOG=json \
     PROXY_DRAIN_SECONDS=20 \
     HOME=/data
-COPY --from=build --chown=0:0 /src /app
-COPY --from=build --chown=1000:1000 /out/data /data
 # Non-root: uid 1000 (the official Node images' `node` user), owning only /data: fs storage, credential
 # files (auth-dir under HOME) and logs when logging-to-file is on. The code stays root's, read-only to it.
 USER 1000:1000

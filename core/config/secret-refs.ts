@@ -1,15 +1,22 @@
-import { readFileSync } from 'node:fs'
 import { formatPath } from './validate.ts'
 
 /** `${env:NAME}` or `${file:/path}`, anywhere in a string value. */
 const reference = /\$\{(env|file):([^}]+)\}/g
 
 export interface SecretSources {
-  env: NodeJS.ProcessEnv
+  /** Undefined in a browser (the control panel): references are then left as they are. */
+  env: NodeJS.ProcessEnv | undefined
   readFile(path: string): string
 }
 
-const defaultSources: SecretSources = { env: process.env, readFile: path => readFileSync(path, 'utf8') }
+/**
+ * The process's environment and files. No static `node:fs` import: the control panel bundles the config
+ * validation for the browser, where no reference is resolved (the server resolved them).
+ */
+const defaultSources: SecretSources = {
+  get env() { return globalThis.process?.env },
+  readFile: path => (globalThis.process as unknown as { getBuiltinModule(id: 'node:fs'): typeof import('node:fs') }).getBuiltinModule('node:fs').readFileSync(path, 'utf8'),
+}
 
 /**
  * Secrets stay out of the YAML: any string value may hold `${env:NAME}` (an environment variable) or
@@ -20,6 +27,8 @@ const defaultSources: SecretSources = { env: process.env, readFile: path => read
 export function resolveSecretRefs(data: unknown, sources: SecretSources = defaultSources): { data: unknown; issues: string[] } {
   const issues: string[] = []
   // Most files hold none: their data passes through untouched.
+  const env = sources.env
+  if (!env) return { data, issues }
   const text = JSON.stringify(data) ?? ''
   if (!text.includes('${env:') && !text.includes('${file:')) return { data, issues }
   const walk = (value: unknown, path: PropertyKey[]): unknown => {
@@ -27,7 +36,7 @@ export function resolveSecretRefs(data: unknown, sources: SecretSources = defaul
       if (!value.includes('${')) return value
       return value.replace(reference, (whole, kind: string, name: string) => {
         if (kind === 'env') {
-          const found = sources.env[name]
+          const found = env[name]
           if (found === undefined) issues.push(`${formatPath(path)}: environment variable ${name} is not set`)
           return found ?? whole
         }
