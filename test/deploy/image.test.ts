@@ -18,7 +18,7 @@ const blocker = imageTestBlocker()
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const tag = 'localhost/model-proxy:test'
 let work: string
-let inspect: { Size: number; Config: { User: string; Healthcheck?: { Test: string[] }; Entrypoint: string[]; Env: string[] } }
+let inspect: { Size: number; Healthcheck?: { Test: string[] }; Config: { User: string; Healthcheck?: { Test: string[] }; Entrypoint: string[]; Env: string[] } }
 let upstream: MockUpstream
 let server: ChildProcess | undefined
 
@@ -43,7 +43,7 @@ describe.skipIf(!!blocker)(`the container image${blocker ? ` (skipped: ${blocker
     console.log(`image ${tag}: ${(inspect.Size / 1e6).toFixed(0)} MB`)
     expect(inspect.Size).toBeLessThan(250e6)
     expect(inspect.Config.User).toBe('1000:1000')
-    expect(inspect.Config.Healthcheck?.Test.join(' ')).toContain('/healthz')
+    expect((inspect.Healthcheck ?? inspect.Config.Healthcheck)?.Test.join(' ')).toContain('/healthz')
     expect(inspect.Config.Entrypoint).toContain('--no-memory-reducer')
     expect(statSync(join(work, 'fs', 'data')).uid).toBe(1000)
     expect(statSync(join(work, 'fs', 'app', 'core')).uid).toBe(0)
