@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 
 /** A random secret of `bytes` bytes, URL-safe, with a prefix that says what it is. */
 export const generateSecret = (prefix: string, bytes = 24) => `${prefix}${randomBytes(bytes).toString('base64url')}`
@@ -8,6 +9,19 @@ export const generateSecret = (prefix: string, bytes = 24) => `${prefix}${random
  * secret is hashed with bcrypt at the first start and the hash written back), and comments that say
  * how to open it up.
  */
+/**
+ * The upstream part of config.example.yaml (what follows its first blank line), commented out: one
+ * place says what an upstream entry looks like, and core names no family.
+ */
+function exampleUpstreams(): string {
+  try {
+    const example = readFileSync(new URL('../../config.example.yaml', import.meta.url), 'utf8')
+    return example.split(/\n\s*\n/).slice(1).join('\n\n').trimEnd().split('\n').map(line => `# ${line}`).join('\n')
+  } catch {
+    return '# (see docs/upstreams.md)'
+  }
+}
+
 export function initialConfig(clientKey: string, managementSecret: string): string {
   return `# Written by \`proxy init\`. Reference: docs/configuration.md.
 # Listens on loopback only. To serve other machines: set host to '' (every interface) or an address,
@@ -28,12 +42,8 @@ remote-management:
 # storage: { driver: redis, url: 'redis://redis:6379', prefix: model-proxy }
 # Secrets can stay out of this file: '\${env:NAME}' or '\${file:/run/secrets/name}' in any value.
 
-# An upstream (see docs/upstreams.md for every family):
-# compat-provider:
-#   - name: my-openai-compatible
-#     base-url: https://api.example.com/v1
-#     api-key-entries: [{ api-key: '\${env:UPSTREAM_KEY}' }]
-#     models: [{ name: upstream-model-id, alias: my-model }]
+# An upstream (docs/upstreams.md has every kind); keys are best given as '\${env:UPSTREAM_KEY}':
+${exampleUpstreams()}
 `
 }
 

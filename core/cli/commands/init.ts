@@ -24,7 +24,7 @@ export default defineCommand({
       `  client key:      ${clientKey}`,
       `  management key:  ${secret}   (control panel: http://127.0.0.1:8317/management.html)`,
       'Both are shown once: the management key is stored as a bcrypt hash at the first start.',
-      `Next: add an upstream (the commented compat-provider block), then \`${start}\`.`,
+      `Next: add an upstream (the commented block at the end, docs/upstreams.md), then \`${start}\`.`,
       'It listens on 127.0.0.1 only. To serve other machines set `host` (and TLS, and remote-management.allow-remote);',
       '/metrics then needs the management key (metrics.require-key).',
       '',
