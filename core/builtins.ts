@@ -32,4 +32,5 @@ export const builtinPlugins: string[] = [
   'plugins/otel/index.ts',
   'plugins/recorder/index.ts',
   'plugins/mcp/index.ts',
+  'plugins/access-log/index.ts',
 ].map(path => `${root}${path}`)

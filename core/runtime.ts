@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs'
-import { resolve, isAbsolute } from 'node:path'
+import { readFileSync, watch, type FSWatcher } from 'node:fs'
+import { dirname } from 'node:path'
 import type { ConsolaInstance } from 'consola'
 import { consola } from 'consola'
 import { createProxy, type Proxy } from './app.ts'
@@ -8,6 +8,7 @@ import { ConfigError } from './config/validate.ts'
 import { watchFile, type FileWatch } from './config/watch-file.ts'
 import { instanceIdFor } from './fleet/instance-id.ts'
 import { createProxyStorage, type StorageOptions } from './storage.ts'
+import { resolveStorage, storageSettingsFromEnv } from './config/storage-settings.ts'
 import { listen, type RunningServer } from './server.ts'
 import { endOpenAnswers, openAnswersOf } from './pipeline/open-answers.ts'
 
@@ -22,6 +23,8 @@ export interface StartOptions {
   /** Reload on YAML change (always) and rebuild on proxy.config.ts / plugin change (dev). */
   watchCode?: boolean
   logger?: ConsolaInstance
+  /** Runs on the loaded project before anything starts: throw to refuse the start (`proxy start`'s checks). */
+  check?: (loaded: LoadedProject) => void
 }
 
 export interface RunningProxy {
@@ -33,16 +36,17 @@ export interface RunningProxy {
   close(drainMs?: number): Promise<void>
 }
 
+/** Environment (PROXY_STORAGE_*) over config.yaml's `storage` over proxy.config.ts over fs `.data/`. */
 function storageOptions(loaded: LoadedProject): StorageOptions {
-  const options = loaded.project.storage ?? { driver: 'fs', base: '.data' }
-  if (options.driver === 'fs' && !isAbsolute(options.base)) return { ...options, base: resolve(loaded.root, options.base) }
-  return options
+  const env = storageSettingsFromEnv(process.env, path => readFileSync(path, 'utf8'))
+  return resolveStorage(loaded.project.storage, loaded.config.storage, env, { code: loaded.root, yaml: loaded.yamlPath ? dirname(loaded.yamlPath) : loaded.root, env: process.cwd() })
 }
 
 /** Load config, build the app, listen, and keep it in step with the files on disk. */
 export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   const logger = options.logger ?? consola.withTag('proxy')
   let loaded = await loadProject(options)
+  options.check?.(loaded)
   const storage = await createProxyStorage(storageOptions(loaded))
   const instanceId = instanceIdFor(options.port ?? loaded.config.port)
   // The plugins came loaded with the config (built-ins first): their keys were part of its validation.
@@ -51,7 +55,8 @@ export async function startProxy(options: StartOptions): Promise<RunningProxy> {
   // Apps replaced by a rebuild whose streams may still be running (they finish on the old app).
   const retired = new Set<Proxy>()
   const server: RunningServer = await listen(() => proxy, loaded.config, { port: options.port, host: options.host })
-  logger.info(`listening on ${server.url} as instance ${instanceId}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
+  const everywhere = !(options.host ?? loaded.config.host) ? ' (every interface)' : ''
+  logger.info(`listening on ${server.url}${everywhere} as instance ${instanceId}${loaded.yamlPath ? ` (config ${loaded.yamlPath})` : ' (no config file: defaults)'}`)
 
   const watchers: FSWatcher[] = []
   const fileWatches: FileWatch[] = []

@@ -3,11 +3,14 @@ import { dirname, join, resolve } from 'node:path'
 import { createStorage, type Driver, type Storage } from 'unstorage'
 import { isAtomicTempFile, writeFileAtomic } from './config/atomic-write.ts'
 import { sweepAtomicTempFiles } from './config/sweep-temp.ts'
+import { clusterSafe, redisDriverOptions, type RedisStorageOptions } from './storage-redis.ts'
+
+export { redisClientOptions } from './storage-redis.ts'
 
 export type StorageOptions =
   | { driver: 'memory' }
   | { driver: 'fs'; base: string }
-  | { driver: 'redis'; url?: string; base?: string }
+  | RedisStorageOptions
 
 /**
  * A package's default export (a driver factory) through any loader: jiti without its interop Proxy
@@ -30,29 +33,14 @@ export async function createProxyStorage(options: StorageOptions = { driver: 'me
     return createStorage({ driver: atomicWrites(fsDriver({ base: options.base, ignore: isAtomicTempFile }), options.base) })
   }
   const redisDriver = defaultExport(await import('unstorage/drivers/redis'))
-  const driver = redisDriver({ url: options.url ?? 'redis://127.0.0.1:6379', base: options.base ?? 'model-proxy', ...redisClientOptions, preConnect: true })
+  const driver = redisDriver(redisDriverOptions(options))
   // Errors are reported through the fleet's health (core/fleet); without a listener ioredis prints each one.
   ;(driver.getInstance?.() as { on?: (event: string, listener: () => void) => void } | undefined)?.on?.('error', () => {})
-  return createStorage({ driver })
-}
-
-/**
- * ioredis, bounded: by default a command waits for Redis through 20 reconnection attempts and a hung
- * server holds it forever. Here a command made while Redis is away fails at the first failed attempt,
- * none takes longer than `commandTimeout`, nothing is resent behind the caller's back (callers retry
- * what they own, with the same key), and reconnection is tried every second at most.
- */
-export const redisClientOptions = {
-  enableOfflineQueue: true,
-  maxRetriesPerRequest: 0,
-  autoResendUnfulfilledCommands: false,
-  commandTimeout: 2000,
-  connectTimeout: 2000,
-  retryStrategy: (times: number) => Math.min(100 * times, 1000),
+  return createStorage({ driver: options.cluster?.length ? clusterSafe(driver) : driver })
 }
 
 /** The storage's Redis client and key base, when its driver is redis. */
-export function redisOf(storage: Storage): { client: import('ioredis').Redis; base: string } | undefined {
+export function redisOf(storage: Storage): { client: import('ioredis').Redis | import('ioredis').Cluster; base: string } | undefined {
   const driver = storage.getMount('').driver as Driver & { getInstance?: () => unknown; options?: { base?: string } }
   if (driver.name !== 'redis' || !driver.getInstance) return undefined
   return { client: driver.getInstance() as import('ioredis').Redis, base: driver.options?.base ?? '' }

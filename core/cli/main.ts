@@ -5,6 +5,7 @@ import { helpArgs } from './usage-error.ts'
 const main = defineCommand({
   meta: { name: 'proxy', version: pkg.version, description: pkg.description },
   subCommands: {
+    init: () => import('./commands/init.ts').then(m => m.default),
     start: () => import('./commands/start.ts').then(m => m.default),
     dev: () => import('./commands/dev.ts').then(m => m.default),
     build: () => import('./commands/build.ts').then(m => m.default),

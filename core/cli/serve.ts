@@ -2,6 +2,7 @@ import { consola } from 'consola'
 import { ConfigError } from '../config/validate.ts'
 import { startProxy, type StartOptions } from '../runtime.ts'
 import { missingServerFlags } from './heap-flags.ts'
+import { processRole } from '../process-role.ts'
 
 /** Start and stay up until SIGINT/SIGTERM, then close cleanly and exit 0. Config errors exit 1 with no stack. */
 /** How long open streams may run on after SIGINT/SIGTERM (PROXY_DRAIN_SECONDS). */
@@ -10,6 +11,8 @@ const drainMs = Number(process.env.PROXY_DRAIN_SECONDS ?? 10) * 1000
 export async function serveUntilSignal(options: StartOptions): Promise<void> {
   // consola goes quiet under NODE_ENV=test and friends; a server's start-up line must always show.
   consola.level = 3
+  // This process's stdout is the server's: request lines go there (plugins/access-log).
+  processRole.cliServer = true
   let running
   try {
     running = await startProxy(options)

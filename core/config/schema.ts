@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { aliasEntrySchema, proxyUrlSchema, payloadFilterRuleSchema, payloadRuleSchema } from './schema-entries.ts'
 import { fallbacksSchema, routingExtraSchema } from './schema-routing.ts'
+import { storageSchema } from './storage-schema.ts'
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER, range = `${min}..${max}`) =>
   z.number({ error: 'must be a number' }).int({ error: 'must be an integer' })
@@ -73,6 +74,8 @@ export const configSchema = z.looseObject({
   'max-request-body-mb': int(1, 4096).default(64),
   /** Where OAuth credential files live; `~` is the user's home. Not in the spec's table: our addition. */
   'auth-dir': z.string().default('~/.model-proxy/auths'),
+  /** Where state lives (fs, redis, memory): read at start, over proxy.config.ts, under PROXY_STORAGE_*. Our addition. */
+  storage: storageSchema,
 })
 
 /** The keys the core schema knows. */

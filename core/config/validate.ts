@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { configSchema, type ProxyConfig } from './schema.ts'
+import { resolveSecretRefs } from './secret-refs.ts'
 
 /** Start-up and management writes fail with this: one line per bad path, never a stack. */
 export class ConfigError extends Error {
@@ -47,10 +48,12 @@ export function unknownTopLevelKeys(input: unknown, extra: readonly z.ZodType[])
  * The document must be a mapping: a list, a scalar or text is refused, never read as "all defaults".
  */
 export function validateConfig(raw: unknown, extra: z.ZodType[] = []): ProxyConfig {
-  const input = raw ?? {}
-  if (typeof input !== 'object' || Array.isArray(input)) throw new ConfigError([`(root): must be a mapping of settings (key: value), got ${Array.isArray(input) ? 'a list' : `a ${typeof input}`}`])
+  const document = raw ?? {}
+  if (typeof document !== 'object' || Array.isArray(document)) throw new ConfigError([`(root): must be a mapping of settings (key: value), got ${Array.isArray(document) ? 'a list' : `a ${typeof document}`}`])
+  // `${env:NAME}` and `${file:path}` become their values before anything checks them.
+  const { data: input, issues: unresolved } = resolveSecretRefs(document)
   const result = configSchema.safeParse(input)
-  const issues = result.success ? [] : formatIssues(result.error)
+  const issues = [...unresolved, ...(result.success ? [] : formatIssues(result.error))]
   let config = result.success ? result.data : undefined
   for (const schema of extra) {
     // On the base-validated config when there is one, so a loose schema returns parsed values, not raw ones.

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import type { Fleet, FleetHealth } from './fleet.ts'
 
 /** Thrown at once, without waiting on a socket, while the shared store is down. */
@@ -16,7 +16,7 @@ const reasonOf = (error: Error & { code?: string }) => `Redis unreachable (${err
  * The fleet over the storage's own Redis connection: health follows the connection's events, messages
  * go over a second (subscriber) connection, and every `onUp` listener runs again after each reconnect.
  */
-export function redisFleet(client: Redis, base: string, instanceId: string): Fleet {
+export function redisFleet(client: Redis | Cluster, base: string, instanceId: string): Fleet {
   let up = client.status === 'ready'
   let reason: string | undefined = up ? undefined : 'connecting to Redis'
   let since = Date.now()
@@ -28,7 +28,7 @@ export function redisFleet(client: Redis, base: string, instanceId: string): Fle
   if (up) settle()
   const upListeners = new Set<() => void>()
   const channels = new Map<string, Set<(message: string) => void>>()
-  let subscriber: Redis | undefined
+  let subscriber: Redis | Cluster | undefined
 
   const runUpListeners = () => {
     for (const listener of upListeners) {
@@ -67,7 +67,8 @@ export function redisFleet(client: Redis, base: string, instanceId: string): Fle
 
   const ensureSubscriber = () => {
     if (subscriber) return
-    subscriber = client.duplicate({ autoResubscribe: false })
+    // A Cluster's duplicate takes its seed nodes first; its subscriber follows the slot map by itself.
+    subscriber = client.isCluster ? (client as Cluster).duplicate() : (client as Redis).duplicate({ autoResubscribe: false })
     subscriber.on('error', () => {})
     // (Re)subscribe on every connection: a SUBSCRIBE sent while Redis was down failed, and messages
     // missed meanwhile are caught up by the listeners' reconcile.

@@ -38,10 +38,12 @@ export function nextStamp(stamp: string | undefined, atLeast = 0): string {
 export class SharedDocs {
   constructor(private fleet: Fleet, readonly namespace: string) {}
 
-  get channel(): string { return `${this.namespace}:changed` }
+  // The namespace is a hash tag: a commit touches the stamps, the document and the channel in one
+  // script, and a Redis Cluster runs a script only on keys of one slot (else CROSSSLOT).
+  get channel(): string { return `{${this.namespace}}:changed` }
 
-  private stampsKey() { return this.fleet.key(`${this.namespace}:stamps`) }
-  private docKey(name: string) { return this.fleet.key(`${this.namespace}:doc:${name}`) }
+  private stampsKey() { return this.fleet.key(`{${this.namespace}}:stamps`) }
+  private docKey(name: string) { return this.fleet.key(`{${this.namespace}}:doc:${name}`) }
 
   /** Every document's current stamp. */
   async stamps(): Promise<Map<string, string>> {

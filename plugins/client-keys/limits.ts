@@ -1,6 +1,6 @@
 import type { Fleet } from 'model-proxy/internal'
 import { LocalLimits } from './limits-local.ts'
-import { commitScript, readScript, reserveScript } from './redis-scripts.ts'
+import { commitScript, limitKeys, readScript, reserveScript } from './redis-scripts.ts'
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'
 import { minuteMs, periodKeepMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
 
@@ -25,8 +25,7 @@ export class KeyLimits {
   constructor(private fleet: Fleet, private events: { down(error: unknown): void; up(written: number): void }) {}
 
   private keys(name: string, window: number, periods: string[]): string[] {
-    const key = (part: string) => this.fleet.key(`client-keys:${name}:${part}`)
-    return [key(`r:${window}`), key(`t:${window}`), key('held'), ...periods.map(id => key(`s:${id}`))]
+    return limitKeys(name => this.fleet.key(name), name, window, periods)
   }
 
   /** Whether Redis answers now; a fleet member that finds it away starts counting locally. */

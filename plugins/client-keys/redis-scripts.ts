@@ -7,6 +7,17 @@
  * `s:<period id>` nano-dollars spent per period (day, week, month, total).
  */
 
+/**
+ * The keys one script touches for a key name, under `client-keys:{<name>}:`: the name is a hash tag, so a
+ * Redis Cluster keeps them in one slot (it refuses a script across slots with CROSSSLOT). Braces in a
+ * name are escaped: they would end the tag early or leave it empty.
+ */
+export function limitKeys(key: (name: string) => string, name: string, window: number, periods: readonly string[]): string[] {
+  const tag = `{${name.replace(/[%{}]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}}`
+  const part = (suffix: string) => key(`client-keys:${tag}:${suffix}`)
+  return [part(`r:${window}`), part(`t:${window}`), part('held'), ...periods.map(id => part(`s:${id}`))]
+}
+
 /** Drops lapsed reservations, then sums the held tokens of this window (ARGV[2]) and the held cost. */
 const heldSums = `
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)

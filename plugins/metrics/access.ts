@@ -3,7 +3,7 @@ import type { ProxyKernel } from 'model-proxy'
 import { isLoopback } from 'model-proxy/internal'
 import { createSecretVerifier, formatWait } from '../management/api.ts'
 
-export interface MetricsSettings { enable: boolean; path: string; 'require-key': boolean }
+export interface MetricsSettings { enable: boolean; path: string; 'require-key': boolean | 'auto' }
 
 const refuse = (status: number, error: string) => new Response(JSON.stringify({ error }), { status, headers: { 'content-type': 'application/json' } })
 
@@ -16,7 +16,8 @@ function presentedKey(event: H3Event): string | undefined {
 }
 
 /**
- * Who may scrape. `require-key` off: anyone who reaches the port. On: the management key, with the
+ * Who may scrape. `require-key` off: anyone who reaches the port. `auto` (the default): loopback
+ * scrapers as they are, remote ones (the port is reachable beyond loopback) as with on. On: the management key, with the
  * management API's ban list for remote addresses (the metrics path is no way around it); with no
  * management secret at all, only loopback scrapers. Returns a refusal, or undefined to serve.
  */
@@ -26,6 +27,7 @@ export function createMetricsAccess(kernel: ProxyKernel, env: () => string | und
     if (!settings['require-key']) return undefined
     const ip = kernel.services.clientAddress?.(event) ?? getRequestIP(event) ?? ''
     const remote = !isLoopback(ip)
+    if (settings['require-key'] === 'auto' && !remote) return undefined
     const password = env()
     const hash = kernel.config['remote-management']['secret-key']
     if (!password && !hash) return remote ? refuse(403, 'metrics require the management key, and no management secret is set: only local scrapers are served') : undefined

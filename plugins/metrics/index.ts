@@ -24,8 +24,11 @@ export default defineProxyPlugin({
     metrics: z.object({
       enable: boolean().default(true),
       path: z.string().regex(/^\/[\w./-]*$/, { error: 'must be a path starting with /' }).default('/metrics'),
-      /** Scrapes need the management key (when a management secret is set; otherwise loopback only). */
-      'require-key': boolean().default(false),
+      /**
+       * Scrapes need the management key (when a management secret is set; otherwise loopback only).
+       * `auto`: only scrapers from beyond loopback do (model and provider names are not for everyone).
+       */
+      'require-key': z.union([boolean(), z.literal('auto')], { error: 'must be true, false or auto' }).default('auto'),
     }).prefault({}),
   }),
   setup(kernel) {

@@ -4,8 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { readClientKey } from '../../core/client-key.ts'
 import { families, greeting, type Family } from '../helpers/family-proxy.ts'
 import { useAgentLab, type AgentRun, type AgentSpec, type RunPlace } from './lab/agent-lab.ts'
-import { clientBin, clientRow, labTitle } from './lab/clients.ts'
+import { clientBin, clientRow, labTitle, skipWithoutAgents } from './lab/clients.ts'
 import { saveFixture } from './lab/fixtures.ts'
+
+skipWithoutAgents()
 
 /**
  * The real Codex CLI (@openai/codex, a native binary) in `codex exec`, configured the way its users add

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { clientKey, families, familyModels, greeting, type Family } from '../helpers/family-proxy.ts'
 import { useAgentLab, type AgentRun, type AgentSpec, type RunPlace } from './lab/agent-lab.ts'
-import { clientBin, clientRow, labTitle } from './lab/clients.ts'
+import { clientBin, clientRow, labTitle, skipWithoutAgents } from './lab/clients.ts'
 import { saveFixture } from './lab/fixtures.ts'
+
+skipWithoutAgents()
 
 /**
  * The real Gemini CLI (@google/gemini-cli) in headless mode, pointed at the proxy the way its users do

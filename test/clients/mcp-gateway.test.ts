@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { useAgentLab, type AgentRun, type RunPlace } from './lab/agent-lab.ts'
-import { clientBin } from './lab/clients.ts'
+import { clientBin, skipWithoutAgents } from './lab/clients.ts'
+
+skipWithoutAgents()
 
 /**
  * The real coding agents configured to use the proxy's /mcp as an MCP server, as their users write it,

@@ -117,7 +117,7 @@ describe('config shared through Redis, a file per instance', () => {
   it('settled, the instances leave the shared version alone (no back and forth)', async () => {
     const stamp = async () => {
       const storage = await createProxyStorage({ driver: 'redis', base })
-      try { return (await storage.getItem<{ stamp: string }>('fleet:config:doc:config'))?.stamp } finally { await storage.dispose() }
+      try { return (await storage.getItem<{ stamp: string }>('{fleet:config}:doc:config'))?.stamp } finally { await storage.dispose() }
     }
     const before = await stamp()
     await new Promise(resolve => setTimeout(resolve, 2500))

@@ -115,6 +115,20 @@ describe('GET /metrics', () => {
     }
   })
 
+  it('require-key auto (the default): loopback scrapers as they are, remote ones need the management key', async () => {
+    const kernel = proxy.proxy.kernel
+    expect(kernel.config.metrics).toMatchObject({ 'require-key': 'auto' })
+    expect((await fetch(`${proxy.url}/metrics`)).status).toBe(200)
+    const saved = kernel.services.clientAddress
+    kernel.services.clientAddress = () => '203.0.113.5'
+    try {
+      expect((await fetch(`${proxy.url}/metrics`)).status).toBe(401)
+      expect((await fetch(`${proxy.url}/metrics`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200)
+    } finally {
+      kernel.services.clientAddress = saved
+    }
+  })
+
   it('rejects a bad metrics config with the path named', async () => {
     const kernel = proxy.proxy.kernel
     await expect(kernel.applyConfig({ ...kernel.config, metrics: { path: 'no-slash' } } as never)).rejects.toThrow(/metrics\.path: must be a path starting with \//)

@@ -2,6 +2,7 @@ import { defineCommand } from 'citty'
 import { consola } from 'consola'
 import { buildServer } from '../build-server.ts'
 import { exitOnUsageError } from '../usage-error.ts'
+import { serverNodeFlags } from '../heap-flags.ts'
 
 export default defineCommand({
   meta: { name: 'build', description: 'Build a standalone server folder from a preset' },
@@ -11,6 +12,6 @@ export default defineCommand({
   },
   run: exitOnUsageError(async ({ args }) => {
     const out = await buildServer(args.preset, args.out)
-    consola.success(`built ${out}: start it with \`node ${out}/server.mjs\``)
+    consola.success(`built ${out}: start it with \`node ${serverNodeFlags.join(' ')} ${out}/server.mjs\` (or \`npm start\` there)`)
   }),
 })

@@ -17,7 +17,9 @@ export interface Running { url: string; pid: number; child: ChildProcess; stop()
 export function start(args: string[], env: Record<string, string> = {}, cwd = here): Promise<Running> {
   // Every Node side runs with the flags `npm start` gives the server (core/cli/heap-flags.ts):
   // without them one process in three or four was measured at twice its CPU per request for life.
-  const child = spawn(process.execPath, [...serverNodeFlags, ...args], { cwd, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // No request line per request on stdout (the access log), so figures stay comparable with earlier runs;
+  // PROXY_ACCESS_LOG=json in the caller's environment measures it.
+  const child = spawn(process.execPath, [...serverNodeFlags, ...args], { cwd, env: { PROXY_ACCESS_LOG: 'off', ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
   return new Promise((resolve, reject) => {
     let text = ''
     const onData = (chunk: Buffer) => {

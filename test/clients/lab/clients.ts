@@ -1,17 +1,25 @@
 import { readFileSync } from 'node:fs'
+import { beforeEach } from 'vitest'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { agentsDir, agentsMissing } from '../agents/install.ts'
 
 /**
  * The client lab's registry: every client the proxy promises to serve, as the npm package a user
- * installs. `npm test` runs them from this repo's devDependencies; `npm run clients:latest` installs
+ * installs. `npm test` runs the SDKs from this repo's devDependencies and the agents from the lab's own
+ * folder (test/clients/agents, newest releases, installed when the tests run); `npm run clients:latest` installs
  * the newest release of each into a temp folder and points CLIENTS_DIR at it (the vitest config then
  * resolves the SDK imports there too).
  */
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
-/** The folder whose node_modules holds the clients under test. */
+/** The folder whose node_modules holds the SDKs under test. */
 export const clientsDir = process.env.CLIENTS_DIR || repoRoot
+/** The folder whose node_modules holds the agent CLIs under test. */
+export const agentClientsDir = process.env.CLIENTS_DIR || agentsDir
+/** Why the agent tests cannot run here (the CLIs could not be installed), or undefined. */
+export const agentsUnavailable = agentsMissing(agentClientsDir)
+const agentIds = new Set<string>(['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code'])
 
 /** Agents (a binary on PATH) and SDKs (imported), with the package that ships each. */
 export const clientPackages = {
@@ -35,12 +43,16 @@ export const sdkPackages: string[] = ['openai', '@anthropic-ai/sdk', '@google/ge
 
 /** The installed version of a client package. */
 export function clientVersion(client: ClientId): string {
-  const manifest = JSON.parse(readFileSync(join(clientsDir, 'node_modules', clientPackages[client], 'package.json'), 'utf8')) as { version: string }
-  return manifest.version
+  const dir = agentIds.has(client) ? agentClientsDir : clientsDir
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'node_modules', clientPackages[client], 'package.json'), 'utf8')) as { version: string }).version
+  } catch {
+    return 'not installed'
+  }
 }
 
 /** An agent's executable as npm links it. */
-export const clientBin = (bin: string) => join(clientsDir, 'node_modules', '.bin', bin)
+export const clientBin = (bin: string) => join(agentClientsDir, 'node_modules', '.bin', bin)
 
 /** `claude-code 2.1.330`: a row of the client x family matrix. */
 export const clientRow = (client: ClientId, flavour?: string) => `${client} ${clientVersion(client)}${flavour ? ` ${flavour}` : ''}`
@@ -51,3 +63,10 @@ export const clientRow = (client: ClientId, flavour?: string) => `${client} ${cl
  */
 export const labTitle = (row: string, family: string) => `[lab] ${row} -> ${family}`
 export const labTitlePattern = /^\[lab\] (.+) -> (\w+)$/
+
+/** In an agent's test file: every test skips, saying why, when the agent CLIs could not be installed. */
+export function skipWithoutAgents(): void {
+  if (!agentsUnavailable) return
+  console.warn(`client lab: skipped: ${agentsUnavailable}`)
+  beforeEach(context => context.skip(agentsUnavailable))
+}
