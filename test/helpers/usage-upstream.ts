@@ -90,7 +90,8 @@ function generate(model: string, stream: boolean): { stream: string[] } | { json
 
 export interface UsageUpstream { url: string; requests: Array<{ url: string; body: any }>; close(): Promise<void> }
 
-export async function startUsageUpstream(): Promise<UsageUpstream> {
+/** `frameDelayMs`: a pause before each stream frame (the answer stays in flight a while). */
+export async function startUsageUpstream(options: { frameDelayMs?: number } = {}): Promise<UsageUpstream> {
   const requests: UsageUpstream['requests'] = []
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = []
@@ -108,7 +109,11 @@ export async function startUsageUpstream(): Promise<UsageUpstream> {
     if (!answer) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
     if ('json' in answer) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json))
     res.writeHead(200, { 'content-type': 'text/event-stream' })
-    for (const frame of answer.stream) res.write(frame)
+    for (const frame of answer.stream) {
+      if (options.frameDelayMs) await new Promise(resolve => setTimeout(resolve, options.frameDelayMs))
+      if (res.destroyed) return
+      res.write(frame)
+    }
     res.end()
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
