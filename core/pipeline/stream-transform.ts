@@ -83,8 +83,8 @@ class PassthroughTransform implements StreamTransform {
   get upstreamError(): string | undefined { return this.#tap?.error }
 
   #out(events: Buffer): Buffer {
-    // Upstreams send about a token per event: four characters each, for an estimate should no usage come.
-    for (let at = events.indexOf('\n\n'); at !== -1; at = events.indexOf('\n\n', at + 2)) this.delivered += 4
+    // Upstreams send about a token per chunk: four characters each, for an estimate should no usage come.
+    this.delivered += 4
     return this.#rename ? Buffer.from(events.toString('utf8').replace(this.#rename.pattern, this.#rename.value), 'utf8') : events
   }
 
@@ -95,7 +95,7 @@ class PassthroughTransform implements StreamTransform {
     if (!cut) return undefined
     let events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
     if (this.#tap) {
-      events = this.#tap.read(events)
+      events = this.#tap.pass(events)
       if (!events.length) return undefined
     }
     if (this.primed) return this.#out(events)
@@ -132,7 +132,7 @@ class PassthroughTransform implements StreamTransform {
     }
     const tap = this.#tap
     if (tap) {
-      if (tail) tail = tap.read(tail)
+      if (tail) tail = tap.pass(tail)
       tap.end()
       this.cut ??= tap.terminated() ? undefined : 'the upstream stream ended before its last event'
     }
