@@ -169,7 +169,7 @@ class TranslatingTransform implements StreamTransform {
         this.#finished = true
         this.usage = event.usage
       } else if (event.type === 'error') this.upstreamError ??= event.message
-      else if ('delta' in event) this.delivered += event.delta.length
+      else if (event.type === 'text' || event.type === 'thinking' || event.type === 'tool_call_delta') this.delivered += event.delta.length
       this.onAnswer?.(event)
       out += this.encoder.push(event)
     }
