@@ -20,6 +20,8 @@ type Client = typeof clients[number]
 /** USD per million tokens: every kind its own price, so a wrong split shows in the cost. */
 const price = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
 
+/** Clients of a messages upstream that cuts its stream after the first text (same format, and translated). */
+const cutClients = ['messages', 'chat'] as const
 const cases = clients.flatMap(client => families.flatMap(family => [false, true].map(stream => ({ client, family, stream, name: `${client}-${family}-${stream ? 'stream' : 'whole'}` }))))
 
 let upstream: UsageUpstream
@@ -36,11 +38,11 @@ beforeAll(async () => {
     recorder: { mode: 'all' },
     otel: { endpoint: receiver.url },
     'compat-provider': [{ name: 'scripted', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'up-compat', alias: 'm-compat' }] }],
-    'beta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-beta', alias: 'm-beta' }] }],
     'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${upstream.url}/v1`, models: [{ name: 'up-gamma', alias: 'm-gamma' }] }],
     'alpha-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-alpha', alias: 'm-alpha' }] }],
-    'model-prices': Object.fromEntries(families.map(family => [`m-${family}`, price])),
-    'client-keys': cases.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 10_000_000, budget: { usd: 100, period: 'day' } })),
+    'beta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-beta', alias: 'm-beta' }, { name: 'up-beta-cut', alias: 'm-cut' }] }],
+    'model-prices': Object.fromEntries([...families.map(family => `m-${family}`), 'm-cut'].map(model => [model, price])),
+    'client-keys': [...cases.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 10_000_000, budget: { usd: 100, period: 'day' } })), ...cutClients.map(client => ({ key: `ck-cut-${client}`, name: `cut-${client}` }))],
   })
 })
 afterAll(async () => {
@@ -130,11 +132,37 @@ describe('one settlement per request, from the usage the upstream reported', () 
     expect(sessions).toHaveLength(cases.length)
     for (const session of sessions) expect(session.cache_hit_ratio).toBe(0.6)
 
+    // A stream cut after its first text (a clean close, no terminal event): the client is told it failed,
+    // and the key is charged an estimate of what was delivered, never the reservation, labelled as one.
+    for (const client of cutClients) {
+      const key = `ck-cut-${client}`
+      if (client === 'messages') {
+        const anthropic = new Anthropic({ baseURL: proxy.url, apiKey: key, maxRetries: 0 })
+        await expect(anthropic.messages.stream({ model: 'm-cut', max_tokens: 16_000, messages: [{ role: 'user', content: 'hi' }] }).finalMessage()).rejects.toThrow(/stream/)
+      } else {
+        const openai = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: key, maxRetries: 0 })
+        await expect((async () => { for await (const _ of await openai.chat.completions.create({ model: 'm-cut', stream: true, max_tokens: 16_000, messages: [{ role: 'user', content: 'hi' }] })); })()).rejects.toThrow(/stream/)
+      }
+      const view = await admin(`/client-keys/cut-${client}`)
+      expect(view.usage.minute.tokens, `cut ${client}`).toBeGreaterThanOrEqual(scriptedUsage.beta.input)
+      // The prompt as the upstream reported it before the cut, and about what was delivered: far from max_tokens.
+      expect(view.usage.minute.tokens, `cut ${client}: never the reservation`).toBeLessThan(1100)
+    }
+    const after = (await admin('/usage')).usage
+    for (const client of cutClients) expect(after.by_client_key[`cut-${client}`], `cut ${client}`).toMatchObject({ requests: 1, failure: 1, estimated_requests: 1 })
+    const { requests: cutRecords } = await admin('/requests?limit=200')
+    for (const client of cutClients) {
+      const record = cutRecords.find((item: { keyName?: string }) => item.keyName === `cut-${client}`)
+      expect(record.usage.estimated, `cut ${client}`).toBe(true)
+      expect(record.error, `cut ${client}`).toMatch(/before its last event/)
+    }
+
     // The spans say the same, to the token.
     closed = true
     await proxy.close()
-    const servers = receiver.spans.filter(span => span.kind === 2)
+    const servers = receiver.spans.filter(span => span.kind === 2 && span.attributes['gen_ai.request.model'] !== 'm-cut')
     expect(servers).toHaveLength(cases.length)
+    for (const cut of receiver.spans.filter(span => span.kind === 2 && span.attributes['gen_ai.request.model'] === 'm-cut')) expect(cut.attributes['proxy.usage.estimated']).toBe(true)
     for (const span of servers) {
       const family = String(span.attributes['gen_ai.request.model']).slice(2) as UsageFamily
       const want = scriptedUsage[family]

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net'
  * A scripted upstream of every family that reports known usage, cache reads, cache writes and reasoning
  * tokens included, in each family's own fields, streaming and not. What a proxy settles a request with
  * must be exactly `scriptedUsage[family]` (in canonical terms: input counts every prompt token, output
- * counts reasoning).
+ * counts reasoning). A model whose name ends in `-cut` streams its first text and then closes the
+ * connection cleanly, without the rest, its usage or its terminal event.
  */
 export type UsageFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 
@@ -109,7 +110,9 @@ export async function startUsageUpstream(options: { frameDelayMs?: number } = {}
     if (!answer) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
     if ('json' in answer) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json))
     res.writeHead(200, { 'content-type': 'text/event-stream' })
-    for (const frame of answer.stream) {
+    const model = String(body.model ?? generateMatch?.[1] ?? '')
+    const frames = model.endsWith('-cut') ? answer.stream.slice(0, answer.stream.findIndex(frame => frame.includes(' from')) + 1) : answer.stream
+    for (const frame of frames) {
       if (options.frameDelayMs) await new Promise(resolve => setTimeout(resolve, options.frameDelayMs))
       if (res.destroyed) return
       res.write(frame)
