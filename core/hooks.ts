@@ -33,7 +33,10 @@ export interface ProxyRequest {
   timing?: RequestTiming
   /** What the last translated attempt could not carry to its upstream format (`x-proxy-dropped`). */
   dropped?: string[]
-  /** A hook needs this request's token usage (limits, cost): answers are decoded even where bytes could pass through. */
+  /**
+   * A hook needs this request's token usage (limits, cost). Every answer is read for its usage now (a
+   * same-format one by the usage tap, its bytes untouched), so this changes nothing; kept for plugins that set it.
+   */
   needsUsage?: boolean
   /** The model that served, when routing chose another than `model` (a scenario rule or a fallback). */
   servedModel?: string

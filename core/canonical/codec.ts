@@ -33,6 +33,41 @@ export interface StreamDecoder {
   push(frame: StreamFrame): StreamEvent[]
   /** Upstream ended: returns the closing events (a `finish` if none was produced yet). */
   end(): StreamEvent[]
+  /**
+   * Whether the format's terminal event has come (`[DONE]`, `message_stop`, `response.completed`, a
+   * finish reason, an error event). A stream that ends without it was cut: the client is told so, never
+   * given a normal finish. A decoder without it cannot tell: its streams count as whole.
+   */
+  terminated?(): boolean
+}
+
+/**
+ * Bytes that mark the frames a decoder must see to know a stream's usage and its end (the usage
+ * events, the terminal event). A same-format stream passes through as the upstream's bytes: only the
+ * frames holding a marker are decoded (core/pipeline/usage-tap.ts).
+ */
+export interface StreamMarker {
+  /** ASCII text found in the frame's bytes (a JSON key or value with its quotes, an event name). */
+  text: string
+  /** The marker is a JSON key whose value must be an object (`{`) or a string (`"`): `"usage":null` is no match. */
+  value?: 'object' | 'string'
+  /** The frame repeats a running total (every chunk's usage): only the last such frame is read, at the end. */
+  last?: boolean
+}
+
+/**
+ * A format whose streams report usage only when asked (chat: `stream_options.include_usage`): a
+ * same-format stream asks the upstream for it, and the frame the client did not ask for is dropped.
+ */
+export interface StreamUsageOption {
+  /** The top-level request field that asks. */
+  field: string
+  /** Whether the client asked, from the field's value. */
+  asked(value: unknown): boolean
+  /** The field's value that asks, from what the client sent there (undefined: nothing). */
+  ask(value: unknown): unknown
+  /** Whether a frame is the usage-only frame a client that did not ask must not see. */
+  usageOnly(frame: StreamFrame): boolean
 }
 
 /** Stateful per request: feed canonical events in, get wire text out (complete SSE frames or JSON-stream pieces). */
@@ -88,6 +123,10 @@ export interface WireCodec {
     /** How this format's upstreams frame a stream (default `sse`): the decoder is fed frames cut that way. */
     framing?: StreamFraming
     createDecoder(): StreamDecoder
+    /** The frames that carry usage and the terminal event: read while a same-format stream passes through. */
+    markers?: StreamMarker[]
+    /** How a client asks for a stream's usage, when that is optional in this format. */
+    usageOption?: StreamUsageOption
     createEncoder(options: StreamEncoderOptions): StreamEncoder
   }
   error: {

@@ -110,6 +110,8 @@ export interface Usage {
   cachedInputTokens?: number
   cacheCreationInputTokens?: number
   reasoningTokens?: number
+  /** The upstream reported no usage (or the stream was cut before it did): these counts are the proxy's estimate. */
+  estimated?: boolean
 }
 
 export interface CanonicalResponse {

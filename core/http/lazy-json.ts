@@ -1,6 +1,12 @@
 import type { ClientBody } from './client-body.ts'
 
-interface LazyState { body: ClientBody; touched: boolean }
+interface LazyState {
+  body: ClientBody
+  touched: boolean
+  /** Top-level fields the proxy adds before the client's own (`withLeadingField`), and the bytes with them. */
+  leading?: Record<string, unknown>
+  bytes?: Buffer
+}
 // The state is asked of the stand-in itself (its `get` trap answers this symbol without parsing): a
 // WeakMap keyed by one object per request keeps them all past the young collection (core/request-state.ts).
 const lazyState = Symbol('lazy json')
@@ -18,7 +24,9 @@ export function lazyJsonOf(body: ClientBody): Record<string, unknown> {
   const state: LazyState = { body, touched: false }
   const whole = () => {
     state.touched = true
-    return body.object()
+    const object = body.object()
+    if (state.leading) Object.assign(object, state.leading)
+    return object
   }
   const proxy = new Proxy({}, {
     get: (_, key) => key === lazyState ? state : Reflect.get(whole(), key),
@@ -40,7 +48,31 @@ export function lazyJsonOf(body: ClientBody): Record<string, unknown> {
 /** The client's bytes, when `json` is a lazy body nobody has touched. */
 export function clientBytesOf(json: object): Buffer | undefined {
   const state = stateOf(json)
-  return state && !state.touched ? state.body.bytes : undefined
+  return state && !state.touched ? state.bytes ?? state.body.bytes : undefined
+}
+
+/**
+ * Adds a top-level field the client did not send to a lazy body, without parsing it: the bytes get it
+ * written right after their opening brace, the object (should anyone read it) gets it too. False when
+ * `json` is no untouched lazy body.
+ */
+export function withLeadingField(json: object, field: string, value: unknown): boolean {
+  const state = stateOf(json)
+  if (!state || state.touched) return false
+  state.leading = { ...state.leading, [field]: value }
+  state.bytes = withLeadingBytes(state.bytes ?? state.body.bytes, field, value)
+  return true
+}
+
+/** JSON object bytes with `"field":value` written first (the client's text untouched after it). */
+export function withLeadingBytes(bytes: Buffer | string, field: string, value: unknown): Buffer {
+  const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes
+  const open = buffer.indexOf(0x7b)
+  let next = open + 1
+  while (next < buffer.length && (buffer[next] === 0x20 || buffer[next] === 0x0a || buffer[next] === 0x0d || buffer[next] === 0x09)) next++
+  const empty = buffer[next] === 0x7d
+  const inserted = Buffer.from(`${JSON.stringify(field)}:${JSON.stringify(value)}${empty ? '' : ','}`, 'utf8')
+  return Buffer.concat([buffer.subarray(0, open + 1), inserted, buffer.subarray(open + 1)])
 }
 
 /** A plain object for `json` (what `structuredClone` and friends need): a lazy body is parsed. */

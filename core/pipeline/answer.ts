@@ -9,6 +9,8 @@ import { releaseParsedBody } from './request.ts'
 import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
 import { watchTransform } from './reply-hook.ts'
 import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
+import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
+import { usageOfAnswer } from './answer-usage.ts'
 
 /** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
 export const droppedHeader = 'x-proxy-dropped'
@@ -35,11 +37,13 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   if (broken !== undefined) return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${broken}`, type: 'server_error' }, 502, { bootstrap: true })
   clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)
+  // Before the parsed body is let go: the estimate's basis should the upstream report no usage.
+  const promptTokens = promptTokensEstimate(request)
   releaseParsedBody(request)
   const ctx = new StreamResponseContext(request, attempt.candidate, reply.status, reply.headers, droppedHeaders(request), answer)
   ctx.sse = plan.sse
   answer.start((outcome) => {
-    ctx.usage = outcome.usage
+    ctx.usage = settledUsage(promptTokens, outcome.usage, outcome.partial ?? false, outcome.delivered ?? 0)
     ctx.error = outcome.error
     ctx.durationMs = Date.now() - request.startedAt
     ctx.upstreamMs = performance.now() - clock.sentAt
@@ -60,10 +64,13 @@ export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>)
   ctx.upstreamMs = clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)
   ctx.durationMs = Date.now() - request.startedAt
-  // Same format, same model name, nobody counting tokens: the upstream's bytes are the answer.
-  if (plan.passthrough && plan.upstreamModel === request.model && !kernel.config['usage-statistics-enabled'] && !request.needsUsage) return respondWhole(attempt, ctx, text)
+  // Same format, same model name: the upstream's bytes are the answer, read for their usage only.
+  if (plan.passthrough && plan.upstreamModel === request.model) {
+    ctx.usage = settledUsage(promptTokensEstimate(request), usageOfAnswer(kernel, plan.upstream, text), false, 0)
+    return respondWhole(attempt, ctx, text)
+  }
   const translated = translateResponse(kernel, request, plan, text)
-  ctx.usage = translated.usage
+  ctx.usage = settledUsage(promptTokensEstimate(request), translated.usage, false, 0)
   ctx.answer = translated.body
   return respondWhole(attempt, ctx, JSON.stringify(translated.body))
 }

@@ -16,6 +16,7 @@ import { startTiming, startUpstreamClock } from './timing.ts'
 import { failAttempt, type Attempt } from './attempt-result.ts'
 import { announceReply } from './reply-hook.ts'
 import { scrubSecrets } from '../credential.ts'
+import { askUpstreamForUsage } from './usage-option.ts'
 import type { AttemptOutcome } from './outcome.ts'
 
 export interface AttemptInput {
@@ -31,10 +32,11 @@ export interface AttemptInput {
 export async function attemptOnce(kernel: ProxyKernel, { request, candidate, number, signal, options }: AttemptInput): Promise<AttemptOutcome> {
   const provider = kernel.providers.get(candidate.credential.family)
   if (!provider) throw new ProxyError(500, `provider family ${candidate.credential.family} is not installed`, 'server_error')
-  const http = await prepareUpstream(kernel, request, candidate, provider)
+  const plan = planAnswer(request, provider, candidate.upstreamModel, options)
+  const http = await prepareUpstream(kernel, request, candidate, provider, plan.passthrough)
   // Time spent waiting for this upstream is not the proxy's overhead (timing.ts).
   const clock = startUpstreamClock(request.timing ??= startTiming())
-  const attempt: Attempt = { kernel, request, candidate, provider, plan: planAnswer(request, provider, candidate.upstreamModel, options), number, clock }
+  const attempt: Attempt = { kernel, request, candidate, provider, plan, number, clock }
   const reply = await exchange(http, request.stream, signal, upstreamTimeouts(kernel.config))
   if (reply.kind === 'unreachable') return failAttempt(attempt, reply.failure, reply.status, { detail: reply.detail })
   clock.firstByteMs = reply.headersAt - clock.sentAt
@@ -50,7 +52,7 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
 }
 
 /** The upstream request: body in the provider's format, the provider's URL and auth, then `before-upstream` hooks. */
-async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, provider: ProviderDef): Promise<UpstreamHttpRequest> {
+async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, provider: ProviderDef, passthrough: boolean): Promise<UpstreamHttpRequest> {
   await restoreSignatures(kernel, request, provider.format)
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
@@ -64,6 +66,8 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
     const usable = source && (request.clientBody?.bytes === source.bytes ? !modelInBody || request.clientBody.repeats('model') === false : clientBytesUsable(source.text, modelInBody, source.bytes))
     if (usable) http.jsonText = { of: body, text: source.bytes }
   }
+  // A same-format stream reports its usage even when the client did not ask (accounting reads it).
+  if (passthrough) askUpstreamForUsage(kernel.formats.get(provider.format), request, http)
   // A body written out anew (translated, or changed) copies the client's long strings from its bytes.
   const strings = parsed ? rawStringsOf(request.body) : undefined
   if (strings) http.rawStrings ??= strings

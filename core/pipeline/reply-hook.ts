@@ -35,6 +35,9 @@ class WatchedTransform implements StreamTransform {
 
   get primed(): boolean { return this.transform.primed }
   get usage(): StreamTransform['usage'] { return this.transform.usage }
+  get cut(): string | undefined { return this.transform.cut }
+  get upstreamError(): string | undefined { return this.transform.upstreamError }
+  get delivered(): number { return this.transform.delivered }
 
   #out(bytes: Uint8Array | undefined): Uint8Array | undefined {
     if (bytes) try { this.watch(bytes, 'client') } catch {}

@@ -22,7 +22,7 @@ describe('lastEventEnd', () => {
 const frame = (model: string, content: string) => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"${model}","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}\n\n`
 const upstreamText = frame('up', 'héllo wörld ✓') + frame('up', 'ünïcode') + 'data: [DONE]\n\n'
 const kernel = { formats: new Map([['chat', chatCodec]]) } as unknown as ProxyKernel
-const request = (model: string) => ({ inbound: 'chat', model }) as ProxyRequest
+const request = (model: string) => ({ inbound: 'chat', model, body: { stream_options: { include_usage: true } } }) as unknown as ProxyRequest
 const plan: AnswerPlan = { upstream: 'chat', upstreamModel: 'up', sse: true, passthrough: true }
 
 /** Feed `text` in pieces of `size` bytes (cutting UTF-8 characters too); collect what the client gets. */
@@ -51,12 +51,24 @@ describe('same-format stream passthrough', () => {
     expect(run('my-alias', size).text).toBe(upstreamText.replaceAll('"model":"up"', '"model":"my-alias"'))
   })
 
-  it('a stream cut mid-event ends with what was left, and a failure is an error event in the client format', () => {
+  it('a stream cut mid-event never sends the half event: it is cut, and the failure is an error event in the client format', () => {
     const transform = createStreamTransform(kernel, request('up'), plan)
     expect(transform.push(Buffer.from('data: {"partial"'))).toBeUndefined()
     expect(transform.primed).toBe(false)
-    expect(Buffer.from(transform.end()!).toString()).toBe('data: {"partial"')
+    expect(transform.end()).toBeUndefined()
+    expect(transform.cut).toMatch(/mid-event/)
     expect(Buffer.from(transform.fail('boom')!).toString()).toContain('boom')
+  })
+
+  it('a stream that ends whole events but no terminal event is cut; a last whole event without its blank line still goes', () => {
+    const cut = createStreamTransform(kernel, request('up'), plan)
+    cut.push(Buffer.from(frame('up', 'a')))
+    expect(cut.end()).toBeUndefined()
+    expect(cut.cut).toMatch(/before its last event/)
+    const whole = createStreamTransform(kernel, request('up'), plan)
+    whole.push(Buffer.from(`${frame('up', 'a')}data: [DONE]`))
+    expect(Buffer.from(whole.end()!).toString()).toBe('data: [DONE]\n\n')
+    expect(whole.cut).toBeUndefined()
   })
 })
 

@@ -9,6 +9,8 @@ import { ProxyError } from '../http/errors.ts'
 import { firstEventOffset } from './first-event.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
+import { isBlank, isWholeEvent, UsageTap } from './usage-tap.ts'
+import { clientAskedForUsage } from './usage-option.ts'
 
 /** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
 export interface StreamTransform {
@@ -18,7 +20,14 @@ export interface StreamTransform {
   fail(message: string, status?: number): Uint8Array | undefined
   /** The upstream has sent something real (a whole event): from here on the answer is committed. */
   readonly primed: boolean
+  /** The usage the upstream reported (so far, when the stream did not end whole). */
   readonly usage?: Usage
+  /** Set by `end()` when the upstream ended without its terminal event, or mid-event: the stream was cut. */
+  readonly cut?: string
+  /** An error the upstream sent in its stream (the client got it in its format): the answer failed. */
+  readonly upstreamError?: string
+  /** Characters of answer given to the client (an estimate's basis when no usage came). */
+  readonly delivered: number
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -50,6 +59,10 @@ export function lastEventEnd(buffer: Buffer): number {
  */
 class PassthroughTransform implements StreamTransform {
   primed = false
+  cut: string | undefined = undefined
+  delivered = 0
+  /** Reads usage and the terminal event off the bytes (formats whose codec names its markers). */
+  readonly #tap: UsageTap | undefined
   /** Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it. */
   #carry: Buffer | undefined
   readonly #encoderForErrors: StreamEncoder | undefined
@@ -57,6 +70,8 @@ class PassthroughTransform implements StreamTransform {
 
   constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
     const codec = kernel.formats.get(request.inbound)
+    const markers = codec?.stream.markers
+    this.#tap = markers && new UsageTap(codec.stream.createDecoder(), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
     this.#encoderForErrors = codec?.stream.createEncoder({ model: request.model })
     this.#rename = upstreamModel === request.model
       ? undefined
@@ -64,7 +79,12 @@ class PassthroughTransform implements StreamTransform {
       : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
   }
 
+  get usage(): Usage | undefined { return this.#tap?.usage }
+  get upstreamError(): string | undefined { return this.#tap?.error }
+
   #out(events: Buffer): Buffer {
+    // Upstreams send about a token per chunk: four characters each, for an estimate should no usage come.
+    this.delivered += 4
     return this.#rename ? Buffer.from(events.toString('utf8').replace(this.#rename.pattern, this.#rename.value), 'utf8') : events
   }
 
@@ -73,7 +93,11 @@ class PassthroughTransform implements StreamTransform {
     const cut = lastEventEnd(buffer)
     this.#carry = cut < buffer.length ? buffer.subarray(cut) : undefined
     if (!cut) return undefined
-    const events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
+    let events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
+    if (this.#tap) {
+      events = this.#tap.pass(events)
+      if (!events.length) return undefined
+    }
     if (this.primed) return this.#out(events)
     // The head of the stream: what precedes the first event is dropped, a broken first event throws.
     // Only the head is decoded to find it (a whole answer can arrive in this one chunk).
@@ -93,9 +117,26 @@ class PassthroughTransform implements StreamTransform {
     return this.#out(Buffer.from(whole.slice(at), 'utf8'))
   }
 
-  /** A clean end: what is left goes as it came (an SSE client drops an event that lacks its blank line). */
+  /**
+   * A clean end. A last event without its blank line goes out with one when it is whole; half an event
+   * never does: the stream was cut, and so was one that never reached its terminal event.
+   */
   end(): Uint8Array | undefined {
-    return this.#carry && this.#out(this.#carry)
+    const carry = this.#carry
+    this.#carry = undefined
+    let tail: Buffer | undefined
+    if (carry && !isBlank(carry)) {
+      const whole = isWholeEvent(carry)
+      if (whole === false) this.cut = 'the upstream stream ended mid-event'
+      else if (whole) tail = Buffer.concat([carry, Buffer.from('\n\n')])
+    }
+    const tap = this.#tap
+    if (tap) {
+      if (tail) tail = tap.pass(tail)
+      tap.end()
+      this.cut ??= tap.terminated() ? undefined : 'the upstream stream ended before its last event'
+    }
+    return tail?.length ? this.#out(tail) : undefined
   }
 
   fail(message: string, status = 502): Uint8Array | undefined {
@@ -108,6 +149,9 @@ class PassthroughTransform implements StreamTransform {
 class TranslatingTransform implements StreamTransform {
   primed = false
   usage: Usage | undefined = undefined
+  cut: string | undefined = undefined
+  upstreamError: string | undefined = undefined
+  delivered = 0
   #finished = false
   readonly #parser: ReturnType<typeof createFrameParser>
   readonly #text = new Utf8Decoder()
@@ -124,7 +168,8 @@ class TranslatingTransform implements StreamTransform {
         if (this.#finished) continue
         this.#finished = true
         this.usage = event.usage
-      }
+      } else if (event.type === 'error') this.upstreamError ??= event.message
+      else if (event.type === 'text' || event.type === 'thinking' || event.type === 'tool_call_delta') this.delivered += event.delta.length
       this.onAnswer?.(event)
       out += this.encoder.push(event)
     }
@@ -141,6 +186,12 @@ class TranslatingTransform implements StreamTransform {
     let out = ''
     for (const sse of this.#parser.push(this.#text.end())) out += this.#emit(this.decoder.push(sse))
     for (const sse of this.#parser.end()) out += this.#emit(this.decoder.push(sse))
+    if (this.decoder.terminated?.() === false) {
+      // Cut before its terminal event: what came goes out, never a finish; the usage so far is kept.
+      this.cut = 'the upstream stream ended before its last event'
+      for (const event of this.decoder.end()) if (event.type === 'finish') this.usage = event.usage
+      return bytes(out)
+    }
     return bytes(out + this.#emit(this.decoder.end()) + this.encoder.end())
   }
 

@@ -12,6 +12,7 @@ import type { ProxyRequest } from '../hooks.ts'
 class TestTransform implements StreamTransform {
   primed = false
   usage = { inputTokens: 1, outputTokens: 2 }
+  delivered = 0
   constructor(private readonly throwOn?: string) {}
   push(chunk: Uint8Array) {
     const text = Buffer.from(chunk).toString()
@@ -56,7 +57,7 @@ describe('AnswerStream', () => {
     expect(outcomes).toEqual([])
     expect(await collect(answer)).toBe('a\n\nb\n\n[end]')
     await new Promise(resolve => setImmediate(resolve))
-    expect(outcomes).toEqual([{ usage: { inputTokens: 1, outputTokens: 2 }, error: undefined }])
+    expect(outcomes).toEqual([{ usage: { inputTokens: 1, outputTokens: 2 }, delivered: 0 }])
   })
 
   it.each([
@@ -77,7 +78,7 @@ describe('AnswerStream', () => {
     upstream.destroy(new Error('reset'))
     expect(await text).toBe('a\n\n[error 502 upstream stream failed: reset]')
     await new Promise(resolve => setImmediate(resolve))
-    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'upstream stream failed: reset' }])
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'upstream stream failed: reset', partial: true, delivered: 0 }])
   })
 
   it('a client that goes away destroys the upstream body, and the outcome says so', async () => {
@@ -85,7 +86,7 @@ describe('AnswerStream', () => {
     answer.destroy()
     await new Promise(resolve => setImmediate(resolve))
     expect(upstream.destroyed).toBe(true)
-    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected' }])
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0 }])
   })
 
   it('reads the upstream no faster than the client takes it', async () => {
@@ -113,7 +114,7 @@ describe('AnswerStream', () => {
     await new Promise(resolve => setImmediate(resolve))
     expect(upstream.destroyed).toBe(true)
     expect(open.size).toBe(0)
-    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'shutting down' }])
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'shutting down', partial: true, delivered: 0 }])
   })
 })
 
@@ -163,6 +164,6 @@ describe('StreamResponseContext', () => {
     await reader.cancel()
     await new Promise(resolve => setImmediate(resolve))
     expect(upstream.destroyed).toBe(true)
-    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected' }])
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0 }])
   })
 })

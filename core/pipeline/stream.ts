@@ -5,7 +5,14 @@ import type { OpenAnswer, OpenAnswers } from './open-answers.ts'
 
 export { createStreamTransform } from './stream-transform.ts'
 
-export interface StreamOutcome { usage?: Usage; error?: string }
+export interface StreamOutcome {
+  usage?: Usage
+  error?: string
+  /** The answer did not end whole (cut, failed, or the client left): its usage is what was delivered. */
+  partial?: boolean
+  /** Characters of answer the client was given. */
+  delivered?: number
+}
 
 /**
  * A stream answer: the upstream body through the transform, as a Node Readable, piped into the
@@ -82,12 +89,16 @@ export class AnswerStream extends Readable {
   #onEnd = (): void => {
     if (this.#primed) return this.#broken('the stream ended before its first event')
     if (this.#closed) return
-    this.#closed = true
-    const tail = this.#transform.end()
+    const transform = this.#transform
+    const tail = transform.end()
     if (tail) this.push(tail)
+    // Ended without its terminal event, or mid-event: a failure, never a normal finish.
+    if (transform.cut) return this.#fail(`upstream stream failed: ${transform.cut}`)
+    this.#closed = true
     this.push(null)
     // Told now, not when the client has read the end: usage counts (token limits) land before the client's next request.
-    this.#finish({ usage: this.#transform.usage })
+    const error = transform.upstreamError
+    this.#finish(error === undefined ? { usage: transform.usage, delivered: transform.delivered } : { usage: transform.usage, error, partial: true, delivered: transform.delivered })
   }
 
   #onError = (error: Error): void => {
@@ -116,7 +127,7 @@ export class AnswerStream extends Readable {
     const tail = this.#transform.fail(message, status)
     if (tail) this.push(tail)
     this.push(null)
-    this.#finish({ usage: this.#transform.usage, error: message })
+    this.#finish({ usage: this.#transform.usage, error: message, partial: true, delivered: this.#transform.delivered })
   }
 
   /** The first outcome counts; told to `onDone` once there is one (now, or when `start` comes). */
@@ -138,7 +149,7 @@ export class AnswerStream extends Readable {
     if (!this.#closed) {
       this.#closed = true
       this.#body.destroy()
-      this.#finish({ usage: this.#transform.usage, error: 'client disconnected' })
+      this.#finish({ usage: this.#transform.usage, error: 'client disconnected', partial: true, delivered: this.#transform.delivered })
     }
     // Whoever destroyed it with an error has it already: emitted again here, nobody may be listening.
     callback()

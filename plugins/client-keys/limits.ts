@@ -4,8 +4,14 @@ import { commitScript, limitKeys, readScript, reserveScript } from './redis-scri
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'
 import { minuteMs, periodKeepMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
 
-/** Counted on this instance while Redis was away: written there when it returns. */
-interface Pending { name: string; window: number; periods: string[]; requests: number; tokens: number; nano: number; member?: string }
+/** Counted on this instance while Redis was away: written there when it returns, once (its `id` says which settlement it is). */
+interface Pending { id: string; name: string; window: number; periods: string[]; requests: number; tokens: number; nano: number; member?: string }
+
+/**
+ * How long Redis remembers a written settlement id: one written at once only needs to outlive a retry of
+ * the same write (a reply lost on its way back); one written back after an outage, any replay of it.
+ */
+const settledKeepMs = { now: holdTtlMs, reconciled: 2 * 86_400_000 }
 
 const memberOf = (hold: Hold) => `${hold.id}|${hold.window}|${hold.tokens}|${hold.nano}`
 
@@ -19,6 +25,8 @@ export class KeyLimits {
   readonly local = new LocalLimits()
   private pending: Pending[] = []
   private seq = 0
+  /** The reconciliation running now: the store's "up" event and the retry timer share it. */
+  private reconciling: Promise<void> | undefined
   /** Epoch ms since limits are counted per instance because Redis is away; undefined while shared. */
   localSince?: number
 
@@ -64,31 +72,47 @@ export class KeyLimits {
       }
     }
     const result = this.local.reserve(name, rules, estimate, now)
-    if ('id' in result && this.fleet.shared) this.pending.push({ name, window, periods, requests: 1, tokens: 0, nano: 0 })
+    if ('id' in result && this.fleet.shared) this.pending.push({ id: `${this.fleet.instanceId}:admit:${result.id}`, name, window, periods, requests: 1, tokens: 0, nano: 0 })
     return result
   }
 
   /** Replace a reservation by what the request used. */
   async settle(hold: Hold, used: { tokens: number; nano: number }): Promise<void> {
+    const id = this.settlementId(hold)
     if (hold.shared && this.shared()) {
       try {
-        await this.commit({ name: hold.name, window: hold.window, periods: hold.periods, requests: 0, tokens: used.tokens, nano: used.nano, member: memberOf(hold) })
+        await this.commit({ id, name: hold.name, window: hold.window, periods: hold.periods, requests: 0, tokens: used.tokens, nano: used.nano, member: memberOf(hold) }, settledKeepMs.now)
         return
       } catch (error) {
         this.down(error)
       }
     }
     this.local.commit(hold.name, hold.window, hold.periods, used, hold.id)
-    if (this.fleet.shared) this.pending.push({ name: hold.name, window: hold.window, periods: hold.periods, requests: 0, ...used, ...(hold.shared && { member: memberOf(hold) }) })
+    if (this.fleet.shared) this.pending.push({ id, name: hold.name, window: hold.window, periods: hold.periods, requests: 0, ...used, ...(hold.shared && { member: memberOf(hold) }) })
   }
 
-  private commit(item: Pending): Promise<unknown> {
+  /** One id per reservation's settlement, unique in the fleet (a local hold's id is this instance's own). */
+  private settlementId(hold: Hold): string {
+    return `settle:${hold.shared ? hold.id : `${this.fleet.instanceId}:${hold.id}`}`
+  }
+
+  private commit(item: Pending, keepMarker = settledKeepMs.reconciled): Promise<unknown> {
     const keep = item.periods.map((_, i) => periodKeepMs[trackedPeriods[i]!])
-    return this.fleet.eval(commitScript, this.keys(item.name, item.window, item.periods), [item.member ?? '', item.requests, item.tokens, item.nano, ...keep])
+    const keys = [...this.keys(item.name, item.window, item.periods), this.fleet.key(`client-keys:${item.name}:done:${item.id}`)]
+    return this.fleet.eval(commitScript, keys, [item.member ?? '', item.requests, item.tokens, item.nano, ...keep, keepMarker])
   }
 
-  /** Redis is back: add what this instance counted meanwhile (each item once), then share counters again. */
-  async reconcile(): Promise<void> {
+  /**
+   * Redis is back: add what this instance counted meanwhile, then share counters again. Single-flight:
+   * a second call while one runs gets the running one; and each item is written under its settlement
+   * id, so even a replay across processes counts it once.
+   */
+  reconcile(): Promise<void> {
+    this.reconciling ??= this.reconcileOnce().finally(() => { this.reconciling = undefined })
+    return this.reconciling
+  }
+
+  private async reconcileOnce(): Promise<void> {
     let written = 0
     while (this.pending.length) {
       try {

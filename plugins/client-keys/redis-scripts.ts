@@ -56,10 +56,13 @@ return answer(1, '', 0, requests + 1)
 `
 
 /**
- * Settle a reservation, or add what an instance counted while Redis was away.
- * KEYS: requests, tokens, held, spend x4. ARGV: member ('' = none), requests, tokens, nano, keep ms x4 (0 = forever).
+ * Settle a reservation, or add what an instance counted while Redis was away: once per settlement id
+ * (a replay, say by a reconciliation that ran twice, changes nothing and answers 0).
+ * KEYS: requests, tokens, held, spend x4, the settlement's done marker. ARGV: member ('' = none),
+ * requests, tokens, nano, keep ms x4 (0 = forever), how long the done marker is kept (ms).
  */
 export const commitScript = `
+if not redis.call('SET', KEYS[8], '1', 'NX', 'PX', ARGV[9]) then return 0 end
 if ARGV[1] ~= '' then redis.call('ZREM', KEYS[3], ARGV[1]) end
 local requests, tokens, nano = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 if requests > 0 then

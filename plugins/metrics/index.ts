@@ -71,6 +71,9 @@ export default defineProxyPlugin({
       if (usage.outputTokens) metrics.tokens.inc([model, provider, 'output'], usage.outputTokens)
       if (usage.reasoningTokens) metrics.tokens.inc([model, provider, 'reasoning'], usage.reasoningTokens)
       if (usage.cachedInputTokens) metrics.tokens.inc([model, provider, 'cached'], usage.cachedInputTokens)
+      if (usage.cacheCreationInputTokens) metrics.tokens.inc([model, provider, 'cache_write'], usage.cacheCreationInputTokens)
+      // Counts the proxy estimated (no usage reported, or a cut answer): the share of tokens that is a guess.
+      if (usage.estimated) metrics.tokens.inc([model, provider, 'estimated'], usage.inputTokens + usage.outputTokens)
     })
 
     // The path is live config, so not a route; a GET-only middleware costs client POSTs nothing.

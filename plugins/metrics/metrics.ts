@@ -29,7 +29,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
     requests: register(new CounterTally('proxy_requests_total', 'Proxied model requests by client endpoint, model asked for, provider that answered and status.', ['endpoint', 'model', 'provider', 'status'])),
     firstByte: register(new HistogramTally('proxy_upstream_first_byte_seconds', 'Upstream time to response headers, per attempt.', ['provider'], latencyBuckets)),
     upstreamDuration: register(new HistogramTally('proxy_upstream_duration_seconds', 'Upstream time until the body ended (streams: the whole stream), per attempt that got an answer.', ['provider'], latencyBuckets)),
-    tokens: register(new CounterTally('proxy_tokens_total', 'Tokens reported by upstreams, by model asked for and type (input, output, reasoning, cached).', ['model', 'provider', 'type'])),
+    tokens: register(new CounterTally('proxy_tokens_total', 'Tokens reported by upstreams, by model asked for and type (input, output, reasoning, cached, cache_write; estimated: counts the proxy estimated).', ['model', 'provider', 'type'])),
     retries: register(new CounterTally('proxy_upstream_retries_total', 'Failed upstream attempts that were retried, by provider and upstream status (0 = no connection).', ['provider', 'status'])),
     failovers: register(new CounterTally('proxy_failovers_total', 'Retries that moved to another credential, by provider left and provider tried.', ['from_provider', 'to_provider'])),
     storageUp: new Gauge({

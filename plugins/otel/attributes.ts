@@ -13,6 +13,8 @@ export const genAi = {
   finishReasons: 'gen_ai.response.finish_reasons',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
+  cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
+  cacheWriteTokens: 'gen_ai.usage.cache_creation.input_tokens',
   conversation: 'gen_ai.conversation.id',
 } as const
 
@@ -32,6 +34,7 @@ export const proxyAttr = {
   candidates: 'proxy.routing.candidates',
   cachedTokens: 'proxy.usage.cached_input_tokens',
   reasoningTokens: 'proxy.usage.reasoning_tokens',
+  estimated: 'proxy.usage.estimated',
 } as const
 
 /** `gen_ai.operation.name` for a client endpoint: the spec's well-known values. */
@@ -41,11 +44,17 @@ export function operationOf(inbound: WireFormat, endpoint: string): string {
 }
 
 /** Token attributes of a usage record (absent usage: none). */
-export function usageAttributes(usage: Usage | undefined): Record<string, number> {
+export function usageAttributes(usage: Usage | undefined): Record<string, number | boolean> {
   if (!usage) return {}
-  const out: Record<string, number> = { [genAi.inputTokens]: usage.inputTokens, [genAi.outputTokens]: usage.outputTokens }
-  if (usage.cachedInputTokens) out[proxyAttr.cachedTokens] = usage.cachedInputTokens
+  const out: Record<string, number | boolean> = { [genAi.inputTokens]: usage.inputTokens, [genAi.outputTokens]: usage.outputTokens }
+  if (usage.cachedInputTokens) {
+    out[genAi.cacheReadTokens] = usage.cachedInputTokens
+    out[proxyAttr.cachedTokens] = usage.cachedInputTokens
+  }
+  if (usage.cacheCreationInputTokens) out[genAi.cacheWriteTokens] = usage.cacheCreationInputTokens
   if (usage.reasoningTokens) out[proxyAttr.reasoningTokens] = usage.reasoningTokens
+  // The upstream reported none (or the answer was cut): the counts are the proxy's estimate.
+  if (usage.estimated) out[proxyAttr.estimated] = true
   return out
 }
 

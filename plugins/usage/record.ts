@@ -19,7 +19,11 @@ export interface UsageRecord {
   inputTokens: number
   outputTokens: number
   cachedTokens: number
+  /** Prompt tokens written to the upstream's cache (absent in records from before it was kept). */
+  cacheWriteTokens?: number
   reasoningTokens: number
+  /** The counts are the proxy's estimate: the upstream reported none, or the answer was cut. */
+  estimated?: boolean
   latencyMs: number
   status: number
   stream: boolean
@@ -47,7 +51,9 @@ export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
     cachedTokens: usage?.cachedInputTokens ?? 0,
+    ...(usage?.cacheCreationInputTokens && { cacheWriteTokens: usage.cacheCreationInputTokens }),
     reasoningTokens: usage?.reasoningTokens ?? 0,
+    ...(usage?.estimated && { estimated: true }),
     latencyMs: ctx.durationMs,
     status: ctx.error && ctx.status < 400 ? 499 : ctx.status,
     stream: ctx.request.stream,

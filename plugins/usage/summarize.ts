@@ -1,8 +1,8 @@
 import type { UsageRecord } from './record.ts'
 
-interface Totals { requests: number; success: number; failure: number; input_tokens: number; output_tokens: number; cached_tokens: number; reasoning_tokens: number; total_tokens: number; cost_usd: number; latency_ms_avg: number; cache_hit_ratio: number }
+interface Totals { requests: number; success: number; failure: number; input_tokens: number; output_tokens: number; cached_tokens: number; cache_write_tokens: number; reasoning_tokens: number; total_tokens: number; estimated_requests: number; cost_usd: number; latency_ms_avg: number; cache_hit_ratio: number }
 
-const empty = (): Totals & { latencySum: number } => ({ requests: 0, success: 0, failure: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, total_tokens: 0, cost_usd: 0, latency_ms_avg: 0, cache_hit_ratio: 0, latencySum: 0 })
+const empty = (): Totals & { latencySum: number } => ({ requests: 0, success: 0, failure: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, total_tokens: 0, estimated_requests: 0, cost_usd: 0, latency_ms_avg: 0, cache_hit_ratio: 0, latencySum: 0 })
 
 function add(totals: ReturnType<typeof empty>, record: UsageRecord): void {
   totals.requests++
@@ -11,6 +11,8 @@ function add(totals: ReturnType<typeof empty>, record: UsageRecord): void {
   totals.input_tokens += record.inputTokens
   totals.output_tokens += record.outputTokens
   totals.cached_tokens += record.cachedTokens
+  totals.cache_write_tokens += record.cacheWriteTokens ?? 0
+  if (record.estimated) totals.estimated_requests++
   totals.reasoning_tokens += record.reasoningTokens
   totals.total_tokens += record.inputTokens + record.outputTokens
   totals.cost_usd += record.cost ?? 0

@@ -23,6 +23,8 @@ const allowed: Array<{ file: string; word: string }> = [
   // The same canonical stream events, read where tool calls are sequenced and signed thinking collected.
   { file: 'core/canonical/tool-call-order.ts', word: 'delta' },
   { file: 'core/pipeline/signature-store.ts', word: 'delta' },
+  // A translated stream counts the characters of the canonical pieces it gave the client (an estimate's basis).
+  { file: 'core/pipeline/stream-transform.ts', word: 'delta' },
   // Stream chunks read as the canonical event with another `delta` (the event's own field).
   { file: 'core/canonical/chunk-template.ts', word: 'delta' },
   // The panel's chat page reads the client formats' stream events, whose incremental field is `delta` in each spec.

@@ -18,6 +18,7 @@ const events = 200
 class PassingTransform implements StreamTransform {
   primed = false
   usage = undefined
+  delivered = 0
   push(chunk: Uint8Array) { this.primed = true; return chunk }
   end() { return undefined }
   fail() { return undefined }

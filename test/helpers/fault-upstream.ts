@@ -13,13 +13,14 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * carry the start of the text ("Hello from the playground ..."). `garbage-pre` answers 200 with bytes that
  * are no SSE at all (then more of them, the connection kept open a moment); `halfevent-pre` answers 200 with
  * a whole event (blank line included) whose JSON is cut off: `data: {"id":`. `status-429-bare` is a 429
- * without `Retry-After`.
+ * without `Retry-After`. Clean closes (the upstream ends its answer as if it were whole): `empty-pre` sends
+ * only a comment, `cut-post` stops after the first text events, `midframe-post` stops inside an event.
  */
 export type Fault =
   | 'ok' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
   | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-429-bare' | 'status-500'
-  | 'garbage-pre' | 'halfevent-pre'
-export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre']
+  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post'
+export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post']
 
 export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
@@ -89,6 +90,10 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
       res.writeHead(200, { 'content-type': type })
       return void res.end(stream ? 'data: {"id":\n\n' : '{"id":')
     }
+    if (fault === 'empty-pre' && stream) {
+      res.writeHead(200, { 'content-type': type })
+      return void res.end(': nothing but a comment\n\n')
+    }
     if (fault === 'truncated-pre') {
       res.writeHead(200, { 'content-type': type })
       res.write(stream ? 'data: {"id":"cut-off-in-the-middle","obj' : '{"id":"cut-off-in-the-middle","obj')
@@ -107,6 +112,8 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
     res.write(events.slice(0, cut).join(''))
     await new Promise(resolve => setTimeout(resolve, 30))
     if (fault === 'hang-post') return void hanging.add(res)
+    if (fault === 'cut-post') return void res.end()
+    if (fault === 'midframe-post') return void res.end(events[cut]!.slice(0, Math.ceil(events[cut]!.length / 2)))
     if (fault === 'truncated-post') res.write('data: {"half an event, then the connection dies')
     setTimeout(() => req.socket.destroy(), 20)
   }

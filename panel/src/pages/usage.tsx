@@ -10,7 +10,7 @@ import { BarChart, RankChart } from '../components/bar-chart.tsx'
 
 interface UsageAnswer {
   enabled: boolean
-  usage: Totals & { cached_tokens: number; reasoning_tokens: number; cache_hit_ratio?: number } & Record<'by_model' | 'by_credential' | 'by_client_key' | 'by_hour' | 'by_day', Record<string, Totals & { cached_tokens: number }>> & { by_session?: Record<string, Totals & { cached_tokens: number }> }
+  usage: Totals & { cached_tokens: number; cache_write_tokens?: number; reasoning_tokens: number; estimated_requests?: number; cache_hit_ratio?: number } & Record<'by_model' | 'by_credential' | 'by_client_key' | 'by_hour' | 'by_day', Record<string, Totals & { cached_tokens: number }>> & { by_session?: Record<string, Totals & { cached_tokens: number }> }
 }
 
 /** Usage statistics: totals, charts per hour, day, model, credential and client key; export and import. */
@@ -50,7 +50,8 @@ export function Usage() {
             <div class="stat" data-stat="usage-requests"><div class="stat-label">Requests</div><div class="stat-value">{formatNumber(u.requests)}</div>
               <div class="stat-detail muted">{formatNumber(u.success)} ok · {formatNumber(u.failure)} failed ({formatPercent(u.requests ? u.failure / u.requests : 0)})</div></div>
             <div class="stat"><div class="stat-label">Tokens</div><div class="stat-value">{formatNumber(u.total_tokens)}</div>
-              <div class="stat-detail muted">{formatNumber(u.input_tokens)} in · {formatNumber(u.output_tokens)} out · {formatNumber(u.cached_tokens)} cached</div></div>
+              <div class="stat-detail muted">{formatNumber(u.input_tokens)} in · {formatNumber(u.output_tokens)} out · {formatNumber(u.cached_tokens)} cached · {formatNumber(u.cache_write_tokens ?? 0)} written to cache</div>
+              {!!u.estimated_requests && <div class="stat-detail muted" data-stat="estimated">{formatNumber(u.estimated_requests)} request(s) estimated: the upstream reported no usage, or the answer was cut</div>}</div>
             <div class="stat" data-stat="usage-latency"><div class="stat-label">Average latency</div><div class="stat-value">{u.requests ? `${formatNumber(u.latency_ms_avg)} ms` : '—'}</div></div>
             <div class="stat" data-stat="cache-hit-ratio"><div class="stat-label">Prompt cache hit ratio</div><div class="stat-value">{formatPercent(u.cache_hit_ratio ?? 0)}</div>
               <div class="stat-detail muted">input tokens read from the upstream's cache</div></div>

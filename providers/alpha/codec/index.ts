@@ -16,6 +16,11 @@ export const generateCodec = defineCodec({
   models: generateModelList,
   request: { decode: decodeGenerateRequest, encode: encodeGenerateRequest },
   response: { decode: decodeGenerateResponse, encode: encodeGenerateResponse },
-  stream: { createDecoder: createGenerateStreamDecoder, createEncoder: createGenerateStreamEncoder },
+  stream: {
+    createDecoder: createGenerateStreamDecoder,
+    createEncoder: createGenerateStreamEncoder,
+    // Every chunk may repeat the running usage: the last one is read; a finish reason, a blocked prompt or an error ends the stream.
+    markers: [{ text: '"usageMetadata"', value: 'object', last: true }, { text: '"finishReason"', value: 'string' }, { text: '"blockReason"', value: 'string' }, { text: '"error"', value: 'object' }],
+  },
   error: { encode: encodeGenerateError, decode: decodeGenerateError },
 })

@@ -25,6 +25,8 @@ interface CandidateState {
 export function createGenerateStreamDecoder(): StreamDecoder {
   let started = false
   let ended = false
+  // A finish reason, a blocked prompt or an error chunk: the stream is whole.
+  let terminal = false
   let next = 0
   const candidates = new Map<number, CandidateState>()
   let blockedFinish = false
@@ -94,7 +96,10 @@ export function createGenerateStreamDecoder(): StreamDecoder {
         out.push({ type: 'tool_call_delta', index, delta: JSON.stringify(part.functionCall.args ?? {}), ...tag })
       }
     }
-    if (candidate?.finishReason) state.reason = candidate.finishReason
+    if (candidate?.finishReason) {
+      state.reason = candidate.finishReason
+      terminal = true
+    }
     if (candidate?.groundingMetadata) state.grounding = candidate.groundingMetadata
   }
   return {
@@ -107,6 +112,7 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       if (chunk.response && typeof chunk.response === 'object') chunk = chunk.response
       if (chunk.error) {
         ended = true
+        terminal = true
         return [{ type: 'error', status: statusForGenerateError(chunk.error.status, chunk.error.code), message: String(chunk.error.message ?? 'upstream stream error') }]
       }
       const out: StreamEvent[] = []
@@ -119,11 +125,13 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       if (blocked && !chunk.candidates?.length) {
         out.push({ type: 'text', index: next++, delta: blocked.text, refusal: true })
         blockedFinish = true
+        terminal = true
       }
       if (Array.isArray(chunk.candidates)) for (const candidate of chunk.candidates) decodeCandidate(candidate, out)
       usage = usageFromGenerate(chunk.usageMetadata) ?? usage
       return out
     },
     end: close,
+    terminated: () => terminal,
   }
 }

@@ -13,7 +13,12 @@ export const messagesCodec = defineCodec({
   models: messagesModelList,
   request: { decode: decodeMessagesRequest, encode: encodeMessagesRequest },
   response: { decode: decodeMessagesResponse, encode: encodeMessagesResponse },
-  stream: { createDecoder: createMessagesStreamDecoder, createEncoder: createMessagesStreamEncoder },
+  stream: {
+    createDecoder: createMessagesStreamDecoder,
+    createEncoder: createMessagesStreamEncoder,
+    // Usage comes in message_start (prompt, cache reads and writes) and message_delta (output); message_stop or an error ends it.
+    markers: [{ text: '"message_start"' }, { text: '"message_delta"' }, { text: '"message_stop"' }, { text: '"error"', value: 'object' }],
+  },
   error: { encode: encodeMessagesError, decode: decodeMessagesError },
 })
 

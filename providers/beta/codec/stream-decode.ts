@@ -14,6 +14,7 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
   let template: ChunkTemplate | undefined
   let started = false
   let ended = false
+  let terminal = false
   let usage: Usage | undefined
   let finish: FinishReason | undefined
   let stopSequence: string | undefined
@@ -109,16 +110,19 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
           usage = usageFromMessages(data.usage, usage)
           break
         case 'message_stop':
+          terminal = true
           out.push(...close())
           break
         case 'error':
           ended = true
+          terminal = true
           out.push({ type: 'error', status: statusForMessagesError(data.error?.type), message: String(data.error?.message ?? 'upstream stream error'), errorType: data.error?.type })
           break
       }
       return out
     },
     end: close,
+    terminated: () => terminal,
   }
 }
 

@@ -22,6 +22,8 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
   const noArgs = new Map<number, number>()
   let usage: Usage | undefined
   let ended = false
+  // `[DONE]`, an error chunk or a finish reason: what came after it, if anything, is no part of the answer.
+  let terminal = false
 
   const stateOf = (choice: number) => {
     let state = choices.get(choice)
@@ -71,7 +73,10 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
         }
       }
     }
-    if (raw?.finish_reason) state.finish = finishFromChat(raw.finish_reason)
+    if (raw?.finish_reason) {
+      state.finish = finishFromChat(raw.finish_reason)
+      terminal = true
+    }
   }
 
   // The last plain text chunk around its content string (core/canonical/chunk-template.ts): most chunks
@@ -86,13 +91,17 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
         const text = template.delta(data)
         if (text !== undefined) return text ? [{ type: 'text', index: run(stateOf(0), 'text'), delta: text }] : []
       }
-      if (data === '[DONE]' || data.trim() === '[DONE]') return close()
+      if (data === '[DONE]' || data.trim() === '[DONE]') {
+        terminal = true
+        return close()
+      }
       let chunk: Raw
       try { chunk = JSON.parse(data) } catch { return [] }
       if (!chunk || typeof chunk !== 'object') return []
       const out: StreamEvent[] = []
       if (chunk.error) {
         ended = true
+        terminal = true
         const status = typeof chunk.error.code === 'number' ? chunk.error.code : statusForErrorType(chunk.error.type)
         return [{ type: 'error', status, message: String(chunk.error.message ?? 'upstream stream error'), errorType: chunk.error.type }]
       }
@@ -107,6 +116,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
       return out
     },
     end: close,
+    terminated: () => terminal,
   }
 }
 

@@ -12,7 +12,12 @@ export const responsesCodec = defineCodec({
   format: 'responses',
   request: { decode: decodeRequest, encode: encodeRequest },
   response: { decode: decodeResponse, encode: encodeResponse },
-  stream: { createDecoder: createStreamDecoder, createEncoder: createStreamEncoder },
+  stream: {
+    createDecoder: createStreamDecoder,
+    createEncoder: createStreamEncoder,
+    // The final response carries the usage and ends the stream; so does an error event.
+    markers: [{ text: '"response.completed"' }, { text: '"response.incomplete"' }, { text: '"response.failed"' }, { text: '"type":"error"' }, { text: '"type": "error"' }],
+  },
   error: { encode: encodeError, decode: decodeError },
 })
 

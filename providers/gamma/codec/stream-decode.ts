@@ -28,6 +28,8 @@ export function createStreamDecoder(): StreamDecoder {
   let nextIndex = 0
   let started = false
   let closed = false
+  // The final response (completed, incomplete or failed) or an error event came: the stream is whole.
+  let terminal = false
   let sawToolCall = false
   let out: StreamEvent[] = []
 
@@ -107,6 +109,7 @@ export function createStreamDecoder(): StreamDecoder {
     if (code) event.errorType = code
     out.push(event)
     closed = true
+    terminal = true
   }
 
   function handle(data: Json, type: string): void {
@@ -145,6 +148,7 @@ export function createStreamDecoder(): StreamDecoder {
         if (Array.isArray(res.output)) res.output.forEach((item, i) => itemDone(i, item))
         out.push(finishEvent(res, type === 'response.incomplete' ? 'incomplete' : 'completed', sawToolCall))
         closed = true
+        terminal = true
         return
       }
       case 'response.failed': return fail(isObject(data.response) && isObject(data.response.error) ? data.response.error : {}, 'upstream response failed')
@@ -178,5 +182,6 @@ export function createStreamDecoder(): StreamDecoder {
       out.push({ type: 'finish', reason: sawToolCall ? 'tool_calls' : 'stop' })
       return out
     },
+    terminated: () => terminal,
   }
 }

@@ -1,0 +1,31 @@
+import type { WireCodec } from '../canonical/codec.ts'
+import type { ProxyRequest } from '../hooks.ts'
+import type { UpstreamHttpRequest } from '../http/upstream.ts'
+import { withLeadingBytes, withLeadingField } from '../http/lazy-json.ts'
+import { requestField } from './request.ts'
+
+/**
+ * A same-format stream of a format whose usage is optional (chat: `stream_options.include_usage`) asks
+ * the upstream for it when the client did not: accounting reads it, and the usage-only frame is taken
+ * out before the client sees it (usage-tap.ts). The client's bytes stay bytes: the field is written
+ * in front of them, nothing is parsed.
+ */
+export function askUpstreamForUsage(codec: WireCodec | undefined, request: ProxyRequest, http: UpstreamHttpRequest): void {
+  const option = codec?.stream.usageOption
+  if (!option || !request.stream || !http.json) return
+  const sent = requestField(request, option.field)
+  if (option.asked(sent)) return
+  const value = option.ask(sent)
+  // An untouched lazy body: the bytes get the field in front (a client that sent none: no duplicate key).
+  if (sent === undefined && withLeadingField(http.json, option.field, value)) return
+  const json = { ...http.json, [option.field]: value }
+  // The client's bytes as the upstream's body: the same bytes with the field in front.
+  if (sent === undefined && http.jsonText?.of === http.json) http.jsonText = { of: json, text: withLeadingBytes(http.jsonText.text, option.field, value) }
+  http.json = json
+}
+
+/** Whether the client itself asked for the stream's usage (else the usage-only frame is not the client's). */
+export function clientAskedForUsage(codec: WireCodec | undefined, request: ProxyRequest): boolean {
+  const option = codec?.stream.usageOption
+  return !option || option.asked(requestField(request, option.field))
+}

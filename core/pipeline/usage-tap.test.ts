@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { chatCodec } from '../../providers/compat/codec/index.ts'
+import { messagesCodec } from '../../providers/beta/codec/index.ts'
+import { responsesCodec } from '../../providers/gamma/codec/index.ts'
+import { generateCodec } from '../../providers/alpha/codec/index.ts'
+import type { WireCodec } from '../canonical/codec.ts'
+import type { StreamEvent, Usage } from '../canonical/types.ts'
+import type { ProxyKernel } from '../kernel.ts'
+import type { ProxyRequest } from '../hooks.ts'
+import { createFrameParser } from '../http/frames.ts'
+import { createStreamTransform } from './stream-transform.ts'
+
+/**
+ * The usage tap against the plain path: for any way the upstream cuts its stream into chunks, the
+ * same-format transform gives the client the upstream's bytes and reads the same usage the format's
+ * decoder reads from every frame; a stream without its terminal event is cut.
+ */
+const sse = (data: unknown, event?: string, end = '\n\n') => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}${end}`
+const text = (n: number) => Array.from({ length: n }, (_, i) => `tok${i} "q" é✓ `)
+
+const streams: Record<string, { codec: WireCodec; events: (n: number) => string[] }> = {
+  chat: {
+    codec: chatCodec,
+    events: n => [
+      ...text(n).map(t => sse({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { content: t }, finish_reason: null }], usage: null })),
+      sse({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: null }),
+      sse({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [], usage: { prompt_tokens: 900, completion_tokens: n, total_tokens: 900 + n, prompt_tokens_details: { cached_tokens: 700 }, completion_tokens_details: { reasoning_tokens: 3 } } }),
+      'data: [DONE]\n\n',
+    ],
+  },
+  messages: {
+    codec: messagesCodec,
+    events: n => [
+      ': keep-alive\n\n',
+      sse({ type: 'message_start', message: { id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 100, cache_read_input_tokens: 700, cache_creation_input_tokens: 100, output_tokens: 1 } } }, 'message_start'),
+      sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+      ...text(n).map(t => sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }, 'content_block_delta')),
+      sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+      sse({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: n } }, 'message_delta'),
+      sse({ type: 'message_stop' }, 'message_stop'),
+    ],
+  },
+  responses: {
+    codec: responsesCodec,
+    events: n => [
+      sse({ type: 'response.created', response: { id: 'r', status: 'in_progress', output: [], usage: null, error: null } }, 'response.created'),
+      ...text(n).map(t => sse({ type: 'response.output_text.delta', output_index: 0, content_index: 0, item_id: 'i', delta: t }, 'response.output_text.delta')),
+      sse({ type: 'response.completed', response: { id: 'r', status: 'completed', output: [], error: null, usage: { input_tokens: 900, output_tokens: n, input_tokens_details: { cached_tokens: 700 }, output_tokens_details: { reasoning_tokens: 3 } } } }, 'response.completed'),
+    ],
+  },
+  generate: {
+    codec: generateCodec,
+    events: n => text(n).map((t, i) => sse({ candidates: [{ content: { role: 'model', parts: [{ text: t }] }, index: 0, ...(i === n - 1 && { finishReason: 'STOP' }) }], usageMetadata: { promptTokenCount: 900, cachedContentTokenCount: 700, candidatesTokenCount: i + 1, thoughtsTokenCount: 3, totalTokenCount: 904 + i } }, undefined, '\r\n\r\n')),
+  },
+}
+
+/** The plain path: every frame through the format's decoder. */
+function decodedUsage(codec: WireCodec, whole: string): Usage | undefined {
+  const decoder = codec.stream.createDecoder()
+  const parser = createFrameParser()
+  const events: StreamEvent[] = []
+  for (const frame of [...parser.push(whole), ...parser.end()]) events.push(...decoder.push(frame))
+  events.push(...decoder.end())
+  return events.find(event => event.type === 'finish')?.usage
+}
+
+function passThrough(format: string, bytes: Buffer, cuts: number[]) {
+  const kernel = { formats: new Map([[format, streams[format]!.codec]]) } as unknown as ProxyKernel
+  const request = { inbound: format, model: 'm', body: { stream_options: { include_usage: true } } } as unknown as ProxyRequest
+  const transform = createStreamTransform(kernel, request, { upstream: format, upstreamModel: 'm', sse: true, passthrough: true })
+  const out: Buffer[] = []
+  let from = 0
+  for (const at of [...cuts.filter(cut => cut > 0 && cut < bytes.length).sort((a, b) => a - b), bytes.length]) {
+    const piece = transform.push(bytes.subarray(from, at))
+    if (piece) out.push(Buffer.from(piece))
+    from = at
+  }
+  const tail = transform.end()
+  if (tail) out.push(Buffer.from(tail))
+  return { text: Buffer.concat(out).toString('utf8'), usage: transform.usage, cut: transform.cut }
+}
+
+describe('usage tap', () => {
+  for (const format of Object.keys(streams)) {
+    it(`${format}: any chunking gives the upstream's bytes and the decoder's usage`, () => {
+      fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.array(fc.nat(), { maxLength: 30 }), (n, cuts) => {
+        const events = streams[format]!.events(n)
+        const whole = events.join('')
+        const bytes = Buffer.from(whole)
+        const { text: sent, usage, cut } = passThrough(format, bytes, cuts.map(cut => cut % bytes.length))
+        expect(sent).toBe(whole.startsWith(': keep-alive') ? whole.slice(': keep-alive\n\n'.length) : whole)
+        expect(usage).toEqual(decodedUsage(streams[format]!.codec, whole))
+        expect(usage?.inputTokens).toBe(900)
+        expect(cut).toBeUndefined()
+      }), { numRuns: 60 })
+    })
+
+    it(`${format}: without its terminal event, or cut mid-event, the stream is cut`, () => {
+      fc.assert(fc.property(fc.integer({ min: 3, max: 30 }), fc.array(fc.nat(), { maxLength: 10 }), fc.nat(), (n, cuts, within) => {
+        const events = streams[format]!.events(n)
+        // Everything up to a text event: no finish, no terminal event.
+        const early = events.slice(0, events.findIndex(event => event.includes('tok1 ')) + 1).join('')
+        const bytes = Buffer.from(early)
+        expect(passThrough(format, bytes, cuts.map(cut => cut % bytes.length)).cut).toMatch(/before its last event/)
+        // Half of the last event, after whole ones: never sent, and the stream is cut.
+        const half = Buffer.from(early + events.at(-1)!.slice(0, 1 + (within % (events.at(-1)!.length - 3))))
+        const result = passThrough(format, half, [bytes.length])
+        expect(result.cut).toBeDefined()
+        expect(result.text.length).toBeLessThanOrEqual(early.length)
+      }), { numRuns: 40 })
+    })
+  }
+
+  it('chat: a client that did not ask for usage never sees the usage-only chunk; the usage is read all the same', () => {
+    const kernel = { formats: new Map([['chat', chatCodec]]) } as unknown as ProxyKernel
+    const request = { inbound: 'chat', model: 'm', body: {} } as unknown as ProxyRequest
+    const events = streams.chat!.events(5)
+    for (const chunks of [[events.join('')], events]) {
+      const transform = createStreamTransform(kernel, request, { upstream: 'chat', upstreamModel: 'm', sse: true, passthrough: true })
+      let sent = ''
+      for (const chunk of chunks) sent += Buffer.from(transform.push(Buffer.from(chunk)) ?? []).toString()
+      sent += Buffer.from(transform.end() ?? []).toString()
+      expect(sent).toBe(events.filter(event => !event.includes('"choices":[]')).join(''))
+      expect(transform.usage).toMatchObject({ inputTokens: 900, outputTokens: 5, cachedInputTokens: 700, reasoningTokens: 3 })
+    }
+  })
+})

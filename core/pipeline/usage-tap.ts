@@ -1,0 +1,242 @@
+import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/codec.ts'
+import type { Usage } from '../canonical/types.ts'
+
+/** Where one whole SSE event sits in a buffer of whole events: [start, end of its text, end with its blank line]. */
+type Span = [number, number, number]
+
+const newline = 0x0a
+const carriage = 0x0d
+const separators = ['\n\n', '\r\n\r\n', '\r\r'].map(text => Buffer.from(text))
+
+/** The blank line a stream's events end with, from its first whole events. */
+function separatorOf(buffer: Buffer): Buffer {
+  let best = separators[0]!
+  let at = Infinity
+  for (const separator of separators) {
+    const found = buffer.indexOf(separator)
+    if (found !== -1 && found < at) { at = found; best = separator }
+  }
+  return best
+}
+
+/** The first `count` events of a buffer of whole events. */
+function firstSpans(buffer: Buffer, separator: Buffer, count: number): Span[] {
+  const spans: Span[] = []
+  let start = 0
+  while (spans.length < count && start < buffer.length) {
+    const found = buffer.indexOf(separator, start)
+    const end = found === -1 ? buffer.length : found
+    const after = found === -1 ? buffer.length : found + separator.length
+    spans.push([start, end, after])
+    start = after
+  }
+  return spans
+}
+
+/** The last `count` events of a buffer of whole events, oldest first. */
+function lastSpans(buffer: Buffer, separator: Buffer, count: number): Span[] {
+  const spans: Span[] = []
+  let after = buffer.length
+  while (spans.length < count && after > 0) {
+    const ends = after >= separator.length && buffer.compare(separator, 0, separator.length, after - separator.length, after) === 0
+    const end = ends ? after - separator.length : after
+    const previous = end >= separator.length ? buffer.lastIndexOf(separator, end - separator.length) : -1
+    const start = previous === -1 ? 0 : previous + separator.length
+    spans.unshift([start, end, after])
+    after = start
+  }
+  return spans
+}
+
+/** One SSE event's text -> its frame (`event:` and joined `data:` lines). */
+export function frameOf(text: string): StreamFrame | undefined {
+  let event: string | undefined
+  let data: string | undefined
+  for (const line of text.split(/\r\n|\n|\r/)) {
+    const colon = line.indexOf(':')
+    if (colon <= 0) continue
+    const field = line.slice(0, colon)
+    const value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1)
+    if (field === 'data') data = data === undefined ? value : `${data}\n${value}`
+    else if (field === 'event') event = value
+  }
+  if (data === undefined) return undefined
+  return event === undefined ? { data } : { event, data }
+}
+
+/** Whether a stream's last bytes, cut without their blank line, are still one whole event (its data JSON, or `[DONE]`). */
+export function isWholeEvent(bytes: Buffer): boolean | undefined {
+  const frame = frameOf(bytes.toString('utf8'))
+  if (!frame) return undefined
+  if (frame.data.trim() === '[DONE]') return true
+  try { JSON.parse(frame.data); return true } catch { return false }
+}
+
+/** The text a marker stands for: with its value's first byte after `:` or `: ` when it names one. */
+function needlesOf(marker: StreamMarker): string[] {
+  if (!marker.value) return [marker.text]
+  const open = marker.value === 'object' ? '{' : '"'
+  return [`${marker.text}:${open}`, `${marker.text}: ${open}`]
+}
+
+/** A codec's markers as needles, worked out once per codec. */
+const needleCache = new WeakMap<StreamMarker[], { eager: string[]; last: string[] }>()
+function needlesFor(markers: StreamMarker[]): { eager: string[]; last: string[] } {
+  let needles = needleCache.get(markers)
+  if (!needles) {
+    needles = { eager: [], last: [] }
+    for (const marker of markers) (marker.last ? needles.last : needles.eager).push(...needlesOf(marker))
+    needleCache.set(markers, needles)
+  }
+  return needles
+}
+
+/** The usage-only frame of a format with a usage option has no choices: found by these (then checked whole). */
+const emptyChoices = ['"choices":[]', '"choices": []']
+
+/** Events read at the head (a `message_start`), and at the end (finish, usage, terminal, error), and looked at for a usage-only frame. */
+const headEvents = 1
+const endEvents = 8
+const usageOnlyEvents = 3
+/** Buffers kept for the end: their last events are the stream's last. */
+const tailBuffers = 8
+
+const includesAny = (text: string, needles: string[]) => needles.some(needle => text.includes(needle))
+
+/**
+ * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
+ * that hold one of its markers, and so knows the usage the upstream reported and whether the stream
+ * reached its terminal event. Usage and terminal events open and close a stream, so only the first
+ * events and (at the end) the last ones are looked at: the buffers in between pass untouched, the last
+ * few kept as they are (no copy) until the end. For a client that did not ask for usage, the last
+ * events of each buffer are looked at for the usage-only frame, taken out before it is sent. Searching
+ * whole answers for markers costs ~40 µs per 24 KB needle; this costs a few µs per stream.
+ */
+export class UsageTap {
+  readonly #decoder: StreamDecoder
+  readonly #eager: string[]
+  readonly #last: string[]
+  readonly #dropUsageOnly: ((frame: StreamFrame) => boolean) | undefined
+  #separator: Buffer | undefined
+  #headLeft = headEvents
+  /** Events read at the head, so the end does not read them again. */
+  readonly #read = new Set<string>()
+  /** The last event buffers, oldest first, with their number in the stream. */
+  #tail: Array<{ buffer: Buffer; id: number }> = []
+  #buffers = 0
+  usage: Usage | undefined
+  /** An error event the upstream sent (it reaches the client as it came). */
+  error: string | undefined
+
+  constructor(decoder: StreamDecoder, markers: StreamMarker[], dropUsageOnly?: (frame: StreamFrame) => boolean) {
+    this.#decoder = decoder
+    const needles = needlesFor(markers)
+    this.#eager = needles.eager
+    this.#last = needles.last
+    this.#dropUsageOnly = dropUsageOnly
+  }
+
+  /** Whether the format's terminal event came (a decoder that cannot tell: always). Known after `end()`. */
+  terminated(): boolean {
+    return this.#decoder.terminated?.() ?? true
+  }
+
+  /** Whole events on their way to the client: the same bytes back, less a usage-only frame the client did not ask for. */
+  pass(events: Buffer): Buffer {
+    const separator = this.#separator ??= separatorOf(events)
+    const id = this.#buffers++
+    // The head: up to the first data event (comments before it are no event); never past the first buffer that has one.
+    for (let from = 0; this.#headLeft > 0 && from < events.length;) {
+      const [span] = firstSpans(events.subarray(from), separator, 1)
+      if (!span) break
+      const start = from + span[0]
+      const end = from + span[1]
+      from += span[2]
+      const text = events.toString('latin1', start, end)
+      if (!text.includes('data:')) continue
+      this.#headLeft--
+      if (!includesAny(text, this.#eager) && !includesAny(text, this.#last)) continue
+      this.#read.add(`${id}:${start}`)
+      this.#decodeText(events, [start, end, from])
+    }
+    if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events, separator)
+    if (events.length) {
+      this.#tail.push({ buffer: events, id })
+      if (this.#tail.length > tailBuffers * 2) this.#tail = this.#tail.slice(-tailBuffers)
+    }
+    return events
+  }
+
+  /** The upstream ended: its last events are read (the last running total once), then the decoder's closing usage taken. */
+  end(): void {
+    const separator = this.#separator
+    const found: Array<[Buffer, Span]> = []
+    let last: [Buffer, Span] | undefined
+    let lastSeen = false
+    let looked = 0
+    for (let b = this.#tail.length - 1; b >= 0 && looked < endEvents && separator; b--) {
+      const { buffer, id } = this.#tail[b]!
+      const spans = lastSpans(buffer, separator, endEvents - looked)
+      looked += spans.length
+      for (let i = spans.length - 1; i >= 0; i--) {
+        const span = spans[i]!
+        if (this.#read.has(`${id}:${span[0]}`)) continue
+        const text = buffer.toString('latin1', span[0], span[1])
+        const eager = includesAny(text, this.#eager)
+        if (eager) found.unshift([buffer, span])
+        // Only the newest running total counts (read with the eager ones when it is one of them).
+        if (!lastSeen && includesAny(text, this.#last)) {
+          lastSeen = true
+          if (!eager) last = [buffer, span]
+        }
+      }
+    }
+    this.#tail = []
+    for (const [buffer, span] of found) this.#decodeText(buffer, span)
+    if (last) this.#decodeText(last[0], last[1])
+    for (const event of this.#decoder.end()) if (event.type === 'finish' && event.usage) this.usage = event.usage
+  }
+
+  #withoutUsageOnly(events: Buffer, separator: Buffer): Buffer {
+    let dropped: Span[] | undefined
+    for (const span of lastSpans(events, separator, usageOnlyEvents)) {
+      if (!includesAny(events.toString('latin1', span[0], span[1]), emptyChoices)) continue
+      const frame = frameOf(events.toString('utf8', span[0], span[1]))
+      // Read now: it never reaches the kept tail.
+      if (frame && this.#dropUsageOnly!(frame)) {
+        this.#decode(frame)
+        ;(dropped ??= []).push(span)
+      }
+    }
+    return dropped ? without(events, dropped) : events
+  }
+
+  #decodeText(buffer: Buffer, span: Span): void {
+    const frame = frameOf(buffer.toString('utf8', span[0], span[1]))
+    if (frame) this.#decode(frame)
+  }
+
+  #decode(frame: StreamFrame): void {
+    for (const event of this.#decoder.push(frame)) {
+      if ((event.type === 'finish' || event.type === 'start') && event.usage) this.usage = event.usage
+      else if (event.type === 'error') this.error ??= event.message
+    }
+  }
+}
+
+/** The buffer without the given events (and their blank lines). */
+function without(buffer: Buffer, spans: Span[]): Buffer {
+  const parts: Buffer[] = []
+  let from = 0
+  for (const [start, , after] of spans) {
+    if (start > from) parts.push(buffer.subarray(from, start))
+    from = after
+  }
+  if (from < buffer.length) parts.push(buffer.subarray(from))
+  return Buffer.concat(parts)
+}
+
+export const isBlank = (bytes: Buffer): boolean => {
+  for (const byte of bytes) if (byte !== newline && byte !== carriage && byte !== 0x20 && byte !== 0x09) return false
+  return true
+}

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Redis } from 'ioredis'
+import type { Fleet } from 'model-proxy/internal'
+import { KeyLimits } from './limits.ts'
+import { minuteMs, periodOf, windowOf } from './windows.ts'
+
+/**
+ * Reconciliation after a Redis outage, against a real Redis (the shared one, under a key prefix of this
+ * test's own): the store's "up" event and the retry timer may fire together, and a write whose reply is
+ * lost is written again. Either way every settlement counts once.
+ */
+const prefix = `test-reconcile-${process.pid}-${Date.now()}:`
+let client: Redis
+
+/** A fleet on `client` whose Redis can be made to look away, slow, or to lose one reply. */
+function testFleet() {
+  const state = { down: false, delayMs: 0, loseReplies: 0, evals: 0 }
+  const fleet: Fleet = {
+    instanceId: 'test-instance',
+    shared: true,
+    health: () => ({ shared: true, up: !state.down, since: 0, outages: 0 }),
+    settled: async () => {},
+    onUp: () => () => {},
+    key: name => prefix + name,
+    publish: async () => {},
+    subscribe: () => () => {},
+    async eval(script, keys, args) {
+      if (state.down) throw new Error('redis is away')
+      state.evals++
+      if (state.delayMs) await new Promise(resolve => setTimeout(resolve, state.delayMs))
+      const answer = await client.eval(script, keys.length, ...keys, ...args)
+      // Written, but the reply never arrives: the caller must assume nothing was.
+      if (state.loseReplies > 0) {
+        state.loseReplies--
+        throw new Error('connection lost before the reply')
+      }
+      return answer
+    },
+    close: async () => {},
+  }
+  return { fleet, state }
+}
+
+beforeAll(() => { client = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: false, maxRetriesPerRequest: 1 }) })
+afterAll(async () => {
+  const keys = await client.keys(`${prefix}*`)
+  if (keys.length) await client.del(...keys)
+  client.disconnect()
+})
+
+async function counters(name: string, now: number) {
+  const window = windowOf(now)
+  const get = async (part: string) => Number(await client.get(`${prefix}client-keys:${name}:${part}`) ?? 0)
+  return { requests: await get(`r:${window}`), tokens: await get(`t:${window}`), spendDay: await get(`s:${periodOf('day', now).id}`) }
+}
+
+describe('reconciliation after an outage', () => {
+  it('the "up" event and the timer at once: one reconciliation, every settlement once', async () => {
+    const { fleet, state } = testFleet()
+    const limits = new KeyLimits(fleet, { down: () => {}, up: () => {} })
+    const now = Date.now()
+    // Not in the last second of a minute: the counters read below are this window's.
+    if (now % minuteMs > minuteMs - 2000) await new Promise(resolve => setTimeout(resolve, 2500))
+    state.down = true
+    for (let i = 0; i < 10; i++) {
+      const hold = await limits.reserve('overlap', { period: 'day' }, { tokens: 500, nano: 0 })
+      if (!('id' in hold)) throw new Error('refused')
+      await limits.settle(hold, { tokens: 120, nano: 3000 })
+    }
+    expect(limits.unreconciled).toBe(20)
+    state.down = false
+    // Slow writes: the second trigger comes while the first is half way.
+    state.delayMs = 5
+    await Promise.all([limits.reconcile(), limits.reconcile(), new Promise(resolve => setTimeout(resolve, 12)).then(() => limits.reconcile())])
+    expect(limits.unreconciled).toBe(0)
+    expect(state.evals).toBe(20)
+    expect(await counters('overlap', Date.now())).toEqual({ requests: 10, tokens: 1200, spendDay: 30_000 })
+  })
+
+  it('a write whose reply was lost is written again: the replay is a no-op', async () => {
+    const { fleet, state } = testFleet()
+    const limits = new KeyLimits(fleet, { down: () => {}, up: () => {} })
+    state.down = true
+    for (let i = 0; i < 4; i++) {
+      const hold = await limits.reserve('replay', { period: 'day' }, { tokens: 500, nano: 0 })
+      if (!('id' in hold)) throw new Error('refused')
+      await limits.settle(hold, { tokens: 100, nano: 1000 })
+    }
+    state.down = false
+    state.loseReplies = 1
+    // The lost reply stops this pass (Redis looks away again); the next one writes the same item again.
+    await limits.reconcile()
+    expect(limits.unreconciled).toBe(8)
+    await limits.reconcile()
+    expect(limits.unreconciled).toBe(0)
+    expect(state.evals).toBe(9)
+    expect(await counters('replay', Date.now())).toEqual({ requests: 4, tokens: 400, spendDay: 4000 })
+  })
+
+  it('a settlement written at once, then replayed, counts once too', async () => {
+    const { fleet, state } = testFleet()
+    const limits = new KeyLimits(fleet, { down: () => {}, up: () => {} })
+    const hold = await limits.reserve('direct', { period: 'day' }, { tokens: 500, nano: 0 })
+    if (!('id' in hold)) throw new Error('refused')
+    // The settle's write lands but its reply is lost: kept to write back, and written again later.
+    state.loseReplies = 1
+    await limits.settle(hold, { tokens: 70, nano: 700 })
+    expect(limits.unreconciled).toBe(1)
+    await limits.reconcile()
+    expect(limits.unreconciled).toBe(0)
+    expect(await counters('direct', Date.now())).toEqual({ requests: 1, tokens: 70, spendDay: 700 })
+  })
+})
