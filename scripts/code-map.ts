@@ -23,6 +23,7 @@ export const folderRoles: Record<string, string> = {
   'examples/': 'a third-party provider family written against the public API only',
   'test/': 'HTTP, CLI, client-lab, conformance, fuzz, fleet, docs and browser tests; `test/bench/` and `test/soak/` are `npm run bench` / `npm run soak`',
   'docs/': 'the manual',
+  'deploy/': 'Kubernetes manifests (the Dockerfile and compose.yaml sit at the top level)',
   'scripts/': 'repository chores: this map, the panel screenshots, the lock file',
 }
 /** Plugin folders that hold no plugin. */
