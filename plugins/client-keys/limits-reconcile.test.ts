@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Redis } from 'ioredis'
 import type { Fleet } from 'model-proxy/internal'
 import { KeyLimits } from './limits.ts'
+import { limitKeys } from './redis-scripts.ts'
 import { minuteMs, periodOf, windowOf } from './windows.ts'
 
 /**
@@ -50,8 +51,10 @@ afterAll(async () => {
 
 async function counters(name: string, now: number) {
   const window = windowOf(now)
-  const get = async (part: string) => Number(await client.get(`${prefix}client-keys:${name}:${part}`) ?? 0)
-  return { requests: await get(`r:${window}`), tokens: await get(`t:${window}`), spendDay: await get(`s:${periodOf('day', now).id}`) }
+  // The keys as the scripts name them (hash-tagged for a Redis Cluster).
+  const [requests, tokens, , spendDay] = limitKeys(part => prefix + part, name, window, [periodOf('day', now).id])
+  const get = async (key: string) => Number(await client.get(key) ?? 0)
+  return { requests: await get(requests), tokens: await get(tokens), spendDay: await get(spendDay) }
 }
 
 describe('reconciliation after an outage', () => {
