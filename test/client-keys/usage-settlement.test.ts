@@ -117,6 +117,7 @@ describe('one settlement per request, from the usage the upstream reported', () 
       expect(view.usage.minute.tokens, `${name}: tpm charged`).toBe(tokensOf(want))
       expect(view.usage.spent_usd.day, `${name}: budget charged`).toBeCloseTo(costOf(want), 9)
       expect(view.recent[0], name).toMatchObject({ inputTokens: want.input, outputTokens: want.output })
+      expect(view.recent[0].estimated, `${name}: the key's recent requests say reported, not estimated`).toBeUndefined()
       const row = usage.by_client_key[name]
       expect(row, name).toMatchObject({ requests: 1, input_tokens: want.input, output_tokens: want.output, cached_tokens: want.cacheRead, reasoning_tokens: want.reasoning })
       expect(row.cost_usd, name).toBeCloseTo(costOf(want), 6)
@@ -147,6 +148,9 @@ describe('one settlement per request, from the usage the upstream reported', () 
       expect(view.usage.minute.tokens, `cut ${client}`).toBeGreaterThanOrEqual(scriptedUsage.beta.input)
       // The prompt as the upstream reported it before the cut, and about what was delivered: far from max_tokens.
       expect(view.usage.minute.tokens, `cut ${client}: never the reservation`).toBeLessThan(1100)
+      // The key's recent requests label it as /usage does.
+      expect(view.recent[0], `cut ${client}`).toMatchObject({ estimated: true, inputTokens: scriptedUsage.beta.input })
+      expect(view.recent[0].inputTokens + view.recent[0].outputTokens, `cut ${client}`).toBe(view.usage.minute.tokens)
     }
     const after = (await admin('/usage')).usage
     for (const client of cutClients) expect(after.by_client_key[`cut-${client}`], `cut ${client}`).toMatchObject({ requests: 1, failure: 1, estimated_requests: 1 })
