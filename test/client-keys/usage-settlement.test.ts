@@ -1,28 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { GoogleGenAI } from '@google/genai'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import { ask, settlementClients } from './settlement-clients.ts'
 import { scriptedUsage, startUsageUpstream, type ScriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 
 /**
  * Every answer is settled with the usage its upstream reported: same-format streams (bytes passed
- * through, read by the usage tap) and translated ones, streaming and not, through the real SDKs. The
+ * through, read by the usage tap) and translated ones, streaming and not, through the real SDKs (the
+ * vendors' and the Vercel `ai` SDK's). The
  * client key is charged exactly those tokens at their price (cache reads and writes at theirs), and
  * `/usage`, the key view, the flight recorder and the OTel spans show the same numbers; the session's
  * cache hit ratio is the scripted cache reads over the prompt.
  */
 const secret = 'usage-admin'
 const families: UsageFamily[] = ['compat', 'beta', 'gamma', 'alpha']
-const clients = ['chat', 'messages', 'responses', 'generate'] as const
-type Client = typeof clients[number]
 /** USD per million tokens: every kind its own price, so a wrong split shows in the cost. */
 const price = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
 
 /** Clients of a messages upstream that cuts its stream after the first text (same format, and translated). */
 const cutClients = ['messages', 'chat'] as const
-const cases = clients.flatMap(client => families.flatMap(family => [false, true].map(stream => ({ client, family, stream, name: `${client}-${family}-${stream ? 'stream' : 'whole'}` }))))
+const cases = settlementClients.flatMap(client => families.flatMap(family => [false, true].map(stream => ({ client, family, stream, name: `${client}-${family}-${stream ? 'stream' : 'whole'}` }))))
 
 let upstream: UsageUpstream
 let receiver: OtlpReceiver
@@ -55,43 +54,6 @@ const tokensOf = (u: ScriptedUsage) => u.input + u.output
 const costOf = (u: ScriptedUsage) => ((u.input - u.cacheRead - u.cacheWrite) * price.input + u.cacheRead * price['cache-read'] + u.cacheWrite * price['cache-write']
   + (u.output - u.reasoning) * price.output + u.reasoning * price.reasoning) / 1e6
 
-/** One turn through the client's own SDK; returns the text it read. */
-async function ask(client: Client, family: UsageFamily, stream: boolean, key: string, session: string): Promise<string> {
-  const model = `m-${family}`
-  const headers = { 'x-claude-code-session-id': session }
-  if (client === 'chat') {
-    const openai = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: headers })
-    if (!stream) return (await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })).choices[0]!.message.content ?? ''
-    let text = ''
-    // No stream_options: the client did not ask for usage (the proxy asks the upstream, the client never sees it).
-    for await (const chunk of await openai.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'hi' }] })) {
-      expect(chunk.choices.length, 'a usage-only chunk the client did not ask for').toBeGreaterThan(0)
-      text += chunk.choices[0]?.delta.content ?? ''
-    }
-    return text
-  }
-  if (client === 'responses') {
-    const openai = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: headers })
-    if (!stream) return (await openai.responses.create({ model, input: 'hi' })).output_text
-    let text = ''
-    for await (const event of await openai.responses.create({ model, input: 'hi', stream: true })) if (event.type === 'response.output_text.delta') text += event.delta
-    return text
-  }
-  if (client === 'messages') {
-    const anthropic = new Anthropic({ baseURL: proxy.url, apiKey: key, maxRetries: 0, defaultHeaders: headers })
-    // A large max_tokens: the reservation, never what is charged.
-    const params = { model, max_tokens: 16_000, messages: [{ role: 'user' as const, content: 'hi' }] }
-    if (!stream) return (await anthropic.messages.create(params)).content.map(block => block.type === 'text' ? block.text : '').join('')
-    const final = await anthropic.messages.stream(params).finalMessage()
-    return final.content.map(block => block.type === 'text' ? block.text : '').join('')
-  }
-  const genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: proxy.url, headers } })
-  if (!stream) return (await genai.models.generateContent({ model, contents: 'hi' })).text ?? ''
-  let text = ''
-  for await (const chunk of await genai.models.generateContentStream({ model, contents: 'hi' })) text += chunk.text ?? ''
-  return text
-}
-
 const admin = async (path: string) => {
   const response = await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })
   expect(response.status, path).toBe(200)
@@ -101,7 +63,7 @@ const admin = async (path: string) => {
 describe('one settlement per request, from the usage the upstream reported', () => {
   it('every client format x family, streaming and not: charged exactly, and every view agrees', async () => {
     for (const { client, family, stream, name } of cases) {
-      const text = await ask(client, family, stream, `ck-${name}`, `session-${name}`)
+      const text = await ask(client, { proxyUrl: proxy.url, model: `m-${family}`, stream, key: `ck-${name}`, session: `session-${name}` })
       expect(text, name).toBe('Hello from the scripted upstream.')
     }
     // A chat stream from a client that did not ask for usage: the upstream was asked for it.
