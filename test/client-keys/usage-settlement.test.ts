@@ -15,7 +15,7 @@ import { scriptedUsage, startUsageUpstream, type ScriptedUsage, type UsageFamily
  * cache hit ratio is the scripted cache reads over the prompt.
  */
 const secret = 'usage-admin'
-const families: UsageFamily[] = ['compat', 'beta', 'gamma', 'alpha']
+const families: UsageFamily[] = ['compat', 'beta', 'gamma', 'alpha', 'delta']
 /** USD per million tokens: every kind its own price, so a wrong split shows in the cost. */
 const price = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
 
@@ -40,6 +40,7 @@ beforeAll(async () => {
     'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${upstream.url}/v1`, models: [{ name: 'up-gamma', alias: 'm-gamma' }] }],
     'alpha-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-alpha', alias: 'm-alpha' }] }],
     'beta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-beta', alias: 'm-beta' }, { name: 'up-beta-cut', alias: 'm-cut' }] }],
+    'delta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-delta', alias: 'm-delta' }] }],
     'model-prices': Object.fromEntries([...families.map(family => `m-${family}`), 'm-cut'].map(model => [model, price])),
     'client-keys': [...cases.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 10_000_000, budget: { usd: 100, period: 'day' } })), ...cutClients.map(client => ({ key: `ck-cut-${client}`, name: `cut-${client}` }))],
   })
