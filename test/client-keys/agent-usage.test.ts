@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientBin, skipWithoutAgents } from '../clients/lab/clients.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
-import { scriptedUsage, startUsageUpstream, type ScriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { costOf, tokensOf, managementReader, settlementPrice } from './settlement-prices.ts'
+import { scriptedUsage, startUsageUpstream, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 import { runAgentProcess, type AgentCommand } from './agent-process.ts'
 
 skipWithoutAgents()
@@ -16,7 +17,7 @@ skipWithoutAgents()
  * its max_tokens; /usage, the recorder and the OTel spans show the same numbers to the token.
  */
 const secret = 'agent-usage-admin'
-const price = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
+const price = settlementPrice
 type Agent = 'claude' | 'codex' | 'gemini'
 const runs: Array<{ agent: Agent; family: UsageFamily; model: string; name: string }> = (['claude', 'codex', 'gemini'] as const).flatMap(agent => [
   { agent, family: ({ claude: 'beta', codex: 'gamma', gemini: 'alpha' } as const)[agent], model: `${agent}-own`, name: `${agent}-own` },
@@ -52,10 +53,6 @@ afterAll(async () => {
   await receiver?.close()
 })
 
-const tokensOf = (u: ScriptedUsage) => u.input + u.output
-const costOf = (u: ScriptedUsage) => ((u.input - u.cacheRead - u.cacheWrite) * price.input + u.cacheRead * price['cache-read'] + u.cacheWrite * price['cache-write']
-  + (u.output - u.reasoning) * price.output + u.reasoning * price.reasoning) / 1e6
-
 /** The agent as its users configure it: base URL, key, one model for everything, nothing sent home. */
 function command(agent: Agent, model: string, key: string, home: string): AgentCommand {
   const prompt = 'say hello'
@@ -86,11 +83,7 @@ function command(agent: Agent, model: string, key: string, home: string): AgentC
   }
 }
 
-const admin = async (path: string) => {
-  const response = await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })
-  expect(response.status, path).toBe(200)
-  return response.json() as Promise<any>
-}
+const admin = managementReader(() => proxy.url, secret)
 
 /** Upstream model calls (the scripted upstream answers these four paths). */
 const modelCalls = () => upstream.requests.filter(request => /\/(chat\/completions|messages|responses)$|:(stream)?[gG]enerateContent/.test(request.url.split('?')[0]!))

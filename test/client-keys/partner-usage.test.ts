@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
-import { scriptedUsage, startUsageUpstream, type ScriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { costOf, managementReader, settlementPrice } from './settlement-prices.ts'
+import { scriptedUsage, startUsageUpstream, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 import { ask, type SettlementClient } from './settlement-clients.ts'
 
 /**
@@ -10,7 +11,7 @@ import { ask, type SettlementClient } from './settlement-clients.ts'
  * family and translated, streaming and not, and /usage, the recorder and the spans agree.
  */
 const secret = 'partner-usage-admin'
-const price = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
+const price = settlementPrice
 const segments: Array<{ segment: string; client: SettlementClient; families: UsageFamily[] }> = [
   { segment: 'compat', client: 'chat', families: ['compat', 'beta'] },
   { segment: 'beta', client: 'messages', families: ['beta', 'alpha'] },
@@ -45,14 +46,7 @@ afterAll(async () => {
   await receiver?.close()
 })
 
-const costOf = (u: ScriptedUsage) => ((u.input - u.cacheRead - u.cacheWrite) * price.input + u.cacheRead * price['cache-read'] + u.cacheWrite * price['cache-write']
-  + (u.output - u.reasoning) * price.output + u.reasoning * price.reasoning) / 1e6
-
-const admin = async (path: string) => {
-  const response = await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })
-  expect(response.status, path).toBe(200)
-  return response.json() as Promise<any>
-}
+const admin = managementReader(() => proxy.url, secret)
 
 describe('partner provider routes settle like the ordinary endpoints', () => {
   it('each segment, its own family and a translated one, streaming and not', async () => {

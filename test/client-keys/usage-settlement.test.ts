@@ -4,7 +4,8 @@ import Anthropic from '@anthropic-ai/sdk'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
 import { ask, settlementClients } from './settlement-clients.ts'
-import { scriptedUsage, startUsageUpstream, type ScriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { costOf, tokensOf, managementReader, settlementPrice } from './settlement-prices.ts'
+import { scriptedUsage, startUsageUpstream, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 
 /**
  * Every answer is settled with the usage its upstream reported: same-format streams (bytes passed
@@ -16,8 +17,7 @@ import { scriptedUsage, startUsageUpstream, type ScriptedUsage, type UsageFamily
  */
 const secret = 'usage-admin'
 const families: UsageFamily[] = ['compat', 'beta', 'gamma', 'alpha', 'delta']
-/** USD per million tokens: every kind its own price, so a wrong split shows in the cost. */
-const price = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
+const price = settlementPrice
 
 /** Clients of a messages upstream that cuts its stream after the first text (same format, and translated). */
 const cutClients = ['messages', 'chat'] as const
@@ -51,15 +51,7 @@ afterAll(async () => {
   await receiver?.close()
 })
 
-const tokensOf = (u: ScriptedUsage) => u.input + u.output
-const costOf = (u: ScriptedUsage) => ((u.input - u.cacheRead - u.cacheWrite) * price.input + u.cacheRead * price['cache-read'] + u.cacheWrite * price['cache-write']
-  + (u.output - u.reasoning) * price.output + u.reasoning * price.reasoning) / 1e6
-
-const admin = async (path: string) => {
-  const response = await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })
-  expect(response.status, path).toBe(200)
-  return response.json() as Promise<any>
-}
+const admin = managementReader(() => proxy.url, secret)
 
 describe('one settlement per request, from the usage the upstream reported', () => {
   it('every client format x family, streaming and not: charged exactly, and every view agrees', async () => {
