@@ -2,7 +2,7 @@ import { expect } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
-import { generateText, streamText, type LanguageModel } from 'ai'
+import { generateText, streamText, type LanguageModel, type LanguageModelUsage } from 'ai'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
@@ -15,7 +15,11 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google'
 export const settlementClients = ['chat', 'messages', 'responses', 'generate', 'ai-chat', 'ai-messages', 'ai-responses', 'ai-generate'] as const
 export type SettlementClient = typeof settlementClients[number]
 
-export interface Turn { proxyUrl: string; model: string; stream: boolean; key: string; session: string }
+export interface Turn {
+  proxyUrl: string; model: string; stream: boolean; key: string; session: string
+  /** The usage the Vercel `ai` SDK reported to its caller (its clients only). */
+  onUsage?: (usage: LanguageModelUsage) => void
+}
 
 /** One turn through the client's own SDK; returns the text it read. */
 export async function ask(client: SettlementClient, turn: Turn): Promise<string> {
@@ -56,7 +60,7 @@ export async function ask(client: SettlementClient, turn: Turn): Promise<string>
 }
 
 /** The Vercel `ai` SDK: a provider factory with `baseURL` and `apiKey`, then generateText or streamText. */
-async function askAi(client: SettlementClient, { proxyUrl, model, stream, key, session }: Turn): Promise<string> {
+async function askAi(client: SettlementClient, { proxyUrl, model, stream, key, session, onUsage }: Turn): Promise<string> {
   const headers = { 'x-claude-code-session-id': session }
   const language: LanguageModel = client === 'ai-chat' ? createOpenAI({ baseURL: `${proxyUrl}/v1`, apiKey: key, headers }).chat(model)
     : client === 'ai-responses' ? createOpenAI({ baseURL: `${proxyUrl}/v1`, apiKey: key, headers }).responses(model)
@@ -64,11 +68,16 @@ async function askAi(client: SettlementClient, { proxyUrl, model, stream, key, s
         : createGoogleGenerativeAI({ baseURL: `${proxyUrl}/v1beta`, apiKey: key, headers })(model)
   // A large output limit: the reservation, never what is charged.
   const params = { model: language, prompt: 'hi', maxOutputTokens: 16_000, maxRetries: 0 }
-  if (!stream) return (await generateText(params)).text
+  if (!stream) {
+    const result = await generateText(params)
+    onUsage?.(result.usage)
+    return result.text
+  }
   let failure: unknown
   const result = streamText({ ...params, onError: ({ error }) => { failure = error } })
   let text = ''
   for await (const delta of result.textStream) text += delta
   if (failure) throw failure
+  onUsage?.(await result.usage)
   return text
 }

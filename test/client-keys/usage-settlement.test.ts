@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
+import type { LanguageModelUsage } from 'ai'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
 import { ask, settlementClients } from './settlement-clients.ts'
@@ -56,8 +57,15 @@ const admin = managementReader(() => proxy.url, secret)
 describe('one settlement per request, from the usage the upstream reported', () => {
   it('every client format x family, streaming and not: charged exactly, and every view agrees', async () => {
     for (const { client, family, stream, name } of cases) {
-      const text = await ask(client, { proxyUrl: proxy.url, model: `m-${family}`, stream, key: `ck-${name}`, session: `session-${name}` })
+      let seen: LanguageModelUsage | undefined
+      const text = await ask(client, { proxyUrl: proxy.url, model: `m-${family}`, stream, key: `ck-${name}`, session: `session-${name}`, onUsage: (usage) => { seen = usage } })
       expect(text, name).toBe('Hello from the scripted upstream.')
+      // The Vercel SDK's caller is told the same usage the key is charged (cache writes where its format has them).
+      if (client.startsWith('ai-')) {
+        const want = scriptedUsage[family]
+        expect({ input: seen?.inputTokens, output: seen?.outputTokens, cacheRead: seen?.inputTokenDetails.cacheReadTokens }, name).toEqual({ input: want.input, output: want.output, cacheRead: want.cacheRead })
+        if (client === 'ai-messages') expect(seen?.inputTokenDetails.cacheWriteTokens ?? 0, name).toBe(want.cacheWrite)
+      }
     }
     // A chat stream from a client that did not ask for usage: the upstream was asked for it.
     const chatStreams = upstream.requests.filter(r => r.url.endsWith('/chat/completions') && r.body.stream)
