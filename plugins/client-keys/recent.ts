@@ -1,5 +1,9 @@
 /** One request of a key, as the panel lists it. */
-export interface RecentRequest { time: number; model: string; status: number; inputTokens: number; outputTokens: number; costUsd: number }
+export interface RecentRequest {
+  time: number; model: string; status: number; inputTokens: number; outputTokens: number; costUsd: number
+  /** The tokens are the proxy's estimate, not what the upstream reported (the label `/usage` counts too). */
+  estimated?: true
+}
 
 const perKey = 50
 

@@ -1,28 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { GoogleGenAI } from '@google/genai'
+import type { LanguageModelUsage } from 'ai'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
-import { scriptedUsage, startUsageUpstream, type ScriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { ask, settlementClients } from './settlement-clients.ts'
+import { costOf, tokensOf, managementReader, settlementPrice } from './settlement-prices.ts'
+import { scriptedUsage, startUsageUpstream, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 
 /**
  * Every answer is settled with the usage its upstream reported: same-format streams (bytes passed
- * through, read by the usage tap) and translated ones, streaming and not, through the real SDKs. The
+ * through, read by the usage tap) and translated ones, streaming and not, through the real SDKs (the
+ * vendors' and the Vercel `ai` SDK's). The
  * client key is charged exactly those tokens at their price (cache reads and writes at theirs), and
  * `/usage`, the key view, the flight recorder and the OTel spans show the same numbers; the session's
  * cache hit ratio is the scripted cache reads over the prompt.
  */
 const secret = 'usage-admin'
-const families: UsageFamily[] = ['compat', 'beta', 'gamma', 'alpha']
-const clients = ['chat', 'messages', 'responses', 'generate'] as const
-type Client = typeof clients[number]
-/** USD per million tokens: every kind its own price, so a wrong split shows in the cost. */
-const price = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
+const families: UsageFamily[] = ['compat', 'beta', 'gamma', 'alpha', 'delta']
+const price = settlementPrice
 
 /** Clients of a messages upstream that cuts its stream after the first text (same format, and translated). */
 const cutClients = ['messages', 'chat'] as const
-const cases = clients.flatMap(client => families.flatMap(family => [false, true].map(stream => ({ client, family, stream, name: `${client}-${family}-${stream ? 'stream' : 'whole'}` }))))
+const cases = settlementClients.flatMap(client => families.flatMap(family => [false, true].map(stream => ({ client, family, stream, name: `${client}-${family}-${stream ? 'stream' : 'whole'}` }))))
 
 let upstream: UsageUpstream
 let receiver: OtlpReceiver
@@ -41,6 +41,7 @@ beforeAll(async () => {
     'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${upstream.url}/v1`, models: [{ name: 'up-gamma', alias: 'm-gamma' }] }],
     'alpha-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-alpha', alias: 'm-alpha' }] }],
     'beta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-beta', alias: 'm-beta' }, { name: 'up-beta-cut', alias: 'm-cut' }] }],
+    'delta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-delta', alias: 'm-delta' }] }],
     'model-prices': Object.fromEntries([...families.map(family => `m-${family}`), 'm-cut'].map(model => [model, price])),
     'client-keys': [...cases.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 10_000_000, budget: { usd: 100, period: 'day' } })), ...cutClients.map(client => ({ key: `ck-cut-${client}`, name: `cut-${client}` }))],
   })
@@ -51,58 +52,20 @@ afterAll(async () => {
   await receiver?.close()
 })
 
-const tokensOf = (u: ScriptedUsage) => u.input + u.output
-const costOf = (u: ScriptedUsage) => ((u.input - u.cacheRead - u.cacheWrite) * price.input + u.cacheRead * price['cache-read'] + u.cacheWrite * price['cache-write']
-  + (u.output - u.reasoning) * price.output + u.reasoning * price.reasoning) / 1e6
-
-/** One turn through the client's own SDK; returns the text it read. */
-async function ask(client: Client, family: UsageFamily, stream: boolean, key: string, session: string): Promise<string> {
-  const model = `m-${family}`
-  const headers = { 'x-claude-code-session-id': session }
-  if (client === 'chat') {
-    const openai = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: headers })
-    if (!stream) return (await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })).choices[0]!.message.content ?? ''
-    let text = ''
-    // No stream_options: the client did not ask for usage (the proxy asks the upstream, the client never sees it).
-    for await (const chunk of await openai.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'hi' }] })) {
-      expect(chunk.choices.length, 'a usage-only chunk the client did not ask for').toBeGreaterThan(0)
-      text += chunk.choices[0]?.delta.content ?? ''
-    }
-    return text
-  }
-  if (client === 'responses') {
-    const openai = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: key, maxRetries: 0, defaultHeaders: headers })
-    if (!stream) return (await openai.responses.create({ model, input: 'hi' })).output_text
-    let text = ''
-    for await (const event of await openai.responses.create({ model, input: 'hi', stream: true })) if (event.type === 'response.output_text.delta') text += event.delta
-    return text
-  }
-  if (client === 'messages') {
-    const anthropic = new Anthropic({ baseURL: proxy.url, apiKey: key, maxRetries: 0, defaultHeaders: headers })
-    // A large max_tokens: the reservation, never what is charged.
-    const params = { model, max_tokens: 16_000, messages: [{ role: 'user' as const, content: 'hi' }] }
-    if (!stream) return (await anthropic.messages.create(params)).content.map(block => block.type === 'text' ? block.text : '').join('')
-    const final = await anthropic.messages.stream(params).finalMessage()
-    return final.content.map(block => block.type === 'text' ? block.text : '').join('')
-  }
-  const genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: proxy.url, headers } })
-  if (!stream) return (await genai.models.generateContent({ model, contents: 'hi' })).text ?? ''
-  let text = ''
-  for await (const chunk of await genai.models.generateContentStream({ model, contents: 'hi' })) text += chunk.text ?? ''
-  return text
-}
-
-const admin = async (path: string) => {
-  const response = await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })
-  expect(response.status, path).toBe(200)
-  return response.json() as Promise<any>
-}
+const admin = managementReader(() => proxy.url, secret)
 
 describe('one settlement per request, from the usage the upstream reported', () => {
   it('every client format x family, streaming and not: charged exactly, and every view agrees', async () => {
     for (const { client, family, stream, name } of cases) {
-      const text = await ask(client, family, stream, `ck-${name}`, `session-${name}`)
+      let seen: LanguageModelUsage | undefined
+      const text = await ask(client, { proxyUrl: proxy.url, model: `m-${family}`, stream, key: `ck-${name}`, session: `session-${name}`, onUsage: (usage) => { seen = usage } })
       expect(text, name).toBe('Hello from the scripted upstream.')
+      // The Vercel SDK's caller is told the same usage the key is charged (cache writes where its format has them).
+      if (client.startsWith('ai-')) {
+        const want = scriptedUsage[family]
+        expect({ input: seen?.inputTokens, output: seen?.outputTokens, cacheRead: seen?.inputTokenDetails.cacheReadTokens }, name).toEqual({ input: want.input, output: want.output, cacheRead: want.cacheRead })
+        if (client === 'ai-messages') expect(seen?.inputTokenDetails.cacheWriteTokens ?? 0, name).toBe(want.cacheWrite)
+      }
     }
     // A chat stream from a client that did not ask for usage: the upstream was asked for it.
     const chatStreams = upstream.requests.filter(r => r.url.endsWith('/chat/completions') && r.body.stream)
@@ -117,6 +80,7 @@ describe('one settlement per request, from the usage the upstream reported', () 
       expect(view.usage.minute.tokens, `${name}: tpm charged`).toBe(tokensOf(want))
       expect(view.usage.spent_usd.day, `${name}: budget charged`).toBeCloseTo(costOf(want), 9)
       expect(view.recent[0], name).toMatchObject({ inputTokens: want.input, outputTokens: want.output })
+      expect(view.recent[0].estimated, `${name}: the key's recent requests say reported, not estimated`).toBeUndefined()
       const row = usage.by_client_key[name]
       expect(row, name).toMatchObject({ requests: 1, input_tokens: want.input, output_tokens: want.output, cached_tokens: want.cacheRead, reasoning_tokens: want.reasoning })
       expect(row.cost_usd, name).toBeCloseTo(costOf(want), 6)
@@ -147,6 +111,9 @@ describe('one settlement per request, from the usage the upstream reported', () 
       expect(view.usage.minute.tokens, `cut ${client}`).toBeGreaterThanOrEqual(scriptedUsage.beta.input)
       // The prompt as the upstream reported it before the cut, and about what was delivered: far from max_tokens.
       expect(view.usage.minute.tokens, `cut ${client}: never the reservation`).toBeLessThan(1100)
+      // The key's recent requests label it as /usage does.
+      expect(view.recent[0], `cut ${client}`).toMatchObject({ estimated: true, inputTokens: scriptedUsage.beta.input })
+      expect(view.recent[0].inputTokens + view.recent[0].outputTokens, `cut ${client}`).toBe(view.usage.minute.tokens)
     }
     const after = (await admin('/usage')).usage
     for (const client of cutClients) expect(after.by_client_key[`cut-${client}`], `cut ${client}`).toMatchObject({ requests: 1, failure: 1, estimated_requests: 1 })

@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net'
  * A scripted upstream of every family that reports known usage, cache reads, cache writes and reasoning
  * tokens included, in each family's own fields, streaming and not. What a proxy settles a request with
  * must be exactly `scriptedUsage[family]` (in canonical terms: input counts every prompt token, output
- * counts reasoning). A model whose name ends in `-cut` streams its first text and then closes the
+ * counts reasoning). generateContent under the cloud relay's `/publishers/google/models/` paths is the
+ * delta family, with its own numbers. A model whose name ends in `-cut` streams its first text and then closes the
  * connection cleanly, without the rest, its usage or its terminal event.
  */
-export type UsageFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
+export type UsageFamily = 'compat' | 'beta' | 'gamma' | 'alpha' | 'delta'
 
 export interface ScriptedUsage { input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }
 
@@ -18,6 +19,8 @@ export const scriptedUsage: Record<UsageFamily, ScriptedUsage> = {
   beta: { input: 1000, output: 50, cacheRead: 600, cacheWrite: 100, reasoning: 0 },
   gamma: { input: 1000, output: 50, cacheRead: 600, cacheWrite: 0, reasoning: 20 },
   alpha: { input: 1000, output: 50, cacheRead: 600, cacheWrite: 0, reasoning: 20 },
+  // The cloud relay of generateContent: the same fields, its own numbers (so a mix-up with alpha shows).
+  delta: { input: 2000, output: 80, cacheRead: 1200, cacheWrite: 0, reasoning: 30 },
 }
 
 const words = ['Hello', ' from', ' the', ' scripted', ' upstream.']
@@ -78,8 +81,8 @@ function responses(body: any): { stream: string[] } | { json: unknown } {
   }
 }
 
-function generate(model: string, stream: boolean): { stream: string[] } | { json: unknown } {
-  const u = scriptedUsage.alpha
+function generate(model: string, stream: boolean, family: 'alpha' | 'delta'): { stream: string[] } | { json: unknown } {
+  const u = scriptedUsage[family]
   const usage = (done: boolean) => done
     ? { promptTokenCount: u.input, cachedContentTokenCount: u.cacheRead, candidatesTokenCount: u.output - u.reasoning, thoughtsTokenCount: u.reasoning, totalTokenCount: u.input + u.output }
     : { promptTokenCount: u.input, cachedContentTokenCount: u.cacheRead, totalTokenCount: u.input }
@@ -105,7 +108,7 @@ export async function startUsageUpstream(options: { frameDelayMs?: number } = {}
     const answer = path.endsWith('/chat/completions') ? chat(body)
       : path.endsWith('/messages') ? messages(body)
         : path.endsWith('/responses') ? responses(body)
-          : generateMatch ? generate(generateMatch[1]!, !!generateMatch[2])
+          : generateMatch ? generate(generateMatch[1]!, !!generateMatch[2], path.includes('/publishers/google/') ? 'delta' : 'alpha')
             : undefined
     if (!answer) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
     if ('json' in answer) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json))

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { hasChromium, launch, shoot } from './harness.ts'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
+import { startUsageUpstream, type UsageUpstream } from '../helpers/usage-upstream.ts'
 import { startManagedProxy, managementSecret, type ManagedProxy } from '../management/helpers.ts'
 
 /**
@@ -11,6 +12,8 @@ import { startManagedProxy, managementSecret, type ManagedProxy } from '../manag
  */
 describe.skipIf(!hasChromium)('named keys page in Chromium', () => {
   let upstream: MockUpstream
+  /** Its `-cut` model closes the stream after the first text: the key is charged an estimate. */
+  let cutting: UsageUpstream
   let managed: ManagedProxy
   let browser: Browser
   let page: Page
@@ -18,13 +21,16 @@ describe.skipIf(!hasChromium)('named keys page in Chromium', () => {
 
   beforeAll(async () => {
     upstream = await startMockOpenAI()
+    cutting = await startUsageUpstream()
     managed = await startManagedProxy(`host: 127.0.0.1
 remote-management: { secret-key: ${managementSecret} }
 usage-statistics-enabled: true
 compat-provider:
   - { name: mock, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: up }], models: [{ name: mock-gpt, alias: m }, { name: local/llama, alias: self }] }
+  - { name: cutting, base-url: '${cutting.url}/v1', api-key-entries: [{ api-key: up }], models: [{ name: up-compat-cut, alias: m-cut }] }
 model-prices:
   m: { input: 1000, output: 1000 }
+  m-cut: { input: 1, output: 1 }
 `)
     browser = await launch()
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
@@ -36,6 +42,7 @@ model-prices:
     await browser?.close()
     await managed?.close()
     await upstream?.close()
+    await cutting?.close()
   })
 
   it('creates a key shown once, shows its spend against budget and recent requests, and edits its limits', async () => {
@@ -45,7 +52,7 @@ model-prices:
     await page.click('nav a[href="#/named-keys"]')
     await page.fill('#field-named-key-name', 'ci-runner')
     await page.fill('#field-named-key-owner', 'build team')
-    await page.fill('#field-named-key-models', 'm')
+    await page.fill('#field-named-key-models', 'm, m-cut')
     await page.fill('#field-named-key-rpm', '5')
     await page.fill('#field-named-key-usd', '1')
     await page.selectOption('#field-named-key-period', 'day')
@@ -55,7 +62,7 @@ model-prices:
     await page.click('[data-new-key="ci-runner"] button:has-text("Copy")')
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret)
     expect(managed.text()).not.toContain(secret)
-    expect(managed.yaml()['client-keys'][0]).toMatchObject({ name: 'ci-runner', owner: 'build team', models: ['m'], rpm: 5, budget: { usd: 1, period: 'day' } })
+    expect(managed.yaml()['client-keys'][0]).toMatchObject({ name: 'ci-runner', owner: 'build team', models: ['m', 'm-cut'], rpm: 5, budget: { usd: 1, period: 'day' } })
 
     // The key works through the proxy, and what it spent appears on the page.
     const answer = await fetch(`${managed.proxy.url}/v1/chat/completions`, {
@@ -70,6 +77,16 @@ model-prices:
     await page.waitForSelector('[data-named-key="ci-runner"] [data-recent] td:has-text("200")')
     expect(await page.textContent('[data-named-key="ci-runner"] [data-recent]')).toContain('m')
     await shoot(page, 'named-keys')
+
+    // A stream cut by its upstream: the key is charged an estimate, and its recent requests say so.
+    const cut = await fetch(`${managed.proxy.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm-cut', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    })
+    expect(await cut.text()).toContain('error')
+    await page.click('[data-named-key="ci-runner"] button:has-text("Recent requests")')
+    await page.waitForSelector('[data-named-key="ci-runner"] [data-recent] tr:has-text("m-cut") [data-estimated]')
+    expect(await page.locator('[data-named-key="ci-runner"] [data-recent] [data-estimated]').count()).toBe(1)
 
     await page.click('[data-named-key="ci-runner"] button:has-text("Limits")')
     await page.fill('#field-edit-ci-runner-rpm', '1')

@@ -9,7 +9,7 @@ export interface NamedKey {
   budget?: { usd: number; period: string; spent_usd: number; remaining_usd: number; resets_at?: string }
   usage: { minute: { requests: number; tokens: number }; spent_usd: Record<string, number> }
 }
-interface Recent { time: number; model: string; status: number; inputTokens: number; outputTokens: number; costUsd: number }
+interface Recent { time: number; model: string; status: number; inputTokens: number; outputTokens: number; costUsd: number; estimated?: true }
 
 const usd = (value: number) => `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`
 
@@ -53,7 +53,7 @@ export function NamedKeyRow({ entry, busy, onChange, onRemove }: { entry: NamedK
           <thead><tr><th>time</th><th>model</th><th>status</th><th>tokens in / out</th><th>cost</th></tr></thead>
           <tbody>
             {!recent.length && <tr><td colSpan={5} class="muted">no requests on this instance yet</td></tr>}
-            {recent.map(r => <tr key={r.time}><td data-label="time">{new Date(r.time).toLocaleTimeString()}</td><td data-label="model">{r.model}</td><td data-label="status">{r.status}</td><td data-label="tokens in / out">{r.inputTokens} / {r.outputTokens}</td><td data-label="cost">{usd(r.costUsd)}</td></tr>)}
+            {recent.map(r => <tr key={r.time}><td data-label="time">{new Date(r.time).toLocaleTimeString()}</td><td data-label="model">{r.model}</td><td data-label="status">{r.status}</td><td data-label="tokens in / out">{r.inputTokens} / {r.outputTokens}{r.estimated && <span class="muted" data-estimated title="the upstream reported no usage, or the answer was cut"> (estimated)</span>}</td><td data-label="cost">{usd(r.costUsd)}</td></tr>)}
           </tbody>
         </table>
       )}
