@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**
  * Codex's namespace tools (`multi_agent_v1`, an MCP server's tools) through a chat upstream: the recorded
@@ -104,5 +105,35 @@ describe('Codex namespace tools through a chat upstream', () => {
     expect(res.status).toBe(200)
     expect(chatRequests[0].tools.map((tool: any) => tool.function.name)).toEqual(['mcp__proxy__echo'])
     expect(res.headers.get('x-proxy-dropped')).toContain('tool:custom')
+  })
+})
+
+/** The tool names an upstream request offered, in any of the formats (chat, messages, generateContent). */
+function offeredNames(body: any): string[] {
+  return (body.tools ?? []).flatMap((tool: any) => tool.functionDeclarations?.map((d: any) => d.name) ?? [tool.function?.name ?? tool.name])
+}
+
+describe('every other upstream format: the playground mock model calls the flat name it was offered', () => {
+  let family: FamilyProxy
+  beforeAll(async () => { family = await startFamilyProxy() }, 60_000)
+  afterAll(() => family?.close())
+
+  const cases = (['compat', 'beta', 'alpha', 'delta'] as const).flatMap(name => [false, true].map(stream => [name, stream] as const))
+  it.each(cases)('%s, stream %s', async (name, stream) => {
+    const upstream = family.upstreams[name]
+    upstream.requests.length = 0
+    const input = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: `call multi_agent_v1__close_agent with ${args}` }] }]
+    const res = await fetch(`${family.proxy.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clientKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...recorded, input, model: familyModels[name], stream }),
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-proxy-dropped') ?? '').not.toContain('tool:namespace')
+    const offered = offeredNames(JSON.parse(upstream.requests.at(-1)!.body))
+    expect(offered).toEqual(expect.arrayContaining(['multi_agent_v1__close_agent', 'multi_agent_v1__wait_agent']))
+    const calls = stream ? streamedCalls(await res.text()) : (await res.json() as any).output.filter((item: any) => item.type === 'function_call')
+    expect(calls).toHaveLength(1)
+    expect(calls[0]).toMatchObject({ type: 'function_call', name: 'close_agent', namespace: 'multi_agent_v1', arguments: args })
   })
 })
