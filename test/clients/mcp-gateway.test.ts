@@ -107,7 +107,6 @@ wire_api = "responses"
 [mcp_servers.proxy]
 url = "${place.url}/mcp"
 bearer_token_env_var = "PROXY_API_KEY"
-default_tools_approval_mode = "approve"
 `,
       },
     }))
