@@ -1,4 +1,4 @@
-import type { StreamEvent } from './types.ts'
+import type { StreamEvent, ToolNamespace } from './types.ts'
 
 /**
  * Formats that stream one output block at a time (messages content blocks, responses items,
@@ -9,13 +9,14 @@ import type { StreamEvent } from './types.ts'
  */
 export function createToolCallSequencer(): (event: StreamEvent) => StreamEvent[] {
   let live: number | undefined
-  const held = new Map<number, { id?: string; name: string; args: string; choice?: number }>()
+  const held = new Map<number, { id?: string; name: string; args: string; choice?: number; namespace?: ToolNamespace }>()
   const release = (): StreamEvent[] => {
     live = undefined
     const out: StreamEvent[] = []
     for (const [index, call] of held) {
       const tag = call.choice ? { choice: call.choice } : {}
-      if (call.id !== undefined) out.push({ type: 'tool_call_start', index, id: call.id, name: call.name, ...tag })
+      const group = call.namespace ? { namespace: call.namespace } : {}
+      if (call.id !== undefined) out.push({ type: 'tool_call_start', index, id: call.id, name: call.name, ...tag, ...group })
       if (call.args) out.push({ type: 'tool_call_delta', index, delta: call.args, ...tag })
     }
     held.clear()
@@ -30,8 +31,8 @@ export function createToolCallSequencer(): (event: StreamEvent) => StreamEvent[]
           return [event]
         }
         const call = held.get(event.index)
-        if (call) Object.assign(call, { id: event.id, name: event.name })
-        else held.set(event.index, { id: event.id, name: event.name, args: '', choice: event.choice })
+        if (call) Object.assign(call, { id: event.id, name: event.name, namespace: event.namespace })
+        else held.set(event.index, { id: event.id, name: event.name, args: '', choice: event.choice, namespace: event.namespace })
         return []
       }
       case 'tool_call_delta': {

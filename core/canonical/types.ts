@@ -25,8 +25,16 @@ export interface ImagePart { type: 'image'; mediaType?: string; data?: string; u
  * vendor of the format named in `origin`). `mediaType` decides what a target makes of it (PDF, plain text).
  */
 export interface FilePart { type: 'file'; mediaType?: string; data?: string; url?: string; fileId?: string; filename?: string; origin?: string }
-/** `arguments` is JSON text, exactly as produced by the model (may be partial only inside streams). */
-export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string }
+/**
+ * A tool declared inside a group of tools (responses `namespace` tools): the group's name and the tool's
+ * name inside it. Formats without groups see the tool under one flat `name` that keeps both.
+ */
+export interface ToolNamespace { name: string; tool: string }
+/**
+ * `arguments` is JSON text, exactly as produced by the model (may be partial only inside streams).
+ * `namespace`: the call is of a grouped tool; `name` is then its flat name (the one upstreams see).
+ */
+export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string; namespace?: ToolNamespace }
 export interface ToolResultPart {
   type: 'tool_result'
   callId: string
@@ -48,7 +56,8 @@ export type Part = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPa
 /** System messages stay in order inside `messages`; formats with a top-level system field gather them. */
 export interface Message { role: Role; parts: Part[]; name?: string }
 
-export interface ToolDef { name: string; description?: string; parameters?: Record<string, unknown> }
+/** `namespace`: declared inside a group of tools; `name` is then the flat name every format accepts. */
+export interface ToolDef { name: string; description?: string; parameters?: Record<string, unknown>; namespace?: ToolNamespace }
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string }
 
 /** `auto`: the model decides (messages `thinking: {type: 'adaptive'}` without an effort, generateContent budget -1). */
@@ -139,7 +148,7 @@ export type StreamEvent =
   | { type: 'start'; id: string; model: string; usage?: Usage }
   | { type: 'text'; index: number; delta: string; refusal?: boolean; choice?: number }
   | { type: 'thinking'; index: number; delta: string; signature?: string; redacted?: boolean; origin?: string; choice?: number }
-  | { type: 'tool_call_start'; index: number; id: string; name: string; choice?: number }
+  | { type: 'tool_call_start'; index: number; id: string; name: string; choice?: number; namespace?: ToolNamespace }
   | { type: 'tool_call_delta'; index: number; delta: string; choice?: number }
   /** A hosted web search, whole (its own part index); a citation attaches to the text part `index`. */
   | { type: 'web_search'; index: number; search: WebSearchPart }

@@ -5,6 +5,7 @@ import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 import { keepsSignatures, rememberSignatures } from './signature-store.ts'
+import { restoreNamespaces } from '../canonical/tool-namespaces.ts'
 
 /** A client-side encoding other than the inbound format's codec (e.g. the legacy completions shape). */
 export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>
@@ -32,5 +33,7 @@ export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, pl
   const canonical = source.response.decode(json)
   // Written long before the client can run its tools and send the results back.
   if (!client && keepsSignatures(request.inbound, upstream)) void rememberSignatures(kernel, canonical.parts)
-  return { body: target.response.encode({ ...canonical, model: request.model }), usage: canonical.usage }
+  // Calls of grouped tools get their group back (the upstream knew them by a flat name).
+  const answer = restoreNamespaces({ ...canonical, model: request.model }, request.canonical?.tools)
+  return { body: target.response.encode(answer), usage: canonical.usage }
 }

@@ -11,6 +11,7 @@ import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
 import { isBlank, isWholeEvent, UsageTap } from './usage-tap.ts'
 import { clientAskedForUsage } from './usage-option.ts'
+import { namespaceRestorer, restoreEventNamespace } from '../canonical/tool-namespaces.ts'
 
 /** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
 export interface StreamTransform {
@@ -156,14 +157,20 @@ class TranslatingTransform implements StreamTransform {
   readonly #parser: ReturnType<typeof createFrameParser>
   readonly #text = new Utf8Decoder()
 
-  constructor(private readonly decoder: StreamDecoder, private readonly encoder: StreamEncoder, framing?: StreamFraming, private readonly onAnswer?: (events: StreamEvent) => void) {
+  constructor(
+    private readonly decoder: StreamDecoder, private readonly encoder: StreamEncoder, framing?: StreamFraming,
+    private readonly onAnswer?: (events: StreamEvent) => void,
+    /** Gives calls of grouped tools their group back (core/canonical/tool-namespaces.ts). */
+    private readonly restore?: ReturnType<typeof namespaceRestorer>,
+  ) {
     this.#parser = createFrameParser(framing)
   }
 
   #emit(events: StreamEvent[]): string {
     if (events.length) this.primed = true
     let out = ''
-    for (const event of events) {
+    for (const decoded of events) {
+      const event = this.restore ? restoreEventNamespace(decoded, this.restore) : decoded
       if (event.type === 'finish') {
         if (this.#finished) continue
         this.#finished = true
@@ -208,7 +215,9 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
   const includeUsage = (requestField(request, 'stream_options') as { include_usage?: unknown } | undefined)?.include_usage === true
-  return new TranslatingTransform(source.stream.createDecoder(), target.stream.createEncoder({ model: request.model, sse, includeUsage }), source.stream.framing, !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined)
+  const encoder = target.stream.createEncoder({ model: request.model, sse, includeUsage })
+  const onAnswer = !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined
+  return new TranslatingTransform(source.stream.createDecoder(), encoder, source.stream.framing, onAnswer, namespaceRestorer(request.canonical?.tools))
 }
 
 /** Keeps a chat client's signed thinking once its stream finishes (core/pipeline/signature-store.ts). */

@@ -76,4 +76,43 @@ describe.concurrent('[lab] coding agents with the proxy\'s /mcp', () => {
     expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)
     expect(run.outside).toEqual([])
   })
+
+  it('Codex CLI (mcp_servers in config.toml, url with bearer_token_env_var)', { timeout: 180_000 }, async () => {
+    const run = await lab.run(family, place => ({
+      bin: clientBin('codex'),
+      args: ['exec', '--strict-config', '--skip-git-repo-check', '--ephemeral', '--color', 'never', '--json', prompt(place)],
+      env: { CODEX_HOME: `${place.home}/.codex`, PROXY_API_KEY: place.key, RUST_LOG: 'warn' },
+      home: {
+        // Codex offers an MCP server's tools inside one namespace tool (`mcp__proxy__`): the proxy flattens
+        // it for the chat model and gives the model's call its namespace back.
+        '.codex/config.toml': `model = "${place.model}"
+model_provider = "proxy"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+remote_plugin = false
+apps = false
+in_app_updates = false
+
+[model_providers.proxy]
+name = "model proxy"
+base_url = "${place.url}/v1"
+env_key = "PROXY_API_KEY"
+wire_api = "responses"
+
+[mcp_servers.proxy]
+url = "${place.url}/mcp"
+bearer_token_env_var = "PROXY_API_KEY"
+`,
+      },
+    }))
+    expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
+    expect(gatewayCalls(run).length, offered(run) + run.stdout.slice(-1500)).toBe(1)
+    expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)
+    expect(run.outside).toEqual([])
+  })
 })

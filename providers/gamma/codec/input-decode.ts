@@ -1,8 +1,9 @@
-import type { ImagePart, Message, Part, TextPart } from 'model-proxy'
+import type { ImagePart, Message, Part, TextPart, ToolDef } from 'model-proxy'
 import { RequestValidationError, isRoleName } from 'model-proxy'
 import { decodeContent } from './content.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
 import { thinkingFromItem } from './reasoning-item.ts'
+import { namespacedCallName } from './namespace-tools.ts'
 
 const messageRoles = new Set(['user', 'assistant', 'system', 'developer'])
 
@@ -11,16 +12,16 @@ const messageRoles = new Set(['user', 'assistant', 'system', 'developer'])
  * assistant message and function_call items; it becomes one assistant message so other formats see the
  * text and its tool calls together.
  */
-export function decodeInput(input: unknown, instructions: string | undefined, unmapped = new Set<string>()): Message[] {
+export function decodeInput(input: unknown, instructions: string | undefined, unmapped = new Set<string>(), tools?: ToolDef[]): Message[] {
   const messages: Message[] = []
   if (instructions) messages.push({ role: 'system', parts: [{ type: 'text', text: instructions }] })
   if (typeof input === 'string') messages.push({ role: 'user', parts: [{ type: 'text', text: input }] })
-  else if (Array.isArray(input)) decodeItems(input, messages, unmapped)
+  else if (Array.isArray(input)) decodeItems(input, messages, unmapped, tools)
   else if (!absent(input)) throw new RequestValidationError('input must be a string or an array of items', 'input')
   return messages
 }
 
-function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string>): void {
+function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string>, tools: ToolDef[] | undefined): void {
   // function_call_output carries no name; formats that need one (generateContent) get it from the call.
   const callNames = new Map<string, string>()
   const assistant = (part: Part) => {
@@ -34,7 +35,7 @@ function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string
     switch (item.type ?? 'message') {
       case 'message': return decodeMessage(item, param, messages, assistant, unmapped)
       case 'function_call': {
-        const call = decodeCall(item, param)
+        const call = decodeCall(item, param, tools)
         callNames.set(call.id, call.name)
         return assistant(call)
       }
@@ -73,10 +74,14 @@ function decodeMessage(item: Json, param: string, messages: Message[], assistant
   else messages.push({ role: role === 'user' ? 'user' : 'system', parts })
 }
 
-function decodeCall(item: Json, param: string): Part & { type: 'tool_call' } {
+function decodeCall(item: Json, param: string, tools: ToolDef[] | undefined): Part & { type: 'tool_call' } {
   const id = str(item.call_id)
   const name = str(item.name)
   if (!id || !name) throw new RequestValidationError(`${param} needs call_id and name strings`, param)
   if (!absent(item.arguments) && typeof item.arguments !== 'string') throw new RequestValidationError(`${param}.arguments must be a JSON string`, param)
-  return { type: 'tool_call', id, name, arguments: str(item.arguments) ?? '{}' }
+  const args = str(item.arguments) ?? '{}'
+  // A call of a namespaced tool: other formats know it by its flat name only.
+  const namespace = str(item.namespace)
+  if (namespace) return { type: 'tool_call', id, name: namespacedCallName(tools, namespace, name), arguments: args, namespace: { name: namespace, tool: name } }
+  return { type: 'tool_call', id, name, arguments: args }
 }

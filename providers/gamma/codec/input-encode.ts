@@ -2,6 +2,7 @@ import type { Message, Part, ToolResultPart } from 'model-proxy'
 import { fileToPart, imageToUrl } from './content.ts'
 import type { Json } from './guards.ts'
 import { itemFromThinking } from './reasoning-item.ts'
+import { callName } from './output-items.ts'
 
 const textOf = (message: Message) => message.parts.flatMap(part => part.type === 'text' ? [part.text] : []).join('\n\n')
 
@@ -55,7 +56,7 @@ function contentPiece(part: Part, role: string): Json | undefined {
 
 function standaloneItem(part: Part): Json | undefined {
   switch (part.type) {
-    case 'tool_call': return { type: 'function_call', call_id: part.id, name: part.name, arguments: part.arguments }
+    case 'tool_call': return { type: 'function_call', call_id: part.id, ...callName(part), arguments: part.arguments }
     case 'tool_result': return { type: 'function_call_output', call_id: part.callId, output: toolOutput(part) }
     // Only the upstream's own encrypted_content lets it resume its reasoning; a bare summary text or
     // another vendor's signature cannot be sent back as reasoning (the item would be rejected).

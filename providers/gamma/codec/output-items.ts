@@ -1,4 +1,4 @@
-import type { Part } from 'model-proxy'
+import type { Part, ToolCallPart } from 'model-proxy'
 import type { Json } from './guards.ts'
 import { itemId, type ItemKind } from './ids.ts'
 import { itemFromThinking } from './reasoning-item.ts'
@@ -23,6 +23,9 @@ export function groupOutput(parts: Part[]): OutputGroup[] {
   return groups
 }
 
+/** How a call names its tool here: a namespaced tool by its own name and its namespace's. */
+export const callName = (call: ToolCallPart): Json => call.namespace ? { name: call.namespace.tool, namespace: call.namespace.name } : { name: call.name }
+
 export const outputText = (text: string, annotations: Json[] = []): Json => ({ type: 'output_text', text, annotations })
 export const refusalPart = (refusal: string): Json => ({ type: 'refusal', refusal })
 
@@ -36,7 +39,7 @@ export function outputItem(group: OutputGroup, respId: string, outputIndex: numb
   }
   // Like every item here, the search's id comes from its position (the stream's events name the same one).
   if (first?.type === 'web_search') return webSearchToItem({ ...first, id }, status)
-  if (first?.type === 'tool_call') return { id, type: 'function_call', call_id: first.id, name: first.name, arguments: first.arguments, status }
+  if (first?.type === 'tool_call') return { id, type: 'function_call', call_id: first.id, ...callName(first), arguments: first.arguments, status }
   return itemFromThinking(first?.type === 'thinking' ? first : { type: 'thinking', text: '' }, 'client', id)!
 }
 

@@ -37,7 +37,9 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   const instructions = field(body, 'instructions', text, 'a string')
   if (absent(body.input) && instructions === undefined) throw new RequestValidationError('input or instructions is required', 'input')
   const unmapped = new Set<string>()
-  const messages = decodeInput(body.input, instructions, unmapped)
+  const tools = decodeTools(body.tools)
+  // Calls in the conversation name a namespaced tool the way its definition does (namespace-tools.ts).
+  const messages = decodeInput(body.input, instructions, unmapped, tools.tools)
   if (!messages.length) throw new RequestValidationError('input has no message to send', 'input')
 
   const request: CanonicalRequest = { model, messages, stream: field(body, 'stream', bool, 'a boolean') ?? false }
@@ -58,7 +60,6 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (safety !== undefined) request.safetyIdentifier = safety
   if (store !== undefined) request.store = store
 
-  const tools = decodeTools(body.tools)
   const choice = decodeToolChoice(body.tool_choice)
   const reasoning = decodeReasoning(body.reasoning)
   const format = decodeTextFormat(body.text)
@@ -78,7 +79,8 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (format.wire) extension.text = format.wire
   if (Object.keys(extension).length) request.extensions = { responses: extension }
   for (const key of Object.keys(unknownFields(body, mapped))) unmapped.add(key)
-  for (const tool of tools.wire ?? []) if (tool.type !== 'function' && !isWebSearch(tool)) unmapped.add(`tool:${String(tool.type)}`)
+  for (const tool of tools.wire ?? []) if (tool.type !== 'function' && tool.type !== 'namespace' && !isWebSearch(tool)) unmapped.add(`tool:${String(tool.type)}`)
+  for (const lost of tools.dropped ?? []) unmapped.add(lost)
   if (choice.wire) unmapped.add('tool_choice')
   for (const key of Object.keys(format.wire ?? {})) unmapped.add(`text.${key}`)
   if (unmapped.size) request.unmapped = [...unmapped]

@@ -1,5 +1,6 @@
 import type { CanonicalResponse, Part } from 'model-proxy'
 import { isObject, num, str, type Json } from './guards.ts'
+import { calledTool } from './namespace-tools.ts'
 import { finishFromWire } from './map-finish-reason.ts'
 import { thinkingFromItem } from './reasoning-item.ts'
 import { usageFromWire } from './usage.ts'
@@ -17,7 +18,7 @@ export function partsFromOutput(output: unknown): Part[] {
     if (item.type === 'web_search_call') return [webSearchFromItem(item)]
     if (item.type === 'function_call') {
       const id = str(item.call_id) ?? str(item.id) ?? ''
-      return [{ type: 'tool_call', id, name: str(item.name) ?? '', arguments: str(item.arguments) ?? '' }]
+      return [{ type: 'tool_call', id, ...calledTool(item), arguments: str(item.arguments) ?? '' }]
     }
     if (item.type === 'message' && Array.isArray(item.content)) {
       return item.content.flatMap((part): Part[] => {

@@ -1,5 +1,6 @@
 import type { SseEvent, StreamDecoder, StreamEvent } from 'model-proxy'
 import { statusForCode } from './error.ts'
+import { calledTool } from './namespace-tools.ts'
 import { isObject, num, str, type Json } from './guards.ts'
 import { responseId } from './ids.ts'
 import { finishFromWire } from './map-finish-reason.ts'
@@ -64,7 +65,7 @@ export function createStreamDecoder(): StreamDecoder {
     if (blocks.has(key)) return
     sawToolCall = true
     const found = block(key, 'tool')
-    out.push({ type: 'tool_call_start', index: found.index, id: str(item.call_id) ?? str(item.id) ?? '', name: str(item.name) ?? '' })
+    out.push({ type: 'tool_call_start', index: found.index, id: str(item.call_id) ?? str(item.id) ?? '', ...calledTool(item) })
   }
   /** Annotations from `index_from` on (those already sent are skipped: the final response repeats them). */
   const cite = (key: string, annotations: unknown[], from: number) => {

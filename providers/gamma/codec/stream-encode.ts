@@ -1,9 +1,9 @@
-import type { StreamEncoder, StreamEncoderOptions, Part, StreamEvent, Usage } from 'model-proxy'
+import type { StreamEncoder, StreamEncoderOptions, Part, StreamEvent, ToolCallPart, Usage } from 'model-proxy'
 import { errorTypeFor, createToolCallSequencer } from 'model-proxy/internal'
 import type { Json } from './guards.ts'
 import { itemId, responseId, type ItemKind } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'
-import { buildOutput, outputItem, outputText, refusalPart, responseObject } from './output-items.ts'
+import { buildOutput, callName, outputItem, outputText, refusalPart, responseObject } from './output-items.ts'
 import { usageToWire } from './usage.ts'
 import { annotationsOf } from './web-search-items.ts'
 
@@ -56,7 +56,7 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
       const summary = Object.assign(ref(it), { summary_index: 0 })
       return frame('response.reasoning_summary_text.done', summary, { text: last.text }) + frame('response.reasoning_summary_part.done', summary, { part: { type: 'summary_text', text: last.text } })
     }
-    if (it.kind === 'function_call' && last?.type === 'tool_call') return frame('response.function_call_arguments.done', ref(it), { name: last.name, arguments: last.arguments })
+    if (it.kind === 'function_call' && last?.type === 'tool_call') return frame('response.function_call_arguments.done', ref(it), { ...callName(last), arguments: last.arguments })
     return ''
   }
   function closeItem(): string {
@@ -160,7 +160,9 @@ export function createStreamEncoder(options: StreamEncoderOptions): StreamEncode
       case 'thinking': return onThinking(event)
       case 'tool_call_start': {
         if (byIndex.has(event.index)) return ''
-        return begin(event.index, { type: 'tool_call', id: event.id, name: event.name, arguments: '' }, 'function_call')
+        const call: ToolCallPart = { type: 'tool_call', id: event.id, name: event.name, arguments: '' }
+        if (event.namespace) call.namespace = event.namespace
+        return begin(event.index, call, 'function_call')
       }
       case 'tool_call_delta': return onToolDelta(event.index, event.delta)
       case 'web_search': return onWebSearch(event)

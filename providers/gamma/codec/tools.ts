@@ -1,54 +1,56 @@
 import { type ToolChoice, type ToolDef, RequestValidationError } from 'model-proxy'
-import { absent, isObject, str, type Json } from './guards.ts'
+import { absent, isObject, type Json } from './guards.ts'
+import { decodeFunction, functionTool } from './function-tool.ts'
+import { decodeNamespace, encodeNamespace } from './namespace-tools.ts'
 
 /**
  * `tools` -> canonical function tools, plus the wire list kept in extensions: built-in tools verbatim and
  * function tools as shells without description/parameters. The shells keep what ToolDef lacks (`strict`,
- * the list order) so a same-format round trip gives back the same list.
+ * the list order) so a same-format round trip gives back the same list. A namespace's function tools
+ * become flat-named tools that keep their namespace; its other tools are `dropped` for other formats.
  */
-export function decodeTools(value: unknown): { tools?: ToolDef[]; wire?: Json[] } {
+export function decodeTools(value: unknown): { tools?: ToolDef[]; wire?: Json[]; dropped?: string[] } {
   if (absent(value)) return {}
   if (!Array.isArray(value)) throw new RequestValidationError('tools must be an array', 'tools')
   const tools: ToolDef[] = []
+  const dropped: string[] = []
+  // Plain names first: a namespaced tool never takes the name of a plain one, wherever it stands.
+  const taken = new Set(value.flatMap(tool => isObject(tool) && tool.type === 'function' && typeof tool.name === 'string' ? [tool.name] : []))
   const wire = value.map((tool, i): Json => {
     const param = `tools[${i}]`
     if (!isObject(tool) || typeof tool.type !== 'string') throw new RequestValidationError(`${param} must be a tool object with a type`, param)
+    if (tool.type === 'namespace') {
+      const namespace = decodeNamespace(tool, param, taken)
+      tools.push(...namespace.defs)
+      dropped.push(...namespace.dropped)
+      return namespace.shell
+    }
     if (tool.type !== 'function') return tool
-    const { description, parameters, ...shell } = tool
-    const name = str(tool.name)
-    if (!name) throw new RequestValidationError(`${param}.name must be a non-empty string`, `${param}.name`)
-    if (!absent(parameters) && !isObject(parameters)) throw new RequestValidationError(`${param}.parameters must be an object`, `${param}.parameters`)
-    if (!absent(description) && typeof description !== 'string') throw new RequestValidationError(`${param}.description must be a string`, `${param}.description`)
-    const def: ToolDef = { name }
-    if (typeof description === 'string') def.description = description
-    if (isObject(parameters)) def.parameters = parameters
+    const { def, shell } = decodeFunction(tool, param)
     tools.push(def)
     return shell
   })
-  return { tools, wire }
+  return dropped.length ? { tools, wire, dropped } : { tools, wire }
 }
 
-function functionTool(def: ToolDef, shell?: Json): Json {
-  const tool: Json = { type: 'function', name: def.name }
-  if (def.description !== undefined) tool.description = def.description
-  tool.parameters = def.parameters ?? { type: 'object', properties: {} }
-  // Without a shell the tool came from another format, whose schemas are rarely valid under this
-  // format's strict mode (its default): ask for plain validation.
-  return shell ? { ...shell, ...tool } : { ...tool, strict: false }
-}
-
-/** Canonical tools merged back into the kept wire list: order and built-in tools survive, edits win. */
+/** Canonical tools merged back into the kept wire list: order, namespaces and built-in tools survive, edits win. */
 export function encodeTools(defs: ToolDef[] = [], wire: unknown = []): Json[] {
   const pending = new Map(defs.map(def => [def.name, def]))
   const out: Json[] = []
   for (const entry of Array.isArray(wire) ? wire : []) {
     if (!isObject(entry)) continue
+    if (entry.type === 'namespace') {
+      const namespace = encodeNamespace(entry, pending)
+      if (namespace) out.push(namespace)
+      continue
+    }
     if (entry.type !== 'function') { out.push(entry); continue }
     const def = pending.get(entry.name as string)
-    if (!def) continue
+    if (!def || def.namespace) continue
     pending.delete(def.name)
     out.push(functionTool(def, entry))
   }
+  // Tools added since (by a plugin), and namespaced ones whose namespace is gone: plain, by their flat names.
   for (const def of pending.values()) out.push(functionTool(def))
   return out
 }
