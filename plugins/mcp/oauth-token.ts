@@ -99,7 +99,11 @@ export class OAuthTokenSource {
       const response = await this.fetchFn(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) }).catch((error: Error) => {
         throw this.failure(`could not reach the authorization server ${issuer}: ${error.message}`)
       })
-      const body = response.ok ? parseJson(await response.text()) : (await response.body?.cancel(), undefined)
+      if (!response.ok) {
+        await response.body?.cancel()
+        continue
+      }
+      const body = parseJson(await response.text())
       if (typeof body?.token_endpoint === 'string' && URL.canParse(body.token_endpoint)) return body.token_endpoint
     }
     throw this.failure(`the authorization server ${issuer} publishes no metadata with a token_endpoint`)
