@@ -8,13 +8,13 @@ import { managementSecret, startManagedProxy, type ManagedProxy } from '../manag
 let auth: MockAuthServer
 let mcp: ProtectedMcpServer
 let managed: ManagedProxy
-const secrets = ['cs-held-by-proxy', 'cs-second-held', 'cs-wrong-guess']
+const secrets = ['cs-held-by-proxy', 'cs-second-held', 'cs-wrong-guess', 'cs-sse-held']
 const api = (path: string) => fetch(`${managed.proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${managementSecret}` } })
 const grantsOf = (clientSecret: string) => auth.grants.filter(grant => grant.clientSecret === clientSecret)
 const gateway = () => managed.proxy.proxy.kernel.services.mcpGateway!
 
 beforeAll(async () => {
-  auth = await startMockAuthServer([{ id: 'proxy', secret: secrets[0]! }, { id: 'proxy two', secret: secrets[1]! }])
+  auth = await startMockAuthServer([{ id: 'proxy', secret: secrets[0]! }, { id: 'proxy two', secret: secrets[1]! }, { id: 'proxy sse', secret: secrets[3]! }])
   mcp = await startProtectedMcpServer(auth)
   managed = await startManagedProxy(stringify({
     host: '127.0.0.1',
@@ -24,10 +24,11 @@ beforeAll(async () => {
     'mcp-servers': [
       { name: 'guarded', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': secrets[0], scope: 'tools.read tools.call' } },
       { name: 'discovered', url: mcp.url, oauth: { issuer: auth.mock.url, 'client-id': 'proxy two', 'client-secret': secrets[1], 'client-auth': 'body', audience: 'mcp-api', resource: false } },
+      { name: 'legacy', url: mcp.sseUrl, transport: 'sse', oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy sse', 'client-secret': secrets[3] } },
       { name: 'refused', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': secrets[2] } },
     ],
   }))
-  await until(() => gateway().servers.get('guarded')!.state === 'up' && gateway().servers.get('discovered')!.state === 'up' && gateway().servers.get('refused')!.state === 'down', 30_000).catch((error: Error) => {
+  await until(() => gateway().servers.get('guarded')!.state === 'up' && gateway().servers.get('discovered')!.state === 'up' && gateway().servers.get('legacy')!.state === 'up' && gateway().servers.get('refused')!.state === 'down', 30_000).catch((error: Error) => {
     throw new Error(`${error.message}: ${JSON.stringify([...gateway().servers.values()].map(server => [server.name, server.state, server.error]))}`)
   })
 }, 60_000)
@@ -47,6 +48,8 @@ describe('an OAuth client the proxy holds for a remote MCP server', () => {
     const result = await client.callTool({ name: 'guarded__echo', arguments: { message: 'with a token' } })
     expect(JSON.stringify(result.content)).toContain('echo: with a token')
     expect(JSON.stringify((await client.callTool({ name: 'discovered__echo', arguments: { message: 'found' } })).content)).toContain('echo: found')
+    // The legacy SSE transport sends the token on its event stream and its posts alike.
+    expect(JSON.stringify((await client.callTool({ name: 'legacy__echo', arguments: { message: 'over sse' } })).content)).toContain('echo: over sse')
     await client.close()
 
     // HTTP Basic client auth, the scope, and the server's URL as the resource.
