@@ -16,13 +16,14 @@ const gateway = () => managed.proxy.proxy.kernel.services.mcpGateway!
 beforeAll(async () => {
   auth = await startMockAuthServer([{ id: 'proxy', secret: secrets[0]! }, { id: 'proxy two', secret: secrets[1]! }, { id: 'proxy sse', secret: secrets[3]! }])
   mcp = await startProtectedMcpServer(auth)
+  process.env.MCP_OAUTH_TEST_SECRET = secrets[0]
   managed = await startManagedProxy(stringify({
     host: '127.0.0.1',
     'remote-management': { 'secret-key': managementSecret },
     'api-keys': ['oauth-key'],
     recorder: { mode: 'all' },
     'mcp-servers': [
-      { name: 'guarded', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': secrets[0], scope: 'tools.read tools.call' } },
+      { name: 'guarded', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': '${env:MCP_OAUTH_TEST_SECRET}', scope: 'tools.read tools.call' } },
       { name: 'discovered', url: mcp.url, oauth: { issuer: auth.mock.url, 'client-id': 'proxy two', 'client-secret': secrets[1], 'client-auth': 'body', audience: 'mcp-api', resource: false } },
       { name: 'legacy', url: mcp.sseUrl, transport: 'sse', oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy sse', 'client-secret': secrets[3] } },
       { name: 'refused', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': secrets[2] } },
@@ -37,6 +38,7 @@ afterAll(async () => {
   await managed?.close()
   await mcp?.close()
   await auth?.mock.close()
+  delete process.env.MCP_OAUTH_TEST_SECRET
 })
 
 describe('an OAuth client the proxy holds for a remote MCP server', () => {
