@@ -20,7 +20,7 @@ const common = {
 }
 
 /** A local server: a command the operator names, started (and restarted) by the proxy, spoken to over stdio. */
-const stdioServer = z.object({
+const stdioServer = z.strictObject({
   ...common,
   command: z.string().min(1, { error: 'must be a non-empty command' }),
   args: z.array(z.string()).optional(),
@@ -28,15 +28,37 @@ const stdioServer = z.object({
   cwd: z.string().optional(),
 })
 
+/**
+ * An OAuth client the proxy holds for a remote server: client credentials grant, the token fetched,
+ * cached until shortly before it expires, and fetched again on a 401. Its secret never reaches clients.
+ */
+const oauthClient = z.strictObject({
+  grant: z.literal('client_credentials', { error: 'must be client_credentials' }).default('client_credentials'),
+  /** The token endpoint; or `issuer`, whose metadata (RFC 8414) names it. */
+  'token-url': z.url({ error: 'must be an http(s) URL' }).optional(),
+  issuer: z.url({ error: 'must be an http(s) URL' }).optional(),
+  'client-id': z.string().min(1, { error: 'must be a non-empty client id' }),
+  'client-secret': z.string().min(1, { error: 'must be a non-empty secret' }),
+  /** How the client authenticates to the token endpoint: HTTP Basic (the default) or in the form body. */
+  'client-auth': z.enum(['basic', 'body'], { error: 'must be basic or body' }).default('basic'),
+  scope: z.string().optional(),
+  /** Sent as `audience` (some providers want it to pick the API the token is for). */
+  audience: z.string().optional(),
+  /** Sent as `resource` (RFC 8707): the MCP server's URL unless set; false sends none. */
+  resource: z.union([z.url({ error: 'must be a URL or false' }), z.literal(false)]).optional(),
+}).refine(oauth => Boolean(oauth['token-url']) !== Boolean(oauth.issuer), { error: 'needs either token-url or issuer (one of them)' })
+export type OAuthClientConfig = z.infer<typeof oauthClient>
+
 /** A remote server: Streamable HTTP (the current transport) or the legacy SSE one. */
-const remoteServer = z.object({
+const remoteServer = z.strictObject({
   ...common,
   url: z.url({ error: 'must be an http(s) URL' }),
   transport: z.enum(['streamable-http', 'sse'], { error: 'must be streamable-http or sse' }).default('streamable-http'),
   headers: z.record(z.string(), z.string()).optional(),
   /** Sent as `Authorization: Bearer <token>`; never shown to clients. */
   'bearer-token': z.string().optional(),
-})
+  oauth: oauthClient.optional(),
+}).refine(server => !(server.oauth && server['bearer-token']), { error: 'has both bearer-token and oauth: keep one', path: ['oauth'] })
 
 export const mcpServerSchema = z.union([stdioServer, remoteServer], { error: 'must have either command (a local stdio server) or url (a remote server)' })
 export type McpServerConfig = z.infer<typeof mcpServerSchema>

@@ -7,6 +7,8 @@ import {
   PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
   type Prompt, type Resource, type ResourceTemplate, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
+import { withOAuth } from './oauth-fetch.ts'
+import { OAuthTokenSource } from './oauth-token.ts'
 import { isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
 
@@ -52,9 +54,12 @@ export class UpstreamServer {
   private pingTimer?: NodeJS.Timeout
   private stderrTail = ''
   private closed = false
+  /** The OAuth client's token, kept across reconnects (a changed `oauth` makes a new server). */
+  private readonly oauth?: OAuthTokenSource
 
   constructor(public config: McpServerConfig, private readonly events: UpstreamEvents) {
     this.slots = new Semaphore(config['max-concurrent'] ?? 16)
+    if (!isStdio(config) && config.oauth) this.oauth = new OAuthTokenSource(config.oauth, config.url)
   }
 
   get name(): string { return this.config.name }
@@ -86,9 +91,15 @@ export class UpstreamServer {
     const headers: Record<string, string> = { ...config.headers }
     if (config['bearer-token']) headers.authorization = `Bearer ${config['bearer-token']}`
     const url = new URL(config.url)
+    const authorized = (base: typeof fetch) => this.oauth ? withOAuth(this.oauth, base) : base
+    const withHeaders: typeof fetch = (input, init) => {
+      const merged = new Headers(init?.headers)
+      for (const [name, value] of Object.entries(headers)) merged.set(name, value)
+      return fetch(input, { ...init, headers: merged })
+    }
     return config.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers as Record<string, string>, ...headers } }) } })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+      ? new SSEClientTransport(url, { requestInit: { headers }, fetch: authorized(fetch), eventSourceInit: { fetch: authorized(withHeaders) } })
+      : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: authorized(fetch) })
   }
 
   private async connect(): Promise<void> {
