@@ -24,7 +24,9 @@ const keyNamesOf = (config: object) => [...((config as { 'client-keys'?: Array<{
  * call each, enabling/disabling a tool (written to `disabled-tools` in the config file, so it holds on
  * every instance and across restarts), and a restart of a server.
  */
-export function addMcpManagementRoutes(kernel: ProxyKernel, guard: Guard, gateway: Gateway): void {
+export function addMcpManagementRoutes(kernel: ProxyKernel, guard: Guard, gatewayOf: () => Gateway | undefined): void {
+  // Until a server is configured the gateway is not started: the list is empty, a name is unknown.
+  const gateway = { servers: { get: (name: string) => gatewayOf()?.servers.get(name) }, toolEnabled: (...args: Parameters<Gateway['toolEnabled']>) => gatewayOf()?.toolEnabled(...args) ?? false }
   const serverOf = (event: H3Event) => {
     const server = gateway.servers.get(param(event, 'name'))
     if (!server) throw new ManagementError(404, 'unknown MCP server')

@@ -1,6 +1,6 @@
-import { hash } from 'node:crypto'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { ProxyKernel } from 'model-proxy'
+import { clientKeyId } from 'model-proxy/internal'
 import { accessFor } from './access.ts'
 import { Gateway, type ToolCallRecord } from './gateway.ts'
 import { addGatewayRoutes } from './routes.ts'
@@ -8,7 +8,6 @@ import { mcpServersOf, mcpSettingsOf } from './schema.ts'
 import { Sessions } from './sessions.ts'
 import type { ListKind } from './upstream.ts'
 import { createGatewayMetrics } from './metrics.ts'
-import { addMcpManagementRoutes } from './routes-management.ts'
 import { addToolLoop } from './loop/index.ts'
 import { addLegacyRoutes } from './routes-legacy.ts'
 
@@ -43,14 +42,12 @@ export function startGateway(kernel: ProxyKernel): void {
     const sessions = new Sessions(kernel.storage, kernel.fleet)
     const caller = (key: string | undefined) => {
       const name = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
-      const keyId = name ?? (key === undefined ? 'local' : `key-${hash('sha256', key, 'hex').slice(0, 12)}`)
+      const keyId = name ?? (key === undefined ? 'local' : clientKeyId(key))
       return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
     }
     const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller }, kernel.fleet)
     addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream })
     addToolLoop(kernel, gateway, caller)
-    const guard = kernel.services.managementGuard
-    if (guard) addMcpManagementRoutes(kernel, guard, gateway)
     kernel.hooks.hook('close', async () => {
       legacy.close()
       sessions.dispose()

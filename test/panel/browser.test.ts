@@ -263,8 +263,8 @@ describe.skipIf(!hasChromium)('control panel in Chromium', () => {
     await page.waitForSelector('nav')
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content')
-    // Skip link, then the menu: Dashboard, Providers, Models, Chat, Client keys, Named keys, Routing, Payload, Credential files, Usage.
-    for (let i = 0; i < 10; i++) await page.keyboard.press('Tab')
+    // Skip link, then the menu: Dashboard, Providers, Models, Chat, Client keys, Named keys, Routing, Payload, MCP servers, Credential files, Usage.
+    for (let i = 0; i < 11; i++) await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Usage')
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid')
     await page.keyboard.press('Enter')
