@@ -1,6 +1,6 @@
 import type { Fleet } from 'model-proxy/internal'
 import { LocalLimits } from './limits-local.ts'
-import { commitScript, limitKeys, readScript, reserveScript } from './redis-scripts.ts'
+import { commitScript, limitKeys, readScript, reserveScript, settlementDoneKey } from './redis-scripts.ts'
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'
 import { minuteMs, periodKeepMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
 
@@ -98,7 +98,7 @@ export class KeyLimits {
 
   private commit(item: Pending, keepMarker = settledKeepMs.reconciled): Promise<unknown> {
     const keep = item.periods.map((_, i) => periodKeepMs[trackedPeriods[i]!])
-    const keys = [...this.keys(item.name, item.window, item.periods), this.fleet.key(`client-keys:${item.name}:done:${item.id}`)]
+    const keys = [...this.keys(item.name, item.window, item.periods), settlementDoneKey(name => this.fleet.key(name), item.name, item.id)]
     return this.fleet.eval(commitScript, keys, [item.member ?? '', item.requests, item.tokens, item.nano, ...keep, keepMarker])
   }
 

@@ -13,10 +13,14 @@
  * name are escaped: they would end the tag early or leave it empty.
  */
 export function limitKeys(key: (name: string) => string, name: string, window: number, periods: readonly string[]): string[] {
-  const tag = `{${name.replace(/[%{}]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}}`
-  const part = (suffix: string) => key(`client-keys:${tag}:${suffix}`)
+  const part = (suffix: string) => key(`client-keys:${hashTag(name)}:${suffix}`)
   return [part(`r:${window}`), part(`t:${window}`), part('held'), ...periods.map(id => part(`s:${id}`))]
 }
+
+/** The marker of a written settlement, in the same slot as the key's counters (the commit script touches both). */
+export const settlementDoneKey = (key: (name: string) => string, name: string, id: string) => key(`client-keys:${hashTag(name)}:done:${id}`)
+
+const hashTag = (name: string) => `{${name.replace(/[%{}]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}}`
 
 /** Drops lapsed reservations, then sums the held tokens of this window (ARGV[2]) and the held cost. */
 const heldSums = `
