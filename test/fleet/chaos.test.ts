@@ -145,8 +145,8 @@ describe('two instances, one Redis, under chaos', () => {
       ...[0, 1, 2].map(worker),
       mgmtEditor(a, '/error-logs-max-files', 'error-logs-max-files', 100),
       mgmtEditor(b, '/logs-max-total-size-mb', 'logs-max-total-size-mb', 200),
-      diskEditor(a, 'chaos-disk-a'),
-      diskEditor(b, 'chaos-disk-b'),
+      diskEditor(a, 'usage-retention-days'),
+      diskEditor(b, 'max-request-body-mb'),
     ]
     const phases: string[] = []
     const phase = (name: string) => phases.push(`${name} ${((performance.now() - started) / 1000).toFixed(1)}s`)
@@ -183,8 +183,8 @@ describe('two instances, one Redis, under chaos', () => {
     const expected = {
       'error-logs-max-files': acknowledged.get('error-logs-max-files'),
       'logs-max-total-size-mb': acknowledged.get('logs-max-total-size-mb'),
-      'chaos-disk-a': written.get('chaos-disk-a'),
-      'chaos-disk-b': written.get('chaos-disk-b'),
+      'usage-retention-days': written.get('usage-retention-days'),
+      'max-request-body-mb': written.get('max-request-body-mb'),
     }
     const runningConfig = async (instance: Instance) => JSON.parse((await exchange(instance.url, 'GET', '/v0/management/config', undefined, secret)).text) as Record<string, unknown>
     const states = async (instance: Instance) => (JSON.parse((await exchange(instance.url, 'GET', '/v0/management/credentials', undefined, secret)).text) as { credentials: Array<{ id: string; state: string }> }).credentials.map(c => `${c.id}=${c.state}`).sort()
@@ -203,6 +203,6 @@ describe('two instances, one Redis, under chaos', () => {
     expect(await states(a)).toEqual(['compat:pool:0.0=ready', 'compat:pool:0.1=cooldown', 'compat:pool:0.2=blocked'])
     expect(sharedPart(readFileSync(a.file, 'utf8'))).toBe(sharedPart(readFileSync(b.file, 'utf8')))
     expect(readFileSync(a.file, 'utf8')).toContain('# chaos fleet: shared config')
-    console.log(`chaos: ${outcomes.ok} requests answered, ${inFlightOnKilled.length} cut in flight on the killed instance, 0 lost; ${acknowledged.get('error-logs-max-files')! - 100 + acknowledged.get('logs-max-total-size-mb')! - 200} management writes, ${written.get('chaos-disk-a')! + written.get('chaos-disk-b')!} disk edits; ${loadSeconds.toFixed(1)} s of chaos, in step ${((performance.now() - converged) / 1000).toFixed(1)} s after (${phases.join(', ')})`)
+    console.log(`chaos: ${outcomes.ok} requests answered, ${inFlightOnKilled.length} cut in flight on the killed instance, 0 lost; ${acknowledged.get('error-logs-max-files')! - 100 + acknowledged.get('logs-max-total-size-mb')! - 200} management writes, ${written.get('usage-retention-days')! + written.get('max-request-body-mb')!} disk edits; ${loadSeconds.toFixed(1)} s of chaos, in step ${((performance.now() - converged) / 1000).toFixed(1)} s after (${phases.join(', ')})`)
   }, 120_000)
 })
