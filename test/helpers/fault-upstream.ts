@@ -15,12 +15,14 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * a whole event (blank line included) whose JSON is cut off: `data: {"id":`. `status-429-bare` is a 429
  * without `Retry-After`. Clean closes (the upstream ends its answer as if it were whole): `empty-pre` sends
  * only a comment, `cut-post` stops after the first text events, `midframe-post` stops inside an event.
+ * `trickle` is no fault: a whole answer, one event every 250 ms (slower in all than the idle timeout of the
+ * tests, never idle that long at once), as a slow upstream sends tokens.
  */
 export type Fault =
   | 'ok' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
   | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-429-bare' | 'status-500'
-  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post'
-export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post']
+  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post' | 'trickle'
+export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post', 'trickle']
 
 export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
@@ -106,8 +108,16 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? type })
     if (fault === 'ok' || !stream || answer.status !== 200) return void res.end(text)
 
-    // -post faults: send events up to the first one carrying text, then misbehave.
     const events = splitEvents(text)
+    if (fault === 'trickle') {
+      for (const event of events) {
+        if (res.destroyed) return
+        res.write(event)
+        await new Promise(resolve => setTimeout(resolve, 250))
+      }
+      return void res.end()
+    }
+    // -post faults: send events up to the first one carrying text, then misbehave.
     const cut = Math.min(events.length - 1, events.findIndex(event => event.includes('Hello')) + 1 || 1)
     res.write(events.slice(0, cut).join(''))
     await new Promise(resolve => setTimeout(resolve, 30))

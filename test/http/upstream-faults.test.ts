@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServer } from 'node:net'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { familyEntries, mergeEntries, startFaultUpstreams, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
 import { callClient, clientFormats, streamCompleted, streamErrorEnding, type ClientFormat } from '../helpers/client-formats.ts'
@@ -19,7 +20,20 @@ let proxy: TestProxy
 beforeAll(async () => {
   upstreams = await startFaultUpstreams(families)
   // One alias per family and fault, served by the faulty key first and a good one second (fill-first).
-  const entries = mergeEntries(families.flatMap(family => [...pre, ...post].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `${family}-${fault}`))))
+  const entries = mergeEntries(families.flatMap(family => [...pre, ...post, 'trickle' as const].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `${family}-${fault}`))))
+  // Refused: the first credential's upstream is a port nobody listens on (its listener closed), the second answers.
+  const closed = await new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+  for (const family of families) {
+    const refused = familyEntries(family, upstreams[family].baseUrl.replace(/:\d+/, `:${closed}`), ['refused'], `${family}-refused`)
+    if (family === 'compat') (refused['compat-provider']![0] as { name: string }).name = 'refused-compat'
+    const good = familyEntries(family, upstreams[family].baseUrl, ['ok'], `${family}-refused`)
+    for (const [key, list] of Object.entries(mergeEntries([refused, good]))) (entries[key] ??= []).push(...list)
+  }
   proxy = await startTestProxy({
     'api-keys': ['k'],
     routing: { strategy: 'fill-first' },
@@ -62,5 +76,29 @@ describe.concurrent('a fault after the first byte ends the stream with an error 
     expect(text).toContain('Hello')
     expect(streamErrorEnding(client, text), text).toBeUndefined()
     expect(Date.now() - started).toBeLessThan(5000)
+  })
+})
+
+const everyCall = clientFormats.flatMap(client => families.flatMap(family => [true, false]
+  .filter(stream => stream || client !== 'generate-array')
+  .map(stream => ({ client, family, stream }))))
+
+describe.concurrent('an upstream that refuses the connection is one more failed attempt', () => {
+  it.each(everyCall)('$client client, $family upstream, stream $stream', async ({ client, family, stream }) => {
+    const { status, text } = await call(client, `${family}-refused`, stream)
+    expect(status, text).toBe(200)
+    expect(text).toContain('playground')
+    if (stream) expect(streamCompleted(client, text), text).toBeUndefined()
+  })
+})
+
+describe.concurrent('a slow upstream that keeps sending is never cut', () => {
+  it.each(clientFormats.flatMap(client => families.map(family => ({ client, family }))))('$client client, $family upstream', async ({ client, family }) => {
+    const { status, text } = await call(client, `${family}-trickle`, true)
+    expect(status, text).toBe(200)
+    expect(text).toContain('playground')
+    expect(streamCompleted(client, text), text).toBeUndefined()
+    // Answered by the slow credential itself: nothing failed over.
+    expect(upstreams[family].requests.filter(r => r.key === 'trickle').length).toBeGreaterThan(0)
   })
 })
