@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientBin, skipWithoutAgents } from '../clients/lab/clients.ts'
-import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import type { TestProxy } from '../helpers/proxy-server.ts'
+import type { OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import { startSettlementRig, stopSettlementRig } from './settlement-rig.ts'
 import { costOf, tokensOf, managementReader, settlementPrice } from './settlement-prices.ts'
-import { scriptedUsage, startUsageUpstream, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { scriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 import { runAgentProcess, type AgentCommand } from './agent-process.ts'
 
 skipWithoutAgents()
@@ -31,27 +32,17 @@ let proxy: TestProxy
 let closed = false
 
 beforeAll(async () => {
-  upstream = await startUsageUpstream()
-  receiver = await startOtlpReceiver()
-  proxy = await startTestProxy({
-    'remote-management': { 'secret-key': secret },
-    'usage-statistics-enabled': true,
-    recorder: { mode: 'all' },
-    otel: { endpoint: receiver.url },
-    'compat-provider': [{ name: 'scripted', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: modelsOf('compat') }],
-    'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${upstream.url}/v1`, models: modelsOf('gamma') }],
-    'alpha-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: modelsOf('alpha') }],
-    'beta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: modelsOf('beta') }],
+  ({ upstream, receiver, proxy } = await startSettlementRig(secret, url => ({
+    'compat-provider': [{ name: 'scripted', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: modelsOf('compat') }],
+    'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${url}/v1`, models: modelsOf('gamma') }],
+    'alpha-api-key': [{ 'api-key': 'up', 'base-url': url, models: modelsOf('alpha') }],
+    'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: modelsOf('beta') }],
     'model-prices': Object.fromEntries(runs.map(run => [run.model, price])),
     // A tpm a little above one call's reservation (prompt estimate + max_tokens 32000): charging it instead of the usage would refuse the next call.
     'client-keys': runs.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 40_000, budget: { usd: 5, period: 'day' } })),
-  })
+  })))
 })
-afterAll(async () => {
-  if (!closed) await proxy?.close()
-  await upstream?.close()
-  await receiver?.close()
-})
+afterAll(() => stopSettlementRig({ upstream, receiver, proxy }, closed))
 
 /** The agent as its users configure it: base URL, key, one model for everything, nothing sent home. */
 function command(agent: Agent, model: string, key: string, home: string): AgentCommand {

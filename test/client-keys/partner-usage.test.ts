@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import type { TestProxy } from '../helpers/proxy-server.ts'
+import type { OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import { startSettlementRig, stopSettlementRig } from './settlement-rig.ts'
 import { costOf, managementReader, settlementPrice } from './settlement-prices.ts'
-import { scriptedUsage, startUsageUpstream, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { scriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 import { ask, type SettlementClient } from './settlement-clients.ts'
 
 /**
@@ -25,26 +26,16 @@ let proxy: TestProxy
 let closed = false
 
 beforeAll(async () => {
-  upstream = await startUsageUpstream()
-  receiver = await startOtlpReceiver()
-  proxy = await startTestProxy({
-    'remote-management': { 'secret-key': secret },
-    'usage-statistics-enabled': true,
-    recorder: { mode: 'all' },
-    otel: { endpoint: receiver.url },
-    partner: { 'upstream-url': upstream.url, 'upstream-api-key': 'pk' },
-    'compat-provider': [{ name: 'scripted', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'up-compat', alias: 'm-compat' }] }],
-    'alpha-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-alpha', alias: 'm-alpha' }] }],
-    'beta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-beta', alias: 'm-beta' }] }],
+  ({ upstream, receiver, proxy } = await startSettlementRig(secret, url => ({
+    partner: { 'upstream-url': url, 'upstream-api-key': 'pk' },
+    'compat-provider': [{ name: 'scripted', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'up-compat', alias: 'm-compat' }] }],
+    'alpha-api-key': [{ 'api-key': 'up', 'base-url': url, models: [{ name: 'up-alpha', alias: 'm-alpha' }] }],
+    'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: [{ name: 'up-beta', alias: 'm-beta' }] }],
     'model-prices': Object.fromEntries(['compat', 'beta', 'alpha'].map(family => [`m-${family}`, price])),
     'client-keys': cases.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 10_000_000, budget: { usd: 100, period: 'day' } })),
-  })
+  })))
 })
-afterAll(async () => {
-  if (!closed) await proxy?.close()
-  await upstream?.close()
-  await receiver?.close()
-})
+afterAll(() => stopSettlementRig({ upstream, receiver, proxy }, closed))
 
 const admin = managementReader(() => proxy.url, secret)
 

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
 import type { LanguageModelUsage } from 'ai'
-import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import type { TestProxy } from '../helpers/proxy-server.ts'
+import type { OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import { startSettlementRig, stopSettlementRig } from './settlement-rig.ts'
 import { ask, settlementClients } from './settlement-clients.ts'
 import { costOf, tokensOf, managementReader, settlementPrice } from './settlement-prices.ts'
-import { scriptedUsage, startUsageUpstream, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { scriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
 
 /**
  * Every answer is settled with the usage its upstream reported: same-format streams (bytes passed
@@ -30,27 +31,17 @@ let proxy: TestProxy
 let closed = false
 
 beforeAll(async () => {
-  upstream = await startUsageUpstream()
-  receiver = await startOtlpReceiver()
-  proxy = await startTestProxy({
-    'remote-management': { 'secret-key': secret },
-    'usage-statistics-enabled': true,
-    recorder: { mode: 'all' },
-    otel: { endpoint: receiver.url },
-    'compat-provider': [{ name: 'scripted', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'up-compat', alias: 'm-compat' }] }],
-    'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${upstream.url}/v1`, models: [{ name: 'up-gamma', alias: 'm-gamma' }] }],
-    'alpha-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-alpha', alias: 'm-alpha' }] }],
-    'beta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-beta', alias: 'm-beta' }, { name: 'up-beta-cut', alias: 'm-cut' }] }],
-    'delta-api-key': [{ 'api-key': 'up', 'base-url': upstream.url, models: [{ name: 'up-delta', alias: 'm-delta' }] }],
+  ({ upstream, receiver, proxy } = await startSettlementRig(secret, url => ({
+    'compat-provider': [{ name: 'scripted', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'up-compat', alias: 'm-compat' }] }],
+    'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${url}/v1`, models: [{ name: 'up-gamma', alias: 'm-gamma' }] }],
+    'alpha-api-key': [{ 'api-key': 'up', 'base-url': url, models: [{ name: 'up-alpha', alias: 'm-alpha' }] }],
+    'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: [{ name: 'up-beta', alias: 'm-beta' }, { name: 'up-beta-cut', alias: 'm-cut' }] }],
+    'delta-api-key': [{ 'api-key': 'up', 'base-url': url, models: [{ name: 'up-delta', alias: 'm-delta' }] }],
     'model-prices': Object.fromEntries([...families.map(family => `m-${family}`), 'm-cut'].map(model => [model, price])),
     'client-keys': [...cases.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 10_000_000, budget: { usd: 100, period: 'day' } })), ...cutClients.map(client => ({ key: `ck-cut-${client}`, name: `cut-${client}` }))],
-  })
+  })))
 })
-afterAll(async () => {
-  if (!closed) await proxy?.close()
-  await upstream?.close()
-  await receiver?.close()
-})
+afterAll(() => stopSettlementRig({ upstream, receiver, proxy }, closed))
 
 const admin = managementReader(() => proxy.url, secret)
 
