@@ -24,7 +24,7 @@ function clientLab(dir: string): Plugin {
 export default defineConfig({
   plugins: clientsDir ? [clientLab(clientsDir)] : [],
   // Built-in plugins import the package's own entries, as third-party plugins do.
-  resolve: { alias: [{ find: /^model-proxy\/internal$/, replacement: join(root, 'core/internal.ts') }, { find: /^model-proxy$/, replacement: join(root, 'core/index.ts') }] },
+  resolve: { alias: [{ find: /^model-proxy\/kit\/([a-z-]+)$/, replacement: join(root, 'core/kit/$1.ts') }, { find: /^model-proxy$/, replacement: join(root, 'core/index.ts') }] },
   test: {
     include: clientsDir ? ['test/clients/**/*.test.ts'] : ['{core,plugins,providers,playground,test}/**/*.test.ts'],
     // The client lab's agent CLIs are not dependencies of the package: installed here when missing.

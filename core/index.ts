@@ -1,7 +1,7 @@
 /**
- * `model-proxy`: the public API, what plugin authors and embedders import (docs/plugins.md). Engine
- * internals the built-in plugins share live in `model-proxy/internal` (core/internal.ts) and may change
- * without notice.
+ * `model-proxy`: the public API, what plugin authors and embedders import (docs/plugins.md): the define*
+ * helpers, the hook, request, provider and codec types, config types, embedding. Helpers for writing a
+ * provider family or a feature plugin are grouped in the kit, `model-proxy/kit/<group>` (core/kit/).
  */
 
 // Plugins: the identity helpers and the kernel a plugin's setup receives.
@@ -26,16 +26,10 @@ export {
 } from './canonical/codec.ts'
 export type * from './canonical/types.ts'
 export { RequestValidationError } from './canonical/errors.ts'
-export { isRoleName } from './canonical/role-name.ts'
-export { formatSse } from './http/sse.ts'
-export { ChunkTemplate, type PieceEvent } from './canonical/chunk-template.ts'
 
-// Client routes: a plugin that speaks a new client format runs requests through the pipeline.
-export { addClientRoute, readJsonObject, readClientBody, ClientBody, type ClientRoute } from './http/client-route.ts'
-export type { BodyShape } from './http/body-scan.ts'
-export { createProxyRequest, requestField, type RequestInit as ProxyRequestInit } from './pipeline/request.ts'
+// Requests: a field of the client's body, a plugin's own state for one request, the error to throw.
+export { requestField } from './pipeline/request.ts'
 export { defineRequestState, type RequestState } from './request-state.ts'
-export { runPipeline, type RunOptions } from './pipeline/run.ts'
 export { ProxyError } from './http/errors.ts'
 
 // Config: proxy.config.ts, the YAML's typed shape, and the schema library plugins declare their keys with.

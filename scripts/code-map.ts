@@ -15,6 +15,7 @@ export const folderRoles: Record<string, string> = {
   'core/config/': 'the zod schema, YAML loading and validation, `proxy.config.ts` (c12), the config file writer',
   'core/fleet/': 'what instances on one Redis share: instance id, health, messages, leases',
   'core/http/': 'client routes and access, upstream HTTP (undici), SSE, JSON bytes, error bodies per path',
+  'core/kit/': 'the kit, `model-proxy/kit/<group>`: helpers for provider families and feature plugins, grouped by job (thin re-exports)',
   'core/pipeline/': 'one request from the client route to the answer: attempts, retries, same-format passthrough, translation, streams',
   'plugins/': 'one folder per feature, each a plugin loaded like a third-party one (below)',
   'providers/': 'one folder per provider family: its provider definition, client routes, codec and model catalog (below)',

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineProxyPlugin } from 'model-proxy'
-import { maskSecret, maskValues, processRole } from 'model-proxy/internal'
+import { maskSecret, maskValues } from 'model-proxy/kit/access'
+import { processRole } from 'model-proxy/kit/fleet'
 import { jsonLine, textLine, type AccessEntry } from './line.ts'
 
 const modes = ['auto', 'text', 'json', 'off'] as const

@@ -1,5 +1,5 @@
-import type { ClientKeyDirectory } from 'model-proxy/internal'
-import { matchModelPattern } from 'model-proxy/internal'
+import type { ClientKeyDirectory } from 'model-proxy/kit/access'
+import { matchModelPattern } from 'model-proxy/kit/models'
 import type { ClientKeyEntry } from './schema.ts'
 import { hashClientKey, storedHash } from './key-hash.ts'
 

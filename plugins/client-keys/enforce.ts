@@ -1,6 +1,5 @@
-import { defineRequestState, type ProxyKernel, type RouteContext } from 'model-proxy'
-import { bodySourceOf } from 'model-proxy/internal'
-import { requestField } from 'model-proxy'
+import { defineRequestState, type ProxyKernel, type RouteContext, requestField } from 'model-proxy'
+import { bodySourceOf } from 'model-proxy/kit/body'
 import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { Hold, KeyRules } from './limit-types.ts'

@@ -1,4 +1,4 @@
-import { ChurnMap } from 'model-proxy/internal'
+import { ChurnMap } from 'model-proxy/kit/guards'
 import type { Estimate, Hold, KeyRules, KeyUsageNow, Refusal } from './limit-types.ts'
 import { holdTtlMs } from './limit-types.ts'
 import { minuteMs, periodOf, trackedPeriods, windowOf } from './windows.ts'

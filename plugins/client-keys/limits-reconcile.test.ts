@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Redis } from 'ioredis'
-import type { Fleet } from 'model-proxy/internal'
+import type { Fleet } from 'model-proxy/kit/fleet'
 import { KeyLimits } from './limits.ts'
 import { limitKeys } from './redis-scripts.ts'
 import { minuteMs, periodOf, windowOf } from './windows.ts'

@@ -1,4 +1,4 @@
-import type { Fleet } from 'model-proxy/internal'
+import type { Fleet } from 'model-proxy/kit/fleet'
 import { LocalLimits } from './limits-local.ts'
 import { commitScript, limitKeys, readScript, reserveScript, settlementDoneKey } from './redis-scripts.ts'
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { baseUrlSchema } from 'model-proxy/internal'
+import { baseUrlSchema } from 'model-proxy/kit/config'
 
 /**
  * A credential file in `auth-dir` (`<anything>.json`) whose `type` is one of `types` (the file types of

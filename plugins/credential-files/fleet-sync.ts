@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs'
 import { readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProxyKernel } from 'model-proxy'
-import { unchangedSince, writeFileAtomic, serializeFileTask, hashText, changeCount, mergeJson, SharedDocs, FileBaseStore, reconcileDoc, type LocalCopy, type SyncOutcome } from 'model-proxy/internal'
+import { unchangedSince, writeFileAtomic, serializeFileTask, hashText, changeCount, mergeJson } from 'model-proxy/kit/config'
+import { SharedDocs, FileBaseStore, reconcileDoc, type LocalCopy, type SyncOutcome } from 'model-proxy/kit/fleet'
 import { isCredentialFileName, type CredentialFileStore } from './store.ts'
 
 /** How often the fleet's versions are compared besides the change messages. */

@@ -1,6 +1,6 @@
 import { defineProxyPlugin } from 'model-proxy'
+import { sweepAtomicTempFiles } from 'model-proxy/kit/config'
 import { CredentialFileStore } from './store.ts'
-import { sweepAtomicTempFiles } from 'model-proxy/internal'
 import { fileCredential } from './to-credential.ts'
 import { isDue, refreshAheadMs, refreshFile } from './refresh.ts'
 import { serviceAccountToken } from './service-account.ts'

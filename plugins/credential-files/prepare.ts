@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ProxyKernel } from 'model-proxy'
-import { writeFileAtomic } from 'model-proxy/internal'
+import { writeFileAtomic } from 'model-proxy/kit/config'
 import type { CredentialFileStore } from './store.ts'
 import type { FileChannel } from './channels.ts'
 

@@ -1,5 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { acquireLease } from 'model-proxy/internal'
+import { acquireLease } from 'model-proxy/kit/fleet'
 import type { CredentialFileSync } from './fleet-sync.ts'
 
 /** Longest a token refresh may hold its lease (a dead holder's lease expires by then). */

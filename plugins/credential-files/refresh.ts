@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tokenRequest } from './token-request.ts'
-import { writeFileAtomic } from 'model-proxy/internal'
+import { writeFileAtomic } from 'model-proxy/kit/config'
 import { expiryOf, type CredentialFile } from './file-schema.ts'
 
 import type { OAuthClient } from './oauth-clients.ts'

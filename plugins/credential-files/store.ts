@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import { credentialFileSchema, type CredentialFile } from './file-schema.ts'
-import { formatIssues } from 'model-proxy/internal'
+import { formatIssues } from 'model-proxy/kit/config'
 
 export interface FileEntry {
   name: string

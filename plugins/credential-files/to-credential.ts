@@ -1,5 +1,5 @@
 import type { Credential, ProxyConfig } from 'model-proxy'
-import { ownValue } from 'model-proxy/internal'
+import { ownValue } from 'model-proxy/kit/guards'
 import type { CredentialFile } from './file-schema.ts'
 import type { FileChannel } from './channels.ts'
 

@@ -1,6 +1,6 @@
 import { request } from 'undici'
 import type { OAuthClient } from './oauth-clients.ts'
-import { maskValues } from 'model-proxy/internal'
+import { maskValues } from 'model-proxy/kit/access'
 
 export interface TokenResponse { access_token?: string; refresh_token?: string; expires_in?: number; id_token?: string; account?: { email_address?: string }; error?: string; error_description?: string }
 

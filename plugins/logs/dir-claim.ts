@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { isProcessAlive } from 'model-proxy/internal'
+import { isProcessAlive } from 'model-proxy/kit/fleet'
 
 /** An owner file not touched for this long belongs to an instance that is gone (another host: no pid to check). */
 export const staleClaimMs = 90_000

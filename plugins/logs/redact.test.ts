@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { validateConfig } from '../../core/config/validate.ts'
+import { validateConfig } from 'model-proxy/kit/config'
 import { redact, secretsOf } from './redact.ts'
 
 describe('secretsOf + redact', () => {

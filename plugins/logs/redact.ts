@@ -1,5 +1,5 @@
 import type { ProxyConfig } from 'model-proxy'
-import { maskSecret } from 'model-proxy/internal'
+import { maskSecret } from 'model-proxy/kit/access'
 
 /** Config keys whose string values (or lists of strings) are secrets, whoever owns the key: `api-key(s)`, `upstream-api-key`, `secret-key`, `client-secret`. */
 const secretKey = /(^|-)(api-keys?|secret(-key)?)$/

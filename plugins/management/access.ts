@@ -1,6 +1,6 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { isLoopback } from 'model-proxy/internal'
+import { isLoopback } from 'model-proxy/kit/access'
 import { banMs, formatWait, maxFailures } from './ban-list.ts'
 import { SharedBans } from './shared-bans.ts'
 import { createSecretVerifier } from './secret.ts'

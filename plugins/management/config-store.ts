@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Document } from 'yaml'
 import type { ProxyKernel } from 'model-proxy'
-import type { ConfigChange, ConfigFile } from 'model-proxy/internal'
+import type { ConfigChange, ConfigFile } from 'model-proxy/kit/config'
 import { ManagementError } from './respond.ts'
 
 /** Who is changing the config (`PUT /v0/management/api-keys from 127.0.0.1`), for the log line of the change. */

@@ -1,6 +1,8 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { ConfigError, discardBody, jsonDeeperThan, maxJsonDepth } from 'model-proxy/internal'
+import { ConfigError } from 'model-proxy/kit/config'
+import { jsonDeeperThan, maxJsonDepth } from 'model-proxy/kit/guards'
+import { discardBody } from 'model-proxy/kit/http'
 import { ManagementError, fail, reply } from './respond.ts'
 import { changeOrigin } from './config-store.ts'
 

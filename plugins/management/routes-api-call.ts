@@ -1,5 +1,7 @@
 import type { ProxyKernel, Credential } from 'model-proxy'
-import { sendUpstream, scrubSecrets, upstreamUrlProblem } from 'model-proxy/internal'
+import { scrubSecrets } from 'model-proxy/kit/access'
+import { upstreamUrlProblem } from 'model-proxy/kit/config'
+import { sendUpstream } from 'model-proxy/kit/http'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { isAllowedUpstreamHost, mayCarryCredential } from './upstream-hosts.ts'

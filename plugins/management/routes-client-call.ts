@@ -1,6 +1,6 @@
 import { getQuery } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { trustedClient } from 'model-proxy/internal'
+import { trustedClient } from 'model-proxy/kit/access'
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 

@@ -1,5 +1,6 @@
 import type { ProxyKernel } from 'model-proxy'
-import { maskSecret, isServedOffer } from 'model-proxy/internal'
+import { maskSecret } from 'model-proxy/kit/access'
+import { isServedOffer } from 'model-proxy/kit/models'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { trackCredentialStats } from './credential-stats.ts'

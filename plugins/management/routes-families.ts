@@ -1,5 +1,5 @@
 import type { ProxyKernel, ProviderDef } from 'model-proxy'
-import { describeFamily, describeWireFormat, keyKindOf } from 'model-proxy/internal'
+import { describeFamily, describeWireFormat, keyKindOf } from 'model-proxy/kit/models'
 import { addManagementRoute, type Guard } from './route.ts'
 
 /** What the panel and operators learn of one family: no code, no secrets, only what the registry declares. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Credential } from '../../core/credential.ts'
-import type { ProviderDef } from '../../core/provider.ts'
+import type { Credential, ProviderDef } from 'model-proxy'
 import { isAllowedUpstreamHost, isVendorHost, mayCarryCredential } from './upstream-hosts.ts'
 
 /** Hosts as families declare them (ProviderDef.hosts): a plain name, several, a pattern of regional names. */

@@ -1,4 +1,4 @@
-import { isExcluded } from 'model-proxy/internal'
+import { isExcluded } from 'model-proxy/kit/models'
 import type { McpAccess, McpGatewaySettings } from './schema.ts'
 
 /** What one client key may reach: servers and namespaced tools, and its call rate. */

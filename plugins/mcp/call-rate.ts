@@ -1,4 +1,4 @@
-import type { Fleet } from 'model-proxy/internal'
+import type { Fleet } from 'model-proxy/kit/fleet'
 
 const windowMs = 60_000
 

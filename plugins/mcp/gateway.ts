@@ -1,5 +1,6 @@
 import { McpError, ErrorCode, type CallToolResult, type Tool, type Prompt, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
-import { isExcluded, type Fleet } from 'model-proxy/internal'
+import type { Fleet } from 'model-proxy/kit/fleet'
+import { isExcluded } from 'model-proxy/kit/models'
 import type { KeyAccess } from './access.ts'
 import { namespaced, namespacedUri, splitName, splitUri } from './names.ts'
 import type { McpGatewaySettings, McpServerConfig } from './schema.ts'

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { ProxyKernel } from 'model-proxy'
-import type { Fleet } from 'model-proxy/internal'
+import type { Fleet } from 'model-proxy/kit/fleet'
 import { gatewayServer } from './mcp-server.ts'
 import { LegacySseTransport } from './legacy-sse.ts'
 import { rpcError } from './rpc-error.ts'

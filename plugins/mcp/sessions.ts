@@ -1,6 +1,6 @@
 import { hash, randomUUID } from 'node:crypto'
 import type { Storage } from 'unstorage'
-import type { Fleet } from 'model-proxy/internal'
+import type { Fleet } from 'model-proxy/kit/fleet'
 
 /** A session lives a day past its last use. */
 const sessionTtlSeconds = 24 * 3600

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { ProxyKernel } from 'model-proxy'
-import { clientKeyId } from 'model-proxy/internal'
+import { clientKeyId } from 'model-proxy/kit/access'
 import { accessFor } from './access.ts'
 import { Gateway, type ToolCallRecord } from './gateway.ts'
 import { addGatewayRoutes } from './routes.ts'

@@ -1,6 +1,6 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { isLoopback } from 'model-proxy/internal'
+import { isLoopback } from 'model-proxy/kit/access'
 import { createSecretVerifier, formatWait } from '../management/api.ts'
 
 export interface MetricsSettings { enable: boolean; path: string; 'require-key': boolean | 'auto' }

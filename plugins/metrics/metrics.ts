@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client'
 import { CounterTally, HistogramTally } from './tally.ts'
 import type { ProxyKernel, CredentialState } from 'model-proxy'
-import { clientPartCache, clientScanMemo, upstreamPartCache } from 'model-proxy/internal'
+import { clientPartCache, clientScanMemo, upstreamPartCache } from 'model-proxy/kit/body'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']
 /** The process's part caches (core/http/parsed-part-cache.ts, json-part-cache.ts, scan-memo.ts), by their label. */

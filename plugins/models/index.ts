@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
-import { type ListedModel, type WireFormat, defineProxyPlugin, addClientRoute, ProxyError, type ProxyKernel } from 'model-proxy'
-import { jsonResponse } from 'model-proxy/internal'
+import { type ListedModel, type WireFormat, defineProxyPlugin, ProxyError, type ProxyKernel } from 'model-proxy'
+import { addClientRoute, jsonResponse } from 'model-proxy/kit/http'
 import { listFormatFor } from './list-shapes.ts'
 
 /** `/v1beta/models/models%2Fx` or `/v1/models/x` -> `x` (generateContent SDKs put `models/` in front). */

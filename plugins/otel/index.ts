@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { defineProxyPlugin } from 'model-proxy'
-import type { ProxyKernel } from 'model-proxy'
+import { defineProxyPlugin, type ProxyKernel } from 'model-proxy'
+import { createLogLimiter } from 'model-proxy/kit/guards'
 import { otelConfigSchema, sameSettings, traceSettingsOf, type OtelConfig, type TraceSettings } from './settings.ts'
 import { createTracing, type Tracing } from './tracer.ts'
 import { createSpanRecorder } from './spans.ts'
 import { mcpToolSpan } from './mcp-spans.ts'
-import { createLogLimiter } from 'model-proxy/internal'
 
 const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
 

@@ -1,5 +1,5 @@
 import { defineProxyPlugin } from 'model-proxy'
-import { proxyDispatcherFactories } from 'model-proxy/internal'
+import { proxyDispatcherFactories } from 'model-proxy/kit/http'
 import { httpProxyDispatcher, socksProxyDispatcher } from './dispatchers.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { defineProxyPlugin } from 'model-proxy'
-import { jsonResponse } from 'model-proxy/internal'
+import { jsonResponse } from 'model-proxy/kit/http'
 import { createPanelPage } from './page.ts'
 
 /**

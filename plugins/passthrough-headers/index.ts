@@ -1,5 +1,5 @@
 import { defineProxyPlugin } from 'model-proxy'
-import { scrubSecrets } from 'model-proxy/internal'
+import { scrubSecrets } from 'model-proxy/kit/access'
 import { passthroughHeaders } from './filter.ts'
 
 /** `passthrough-headers: true`: filtered upstream response headers reach the client. */

@@ -1,4 +1,4 @@
-import { matchModelPattern } from 'model-proxy/internal'
+import { matchModelPattern } from 'model-proxy/kit/models'
 import type { CompiledRule } from './compile.ts'
 import { deletePath, hasPath, setPath } from './json-path.ts'
 

@@ -1,5 +1,5 @@
 import { defineProxyPlugin } from 'model-proxy'
-import { plainJsonOf } from 'model-proxy/internal'
+import { plainJsonOf } from 'model-proxy/kit/body'
 import { applyRules, ruleMatches } from './apply.ts'
 import { compileRules, type CompiledRule } from './compile.ts'
 

@@ -1,4 +1,4 @@
-import { unsafePathMessage, unsafePathSegment, unsafeSegment } from 'model-proxy/internal'
+import { unsafePathMessage, unsafePathSegment, unsafeSegment } from 'model-proxy/kit/guards'
 
 /**
  * `a.b.0.c` or `a.b[0].c` -> ['a', 'b', 0, 'c']: dots and array indexes, as the spec's payload params.

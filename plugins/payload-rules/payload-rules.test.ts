@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parsePath, setPath, deletePath, hasPath } from './json-path.ts'
 import { compileRules } from './compile.ts'
 import { applyRules } from './apply.ts'
-import { validateConfig } from '../../core/config/validate.ts'
+import { validateConfig } from 'model-proxy/kit/config'
 
 describe('json paths', () => {
   it.each([

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from 'model-proxy'
-import type { Usage } from 'model-proxy'
+import { defineProxyPlugin, type Usage } from 'model-proxy'
 import { createPriceTable, type PriceTable } from './table.ts'
 import type { ModelPrice } from './cost.ts'
 

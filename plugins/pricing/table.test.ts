@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { calcPrice } from '@pydantic/genai-prices'
 import { createPriceTable } from './table.ts'
-import type { Usage } from '../../core/canonical/types.ts'
+import type { Usage } from 'model-proxy'
 
 describe('price table', () => {
   const table = createPriceTable(() => ({ 'my-alias': { input: 1, output: 2 }, 'gpt-4o': { input: 0, output: 0 } }))

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type { Usage } from 'model-proxy'
-import { ownValue } from 'model-proxy/internal'
+import { ownValue } from 'model-proxy/kit/guards'
 import { costOf, type ModelPrice } from './cost.ts'
 import { fromTable } from './package-price.ts'
 

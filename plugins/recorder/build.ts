@@ -1,5 +1,6 @@
 import type { Usage, UpstreamHttpRequest } from 'model-proxy'
-import { clientKeyId, bodySourceOf, clientBytesOf } from 'model-proxy/internal'
+import { clientKeyId } from 'model-proxy/kit/access'
+import { bodySourceOf, clientBytesOf } from 'model-proxy/kit/body'
 import { maskUrlKey, recordHeaders } from './capture.ts'
 import { RecordBlobs } from './packed.ts'
 import type { AttemptFlight, Flight } from './flight.ts'

@@ -1,4 +1,5 @@
-import { maskSecret, Utf8Decoder } from 'model-proxy/internal'
+import { maskSecret } from 'model-proxy/kit/access'
+import { Utf8Decoder } from 'model-proxy/kit/http'
 import type { StreamEvent } from './types.ts'
 
 /** Headers whose values are credentials: kept masked (`sk-a...7890`), never whole. */

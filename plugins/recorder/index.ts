@@ -1,5 +1,4 @@
-import { defineProxyPlugin } from 'model-proxy'
-import type { ProxyHooks, ProxyConfig } from 'model-proxy'
+import { defineProxyPlugin, type ProxyHooks, type ProxyConfig } from 'model-proxy'
 import type { Guard } from '../management/api.ts'
 import { secretsOf } from '../logs/api.ts'
 import { recorderConfigOf, recorderConfigSchema } from './schema.ts'

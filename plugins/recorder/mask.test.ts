@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { maskValues } from 'model-proxy/internal'
+import { maskValues } from 'model-proxy/kit/access'
 import { holdsSecret, maskRecord } from './mask.ts'
 
 const key = 'sk-upstream-1234567890abcdef'

@@ -1,4 +1,4 @@
-import { maskValues } from 'model-proxy/internal'
+import { maskValues } from 'model-proxy/kit/access'
 
 /**
  * A record with every string masked, field by field. Masking the record's whole JSON text instead cost

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from 'model-proxy/kit/fleet'
 import { rawStorage } from './raw-storage.ts'
 import { unpackRecord } from './packed.ts'
 

@@ -2,7 +2,7 @@ import { closeSync, openSync, unlinkSync, writevSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { Driver, Storage } from 'unstorage'
-import { redisOf } from 'model-proxy/internal'
+import { redisOf } from 'model-proxy/kit/fleet'
 import { joinParts } from './packed.ts'
 
 /** The recorder's writes: a packed record's pieces, a summary's text; a record read back as bytes. */

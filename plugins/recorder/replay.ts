@@ -1,5 +1,5 @@
 import type { ProxyKernel, WireFormat } from 'model-proxy'
-import { trustedClient } from 'model-proxy/internal'
+import { trustedClient } from 'model-proxy/kit/access'
 import { ManagementError } from '../management/api.ts'
 import { pathWithoutKey, wholeBody } from './fixture.ts'
 import { replayCredentialMark, replayOfMark } from './flight.ts'

@@ -1,7 +1,7 @@
 import { getRouterParam, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
+import { jsonDeeperThan } from 'model-proxy/kit/guards'
 import { addManagementRoute, readBody, type Guard, ManagementError, reply, updateConfig } from '../management/api.ts'
-import { jsonDeeperThan } from 'model-proxy/internal'
 import pkg from '../../package.json' with { type: 'json' }
 import { parseFilter } from './filter.ts'
 import { toFixture } from './fixture.ts'

@@ -1,5 +1,5 @@
 import type { Storage } from 'unstorage'
-import { ChurnMap } from 'model-proxy/internal'
+import { ChurnMap } from 'model-proxy/kit/guards'
 import type { Flight } from './flight.ts'
 import type { FlightRecord, RecordSummary } from './types.ts'
 import type { RecorderConfig } from './schema.ts'

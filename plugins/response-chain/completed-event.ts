@@ -1,4 +1,4 @@
-import { createSseParser, Utf8Decoder } from 'model-proxy/internal'
+import { createSseParser, Utf8Decoder } from 'model-proxy/kit/http'
 
 type Body = Record<string, unknown>
 

@@ -1,5 +1,4 @@
-import { defineProxyPlugin, requestField, ProxyError } from 'model-proxy'
-import type { ProxyKernel, ProxyRequest, ResponseContext } from 'model-proxy'
+import { defineProxyPlugin, requestField, ProxyError, type ProxyKernel, type ProxyRequest, type ResponseContext } from 'model-proxy'
 import { expandBody, loadChain, saveChain } from './chain.ts'
 import { watchFinalResponse } from './completed-event.ts'
 

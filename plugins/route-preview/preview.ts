@@ -1,5 +1,6 @@
 import type { ProxyKernel, Candidate, WireFormat } from 'model-proxy'
-import { clientKeyId, ownValue } from 'model-proxy/internal'
+import { clientKeyId } from 'model-proxy/kit/access'
+import { ownValue } from 'model-proxy/kit/guards'
 import type { Chooser } from '../routing/api.ts'
 import { resolveRoute, sessionKeyOf, AffinityStore, headroom } from '../routing/api.ts'
 import { explainPreview } from './explain.ts'

@@ -1,10 +1,10 @@
 import type { AttemptResult } from 'model-proxy'
+import { classifyUpstreamStatus } from 'model-proxy/kit/errors'
 import { isQuotaError } from './cooldown.ts'
 import { nextAfterQuota } from './quota-plan.ts'
 import { windowsFromHeaders } from './rate-limits.ts'
 import { existingRouteState } from './route-state.ts'
 import { fallbackWorthy } from './fallback.ts'
-import { classifyUpstreamStatus } from 'model-proxy/internal'
 import type { Chooser } from './choose.ts'
 
 /**

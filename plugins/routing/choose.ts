@@ -1,5 +1,4 @@
-import { requestField, type ProxyKernel } from 'model-proxy'
-import type { Candidate, PickContext } from 'model-proxy'
+import { requestField, type ProxyKernel, type Candidate, type PickContext } from 'model-proxy'
 import type { RoutingState } from './state.ts'
 import { pickCandidate } from './pick.ts'
 import { headroom } from './rate-limits.ts'

@@ -1,5 +1,6 @@
 import { defineRequestState, type ProxyKernel, type Candidate, type ProxyRequest } from 'model-proxy'
-import { countRequestTokens, ownValue } from 'model-proxy/internal'
+import { ownValue } from 'model-proxy/kit/guards'
+import { countRequestTokens } from 'model-proxy/kit/tokens'
 import { isQuotaError } from './cooldown.ts'
 import type { Stage } from './route-state.ts'
 import { keyRefusal } from './key-refusal.ts'

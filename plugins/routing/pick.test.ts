@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { pickCandidate, type PickInput } from './pick.ts'
-import type { Candidate } from '../../core/hooks.ts'
+import type { Candidate } from 'model-proxy'
 
 const candidate = (id: string, provider = 'p', priority = 0): Candidate => ({
   upstreamModel: 'm',

@@ -1,5 +1,5 @@
 import type { Candidate } from 'model-proxy'
-import { candidateKey } from 'model-proxy/internal'
+import { candidateKey } from 'model-proxy/kit/models'
 
 export type Strategy = 'round-robin' | 'fill-first' | 'quota-aware'
 

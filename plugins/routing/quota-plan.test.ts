@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { nextAfterQuota } from './quota-plan.ts'
-import type { Candidate } from '../../core/hooks.ts'
+import type { Candidate } from 'model-proxy'
 
 const cred = (id: string) => ({ id, provider: 'p', family: 'alpha', priority: 0, baseUrl: '', headers: {}, prefix: '', models: [], excludedModels: [], attributes: {} })
 const at = (id: string, model: string): Candidate => ({ credential: cred(id), upstreamModel: model })

@@ -1,5 +1,5 @@
 import type { ProxyKernel, RouteContext } from 'model-proxy'
-import { ownValue } from 'model-proxy/internal'
+import { ownValue } from 'model-proxy/kit/guards'
 import { resolveRoute } from './resolve.ts'
 import { requestTokens } from './fallback.ts'
 import { keyRefusal } from './key-refusal.ts'

@@ -1,5 +1,5 @@
 import type { ProxyKernel, Candidate, CanonicalRequest, WireFormat } from 'model-proxy'
-import { countRequestTokens } from 'model-proxy/internal'
+import { countRequestTokens } from 'model-proxy/kit/tokens'
 import { matchRule, type RuleMatch } from './rules.ts'
 import { traitsOf, type RequestTraits } from './request-traits.ts'
 

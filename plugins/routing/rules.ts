@@ -1,5 +1,6 @@
-import type { RoutingRule } from 'model-proxy/internal'
-import { clientKeyId, matchModelPattern } from 'model-proxy/internal'
+import { clientKeyId } from 'model-proxy/kit/access'
+import type { RoutingRule } from 'model-proxy/kit/config'
+import { matchModelPattern } from 'model-proxy/kit/models'
 import type { RequestTraits } from './request-traits.ts'
 
 export interface RuleInput {

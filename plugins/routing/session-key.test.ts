@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ClientBody } from 'model-proxy'
+import { ClientBody } from 'model-proxy/kit/body'
 import { sessionKeyOf, sessionOfUserId, stablePrefix } from './session-key.ts'
 
 const key = (body: Record<string, unknown>, headers: Record<string, string> = {}, inbound: 'chat' | 'messages' | 'responses' | 'generate' = 'chat') =>

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto'
-import { ClientBody, type BodyShape, type ProxyRequest } from 'model-proxy'
+import type { ProxyRequest } from 'model-proxy'
+import { ClientBody, type BodyShape } from 'model-proxy/kit/body'
 
 /** Which conversation a request belongs to, and how we know. */
 export interface SessionKey { key: string; source: string }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createStorage } from 'unstorage'
 import { RoutingState } from './state.ts'
-import type { Candidate } from '../../core/hooks.ts'
+import type { Candidate } from 'model-proxy'
 
 const candidate = (id: string, model = 'm'): Candidate => ({ upstreamModel: model, credential: { id, family: 'compat', provider: 'p', priority: 0, baseUrl: '', headers: {}, prefix: '', models: [], excludedModels: [], attributes: {} } })
 

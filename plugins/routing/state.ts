@@ -1,6 +1,6 @@
 import type { Storage } from 'unstorage'
 import type { Candidate, CredentialState } from 'model-proxy'
-import { ownValue } from 'model-proxy/internal'
+import { ownValue } from 'model-proxy/kit/guards'
 import { cooldownMs } from './cooldown.ts'
 import type { QuotaWindow } from './rate-limits.ts'
 

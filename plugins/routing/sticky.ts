@@ -1,5 +1,5 @@
 import type { Candidate } from 'model-proxy'
-import { candidateKey } from 'model-proxy/internal'
+import { candidateKey } from 'model-proxy/kit/models'
 import type { Binding } from './affinity.ts'
 import { overShare } from './affinity.ts'
 import type { Availability } from './pick.ts'

@@ -1,5 +1,5 @@
 import type { ResponseContext } from 'model-proxy'
-import { clientKeyId } from 'model-proxy/internal'
+import { clientKeyId } from 'model-proxy/kit/access'
 
 /** One request, as usage statistics keep it (no secrets: the client key is its id, `key-<hash>`). */
 export interface UsageRecord {

@@ -1,5 +1,6 @@
 import type { ProxyKernel } from 'model-proxy'
-import { trustedClient, type SocketPeer, createSseParser, Utf8Decoder } from 'model-proxy/internal'
+import { trustedClient, type SocketPeer } from 'model-proxy/kit/access'
+import { createSseParser, Utf8Decoder } from 'model-proxy/kit/http'
 
 /** Names the WebSocket connection a bridged request came over. */
 export const wsConnectionHeader = 'x-proxy-ws-connection'

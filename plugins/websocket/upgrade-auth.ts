@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { pathErrorResponse, readClientKey, checkClientAccess, type SocketPeer, toErrorInfo, genericErrorBody } from 'model-proxy/internal'
+import { readClientKey, checkClientAccess, type SocketPeer } from 'model-proxy/kit/access'
+import { pathErrorResponse, toErrorInfo, genericErrorBody } from 'model-proxy/kit/errors'
 
 /** The client of an upgrade request: its key (header or `?key=`), address and headers. */
 export function socketPeer(request: Request): SocketPeer {

@@ -1,6 +1,6 @@
 import { request } from 'undici'
-import { maskValues } from 'model-proxy/internal'
 import type { CredentialFilePrepare } from 'model-proxy'
+import { maskValues } from 'model-proxy/kit/access'
 
 const metadata = { ideType: 'IDE_UNSPECIFIED', platform: 'PLATFORM_UNSPECIFIED', pluginType: 'GEMINI' }
 const onboardPollMs = 2000

@@ -1,5 +1,7 @@
-import { type ProxyKernel, addClientRoute, readClientBody, ProxyError, createProxyRequest, runPipeline } from 'model-proxy'
-import { jsonResponse, pathErrorResponse, countRequestTokens } from 'model-proxy/internal'
+import { type ProxyKernel, ProxyError } from 'model-proxy'
+import { pathErrorResponse } from 'model-proxy/kit/errors'
+import { addClientRoute, readClientBody, createProxyRequest, runPipeline, jsonResponse } from 'model-proxy/kit/http'
+import { countRequestTokens } from 'model-proxy/kit/tokens'
 import { generateCodec } from './codec/index.ts'
 
 /** `models/gemini-x:generateContent` or `gemini-x:generateContent` -> [model, method]. */

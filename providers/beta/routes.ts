@@ -1,5 +1,6 @@
-import { type ProxyKernel, addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline, ProxyError } from 'model-proxy'
-import { jsonResponse, countRequestTokens } from 'model-proxy/internal'
+import { type ProxyKernel, ProxyError } from 'model-proxy'
+import { addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline, jsonResponse } from 'model-proxy/kit/http'
+import { countRequestTokens } from 'model-proxy/kit/tokens'
 import { decodeCountTokens } from './codec/index.ts'
 
 /** `POST /v1/messages` and `/v1/messages/count_tokens`: the messages-format client endpoints. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { namedUpstreamEntrySchema } from 'model-proxy/internal'
 import type { ProviderConfigKey } from 'model-proxy'
+import { namedUpstreamEntrySchema } from 'model-proxy/kit/config'
 
 /** One entry of `compat-provider`: an OpenAI-compatible upstream, the core's named-upstream shape. */
 export const compatProviderSchema = namedUpstreamEntrySchema

@@ -1,7 +1,6 @@
-import { defineProvider } from 'model-proxy'
-import type { Credential } from 'model-proxy'
+import { defineProvider, type Credential } from 'model-proxy'
+import { pickClientHeaders } from 'model-proxy/kit/http'
 import { compatConfig, type CompatProviderEntry } from './config.ts'
-import { pickClientHeaders } from 'model-proxy/internal'
 
 /** `https://host/v1/` -> `https://host/v1` so paths join cleanly. */
 const trimSlash = (url: string) => url.replace(/\/+$/, '')

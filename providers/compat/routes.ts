@@ -1,4 +1,6 @@
-import { type ProxyKernel, addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline, ClientBody } from 'model-proxy'
+import type { ProxyKernel } from 'model-proxy'
+import { ClientBody } from 'model-proxy/kit/body'
+import { addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy/kit/http'
 import { chatShape, validateChatRequest } from './validate-chat.ts'
 import { chatCodec } from './codec/index.ts'
 import { completionsEncoding, decodeCompletionsRequest } from './codec/completions.ts'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { validateChatRequest } from './validate-chat.ts'
-import { RequestValidationError } from '../../core/canonical/errors.ts'
+import { RequestValidationError } from 'model-proxy'
 
 const base = { model: 'm', messages: [{ role: 'user', content: 'hi' }] }
 

@@ -1,4 +1,6 @@
-import { RequestValidationError, isRoleName, type BodyShape } from 'model-proxy'
+import { RequestValidationError } from 'model-proxy'
+import type { BodyShape } from 'model-proxy/kit/body'
+import { isRoleName } from 'model-proxy/kit/codec'
 
 function range(body: Record<string, unknown>, field: string, min: number, max: number): void {
   const value = body[field]

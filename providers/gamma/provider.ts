@@ -1,5 +1,5 @@
 import { defineProvider, keyEntryCredentials, keyListConfig } from 'model-proxy'
-import { pickClientHeaders } from 'model-proxy/internal'
+import { pickClientHeaders } from 'model-proxy/kit/http'
 import { gammaCatalog, gammaModels } from './catalog.ts'
 
 export const gammaDefaultBaseUrl = 'https://api.openai.com/v1'

@@ -1,4 +1,5 @@
-import { type ProxyKernel, addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy'
+import type { ProxyKernel } from 'model-proxy'
+import { addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy/kit/http'
 import { decodeCompact } from './codec/index.ts'
 
 /** `POST /v1/responses` and `/v1/responses/compact`: the responses-format client endpoints. */

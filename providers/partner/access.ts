@@ -1,7 +1,6 @@
 import { getRequestIP, type H3Event } from 'h3'
-import type { ProxyKernel } from 'model-proxy'
-import { authorizeClient } from 'model-proxy/internal'
-import { ProxyError } from 'model-proxy'
+import { type ProxyKernel, ProxyError } from 'model-proxy'
+import { authorizeClient } from 'model-proxy/kit/access'
 import { partnerOf } from './config.ts'
 
 /** Spec: "reachable only from 127.0.0.1 or ::1" (the IPv4-mapped form is the same peer on a dual-stack socket). */

@@ -1,5 +1,4 @@
-import { defineProxyPlugin } from 'model-proxy'
-import type { ProxyConfig } from 'model-proxy'
+import { defineProxyPlugin, type ProxyConfig } from 'model-proxy'
 import { partnerBaseUrl, partnerOf, partnerSchema } from './config.ts'
 import { addMappedCandidates } from './serve-locally.ts'
 import { addProviderRoutes } from './routes-provider.ts'

@@ -1,5 +1,5 @@
 import { Transform, type Readable } from 'node:stream'
-import { bodyTooLarge as tooLarge } from 'model-proxy/internal'
+import { bodyTooLarge as tooLarge } from 'model-proxy/kit/errors'
 
 /** A streamed body held to `max-request-body-mb`: refused up front by its declared length, or cut when it passes the limit. */
 export function limitBody(body: Readable, limit: number, declared: string | null): Readable {

@@ -1,4 +1,4 @@
-import { matchModelPattern } from 'model-proxy/internal'
+import { matchModelPattern } from 'model-proxy/kit/models'
 import type { PartnerSettings } from './config.ts'
 
 /** Which way a provider-alias request goes (routing rule 17). */

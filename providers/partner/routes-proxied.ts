@@ -1,5 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { errorResponse, toErrorInfo } from 'model-proxy/internal'
+import { errorResponse, toErrorInfo } from 'model-proxy/kit/errors'
 import { authorizePartnerClient } from './access.ts'
 import { sendToPartner } from './send-to-partner.ts'
 

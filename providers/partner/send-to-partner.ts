@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
 import { type ProxyKernel, ProxyError, type UpstreamHttpRequest } from 'model-proxy'
-import { pipedResponse, sendUpstream, type UpstreamHttpResponse } from 'model-proxy/internal'
+import { pipedResponse, sendUpstream, type UpstreamHttpResponse } from 'model-proxy/kit/http'
 import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from './forward-headers.ts'
 import { upstreamKeyFor } from './upstream-key.ts'
 import { limitBody } from './limit-body.ts'

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { trustedClient } from 'model-proxy/internal'
+import { trustedClient } from 'model-proxy/kit/access'
 
 /** Carries a mapping target on an in-process request; a network request cannot carry a symbol. */
 export const partnerTarget = Symbol.for('model-proxy.partner-target')

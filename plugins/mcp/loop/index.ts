@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { ProxyError, type ProxyKernel, type WireFormat } from 'model-proxy'
-import { authorizeClient, errorResponse, toErrorInfo, trustedClient } from 'model-proxy/internal'
+import { authorizeClient, trustedClient } from 'model-proxy/kit/access'
+import { errorResponse, toErrorInfo } from 'model-proxy/kit/errors'
 import type { Gateway, CallContext } from '../gateway.ts'
 import { peekNodeBody } from './body-replay.ts'
 import { callSelf } from './self-call.ts'

@@ -1,5 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { trustedClient } from 'model-proxy/internal'
+import { trustedClient } from 'model-proxy/kit/access'
 
 /**
  * One turn of the tool loop sent through the proxy's own route for the client's format, in-process:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Part } from '../../../core/canonical/types.ts'
+import type { Part } from 'model-proxy'
 import { groundParts, groundingFrom, groundingTo } from './grounding.ts'
 
 const metadata = {

@@ -1,4 +1,4 @@
-import { randomToken } from 'model-proxy/internal'
+import { randomToken } from 'model-proxy/kit/codec'
 
 /** Call ids for function calls, which this format often sends without one. */
 export const callId = () => `call_${randomToken(16)}`

@@ -1,5 +1,6 @@
 import type { FilePart, Part, TextPart, ImagePart } from 'model-proxy'
-import { isImageType, signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/internal'
+import { isImageType } from 'model-proxy/kit/codec'
+import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/kit/signatures'
 import { callId } from './ids.ts'
 
 /**

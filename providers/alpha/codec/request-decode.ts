@@ -1,4 +1,5 @@
-import { type CanonicalRequest, type Message, type ReasoningEffort, type ToolChoice, type ToolDef, RequestValidationError, isRoleName } from 'model-proxy'
+import { type CanonicalRequest, type Message, type ReasoningEffort, type ToolChoice, type ToolDef, RequestValidationError } from 'model-proxy'
+import { isRoleName } from 'model-proxy/kit/codec'
 import { CallLedger, partsFromGenerate } from './parts.ts'
 import { schemaFromGemini } from './schema.ts'
 

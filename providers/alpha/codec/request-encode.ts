@@ -1,5 +1,5 @@
 import type { CanonicalRequest } from 'model-proxy'
-import { effortBudget } from 'model-proxy/internal'
+import { effortBudget } from 'model-proxy/kit/codec'
 import { CallLedger, partsToGenerate } from './parts.ts'
 import { schemaToGemini } from './schema.ts'
 

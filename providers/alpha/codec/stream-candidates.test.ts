@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { StreamEvent } from 'model-proxy'
 import { createGenerateStreamDecoder } from './stream-decode.ts'
 import { createGenerateStreamEncoder } from './stream-encode.ts'
 

@@ -1,9 +1,10 @@
 import type { StreamEncoder, StreamEncoderOptions, StreamEvent, TextPart, WebSearchPart } from 'model-proxy'
+import { createToolCallSequencer } from 'model-proxy/kit/codec'
+import { signatureToClient } from 'model-proxy/kit/signatures'
 import { finishToGenerate } from './map-finish-reason.ts'
 import { usageToGenerate } from './usage.ts'
 import { encodeGenerateError } from './error.ts'
 import { responseId } from './ids.ts'
-import { signatureToClient, createToolCallSequencer } from 'model-proxy/internal'
 import { groundingTo } from './grounding.ts'
 
 type Raw = Record<string, any>

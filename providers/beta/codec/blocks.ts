@@ -1,5 +1,5 @@
 import type { ImagePart, Part, TextPart, ThinkingPart } from 'model-proxy'
-import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/internal'
+import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/kit/signatures'
 import { fileFromDocument, fileToDocument } from './documents.ts'
 import { citationsFromBlock, citationsToBlock, isWebSearchUse, webSearchFromBlocks, webSearchToBlocks } from './web-search-blocks.ts'
 

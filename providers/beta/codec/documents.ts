@@ -1,5 +1,5 @@
 import type { FilePart } from 'model-proxy'
-import { fileCarried } from 'model-proxy/internal'
+import { fileCarried } from 'model-proxy/kit/codec'
 
 type Raw = Record<string, any>
 

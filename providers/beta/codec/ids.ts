@@ -1,4 +1,4 @@
-import { randomToken } from 'model-proxy/internal'
+import { randomToken } from 'model-proxy/kit/codec'
 
 const token = () => randomToken(24)
 export const messageId = () => `msg_${token()}`

@@ -1,4 +1,5 @@
-import { type CanonicalRequest, type Message, type Part, type ToolChoice, RequestValidationError, isRoleName } from 'model-proxy'
+import { type CanonicalRequest, type Message, type Part, type ToolChoice, RequestValidationError } from 'model-proxy'
+import { isRoleName } from 'model-proxy/kit/codec'
 import { partsFromBlocks } from './blocks.ts'
 import { decodeMessagesReasoning } from './reasoning.ts'
 import { isWebSearchTool, webSearchFromTool } from './web-search.ts'

@@ -1,5 +1,5 @@
 import type { CanonicalRequest, Message } from 'model-proxy'
-import { messagesBudget, messagesDefaults } from 'model-proxy/internal'
+import { messagesBudget, messagesDefaults } from 'model-proxy/kit/codec'
 import { blocksFromParts } from './blocks.ts'
 import { webSearchToTool } from './web-search.ts'
 

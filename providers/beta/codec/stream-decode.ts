@@ -1,4 +1,5 @@
-import { ChunkTemplate, type PieceEvent, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
+import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from 'model-proxy'
+import { ChunkTemplate, type PieceEvent } from 'model-proxy/kit/codec'
 import { finishFromMessages } from './map-finish-reason.ts'
 import { usageFromMessages } from './usage.ts'
 import { statusForMessagesError } from './error.ts'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { StreamEvent } from 'model-proxy'
+import { signatureToClient } from 'model-proxy/kit/signatures'
 import { createMessagesStreamEncoder } from './stream-encode.ts'
-import { signatureToClient } from '../../../core/canonical/signature.ts'
 
 /** The content blocks a messages client assembles from the encoded stream. */
 function blocksOf(events: StreamEvent[]) {

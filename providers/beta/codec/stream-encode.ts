@@ -1,9 +1,10 @@
 import type { StreamEncoder, StreamEncoderOptions, StreamEvent, Usage } from 'model-proxy'
+import { createToolCallSequencer } from 'model-proxy/kit/codec'
+import { signatureToClient } from 'model-proxy/kit/signatures'
 import { finishToMessages } from './map-finish-reason.ts'
 import { usageToMessages } from './usage.ts'
 import { messageId } from './ids.ts'
 import { messagesErrorType } from './error.ts'
-import { signatureToClient, createToolCallSequencer } from 'model-proxy/internal'
 import { citationToMessages, webSearchToBlocks } from './web-search-blocks.ts'
 
 // Object.assign, not a spread: JSON.stringify of a spread object takes V8's slow path (~3x per event).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Part } from '../../../core/canonical/types.ts'
-import { isEnvelope } from '../../../core/canonical/signature.ts'
+import type { Part } from 'model-proxy'
+import { isEnvelope } from 'model-proxy/kit/signatures'
 import { blocksFromParts, partsFromBlocks } from './blocks.ts'
 
 const use = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'paris weather' } }

@@ -1,5 +1,5 @@
 import type { Citation, TextPart, WebSearchPart, WebSource } from 'model-proxy'
-import { signatureFromClient, signatureToClient } from 'model-proxy/internal'
+import { signatureFromClient, signatureToClient } from 'model-proxy/kit/signatures'
 
 type Raw = Record<string, any>
 

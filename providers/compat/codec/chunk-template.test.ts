@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { createChatStreamDecoder } from './stream-decode.ts'
-import { ChunkTemplate } from '../../../core/canonical/chunk-template.ts'
+import { ChunkTemplate } from 'model-proxy/kit/codec'
 
 const text = (delta: string) => ({ type: 'text' as const, index: 0, delta })
 const data = (content: string, extra = '') => `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]${extra}}`

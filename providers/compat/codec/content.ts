@@ -1,5 +1,5 @@
 import type { FilePart, ImagePart, Part, TextPart } from 'model-proxy'
-import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/internal'
+import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
 
 /** `data:image/png;base64,xxx` -> {mediaType, data}; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {

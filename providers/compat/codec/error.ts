@@ -1,5 +1,5 @@
 import type { ProxyErrorInfo } from 'model-proxy'
-import { errorTypeFor } from 'model-proxy/internal'
+import { errorTypeFor } from 'model-proxy/kit/errors'
 
 /** The spec's client error body. */
 export function encodeChatError(error: ProxyErrorInfo): Record<string, unknown> {

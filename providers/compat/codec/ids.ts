@@ -1,4 +1,4 @@
-import { randomToken } from 'model-proxy/internal'
+import { randomToken } from 'model-proxy/kit/codec'
 
 /** `chatcmpl-` + 24 random alphanumerics, the shape OpenAI uses. */
 export const chatCompletionId = () => `chatcmpl-${randomToken(24)}`

@@ -1,5 +1,4 @@
-import type { CanonicalRequest, ImagePart, Message, Part, TextPart, ToolChoice, ToolDef, ReasoningEffort } from 'model-proxy'
-import { RequestValidationError } from 'model-proxy'
+import { type CanonicalRequest, type ImagePart, type Message, type Part, type TextPart, type ToolChoice, type ToolDef, type ReasoningEffort, RequestValidationError } from 'model-proxy'
 import { validateChatRequest } from '../validate-chat.ts'
 import { partsFromContent } from './content.ts'
 

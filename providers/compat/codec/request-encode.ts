@@ -1,5 +1,5 @@
 import type { CanonicalRequest, ImagePart, Message, ThinkingPart, ToolCallPart, ToolResultPart } from 'model-proxy'
-import { chatSearchModel, chatSearchOptions, openaiEffort } from 'model-proxy/internal'
+import { chatSearchModel, chatSearchOptions, openaiEffort } from 'model-proxy/kit/codec'
 import { contentFromParts, imageToUrl, toolResultText } from './content.ts'
 
 type Wire = Record<string, unknown>

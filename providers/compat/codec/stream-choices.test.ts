@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { StreamEvent } from 'model-proxy'
 import { createChatStreamDecoder } from './stream-decode.ts'
 import { createChatStreamEncoder } from './stream-encode.ts'
 

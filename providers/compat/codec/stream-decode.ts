@@ -1,4 +1,5 @@
-import { ChunkTemplate, type SseEvent, type StreamDecoder, type FinishReason, type StreamEvent, type Usage } from 'model-proxy'
+import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from 'model-proxy'
+import { ChunkTemplate } from 'model-proxy/kit/codec'
 import { finishFromChat } from './map-finish-reason.ts'
 import { usageFromChat } from './usage.ts'
 import { statusForErrorType } from './error.ts'

@@ -1,6 +1,5 @@
-import type { FilePart, ImagePart, TextPart } from 'model-proxy'
-import { RequestValidationError } from 'model-proxy'
-import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/internal'
+import { type FilePart, type ImagePart, type TextPart, RequestValidationError } from 'model-proxy'
+import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
 import { isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */

@@ -1,5 +1,5 @@
 import type { ProxyErrorInfo } from 'model-proxy'
-import { errorTypeFor } from 'model-proxy/internal'
+import { errorTypeFor } from 'model-proxy/kit/errors'
 import { isObject, num, str, type Json } from './guards.ts'
 
 /** `{error: {message, type, code, param}}`, typed by status as OpenAI does when no type is known. */

@@ -1,5 +1,5 @@
-import type { ImagePart, Message, Part, TextPart, ToolDef } from 'model-proxy'
-import { RequestValidationError, isRoleName } from 'model-proxy'
+import { type ImagePart, type Message, type Part, type TextPart, type ToolDef, RequestValidationError } from 'model-proxy'
+import { isRoleName } from 'model-proxy/kit/codec'
 import { decodeContent } from './content.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
 import { thinkingFromItem } from './reasoning-item.ts'

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CanonicalResponse, StreamEvent } from 'model-proxy'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
+import { type CanonicalResponse, type StreamEvent, RequestValidationError } from 'model-proxy'
 import { flatToolName, maxToolName } from './namespace-tools.ts'
 import { decodeRequest } from './request-decode.ts'
 import { encodeRequest } from './request-encode.ts'

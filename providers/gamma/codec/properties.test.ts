@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
-import type { CanonicalRequest, Message, Part, StreamEvent } from '../../../core/canonical/types.ts'
+import { RequestValidationError, type CanonicalRequest, type Message, type Part, type StreamEvent } from 'model-proxy'
 import { decodeError } from './error.ts'
 import { decodeRequest } from './request-decode.ts'
 import { encodeRequest } from './request-encode.ts'

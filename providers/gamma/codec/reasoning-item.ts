@@ -1,6 +1,6 @@
 import type { ThinkingPart } from 'model-proxy'
+import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/kit/signatures'
 import { isObject, str } from './guards.ts'
-import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/internal'
 
 /** Texts of `summary` (or, from open-weight models, `content`) entries of a reasoning item. */
 function texts(list: unknown): string[] {

@@ -1,5 +1,5 @@
 import { type Reasoning, type ReasoningEffort, RequestValidationError } from 'model-proxy'
-import { openaiEffort } from 'model-proxy/internal'
+import { openaiEffort } from 'model-proxy/kit/codec'
 import { absent, isObject, type Json } from './guards.ts'
 
 const efforts: ReadonlySet<string> = new Set<ReasoningEffort>(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'auto'])

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RequestValidationError } from '../../../core/canonical/errors.ts'
-import type { CanonicalRequest } from '../../../core/canonical/types.ts'
+import { RequestValidationError, type CanonicalRequest } from 'model-proxy'
 import { decodeCompact, decodeRequest } from './request-decode.ts'
 
 const base = { model: 'gpt-5.1-codex' }

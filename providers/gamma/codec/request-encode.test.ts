@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CanonicalRequest, Message } from '../../../core/canonical/types.ts'
+import type { CanonicalRequest, Message } from 'model-proxy'
 import { decodeRequest } from './request-decode.ts'
 import { encodeRequest } from './request-encode.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CanonicalResponse } from '../../../core/canonical/types.ts'
+import type { CanonicalResponse } from 'model-proxy'
 import { decodeResponse } from './response-decode.ts'
 import { encodeResponse } from './response-encode.ts'
 

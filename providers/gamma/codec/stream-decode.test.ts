@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SseEvent } from '../../../core/canonical/codec.ts'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { SseEvent, StreamEvent } from 'model-proxy'
 import { createStreamDecoder } from './stream-decode.ts'
 import { decodeAll, fixture, parseSse } from './test-utils.ts'
 

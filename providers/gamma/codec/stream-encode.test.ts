@@ -1,6 +1,6 @@
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
-import type { StreamEvent } from '../../../core/canonical/types.ts'
+import type { StreamEvent } from 'model-proxy'
 import { encodeResponse } from './response-encode.ts'
 import { createStreamDecoder } from './stream-decode.ts'
 import { createStreamEncoder } from './stream-encode.ts'

@@ -1,5 +1,6 @@
 import type { StreamEncoder, StreamEncoderOptions, Part, StreamEvent, ToolCallPart, Usage } from 'model-proxy'
-import { errorTypeFor, createToolCallSequencer } from 'model-proxy/internal'
+import { createToolCallSequencer } from 'model-proxy/kit/codec'
+import { errorTypeFor } from 'model-proxy/kit/errors'
 import type { Json } from './guards.ts'
 import { itemId, responseId, type ItemKind } from './ids.ts'
 import { finishToWire } from './map-finish-reason.ts'

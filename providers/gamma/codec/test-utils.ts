@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { SseEvent, StreamDecoder, StreamEvent } from 'model-proxy'
-import { createSseParser } from 'model-proxy/internal'
+import { createSseParser } from 'model-proxy/kit/http'
 
 /** Test helpers (not a test file): fixture loading and SSE parsing with the kernel's own parser. */
 export function fixture(name: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Part } from '../../../core/canonical/types.ts'
+import type { Part } from 'model-proxy'
 import { partsFromOutput } from './response-decode.ts'
 import { buildOutput } from './output-items.ts'
 

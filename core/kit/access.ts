@@ -1,0 +1,12 @@
+/**
+ * `model-proxy/kit/access`: who a request comes from. Client keys, client access checks, trusted
+ * in-process calls, and masking secrets before they are shown or logged. Used by the client-keys,
+ * management, websocket, mcp, recorder, usage, routing, logs and access-log plugins.
+ */
+
+/** The client key a request carries (each SDK sends it its own way), its short id (safe to log), the key directory. */
+export { clientKeyId, readClientKey, type ClientKeyDirectory } from '../client-key.ts'
+/** The client-key rule for a request or socket, a route's caller check, a loopback address, a trusted in-process call. */
+export { authorizeClient, checkClientAccess, isLoopback, trustedClient, type SocketPeer } from '../http/client-access.ts'
+/** Mask a secret for display, mask given secrets inside a text, scrub a credential an upstream echoed. */
+export { maskSecret, maskValues, scrubSecrets } from '../credential.ts'

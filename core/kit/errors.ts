@@ -1,0 +1,18 @@
+/**
+ * `model-proxy/kit/errors`: error bodies and status classification. A family answers errors in its own
+ * client format with these; feature plugins use them to answer requests they refuse. (`ProxyError` and
+ * `RequestValidationError`, the errors to throw, are in `model-proxy`.)
+ */
+
+/** The OpenAI-style error `type` for a status (`invalid_request_error`, `server_error`...). */
+export { errorTypeFor } from '../http/errors.ts'
+/** The generic error body `{error: {message, type, code}}`, for routes no format codec serves. */
+export { genericErrorBody } from '../http/errors.ts'
+/** The error for a body over the size limit (413). */
+export { bodyTooLarge } from '../http/errors.ts'
+/** An error as a response in the client's format, and any thrown value as the info that response needs. */
+export { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
+/** An upstream status as `ok`, `retry` (another credential, or this one later, may succeed) or `fail`. */
+export { classifyUpstreamStatus } from '../pipeline/upstream-status.ts'
+/** An error for a request path, in the format that path serves (the generic body when none). */
+export { pathErrorResponse } from '../http/path-errors.ts'

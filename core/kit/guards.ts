@@ -1,0 +1,14 @@
+/**
+ * `model-proxy/kit/guards`: bounds against hostile or runaway input. Keys that would reach an object's
+ * prototype, JSON nested too deep, request churn in long-lived maps, log floods. Used by the plugins
+ * that take paths, JSON or keys from clients (management, payload-rules, routing, websocket, recorder...).
+ */
+
+/** Keys that must never be followed or written (`__proto__`, `constructor`...), and an own-property read. */
+export { isUnsafeKey, ownValue, unsafePathMessage, unsafePathSegment, unsafeSegment } from '../unsafe-keys.ts'
+/** The nesting limit for JSON, and checks of a text or value against it. */
+export { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from '../http/json-depth.ts'
+/** A map for entries that come and go with requests in a long-lived map (no young-GC promotion chain). */
+export { ChurnMap } from '../churn-map.ts'
+/** Rate-limited log lines: a flood is cut, with a count of what was left out. */
+export { createLogLimiter } from '../log-limit.ts'

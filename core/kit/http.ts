@@ -1,0 +1,22 @@
+/**
+ * `model-proxy/kit/http`: the HTTP side of a family and of plugins that serve routes: register a client
+ * format's routes and run them through the pipeline, parse and write stream frames, respond, send to an
+ * upstream. Used by every family in providers/ and by plugins that serve routes (models, management,
+ * websocket, response-chain, partner).
+ */
+
+/** Serve a client format: register its routes, read the body, make the request and run the pipeline. */
+export { addClientRoute, readClientBody, readJsonObject, type ClientRoute } from '../http/client-route.ts'
+export { createProxyRequest, type RequestInit as ProxyRequestInit } from '../pipeline/request.ts'
+export { runPipeline, type RunOptions } from '../pipeline/run.ts'
+/** Server-sent events: an incremental parser and one event's text; the parser for any codec framing. */
+export { createSseParser, formatSse } from '../http/sse.ts'
+export { createFrameParser } from '../http/frames.ts'
+/** A UTF-8 decoder that keeps a character split across chunks for the next one. */
+export { Utf8Decoder } from '../http/utf8-decoder.ts'
+/** Responses: a JSON body, a piped stream, and draining a body nobody reads. */
+export { discardBody, jsonResponse, pipedResponse } from '../http/respond.ts'
+/** The client's headers among a list of names, for a family to pass on (never credentials). */
+export { pickClientHeaders } from '../http/client-headers.ts'
+/** Send a request upstream through the shared pool, and the dispatchers an outbound proxy plugs in. */
+export { proxyDispatcherFactories, sendUpstream, type UpstreamHttpResponse } from '../http/upstream.ts'

@@ -1,0 +1,12 @@
+/**
+ * `model-proxy/kit/models`: model names and how families and formats are called. Match model patterns,
+ * tell which offers are served, name families and wire formats for people. Used by the routing,
+ * client-keys, mcp, management, credential-files and payload-rules plugins.
+ */
+
+/** Match a model against a pattern (`exact`, `prefix-*`, `*-suffix`, `*substring*`); `excluded-models` checks. */
+export { isExcluded, isServedOffer, matchModelPattern } from '../model-match.ts'
+/** The identity of one candidate: a credential and an upstream model. */
+export { candidateKey } from '../model-index.ts'
+/** Families and wire formats in words, and the kind of key a family takes. */
+export { describeFamily, describeWireFormat, keyKindOf } from '../canonical/format-names.ts'
