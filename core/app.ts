@@ -66,7 +66,7 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
     event.context.baseHeaders = { ...corsHeaders, 'x-request-id': id }
     event.context.maxBodyBytes = kernel.config['max-request-body-mb'] * 1024 * 1024
     const response = await next()
-    if (response instanceof Response && !(response as unknown as Record<symbol, boolean>)[hasBaseHeaders]) {
+    if (response instanceof Response && !hasBaseHeaders.get(response)) {
       for (const name in corsHeaders) response.headers.set(name, corsHeaders[name]!)
       if (!response.headers.has('x-request-id')) response.headers.set('x-request-id', id)
     }

@@ -42,8 +42,6 @@ export interface ProxyRequest {
   servedModel?: string
   /** The conversation this request belongs to, when routing keeps it on one credential (a short hash). */
   session?: string
-  /** Plugins' own state for this request (`defineRequestState`). */
-  [state: symbol]: unknown
 }
 
 /** One way to serve the request: a credential and the upstream model name to send. */

@@ -27,10 +27,11 @@ export {
 export type * from './canonical/types.ts'
 export { RequestValidationError } from './canonical/errors.ts'
 
-// Requests: a field of the client's body, a plugin's own state for one request, the error to throw.
+// Requests: a field of the client's body, a plugin's own state for one request, the error to throw, h3's typed context.
 export { requestField } from './pipeline/request.ts'
 export { defineRequestState, type RequestState } from './request-state.ts'
 export { ProxyError } from './http/errors.ts'
+export type { ProxyEventContext } from './http/event-context.ts'
 
 // Config: proxy.config.ts, the YAML's typed shape, and the schema library plugins declare their keys with.
 export { defineProxyConfig, type ProxyProjectConfig } from './config/project.ts'

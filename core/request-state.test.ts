@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { H3Event } from 'h3'
-import { defineRequestState } from './request-state.ts'
+import { defineObjectState, defineRequestState } from './request-state.ts'
 import { createProxyRequest, releaseParsedBody } from './pipeline/request.ts'
 import { ClientBody } from './http/client-body.ts'
 
@@ -30,6 +30,18 @@ describe('defineRequestState', () => {
     state.set(request, { secret: true })
     expect(Object.keys(request)).not.toContain('plugin')
     expect(JSON.stringify({ ...request, event: undefined })).not.toContain('secret')
+  })
+})
+
+describe('defineObjectState', () => {
+  it('a shared mark is one key wherever it is defined (a Request marked by one module graph, read by another)', () => {
+    const here = defineObjectState<Request, string>('test-mark', { shared: true })
+    const there = defineObjectState<Request, string>('test-mark', { shared: true })
+    const own = defineObjectState<Request, string>('test-mark')
+    const request = new Request('http://proxy.internal/v1/chat/completions', { method: 'POST' })
+    here.set(request, 'client-key')
+    expect([there.get(request), own.get(request)]).toEqual(['client-key', undefined])
+    expect(Object.keys(request)).toEqual([])
   })
 })
 

@@ -23,22 +23,20 @@ interface NodePair {
   res: { writableEnded: boolean; destroyed: boolean; once(event: 'close', listener: () => void): unknown }
 }
 
-const cached = Symbol.for('model-proxy.client-signal')
-
 /** The client's signal for this request, made once (in-process and non-Node requests use the request's own AbortSignal). */
 export function clientSignal(event: H3Event): ClientSignal {
-  const context = event.context as Record<symbol, ClientSignal | undefined>
-  const existing = context[cached]
+  const context = event.context
+  const existing = context.clientSignal
   if (existing) return existing
   const node = (event.req as { runtime?: { node?: Partial<NodePair> } }).runtime?.node
-  if (!node?.req || !node.res) return (context[cached] = event.req.signal)
+  if (!node?.req || !node.res) return (context.clientSignal = event.req.signal)
   const { req, res } = node as NodePair
   const signal = new ClientGone()
   // Same rule as srvx: the response closed before it ended, or the request broke.
   const onClose = () => { if (req.errored || !res.writableEnded) signal.abort() }
   res.once('close', onClose)
   if (res.destroyed || req.aborted || req.errored || (req.destroyed && !req.complete)) onClose()
-  return (context[cached] = signal)
+  return (context.clientSignal = signal)
 }
 
 /** Run `listener` once when the client goes; returns the unsubscribe. */

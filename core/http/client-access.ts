@@ -2,13 +2,14 @@ import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../kernel.ts'
 import { clientKeyId, readClientKey } from '../client-key.ts'
 import { ProxyError } from './errors.ts'
+import { defineObjectState } from '../request-state.ts'
 
 /**
  * On an in-process Request (not reachable from the network): `true` or the client key = already
  * authorized (the partner routes checked it); a `SocketPeer` = a WebSocket's request, checked as that
  * socket's client each time, so a revoked key or a refused page stops at its next call.
  */
-export const trustedClient = Symbol.for('model-proxy.trusted-client')
+export const trustedClient = defineObjectState<Request, string | true | SocketPeer>('trusted-client', { shared: true })
 
 /** What the WebSocket upgrade request told about its client. */
 export interface SocketPeer { key: string | undefined; ip: string | undefined; headers: Headers }
@@ -69,7 +70,7 @@ export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined,
  * served (handy for a laptop, never an open relay on a public interface), and no cross-site page.
  */
 export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
-  const trusted = (event.req as unknown as Record<symbol, unknown>)[trustedClient] as string | true | SocketPeer | undefined
+  const trusted = trustedClient.get(event.req)
   if (trusted) {
     if (trusted === true) return undefined
     if (typeof trusted === 'string') return trusted

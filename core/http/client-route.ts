@@ -46,7 +46,7 @@ function readNodeBody(source: NodeBody, limit: number, declared: number): Promis
  * (the client then gets a clean 413 instead of a reset connection) and refused.
  */
 async function readBodyBytes(event: H3Event): Promise<Buffer> {
-  const limit = (event.context.maxBodyBytes as number | undefined) ?? Number.POSITIVE_INFINITY
+  const limit = event.context.maxBodyBytes ?? Number.POSITIVE_INFINITY
   const declared = Number(event.req.headers.get('content-length') ?? Number.NaN)
   // On Node, read the IncomingMessage itself: the web stream srvx would build around it costs more than the parse.
   const nodeRequest = (event.req as { runtime?: { node?: { req?: NodeBody } } }).runtime?.node?.req

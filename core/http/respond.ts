@@ -2,6 +2,7 @@ import { FastResponse } from 'srvx'
 import type { Readable, Writable } from 'node:stream'
 import type { H3Event } from 'h3'
 import { SocketPipe } from './socket-pipe.ts'
+import { defineObjectState } from '../request-state.ts'
 
 /** CORS headers of the spec's Versioning section: on every response, errors included. */
 export const corsHeaders: Record<string, string> = {
@@ -31,18 +32,18 @@ export const sseHeaders: Record<string, string> = {
 export type AnswerBody = string | ReadableStream<Uint8Array> | { pipe(destination: Writable): unknown }
 
 /** Set on a response that already carries the base headers (CORS, X-Request-ID): the app middleware leaves it alone. */
-export const hasBaseHeaders = Symbol.for('model-proxy.base-headers')
+export const hasBaseHeaders = defineObjectState<Response, true>('base-headers', { shared: true })
 
 /**
  * A 200 answer of the pipeline with the middleware's base headers in its init object: touching
  * `response.headers` afterwards would build a web Headers object per request (~5% of a proxied request).
  */
 export function answerResponse(event: H3Event, body: AnswerBody, headers: Record<string, string>): Response {
-  const base = event.context.baseHeaders as Record<string, string> | undefined
+  const base = event.context.baseHeaders
   // srvx types FastResponse as the web Response, but pipes a body with `pipe` into the socket (its
   // `_toNodeResponse`), and through a PassThrough into the web Response if someone reads `body`.
   const response = new FastResponse(body as BodyInit, { status: 200, headers: base ? { ...base, ...headers } : headers })
-  if (base) (response as unknown as Record<symbol, boolean>)[hasBaseHeaders] = true
+  if (base) hasBaseHeaders.set(response, true)
   return response
 }
 

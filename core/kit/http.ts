@@ -14,6 +14,8 @@ export { createSseParser, formatSse } from '../http/sse.ts'
 export { createFrameParser } from '../http/frames.ts'
 /** A UTF-8 decoder that keeps a character split across chunks for the next one. */
 export { Utf8Decoder } from '../http/utf8-decoder.ts'
+/** Typed state on an object (a mark an in-process caller puts on the `Request` it hands the app). */
+export { defineObjectState, type ObjectState } from '../request-state.ts'
 /** Responses: a JSON body, a piped stream, and draining a body nobody reads. */
 export { discardBody, jsonResponse, pipedResponse } from '../http/respond.ts'
 /** The client's headers among a list of names, for a family to pass on (never credentials). */

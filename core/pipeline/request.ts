@@ -69,7 +69,7 @@ class PipelineRequest implements ProxyRequest {
   #body: Record<string, unknown> | undefined
 
   constructor(readonly event: H3Event, init: RequestInit, public model: string, public stream: boolean, public clientBody: ClientBody | undefined) {
-    this.id = (event.context.requestId as string | undefined) ?? crypto.randomUUID()
+    this.id = event.context.requestId ?? crypto.randomUUID()
     this.inbound = init.inbound
     this.endpoint = init.endpoint
     this.clientKey = init.clientKey

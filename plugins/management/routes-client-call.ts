@@ -22,7 +22,7 @@ export function addClientCallRoute(kernel: ProxyKernel, guard: Guard): void {
     event.req.headers.forEach((value, name) => { if (!notForwarded.has(name)) headers[name] = value })
     const request = new Request(new URL(path, 'http://proxy.internal'), { method: 'POST', headers, body: await event.req.text() })
     // In-process and already authorized by the management key: no client key.
-    ;(request as unknown as Record<symbol, unknown>)[trustedClient] = true
+    trustedClient.set(request, true)
     return kernel.app.fetch(request)
   })
 }

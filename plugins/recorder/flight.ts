@@ -1,11 +1,12 @@
 import { defineRequestState, type Credential, type AttemptResult, type Candidate, type PickContext, type ProxyRequest, type ResponseContext, type RouteContext, type UpstreamContext, type UpstreamReplyContext, type UpstreamHttpRequest } from 'model-proxy'
+import { defineObjectState } from 'model-proxy/kit/http'
 import { StreamTap } from './capture.ts'
 import type { RecordedAttempt, RecordedRouting } from './types.ts'
 
 /** Marks an in-process request as a replay (plugins/recorder/replay.ts): the id it replays. */
-export const replayOfMark = Symbol.for('model-proxy.replay-of')
+export const replayOfMark = defineObjectState<Request, string>('replay-of', { shared: true })
 /** On a replay: the credential id it must use. */
-export const replayCredentialMark = Symbol.for('model-proxy.replay-credential')
+export const replayCredentialMark = defineObjectState<Request, string>('replay-credential', { shared: true })
 
 /** One attempt while it runs: what it will be recorded as, and live references read when it ends. */
 export interface AttemptFlight {
@@ -42,7 +43,6 @@ export interface FlightSettings {
   fault(error: unknown): void
 }
 
-const mark = (request: ProxyRequest, symbol: symbol) => (request.event.req as unknown as Record<symbol, unknown>)[symbol]
 const candidateView = (c: Candidate) => ({ credential: c.credential.id, family: c.credential.family, provider: c.credential.provider, upstreamModel: c.upstreamModel })
 
 /**
@@ -55,9 +55,9 @@ export function flightListeners(settings: FlightSettings) {
   const flightOf = (request: ProxyRequest): Flight | undefined => {
     const known = flights.get(request)
     if (known !== undefined) return known || undefined
-    const replayOf = mark(request, replayOfMark)
-    const follow = typeof replayOf === 'string' || settings.follow(request)
-    const flight: Flight | false = follow ? { request, attempts: [], cap: settings.cap(), ...(typeof replayOf === 'string' && { replayOf }) } : false
+    const replayOf = replayOfMark.get(request.event.req)
+    const follow = replayOf !== undefined || settings.follow(request)
+    const flight: Flight | false = follow ? { request, attempts: [], cap: settings.cap(), ...(replayOf !== undefined && { replayOf }) } : false
     flights.set(request, flight)
     return flight || undefined
   }
@@ -70,8 +70,8 @@ export function flightListeners(settings: FlightSettings) {
     'route-resolve': safe((ctx: RouteContext) => {
       const flight = flightOf(ctx.request)
       if (!flight) return
-      const forced = mark(ctx.request, replayCredentialMark)
-      if (typeof forced === 'string') ctx.candidates = ctx.candidates.filter(c => c.credential.id === forced)
+      const forced = replayCredentialMark.get(ctx.request.event.req)
+      if (forced !== undefined) ctx.candidates = ctx.candidates.filter(c => c.credential.id === forced)
       flight.routing = { model: ctx.request.servedModel ?? ctx.request.model, candidates: ctx.candidates.map(candidateView), ...(ctx.rule && { rule: ctx.rule }), ...(ctx.error && { error: ctx.error.message }) }
     }),
     'credential-pick': safe((ctx: PickContext) => {

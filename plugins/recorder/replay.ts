@@ -45,10 +45,9 @@ export function replayRequest(kernel: ProxyKernel, record: FlightRecord, options
   headers['x-request-id'] = id
   const request = new Request(new URL(path, 'http://proxy.internal'), { method: recorded.method, headers, body: JSON.stringify(body) })
   // In-process and already authorized (the operator asked through the management API): no client key.
-  const marks = request as unknown as Record<symbol, unknown>
-  marks[trustedClient] = true
-  marks[replayOfMark] = record.id
-  if (options.credential) marks[replayCredentialMark] = options.credential
+  trustedClient.set(request, true)
+  replayOfMark.set(request, record.id)
+  if (options.credential) replayCredentialMark.set(request, options.credential)
   return request
 }
 

@@ -22,7 +22,7 @@ export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unk
   // The socket is one conversation: routing keeps it on one credential (plugins/routing/session-key.ts).
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(connection && { [wsConnectionHeader]: connection }) }
   const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal })
-  ;(request as unknown as Record<symbol, unknown>)[trustedClient] = peer
+  trustedClient.set(request, peer)
   const response = await kernel.app.fetch(request)
   if (!response.headers.get('content-type')?.includes('text/event-stream') || !response.body) {
     return { status: response.status, body: await response.text() }

@@ -31,7 +31,7 @@ export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: P
   const isClientKey = (key: string) => key === call.clientKey || kernel.matchClientKey(key) !== undefined
   const limits = kernel.config.timeouts
   const streamed = call.body === undefined && method !== 'GET' && method !== 'HEAD' && event.req.body
-    ? limitBody(Readable.fromWeb(event.req.body as never), (event.context.maxBodyBytes as number | undefined) ?? Number.POSITIVE_INFINITY, event.req.headers.get('content-length'))
+    ? limitBody(Readable.fromWeb(event.req.body as never), event.context.maxBodyBytes ?? Number.POSITIVE_INFINITY, event.req.headers.get('content-length'))
     : undefined
   const request: UpstreamHttpRequest = {
     url: base.url + event.url.pathname + partnerSearch(event.url, isClientKey),

@@ -1,9 +1,10 @@
 import type { H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { trustedClient } from 'model-proxy/kit/access'
+import { defineObjectState } from 'model-proxy/kit/http'
 
 /** Carries a mapping target on an in-process request; a network request cannot carry a symbol. */
-export const partnerTarget = Symbol.for('model-proxy.partner-target')
+export const partnerTarget = defineObjectState<Request, string>('partner-target', { shared: true })
 
 /** Only what the client endpoints read; the key was checked on the alias route already. */
 const forwarded = ['content-type', 'user-agent', 'accept', 'anthropic-version', 'anthropic-beta', 'x-request-id']
@@ -20,20 +21,19 @@ export async function serveLocally(kernel: ProxyKernel, event: H3Event, localPat
     const value = event.req.headers.get(name)
     if (value) headers[name] = value
   }
-  if (event.context.requestId) headers['x-request-id'] = event.context.requestId as string
+  if (event.context.requestId) headers['x-request-id'] = event.context.requestId
   const url = new URL(localPath + event.url.search, 'http://proxy.internal')
   url.searchParams.delete('key')
   const request = new Request(url, { method: 'POST', headers, body, signal: event.req.signal })
-  const marks = request as unknown as Record<symbol, unknown>
-  marks[trustedClient] = clientKey ?? true
-  if (target !== undefined) marks[partnerTarget] = target
+  trustedClient.set(request, clientKey ?? true)
+  if (target !== undefined) partnerTarget.set(request, target)
   return await kernel.app.fetch(request)
 }
 
 /** `route-resolve` for mapped requests: the target's candidates replace the (absent or forced-over) local ones. */
 export function addMappedCandidates(kernel: ProxyKernel): void {
   kernel.hooks.hook('route-resolve', (ctx) => {
-    const target = (ctx.request.event.req as unknown as Record<symbol, unknown>)[partnerTarget]
-    if (typeof target === 'string') ctx.candidates = kernel.models.get(target) ?? []
+    const target = partnerTarget.get(ctx.request.event.req)
+    if (target !== undefined) ctx.candidates = kernel.models.get(target) ?? []
   })
 }

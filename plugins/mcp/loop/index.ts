@@ -40,7 +40,7 @@ const loopRoutes: LoopRoute[] = [
 export function addToolLoop(kernel: ProxyKernel, gateway: Gateway, caller: (key: string | undefined) => { keyId: string; access: () => CallContext['access'] }): void {
   for (const route of loopRoutes) {
     kernel.app.use(route.path, async (event) => {
-      if (!gateway.servers.size || (event.req as unknown as Record<symbol, unknown>)[trustedClient] || route.may?.(event) === false) return
+      if (!gateway.servers.size || trustedClient.get(event.req) || route.may?.(event) === false) return
       const bytes = await peekNodeBody(event)
       if (!bytes || bytes.indexOf('"mcp') < 0) return
       let body: Record<string, unknown>

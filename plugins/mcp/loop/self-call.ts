@@ -16,7 +16,7 @@ export async function callSelf(kernel: ProxyKernel, path: string, headers: Heade
   }
   sent.set('content-type', 'application/json')
   const request = new Request(new URL(path, 'http://proxy.internal'), { method: 'POST', headers: sent, body: JSON.stringify(body) })
-  ;(request as unknown as Record<symbol, unknown>)[trustedClient] = key ?? true
+  trustedClient.set(request, key ?? true)
   const response = await kernel.app.fetch(request)
   const text = await response.text()
   let json: Record<string, unknown> | undefined
