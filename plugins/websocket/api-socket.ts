@@ -1,17 +1,15 @@
 import { isUtf8 } from 'node:buffer'
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import type { SocketPeer } from 'model-proxy/kit/access'
 import { jsonDeeperThan, maxJsonDepth } from 'model-proxy/kit/guards'
 import { bridgeRequest } from './bridge.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { resolveEnvelopePath } from './envelope-path.ts'
+import type { Peer } from './peer-context.ts'
 
 const parse = (text: string | undefined) => {
   try { return JSON.parse(text ?? '') } catch { return text }
 }
-
-type Peer = { id: string; send(data: string): void; context: Record<string, unknown> }
 
 /**
  * One envelope `{id, path, body}` -> replies tagged with the same id: `event` messages for a stream
@@ -28,7 +26,7 @@ async function serveEnvelope(kernel: ProxyKernel, peer: Peer, text: string): Pro
   const path = resolveEnvelopePath(envelope.path)
   if (!path) return send({ type: 'error', status: 404, body: { error: { message: `not a client endpoint: ${envelope.path.slice(0, 200)}`, type: 'invalid_request_error', code: 'not_found' } } })
   // Every call is checked as the socket's client: an open socket (ws-auth false) opens no credentials.
-  const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer as SocketPeer, undefined, peer.id)
+  const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer!, undefined, peer.id)
   if (!reply.events) return send(reply.status < 400 ? { type: 'response', status: reply.status, body: parse(reply.body) } : { type: 'error', status: reply.status, body: parse(reply.body) })
   for await (const event of reply.events) send({ type: 'event', ...(event.event && { event: event.event }), data: parse(event.data) })
   send({ type: 'done', status: reply.status })
@@ -51,7 +49,7 @@ export function addApiSocket(kernel: ProxyKernel): void {
         peer.send(JSON.stringify({ id: null, type: 'error', status: 400, body: { error: { message: 'message is not valid UTF-8', type: 'invalid_request_error', code: 'invalid_json' } } }))
         return
       }
-      serveEnvelope(kernel, peer as unknown as Peer, message.text()).catch((error) => {
+      serveEnvelope(kernel, peer, message.text()).catch((error) => {
         peer.send(JSON.stringify({ id: null, type: 'error', status: 500, body: { error: { message: (error as Error).message, type: 'server_error' } } }))
       })
     },

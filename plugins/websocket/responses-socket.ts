@@ -1,13 +1,11 @@
 import { isUtf8 } from 'node:buffer'
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import type { SocketPeer } from 'model-proxy/kit/access'
 import { jsonDeeperThan, maxJsonDepth } from 'model-proxy/kit/guards'
 import { bridgeRequest } from './bridge.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
-import { expandRequest, linkAfter, warmupEvents, type ChainLink } from './response-chain.ts'
-
-type Peer = { id: string; send(data: string): void; context: Record<string, unknown> }
+import { expandRequest, linkAfter, warmupEvents } from './response-chain.ts'
+import type { Peer } from './peer-context.ts'
 
 /** One `response.create` message -> the responses stream events, each as a JSON text message. */
 async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
@@ -30,7 +28,7 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
   const { type: _type, response: nested, ...rest } = message
   // Accept both `{type, ...request}` and `{type, response: {...request}}`.
   const sent = (nested && typeof nested === 'object' ? nested : rest) as Record<string, unknown>
-  const expanded = expandRequest(sent, peer.context.last as ChainLink | undefined)
+  const expanded = expandRequest(sent, peer.context.last)
   peer.context.last = undefined
   if ('error' in expanded) {
     peer.send(JSON.stringify({ type: 'error', ...expanded.error }))
@@ -43,7 +41,7 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     for (const event of events) peer.send(JSON.stringify(event))
     return
   }
-  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer as SocketPeer, undefined, peer.id)
+  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer!, undefined, peer.id)
   if (!reply.events) {
     let error: unknown = reply.body
     try { error = JSON.parse(reply.body ?? '').error } catch {}
@@ -76,8 +74,8 @@ export function addResponsesSocket(kernel: ProxyKernel): void {
         return
       }
       // One request at a time per socket, in the order sent.
-      const queue = (peer.context.queue as Promise<void> | undefined) ?? Promise.resolve()
-      peer.context.queue = queue.then(() => serveCreate(kernel, peer as unknown as Peer, message.text())).catch((error) => {
+      const queue = peer.context.queue ?? Promise.resolve()
+      peer.context.queue = queue.then(() => serveCreate(kernel, peer, message.text())).catch((error) => {
         peer.send(JSON.stringify({ type: 'error', error: { type: 'server_error', message: (error as Error).message } }))
       })
     },

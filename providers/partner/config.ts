@@ -24,8 +24,12 @@ export const partnerSchema = z.looseObject({
 })
 export type PartnerSettings = z.infer<typeof partnerSchema>['partner']
 
+declare module 'model-proxy' {
+  interface ProxyConfig { partner: PartnerSettings }
+}
+
 /** The live `partner` section (the schema filled its defaults). */
-export const partnerOf = (config: ProxyConfig): PartnerSettings => (config as unknown as { partner: PartnerSettings }).partner
+export const partnerOf = (config: ProxyConfig): PartnerSettings => config.partner
 
 /** `upstream-url` without its trailing slash, or why it cannot be used (empty, not http(s)). */
 export function partnerBaseUrl(settings: Pick<PartnerSettings, 'upstream-url'>): { url: string } | { problem: string } {
