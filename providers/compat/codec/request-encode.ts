@@ -6,39 +6,34 @@ type Wire = Record<string, unknown>
 
 /**
  * One chat tool message per result (the format has no multi-result turn). Tool messages hold text only:
- * images a tool returned ride in `images` and are sent in a user message after the run of tool messages.
+ * images a tool returned go to `images`, sent in a user message after the run of tool messages.
  */
-function toolMessages(results: ToolResultPart[]): Wire[] {
+function toolMessages(results: ToolResultPart[], images: ImagePart[]): Wire[] {
   return results.map(part => {
-    const images = typeof part.content === 'string' ? [] : part.content.filter((piece): piece is ImagePart => piece.type === 'image')
-    return { role: 'tool', tool_call_id: part.callId, content: toolResultText(part.content), ...(images.length && { [imagesKey]: images }) }
+    if (typeof part.content !== 'string') for (const piece of part.content) if (piece.type === 'image') images.push(piece)
+    return { role: 'tool', tool_call_id: part.callId, content: toolResultText(part.content) }
   })
 }
-const imagesKey = Symbol('images')
 
-/** Tool results' images, moved to one user message right after the tool messages they came with. */
-function placeToolImages(messages: Wire[]): Wire[] {
+const imagesMessage = (images: ImagePart[]): Wire => ({ role: 'user', content: images.map(image => ({ type: 'image_url', image_url: { url: imageToUrl(image) } })) })
+
+/** The chat messages, with tool results' images in one user message right after the tool messages they came with. */
+function encodeChatMessages(messages: Message[]): Wire[] {
   const out: Wire[] = []
-  let pending: ImagePart[] = []
-  const flush = () => {
-    if (pending.length) out.push({ role: 'user', content: pending.map(image => ({ type: 'image_url', image_url: { url: imageToUrl(image) } })) })
-    pending = []
-  }
+  const images: ImagePart[] = []
   for (const message of messages) {
-    if (message.role !== 'tool') flush()
-    const images = (message as { [imagesKey]?: ImagePart[] })[imagesKey]
-    if (images) {
-      pending.push(...images)
-      delete (message as { [imagesKey]?: ImagePart[] })[imagesKey]
+    // A message's own tool images are held before its wire messages, which open with its tool messages.
+    for (const wire of encodeMessages(message, images)) {
+      if (wire.role !== 'tool' && images.length) out.push(imagesMessage(images.splice(0)))
+      out.push(wire)
     }
-    out.push(message)
   }
-  flush()
+  if (images.length) out.push(imagesMessage(images))
   return out
 }
 
-function encodeMessages(message: Message): Wire[] {
-  if (message.role === 'tool') return toolMessages(message.parts.filter((part): part is ToolResultPart => part.type === 'tool_result'))
+function encodeMessages(message: Message, images: ImagePart[]): Wire[] {
+  if (message.role === 'tool') return toolMessages(message.parts.filter((part): part is ToolResultPart => part.type === 'tool_result'), images)
   const out: Record<string, unknown> = { role: message.role, content: contentFromParts(message.parts) }
   if (message.name) out.name = message.name
   if (message.role === 'assistant') {
@@ -53,7 +48,7 @@ function encodeMessages(message: Message): Wire[] {
   const results = message.parts.filter((part): part is ToolResultPart => part.type === 'tool_result')
   const rest = message.parts.filter(part => part.type === 'text' || part.type === 'image' || part.type === 'file')
   if (message.role === 'user' && results.length) {
-    const tools = toolMessages(results)
+    const tools = toolMessages(results, images)
     return rest.length ? [...tools, { role: 'user', content: contentFromParts(rest) }] : tools
   }
   return [out]
@@ -69,7 +64,7 @@ function encodeOpenAIExtras(request: CanonicalRequest, body: Wire): void {
 
 /** Canonical -> chat-completions body. */
 export function encodeChatRequest(request: CanonicalRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...request.extensions?.chat, model: request.model, messages: placeToolImages(request.messages.flatMap(encodeMessages)) }
+  const body: Record<string, unknown> = { ...request.extensions?.chat, model: request.model, messages: encodeChatMessages(request.messages) }
   if (request.stream) body.stream = true
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens
   if (request.temperature !== undefined) body.temperature = request.temperature
