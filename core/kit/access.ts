@@ -1,7 +1,7 @@
 /**
  * `model-proxy/kit/access`: who a request comes from. Client keys, client access checks, trusted
- * in-process calls, and masking secrets before they are shown or logged. Used by the client-keys,
- * management, websocket, mcp, recorder, usage, routing, logs and access-log plugins.
+ * in-process calls, and masking secrets before they are shown or logged. Used by most feature plugins
+ * (client-keys, management, websocket, mcp, recorder, usage, routing, logs...) and the alpha and partner families.
  */
 
 /** The client key a request carries (each SDK sends it its own way), its short id (safe to log), the key directory. */

@@ -1,7 +1,7 @@
 /**
  * `model-proxy/kit/config`: the config file and the files the proxy writes. Read, validate and merge
  * config, write files atomically and one at a time. Used by the management and credential-files
- * plugins (which edit config and credentials on disk) and by families with named upstream entries.
+ * plugins (which edit config and credentials on disk), routing (its rules) and the compat family (named upstreams).
  */
 
 /** The YAML config file on disk: read, edit and write it back, with the changes it saw. */

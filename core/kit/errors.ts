@@ -1,7 +1,7 @@
 /**
  * `model-proxy/kit/errors`: error bodies and status classification. A family answers errors in its own
- * client format with these; feature plugins use them to answer requests they refuse. (`ProxyError` and
- * `RequestValidationError`, the errors to throw, are in `model-proxy`.)
+ * client format with these; feature plugins (mcp, routing, websocket) answer what they refuse with them.
+ * The errors to throw, `ProxyError` and `RequestValidationError`, are in `model-proxy`.
  */
 
 /** The OpenAI-style error `type` for a status (`invalid_request_error`, `server_error`...). */

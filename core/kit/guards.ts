@@ -1,7 +1,7 @@
 /**
  * `model-proxy/kit/guards`: bounds against hostile or runaway input. Keys that would reach an object's
  * prototype, JSON nested too deep, request churn in long-lived maps, log floods. Used by the plugins
- * that take paths, JSON or keys from clients (management, payload-rules, routing, websocket, recorder...).
+ * that take paths, JSON or names from clients (management, payload-rules, routing, websocket, recorder, pricing...).
  */
 
 /** Keys that must never be followed or written (`__proto__`, `constructor`...), and an own-property read. */

@@ -1,8 +1,8 @@
 /**
  * `model-proxy/kit/http`: the HTTP side of a family and of plugins that serve routes: register a client
  * format's routes and run them through the pipeline, parse and write stream frames, respond, send to an
- * upstream. Used by every family in providers/ and by plugins that serve routes (models, management,
- * websocket, response-chain, partner).
+ * upstream. Used by the families in providers/ and by plugins that serve or send (models, management,
+ * websocket, response-chain, recorder, panel, outbound-proxy).
  */
 
 /** Serve a client format: register its routes, read the body, make the request and run the pipeline. */

@@ -1,7 +1,7 @@
 /**
  * `model-proxy/kit/models`: model names and how families and formats are called. Match model patterns,
  * tell which offers are served, name families and wire formats for people. Used by the routing,
- * client-keys, mcp, management, credential-files and payload-rules plugins.
+ * client-keys, mcp, management, credential-files and payload-rules plugins and the partner family.
  */
 
 /** Match a model against a pattern (`exact`, `prefix-*`, `*-suffix`, `*substring*`); `excluded-models` checks. */
