@@ -1,7 +1,7 @@
-import { clientBytesOf } from './lazy-json.ts'
-import { jsonBytes } from './json-bytes.ts'
-import { JsonPartCache } from './json-part-cache.ts'
-import type { RawStrings } from './raw-strings.ts'
+import { clientBytesOf } from '../json/index.ts'
+import { jsonBytes } from '../json/index.ts'
+import { JsonPartCache } from '../json/index.ts'
+import type { RawStrings } from '../json/index.ts'
 import { Agent, type Dispatcher } from 'undici'
 import type { Readable } from 'node:stream'
 import type { ClientSignal } from './client-abort.ts'
@@ -19,13 +19,13 @@ export interface UpstreamHttpRequest {
   jsonText?: { of: Record<string, unknown>; text: string | Buffer }
   /**
    * Long strings of the client's body with their spelling in its bytes: serializing `json` copies those
-   * bytes for them instead of escaping them again (core/http/raw-strings.ts). Matched by value, so a
+   * bytes for them instead of escaping them again (core/json/raw-strings.ts). Matched by value, so a
    * string changed on the way is simply written anew.
    */
   rawStrings?: RawStrings
   /**
    * Whose request this is (the client key): parts of the body written for earlier requests of the same
-   * scope may be copied from the part cache (core/http/json-part-cache.ts), never another scope's.
+   * scope may be copied from the part cache (core/json/json-part-cache.ts), never another scope's.
    */
   partScope?: string
   /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */

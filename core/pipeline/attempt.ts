@@ -5,7 +5,7 @@ import type { UpstreamHttpRequest } from '../http/upstream.ts'
 import type { ClientSignal } from '../http/client-abort.ts'
 import { ProxyError } from '../http/errors.ts'
 import { bodySourceOf } from '../http/client-route.ts'
-import { rawStringsOf } from '../http/raw-strings.ts'
+import { rawStringsOf } from '../json/index.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { restoreSignatures } from './signature-store.ts'
 import { clientBytesUsable } from './client-bytes.ts'
@@ -57,7 +57,7 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
   // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
-  // A body nobody parsed stands for those bytes by itself (core/http/lazy-json.ts); a parsed one is matched here.
+  // A body nobody parsed stands for those bytes by itself (core/json/lazy-json.ts); a parsed one is matched here.
   const parsed = !request.clientBody || request.clientBody.parsed
   if (parsed && http.json === body && body === request.body) {
     const source = bodySourceOf(body)

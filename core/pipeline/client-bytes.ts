@@ -1,5 +1,5 @@
-import { scanTopLevel } from '../http/body-scan.ts'
-import { maxJsonDepth } from '../http/json-depth.ts'
+import { scanTopLevel } from '../json/index.ts'
+import { maxJsonDepth } from '../json/index.ts'
 
 /**
  * Whether the client's own bytes may go upstream instead of our serialization of what we parsed. The
@@ -17,6 +17,6 @@ export function clientBytesUsable(text: string, modelInBody: boolean, bytes: Buf
   // The common cases decided without a scan: no key at all, or a single spelling anywhere and no escapes.
   if (first === -1 && text.indexOf('\\u') === -1) return true
   if (first !== -1 && text.indexOf('"model"', first + 7) === -1 && text.indexOf('\\u') === -1) return true
-  // The same top-level scan the lazy body uses (core/http/body-scan.ts); one it cannot follow is not sent as it came.
+  // The same top-level scan the lazy body uses (core/json/body-scan.ts); one it cannot follow is not sent as it came.
   return scanTopLevel(bytes, maxJsonDepth)?.repeated.has('model') === false
 }

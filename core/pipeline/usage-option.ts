@@ -1,7 +1,7 @@
 import type { WireCodec } from '../canonical/codec.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import type { UpstreamHttpRequest } from '../http/upstream.ts'
-import { withLeadingBytes, withLeadingField } from '../http/lazy-json.ts'
+import { withLeadingBytes, withLeadingField } from '../json/index.ts'
 import { requestField } from './request.ts'
 
 /**

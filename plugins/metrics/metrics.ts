@@ -4,7 +4,7 @@ import type { ProxyKernel, CredentialState } from 'model-proxy'
 import { clientPartCache, clientScanMemo, upstreamPartCache } from 'model-proxy/internal'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']
-/** The process's part caches (core/http/parsed-part-cache.ts, json-part-cache.ts, scan-memo.ts), by their label. */
+/** The process's part caches (core/json/parsed-part-cache.ts, json-part-cache.ts, scan-memo.ts), by their label. */
 const partCaches = [['parse', clientPartCache], ['write', upstreamPartCache], ['scan', clientScanMemo]] as const
 /** Seconds: from a quick non-stream answer to a long agentic stream. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]

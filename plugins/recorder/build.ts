@@ -22,7 +22,7 @@ const isSse = (headers: Record<string, unknown>) => String(headers['content-type
  */
 function sentBody(http: UpstreamHttpRequest, clientBytes: Buffer | undefined, clientBody: object): Uint8Array | string | undefined {
   if (http.jsonText && http.jsonText.of === http.json) return http.jsonText.of === clientBody && clientBytes ? clientBytes : http.jsonText.text
-  // A body nobody parsed went as the client's bytes (core/http/lazy-json.ts): record those, unparsed.
+  // A body nobody parsed went as the client's bytes (core/json/lazy-json.ts): record those, unparsed.
   const lazy = http.json && clientBytesOf(http.json)
   if (lazy) return clientBytes ?? lazy
   if (http.json) return JSON.stringify(http.json)

@@ -10,13 +10,10 @@
 // is ever the one just seen.
 import { codecs } from '../conformance/codecs.ts'
 import { agentBody } from './proxy/agent-body.ts'
-import { ClientBody } from '../../core/http/client-body.ts'
-import { scanTopLevel } from '../../core/http/body-scan.ts'
-import { maxJsonDepth } from '../../core/http/json-depth.ts'
-import { parseByParts, wholeBytes } from '../../core/http/json-parts.ts'
-import { jsonBytes } from '../../core/http/json-bytes.ts'
-import { JsonPartCache } from '../../core/http/json-part-cache.ts'
-import { RawStrings, rawStringsOf } from '../../core/http/raw-strings.ts'
+import { ClientBody, scanTopLevel, maxJsonDepth, jsonBytes, JsonPartCache, rawStringsOf } from '../../core/json/index.ts'
+// The parse by parts itself, measured apart from the body that uses it.
+import { parseByParts, wholeBytes } from '../../core/json/json-parts.ts'
+import { RawStrings } from '../../core/json/raw-strings.ts'
 import { medianMicros } from './translate.ts'
 
 /** Warmed first (JIT), then the median of five runs. */

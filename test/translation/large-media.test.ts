@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { codecs } from '../conformance/codecs.ts'
-import { ClientBody } from '../../core/http/client-body.ts'
-import { jsonBytes } from '../../core/http/json-bytes.ts'
-import { rawStringsOf } from '../../core/http/raw-strings.ts'
+import { ClientBody, jsonBytes, rawStringsOf } from '../../core/json/index.ts'
 
 /**
  * Images and files large enough for the writer to copy the client's bytes of their base64
- * (core/http/derived-strings.ts, raw-strings.ts), in every client format to every upstream format: the
+ * (core/json/derived-strings.ts, raw-strings.ts), in every client format to every upstream format: the
  * written bytes must mean what JSON.stringify of the upstream body means, however the client spelled
  * its JSON (escaped `/`, escaped letters, escapes in the data URL's header) and whatever the media type.
  */

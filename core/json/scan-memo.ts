@@ -7,7 +7,7 @@ interface ScannedBody { bytes: Buffer; length: number; scan: TopLevelScan }
 
 /**
  * The scans of each client key's recent large bodies, so the next body of the same conversation is scanned
- * only where it differs (core/http/scan-reuse.ts).
+ * only where it differs (core/json/scan-reuse.ts).
  *
  * Why: the body scan is the proxy's largest own cost on a same-format agent request (~35 µs for 150 KB
  * in-process, ~50 under load), and an agent's next turn repeats all but its last messages byte for byte.

@@ -83,7 +83,7 @@ export class RawStrings {
 // Kept on the object under a symbol no copy carries (not enumerable), as the body's source is.
 const rawStringsKey = Symbol('raw strings')
 
-/** The long strings a parsed body was built with (core/http/json-parts.ts), if it was parsed by parts. */
+/** The long strings a parsed body was built with (core/json/json-parts.ts), if it was parsed by parts. */
 export const rawStringsOf = (body: object): RawStrings | undefined => (body as { [rawStringsKey]?: RawStrings })[rawStringsKey]
 
 export function setRawStrings(body: object, strings: RawStrings): void {

@@ -71,7 +71,7 @@ describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
   })
 })
 
-describe('jsonBytes with derived strings (data URLs: core/http/derived-strings.ts)', () => {
+describe('jsonBytes with derived strings (data URLs: core/json/derived-strings.ts)', () => {
   // Base64 as a client may spell it in JSON: `/` escaped as `\/` (valid JSON, and how we can tell a copy from a rewrite).
   const base64 = 'QUJD/'.repeat(5000)
   const spelledBase64 = base64.replaceAll('/', '\\/')

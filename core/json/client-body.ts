@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer'
-import { ProxyError } from './errors.ts'
+import { ProxyError } from '../http/errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
@@ -66,11 +66,11 @@ export class ClientBody {
 
   /**
    * @param scope whose body this is (the client key): parts parsed for earlier bodies of the same scope
-   *   may be copied instead of parsed again (core/http/parsed-part-cache.ts), never another scope's.
+   *   may be copied instead of parsed again (core/json/parsed-part-cache.ts), never another scope's.
    */
   constructor(readonly bytes: Buffer, readonly scope = '') {
     checkUtf8(bytes)
-    // A conversation's next turn is scanned only where it differs from its last (core/http/scan-memo.ts).
+    // A conversation's next turn is scanned only where it differs from its last (core/json/scan-memo.ts).
     this.#scan = clientScanMemo.scan(bytes, scope, maxJsonDepth)
     // What the scan cannot follow is parsed now: the client hears about a malformed body at once.
     if (!this.#scan) this.#parsed = parseJsonObject(bytes)
@@ -92,7 +92,7 @@ export class ClientBody {
   #build(): Record<string, unknown> {
     const scan = this.#scan
     // Parsed by parts when large, or when it holds long strings: noted with their spelling, they are
-    // copied instead of escaped again if the body is written out (translated: core/http/raw-strings.ts).
+    // copied instead of escaped again if the body is written out (translated: core/json/raw-strings.ts).
     if (!scan || (this.bytes.length <= wholeBytes && !scan.longStrings.length)) return parseJsonObject(this.bytes, scan !== undefined)
     const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>

@@ -36,7 +36,7 @@ export function commonSuffix(a: Buffer, b: Buffer, max: number): number {
 const shifted = (range: ValueRange, by: number): ValueRange => ({ start: range.start + by, end: range.end + by })
 
 /**
- * The scan of `bytes` (core/http/body-scan.ts) worked out from the scan of an earlier body, when the two
+ * The scan of `bytes` (core/json/body-scan.ts) worked out from the scan of an earlier body, when the two
  * differ only inside one top-level list: an agent's next turn has the same model, system prompt and tools
  * as its last, and a history a turn longer. Only the changed elements of that list are scanned; what
  * comes before them is the earlier scan's, what comes after it shifted by the change in length.

@@ -30,7 +30,7 @@ interface Parts {
 /** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
 const minCachedBytes = 256
 
-/** How a parse by parts may use a cache of parts parsed before (core/http/parsed-part-cache.ts). */
+/** How a parse by parts may use a cache of parts parsed before (core/json/parsed-part-cache.ts). */
 export interface PartCacheUse { cache: ParsedPartCache; scope: string }
 
 /**
@@ -40,7 +40,7 @@ export interface PartCacheUse { cache: ParsedPartCache; scope: string }
  * exactly what is wrong.
  *
  * `strings`: where to note each long string the scan found (`TopLevelScan.longStrings`) with its
- * spelling, so that writing it again copies the client's bytes (core/http/raw-strings.ts). A part holding
+ * spelling, so that writing it again copies the client's bytes (core/json/raw-strings.ts). A part holding
  * one is split until the string is parsed on its own; the rest is parsed in as few parts as before.
  */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {

@@ -12,11 +12,11 @@ import { derivedOf, minDerivedLength, type DerivedString } from './derived-strin
  * and the UTF-8 encode undici does on a string body 321 µs (1.2 ms under load), against 44 µs for the
  * parts (small strings die young) encoded and joined. The bytes are the same as JSON.stringify's.
  *
- * `strings`: long strings whose JSON spelling is known (the client's own bytes, core/http/raw-strings.ts)
+ * `strings`: long strings whose JSON spelling is known (the client's own bytes, core/json/raw-strings.ts)
  * are copied from there instead of escaped again; the parts holding them are split down to them. The
  * bytes then mean what JSON.stringify's mean (a client may spell an escape differently).
  *
- * `parts`, `scope`: a cache of parts written before (core/http/json-part-cache.ts) and whose body this is
+ * `parts`, `scope`: a cache of parts written before (core/json/json-part-cache.ts) and whose body this is
  * (a client key): a top-level object, or an element of a top-level list, equal to one written for the same
  * scope is copied from those bytes.
  */
@@ -153,7 +153,7 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
 }
 
 /**
- * A long string a codec made from a client's string (a data URL and its base64: core/http/derived-strings.ts),
+ * A long string a codec made from a client's string (a data URL and its base64: core/json/derived-strings.ts),
  * written from the client's spelling of that string; false when it cannot be (the caller stringifies it).
  */
 function writeDerived(value: string, writer: Writer, strings: RawStrings): boolean {
