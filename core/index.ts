@@ -32,7 +32,7 @@ export { ChunkTemplate, type PieceEvent } from './canonical/chunk-template.ts'
 
 // Client routes: a plugin that speaks a new client format runs requests through the pipeline.
 export { addClientRoute, readJsonObject, readClientBody, ClientBody, type ClientRoute } from './http/client-route.ts'
-export type { BodyShape } from './json/index.ts'
+export { JsonBody, type BodyShape } from './json/index.ts'
 export { createProxyRequest, requestField, type RequestInit as ProxyRequestInit } from './pipeline/request.ts'
 export { defineRequestState, type RequestState } from './request-state.ts'
 export { runPipeline, type RunOptions } from './pipeline/run.ts'

@@ -4,7 +4,7 @@ import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
-import { RawStrings, setRawStrings } from './raw-strings.ts'
+import { RawStrings } from './raw-strings.ts'
 import { clientPartCache } from './parsed-part-cache.ts'
 import { clientScanMemo } from './scan-memo.ts'
 
@@ -62,6 +62,7 @@ export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<strin
  */
 export class ClientBody {
   #parsed?: Record<string, unknown>
+  #strings?: RawStrings
   readonly #scan?: TopLevelScan
 
   /**
@@ -79,7 +80,14 @@ export class ClientBody {
   /** Drop the parsed object: the bytes stay, and the next read parses them again. */
   release(): void {
     this.#parsed = undefined
+    this.#strings = undefined
   }
+
+  /**
+   * The long strings of the parsed body with their spelling in the bytes (core/json/raw-strings.ts):
+   * writing the body again copies those bytes. Known once the body was parsed by parts.
+   */
+  get rawStrings(): RawStrings | undefined { return this.#strings }
 
   /** Whether the whole object has been built (then it is the truth: hooks may have changed it). */
   get parsed(): boolean { return this.#parsed !== undefined }
@@ -103,7 +111,7 @@ export class ClientBody {
       return parseJsonObject(this.bytes, true)
     }
     setBodySource(body, new LazyTextSource(this.bytes))
-    if (strings?.size) setRawStrings(body, strings)
+    if (strings?.size) this.#strings = strings
     return body
   }
 

@@ -8,12 +8,12 @@
 export { ClientBody, parseJsonObject, bodySourceOf, type ClientBodySource } from './client-body.ts'
 export { scanTopLevel, type BodyShape } from './body-scan.ts'
 export { maxJsonDepth, jsonDeeperThan, valueDeeperThan } from './json-depth.ts'
-export { rawStringsOf, type RawStrings } from './raw-strings.ts'
+export type { RawStrings } from './raw-strings.ts'
 
-// Writing an upstream body.
+// Writing an upstream body: one handle, the client's bytes while nobody reads or replaces it.
+export { JsonBody, type BodyWriting } from './json-body.ts'
 export { jsonBytes } from './json-bytes.ts'
-export { JsonPartCache } from './json-part-cache.ts'
-export { clientBytesOf, lazyJsonOf, plainJsonOf, withLeadingField, withLeadingBytes } from './lazy-json.ts'
+export { JsonPartCache, upstreamPartCache } from './json-part-cache.ts'
 export { joined, sliced } from './derived-strings.ts'
 
 // Cache statistics.
