@@ -21,7 +21,7 @@ import { derivedOf, minDerivedLength, type DerivedString } from './derived-strin
  * scope is copied from those bytes.
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
-  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, hits: 0, derived: 0 }
+  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, derived: 0 }
   write(value, writer, 0, parts ? '' : undefined, -1)
   return assemble(writer.pieces, writer.strings)
 }
@@ -49,8 +49,6 @@ interface Writer {
   parts: JsonPartCache | undefined
   /** Prefix of every group: parts written for one scope (a client key) are never matched for another. */
   scope: string
-  /** Parts taken from the cache so far (what each top-level key's lookups found is reported to its streak). */
-  hits: number
   /** Derived strings written from the client's bytes so far (a part holding one is not kept: see `keep`). */
   derived: number
 }
@@ -139,7 +137,6 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
     const bytes = writer.parts!.find(cached, index, value)
     if (bytes) {
       pieces.push(bytes)
-      writer.hits++
       return true
     }
   }
@@ -210,14 +207,11 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
     if (!Object.hasOwn(value, key)) continue
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
-    // Top-level keys of a body with a part cache: each one's parts are looked up while that pays.
-    const scoped = depth === 0 && group !== undefined && splittable(value[key]) ? writer.scope + key : undefined
-    const keyGroup = scoped && writer.parts!.streaks.worthTrying(scoped) ? scoped : undefined
-    const hits = writer.hits
+    // Top-level keys of a body with a part cache: each one's parts are looked up.
+    const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? writer.scope + key : undefined
     // In an object, what JSON cannot write leaves its key out.
     if (write(value[key], writer, depth + 1, keyGroup, -1)) first = false
     else pieces.length = at
-    if (keyGroup) writer.parts!.streaks.report(keyGroup, writer.hits - hits)
   }
   pieces.push('}')
   return true

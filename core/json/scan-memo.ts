@@ -32,15 +32,12 @@ export class ScanMemo extends SlotCache<ScannedBody> {
     // Larger bodies are scanned whole: what makes them large is a few long strings (images, files), which
     // the scan jumps over, and keeping a copy of each would push everything else out of the budget.
     if (bytes.length < this.minBytes || bytes.length > this.maxBodyBytes) return scanTopLevel(bytes, maxDepth)
-    // A client whose bodies never follow each other (unrelated large requests) stops paying for copies.
-    if (!this.streaks.worthTrying(scope)) return scanTopLevel(bytes, maxDepth)
     let scan: TopLevelScan | undefined
     const shared = { prefix: 0 }
     const earlier = this.findWhere(scope, -1, (body) => {
       scan = rescan(body.bytes.subarray(0, body.length), body.scan, bytes, maxDepth, shared)
       return scan !== undefined
     })
-    this.streaks.report(scope, earlier ? 1 : 0)
     scan ??= scanTopLevel(bytes, maxDepth)
     if (scan) this.keep(earlier, earlier ? shared.prefix : 0, bytes, scope, scan)
     return scan

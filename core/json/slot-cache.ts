@@ -1,5 +1,3 @@
-import { MissStreaks } from './miss-streaks.ts'
-
 /**
  * Recent parts of bodies by their place: a group (a client key's `messages`, `tools`, or its bodies
  * themselves) and an index in it (`-1` for the group's value as a whole, `i` for element `i` of a list).
@@ -17,8 +15,6 @@ export class SlotCache<Part extends { bytes: Buffer }> {
   #clock = 0
   #hits = 0
   #misses = 0
-  /** Groups of parts (a client key's `messages`) that stopped finding anything are left alone a while. */
-  readonly streaks = new MissStreaks()
 
   /**
    * @param maxBytes bytes kept at most (what the parts hold in JS objects costs about as much again).
@@ -94,7 +90,6 @@ export class SlotCache<Part extends { bytes: Buffer }> {
   clear(): void {
     this.#groups.clear()
     this.#bytes = 0
-    this.streaks.clear()
   }
 
   /** Bytes held. */
