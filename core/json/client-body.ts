@@ -5,8 +5,7 @@ import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
-import { clientPartCache } from './parsed-part-cache.ts'
-import { clientScanMemo } from './scan-memo.ts'
+import { clientPartCache, clientScanMemo } from './caches.ts'
 
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }

@@ -1,6 +1,6 @@
 import { ClientBody } from './client-body.ts'
 import { jsonBytes } from './json-bytes.ts'
-import { upstreamPartCache } from './json-part-cache.ts'
+import { upstreamPartCache } from './caches.ts'
 
 /** How a body is written when it is written anew: whose it is (the client key) and the client's long strings. */
 export interface BodyWriting {

@@ -24,7 +24,4 @@ export class JsonPartCache extends SlotCache<CachedPart> {
   }
 }
 
-/** Parts of recent upstream bodies (an agent's tools and history come again every turn): one per process. */
-export const upstreamPartCache = new JsonPartCache()
-
 interface CachedPart { value: unknown; bytes: Buffer }

@@ -37,5 +37,3 @@ export interface ParsedPart {
   strings: LongString[]
 }
 
-/** One per process: parts of every client body, scoped by client key (see ClientBody). */
-export const clientPartCache = new ParsedPartCache()

@@ -40,7 +40,7 @@ describe('ScanMemo', () => {
   })
 
   it('keeps a few bodies per scope, then reuses the oldest one\'s buffer', () => {
-    const memo = new ScanMemo(16 * 1024, 8 * 1024 * 1024, 2)
+    const memo = new ScanMemo(16 * 1024, undefined, 2)
     memo.scan(body(4, 'x'), 'a', maxDepth)
     memo.scan(body(4, 'y'), 'a', maxDepth)
     const kept = memo.size
@@ -66,7 +66,7 @@ describe('ScanMemo', () => {
 
 describe('ScanMemo and large bodies', () => {
   it('scans a body over its size limit whole and keeps nothing of it', () => {
-    const memo = new ScanMemo(16 * 1024, 8 * 1024 * 1024, 4, 64 * 1024)
+    const memo = new ScanMemo(16 * 1024, undefined, 4, 64 * 1024)
     const big = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x'.repeat(100_000) }] }))
     expect(memo.scan(big, 'a', maxDepth)).toEqual(scanTopLevel(big, maxDepth))
     expect(memo.size).toBe(0)

@@ -1,6 +1,6 @@
 import { scanTopLevel, type TopLevelScan } from './body-scan.ts'
 import { rescan } from './scan-reuse.ts'
-import { SlotCache } from './slot-cache.ts'
+import { SlotCache, type CacheBudget } from './slot-cache.ts'
 
 /** A recent body of a scope: its bytes (a buffer kept and refilled, `length` of it in use) and its scan. */
 interface ScannedBody { bytes: Buffer; length: number; scan: TopLevelScan }
@@ -19,19 +19,19 @@ interface ScannedBody { bytes: Buffer; length: number; scan: TopLevelScan }
 export class ScanMemo extends SlotCache<ScannedBody> {
   /**
    * @param minBytes smaller bodies are scanned whole (a few µs), not kept.
-   * @param maxBytes bytes of kept buffers at most (about 40 bodies of 150 KB, each kept with room to grow).
+   * @param budget bytes of kept buffers at most, shared with the part caches (core/json/caches.ts).
    * @param perScope bodies kept per client key (an agent's main conversation, its subagents, side calls).
    * @param maxBodyBytes larger bodies are scanned whole, not kept.
    */
-  constructor(readonly minBytes = 16 * 1024, maxBytes = 8 * 1024 * 1024, perScope = 4, readonly maxBodyBytes = 512 * 1024) {
-    super(maxBytes, perScope)
+  constructor(readonly minBytes = 16 * 1024, budget?: CacheBudget, perScope = 4, readonly maxBodyBytes = 512 * 1024) {
+    super(budget, perScope)
   }
 
   /** `scanTopLevel(bytes, maxDepth)`, from a recent body of `scope` where one differs from it only inside a list. */
   scan(bytes: Buffer, scope: string, maxDepth: number): TopLevelScan | undefined {
     // Larger bodies are scanned whole: what makes them large is a few long strings (images, files), which
     // the scan jumps over, and keeping a copy of each would push everything else out of the budget.
-    if (bytes.length < this.minBytes || bytes.length > this.maxBodyBytes) return scanTopLevel(bytes, maxDepth)
+    if (!this.enabled || bytes.length < this.minBytes || bytes.length > this.maxBodyBytes) return scanTopLevel(bytes, maxDepth)
     let scan: TopLevelScan | undefined
     const shared = { prefix: 0 }
     const earlier = this.findWhere(scope, -1, (body) => {
@@ -69,5 +69,3 @@ export class ScanMemo extends SlotCache<ScannedBody> {
   }
 }
 
-/** One per process: the scans of client bodies, by client key (see ClientBody). */
-export const clientScanMemo = new ScanMemo()

@@ -33,12 +33,14 @@ function turns(kb: number, model: string): () => Buffer {
 interface Pieces { scanMemo: boolean; parsedCache: boolean; writtenCache: boolean; rawStrings: boolean }
 const all: Pieces = { scanMemo: true, parsedCache: true, writtenCache: true, rawStrings: true }
 
-/** One side's caches, fresh: each side warms its own, as a process of its own would. */
-function side(pieces: Pieces) {
+/** One side's caches, fresh: each side warms its own, as a process of its own would. `first`: every request under a new client key (a session's first request, nothing cached for it). */
+function side(pieces: Pieces, first = false) {
+  let keys = 0
+  const key = () => first ? `key-${keys++}` : 'key'
   const memo = new ScanMemo()
   const parsed = new ParsedPartCache()
   const written = new JsonPartCache()
-  const scan = (bytes: Buffer) => pieces.scanMemo ? memo.scan(bytes, 'key', maxJsonDepth) : scanTopLevel(bytes, maxJsonDepth)
+  const scan = (bytes: Buffer) => pieces.scanMemo ? memo.scan(bytes, key(), maxJsonDepth) : scanTopLevel(bytes, maxJsonDepth)
   return {
     /** Same format: what routing reads from the bytes; the bytes go upstream as they came. */
     same(bytes: Buffer) {
@@ -48,19 +50,20 @@ function side(pieces: Pieces) {
     },
     /** Translated: scan, parse, decode, encode, write. */
     translated(bytes: Buffer) {
+      const scope = key()
       const found = scan(bytes)!
       const strings = pieces.rawStrings && found.longStrings.length ? new RawStrings(bytes) : undefined
       const body = !pieces.rawStrings && bytes.length <= wholeBytes ? parseJsonObject(bytes, true)
-        : parseByParts(bytes, found, wholeBytes, strings, pieces.parsedCache ? { cache: parsed, scope: 'key' } : undefined)
+        : parseByParts(bytes, found, wholeBytes, strings, pieces.parsedCache ? { cache: parsed, scope } : undefined)
       const encoded = chatCodec.request.encode(messagesCodec.request.decode(body))
       encoded.model = 'bench'
-      jsonBytes(encoded, strings, pieces.writtenCache ? written : undefined, 'key')
+      jsonBytes(encoded, strings, pieces.writtenCache ? written : undefined, scope)
     },
   }
 }
 
-function compare(label: string, kind: 'same' | 'translated', next: () => Buffer, off: Partial<Pieces>) {
-  const sides = [side(all), side({ ...all, ...off })]
+function compare(label: string, kind: 'same' | 'translated', next: () => Buffer, off: Partial<Pieces>, first = false) {
+  const sides = [side(all, first), side({ ...all, ...off }, first)]
   const cpu: number[][] = [[], []]
   for (let round = -1; round < rounds; round++) {
     for (let s = 0; s < 2; s++) {
@@ -73,12 +76,16 @@ function compare(label: string, kind: 'same' | 'translated', next: () => Buffer,
     }
   }
   const [on, without] = cpu.map(values => Math.round(median(values)))
-  return { piece: label, bench: kind, 'µs on': on, 'µs off': without, 'earns µs': without! - on! }
+  return { piece: label, bench: first ? `${kind}, first request` : kind, 'µs on': on, 'µs off': without, 'earns µs': without! - on! }
 }
 
 const same150 = turns(150, 'bench-claude')
 const translated80 = turns(80, 'bench')
-console.table([
+const only = process.env.ABLATION_ONLY
+console.table(only === 'first' ? [
+  compare('raw strings', 'translated', translated80, { rawStrings: false, scanMemo: false }, true),
+  compare('raw strings', 'translated', translated80, { rawStrings: false, scanMemo: false }),
+] : [
   compare('scan memo + rescan', 'same', same150, { scanMemo: false }),
   compare('scan memo + rescan', 'translated', translated80, { scanMemo: false }),
   compare('client parsed-part cache', 'translated', translated80, { parsedCache: false }),
