@@ -3,9 +3,9 @@ import { ProxyError } from '../http/errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
-import { arrayElements, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
+import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
-import { clientPartCache, clientScanMemo } from './caches.ts'
+import { clientPartCache } from './caches.ts'
 
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }
@@ -70,8 +70,7 @@ export class ClientBody {
    */
   constructor(readonly bytes: Buffer, readonly scope = '') {
     checkUtf8(bytes)
-    // A conversation's next turn is scanned only where it differs from its last (core/json/scan-memo.ts).
-    this.#scan = clientScanMemo.scan(bytes, scope, maxJsonDepth)
+    this.#scan = scanTopLevel(bytes, maxJsonDepth)
     // What the scan cannot follow is parsed now: the client hears about a malformed body at once.
     if (!this.#scan) this.#parsed = parseJsonObject(bytes)
   }

@@ -3,7 +3,7 @@
  * themselves) and an index in it (`-1` for the group's value as a whole, `i` for element `i` of a list).
  * A few parts per place, newest first, under a byte budget. Past the budget the groups used longest ago
  * go first, so with many clients at once the active ones keep theirs. What the part caches share
- * (core/json/json-part-cache.ts, parsed-part-cache.ts, scan-memo.ts).
+ * (core/json/json-part-cache.ts, parsed-part-cache.ts).
  *
  * Places are found by the group's name once and then by index: a name per element (`messages.17`)
  * cost a string built and hashed per lookup, ~135 ns, 140 times per translated agent request.

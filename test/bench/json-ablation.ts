@@ -7,10 +7,8 @@ import { agentBody } from './proxy/agent-body.ts'
 import { median } from './proxy/load.ts'
 import { messagesCodec } from '../../providers/beta/codec/index.ts'
 import { chatCodec } from '../../providers/compat/codec/index.ts'
-import { envelopeMarker } from '../../core/canonical/signature.ts'
 import { scanTopLevel } from '../../core/json/body-scan.ts'
 import { maxJsonDepth } from '../../core/json/json-depth.ts'
-import { ScanMemo } from '../../core/json/scan-memo.ts'
 import { parseByParts, wholeBytes } from '../../core/json/json-parts.ts'
 import { ParsedPartCache } from '../../core/json/parsed-part-cache.ts'
 import { RawStrings } from '../../core/json/raw-strings.ts'
@@ -30,24 +28,17 @@ function turns(kb: number, model: string): () => Buffer {
   return () => Buffer.from(`${head}${n++}${tail}`)
 }
 
-interface Pieces { scanMemo: boolean; parsedCache: boolean; writtenCache: boolean; rawStrings: boolean }
-const all: Pieces = { scanMemo: true, parsedCache: true, writtenCache: true, rawStrings: true }
+interface Pieces { parsedCache: boolean; writtenCache: boolean; rawStrings: boolean }
+const all: Pieces = { parsedCache: true, writtenCache: true, rawStrings: true }
 
 /** One side's caches, fresh: each side warms its own, as a process of its own would. `first`: every request under a new client key (a session's first request, nothing cached for it). */
 function side(pieces: Pieces, first = false) {
   let keys = 0
   const key = () => first ? `key-${keys++}` : 'key'
-  const memo = new ScanMemo()
   const parsed = new ParsedPartCache()
   const written = new JsonPartCache()
-  const scan = (bytes: Buffer) => pieces.scanMemo ? memo.scan(bytes, key(), maxJsonDepth) : scanTopLevel(bytes, maxJsonDepth)
+  const scan = (bytes: Buffer) => scanTopLevel(bytes, maxJsonDepth)
   return {
-    /** Same format: what routing reads from the bytes; the bytes go upstream as they came. */
-    same(bytes: Buffer) {
-      const found = scan(bytes)!
-      JSON.parse(bytes.toString('utf8', found.fields.get('model')!.start, found.fields.get('model')!.end))
-      bytes.includes(envelopeMarker)
-    },
     /** Translated: scan, parse, decode, encode, write. */
     translated(bytes: Buffer) {
       const scope = key()
@@ -62,7 +53,7 @@ function side(pieces: Pieces, first = false) {
   }
 }
 
-function compare(label: string, kind: 'same' | 'translated', next: () => Buffer, off: Partial<Pieces>, first = false) {
+function compare(label: string, kind: 'translated', next: () => Buffer, off: Partial<Pieces>, first = false) {
   const sides = [side(all, first), side({ ...all, ...off }, first)]
   const cpu: number[][] = [[], []]
   for (let round = -1; round < rounds; round++) {
@@ -79,15 +70,12 @@ function compare(label: string, kind: 'same' | 'translated', next: () => Buffer,
   return { piece: label, bench: first ? `${kind}, first request` : kind, 'µs on': on, 'µs off': without, 'earns µs': without! - on! }
 }
 
-const same150 = turns(150, 'bench-claude')
 const translated80 = turns(80, 'bench')
 const only = process.env.ABLATION_ONLY
 console.table(only === 'first' ? [
-  compare('raw strings', 'translated', translated80, { rawStrings: false, scanMemo: false }, true),
-  compare('raw strings', 'translated', translated80, { rawStrings: false, scanMemo: false }),
+  compare('raw strings', 'translated', translated80, { rawStrings: false }, true),
+  compare('raw strings', 'translated', translated80, { rawStrings: false }),
 ] : [
-  compare('scan memo + rescan', 'same', same150, { scanMemo: false }),
-  compare('scan memo + rescan', 'translated', translated80, { scanMemo: false }),
   compare('client parsed-part cache', 'translated', translated80, { parsedCache: false }),
   compare('upstream written-part cache', 'translated', translated80, { writtenCache: false }),
   compare('raw strings', 'translated', translated80, { rawStrings: false }),
