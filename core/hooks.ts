@@ -5,7 +5,7 @@ import type { Credential } from './credential.ts'
 import type { UpstreamHttpRequest } from './http/upstream.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import type { RequestTiming } from './pipeline/timing.ts'
-import type { ClientBody } from './http/client-body.ts'
+import type { ClientBody } from './json/index.ts'
 
 /** One client request as it travels the pipeline (core/pipeline.ts). */
 export interface ProxyRequest {

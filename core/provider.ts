@@ -3,6 +3,7 @@ import type { WireFormat } from './canonical/codec.ts'
 import type { ProxyConfig } from './config/schema.ts'
 import type { Credential } from './credential.ts'
 import type { UpstreamHttpRequest } from './http/upstream.ts'
+import type { JsonBody } from './json/index.ts'
 import type { ModelInfo } from './model-info.ts'
 import type { CredentialFileDef } from './provider-files.ts'
 
@@ -10,8 +11,12 @@ export interface UpstreamCall {
   credential: Credential
   /** Upstream model name. */
   model: string
-  /** Body in the provider's wire format, model field already set where the format has one. */
-  body: Record<string, unknown>
+  /**
+   * Body in the provider's wire format, model field already set where the format has one: a handle
+   * (core/json/json-body.ts) to put in `json` as it is, or after `body.edit(...)`; untouched, the
+   * client's own bytes are sent.
+   */
+  body: JsonBody
   stream: boolean
   /** Client endpoint kind (`chat`, `completions`, `count_tokens`...). */
   endpoint: string
@@ -79,8 +84,8 @@ export interface ProviderDef<T = unknown> {
    */
   credentials(config: ProxyConfig, own: T): Credential[]
   /**
-   * The HTTP request for one call (URL, method, headers with auth, body). Put `body` in `json` as it is,
-   * or a new object: never edit it in place (an unchanged body is sent as the client's own bytes).
+   * The HTTP request for one call (URL, method, headers with auth, body). Put `body` in `json`, changed
+   * through its handle (`edit`, `replace`, `set`) when the family needs it changed.
    */
   buildRequest(call: UpstreamCall): UpstreamHttpRequest
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { H3Event } from 'h3'
 import { defineObjectState, defineRequestState } from './request-state.ts'
 import { createProxyRequest, releaseParsedBody } from './pipeline/request.ts'
-import { ClientBody } from './http/client-body.ts'
+import { ClientBody } from './json/index.ts'
 
 const event = { context: {} } as unknown as H3Event
 const newRequest = (body: Record<string, unknown> | ClientBody) => createProxyRequest(event, { inbound: 'chat', endpoint: 'chat', body })

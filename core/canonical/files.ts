@@ -1,5 +1,5 @@
 import type { FilePart } from './types.ts'
-import { joined, sliced } from '../http/derived-strings.ts'
+import { joined, sliced } from '../json/index.ts'
 
 /**
  * Documents travel between formats as canonical file parts. An upload id is only valid at the vendor that
@@ -15,7 +15,7 @@ export const fileIdValidAt = (part: FilePart, format: string) => part.fileId !==
  * undefined when it has no comma. Each format's own header rules are matched on the header alone: no
  * pattern walks a megabyte of base64 (a regex's `(.*)$` took ~250 µs per 1.5 MB image), and the payload
  * is a slice of the client's string, noted so the writer copies the client's bytes of it
- * (core/http/derived-strings.ts). A header pattern that cannot contain a comma decides exactly what the
+ * (core/json/derived-strings.ts). A header pattern that cannot contain a comma decides exactly what the
  * whole-URL pattern did.
  */
 export function splitDataUrl(url: string): { header: string; data: string } | undefined {
@@ -32,7 +32,7 @@ export function parseDataUrl(url: string): { mediaType?: string; data: string } 
   return match[1] ? { mediaType: match[1], data: split.data } : { data: split.data }
 }
 
-/** `data:<type>;base64,<data>`, noted so the writer copies the client's bytes of `data` (core/http/derived-strings.ts). */
+/** `data:<type>;base64,<data>`, noted so the writer copies the client's bytes of `data` (core/json/derived-strings.ts). */
 export const dataUrl = (mediaType: string | undefined, data: string) => joined(`data:${mediaType ?? 'application/octet-stream'};base64,`, data)
 
 /** Images are their own canonical part; any other media type a vendor sends inline is a document. */

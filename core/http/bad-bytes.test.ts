@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { isUtf8 } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
-import { ClientBody, parseJsonObject } from './client-body.ts'
+import { ClientBody, parseJsonObject } from '../json/index.ts'
 import { ProxyError } from './errors.ts'
 import { chatShape } from '../../providers/compat/validate-chat.ts'
 import { flawed } from '../../test/fuzz/bad-bytes.ts'

@@ -3,11 +3,11 @@ import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import { authorizeClient } from './client-access.ts'
 import { bodyTooLarge, ProxyError } from './errors.ts'
-import { ClientBody, parseJsonObject } from './client-body.ts'
+import { ClientBody, parseJsonObject } from '../json/index.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
 export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
-export { bodySourceOf, ClientBody, type ClientBodySource } from './client-body.ts'
+export { bodySourceOf, ClientBody, type ClientBodySource } from '../json/index.ts'
 
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 
@@ -65,7 +65,7 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
 
 const empty = Buffer.alloc(0)
 
-/** A JSON body, read whole and parsed only when needed (core/http/client-body.ts); `scope`: the client key. */
+/** A JSON body, read whole and parsed only when needed (core/json/client-body.ts); `scope`: the client key. */
 export async function readClientBody(event: H3Event, scope?: string): Promise<ClientBody> {
   return new ClientBody(await readBodyBytes(event), scope)
 }

@@ -1,7 +1,4 @@
-import { clientBytesOf } from './lazy-json.ts'
-import { jsonBytes } from './json-bytes.ts'
-import { JsonPartCache } from './json-part-cache.ts'
-import type { RawStrings } from './raw-strings.ts'
+import type { JsonBody } from '../json/index.ts'
 import { Agent, type Dispatcher } from 'undici'
 import type { Readable } from 'node:stream'
 import type { ClientSignal } from './client-abort.ts'
@@ -11,23 +8,10 @@ export interface UpstreamHttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
   headers: Record<string, string>
   /**
-   * JSON body, serialized once after every `before-upstream` hook has had its say. A hook that changes
-   * it assigns a new object (never edits in place: it may be the client's own parsed body).
+   * JSON body: a handle to read, replace or edit (core/json/json-body.ts), written to bytes once after
+   * every `before-upstream` hook. Untouched, it is the client's own bytes.
    */
-  json?: Record<string, unknown>
-  /** `json` as the client sent it, byte for byte: sent instead of re-serializing while `json` is still that object. */
-  jsonText?: { of: Record<string, unknown>; text: string | Buffer }
-  /**
-   * Long strings of the client's body with their spelling in its bytes: serializing `json` copies those
-   * bytes for them instead of escaping them again (core/http/raw-strings.ts). Matched by value, so a
-   * string changed on the way is simply written anew.
-   */
-  rawStrings?: RawStrings
-  /**
-   * Whose request this is (the client key): parts of the body written for earlier requests of the same
-   * scope may be copied from the part cache (core/http/json-part-cache.ts), never another scope's.
-   */
-  partScope?: string
+  json?: JsonBody
   /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
   body?: string | Buffer | Readable
   /** Outbound proxy for this request; '' or undefined = direct. */
@@ -83,19 +67,8 @@ export function splitUrl(url: string): [string, string] {
   return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)]
 }
 
-/** Parts of recent upstream bodies (an agent's tools and history come again every turn): one per process. */
-export const upstreamPartCache = new JsonPartCache()
-
 export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
-  if (req.body !== undefined) return req.body
-  if (!req.json) return undefined
-  if (req.jsonText?.of === req.json) return req.jsonText.text
-  const bytes = clientBytesOf(req.json)
-  if (bytes) return bytes
-  // As bytes built from small parts (json-bytes.ts: one big string costs ten times as much here), kept:
-  // an observer of the request as sent (the flight recorder) reads them instead of serializing again.
-  req.jsonText = { of: req.json, text: jsonBytes(req.json, req.rawStrings, upstreamPartCache, req.partScope) }
-  return req.jsonText.text
+  return req.body ?? req.json?.bytes()
 }
 
 /** Send one upstream request; the body stays a stream. When `signal` fires, the upstream socket closes. */

@@ -4,11 +4,8 @@ import type { ProviderDef } from '../provider.ts'
 import type { UpstreamHttpRequest } from '../http/upstream.ts'
 import type { ClientSignal } from '../http/client-abort.ts'
 import { ProxyError } from '../http/errors.ts'
-import { bodySourceOf } from '../http/client-route.ts'
-import { rawStringsOf } from '../http/raw-strings.ts'
 import { buildUpstreamBody } from './upstream-body.ts'
 import { restoreSignatures } from './signature-store.ts'
-import { clientBytesUsable } from './client-bytes.ts'
 import { planAnswer, type RunOptions } from './answer-plan.ts'
 import { exchange, statusFailure, upstreamTimeouts } from './exchange.ts'
 import { answerBuffered, answerStream } from './answer.ts'
@@ -56,22 +53,8 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   await restoreSignatures(kernel, request, provider.format)
   const body = buildUpstreamBody(kernel, request, provider.format, candidate.upstreamModel)
   const http = provider.buildRequest({ credential: candidate.credential, model: candidate.upstreamModel, body, stream: request.stream, endpoint: request.endpoint, clientHeaders: request.event.req.headers })
-  // The client's own bytes go upstream unless someone changes the body (a hook assigns a new `http.json`).
-  // A body nobody parsed stands for those bytes by itself (core/http/lazy-json.ts); a parsed one is matched here.
-  const parsed = !request.clientBody || request.clientBody.parsed
-  if (parsed && http.json === body && body === request.body) {
-    const source = bodySourceOf(body)
-    const modelInBody = kernel.formats.get(request.inbound)?.modelIn !== 'url'
-    // A scanned body knows whether `model` repeats at its top level without reading its text.
-    const usable = source && (request.clientBody?.bytes === source.bytes ? !modelInBody || request.clientBody.repeats('model') === false : clientBytesUsable(source.text, modelInBody, source.bytes))
-    if (usable) http.jsonText = { of: body, text: source.bytes }
-  }
   // A same-format stream reports its usage even when the client did not ask (accounting reads it).
   if (passthrough) askUpstreamForUsage(kernel.formats.get(provider.format), request, http)
-  // A body written out anew (translated, or changed) copies the client's long strings from its bytes.
-  const strings = parsed ? rawStringsOf(request.body) : undefined
-  if (strings) http.rawStrings ??= strings
-  http.partScope ??= request.clientKey ?? ''
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await kernel.hooks.callHook('before-upstream', { request, candidate, http })

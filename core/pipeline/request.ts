@@ -2,7 +2,7 @@ import type { H3Event } from 'h3'
 import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
-import { ClientBody } from '../http/client-body.ts'
+import { ClientBody } from '../json/index.ts'
 
 export interface RequestInit {
   inbound: WireFormat

@@ -1,12 +1,13 @@
 import type { WireFormat } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel.ts'
 import type { ProxyRequest } from '../hooks.ts'
+import type { ClientBody } from '../json/index.ts'
 import { ProxyError } from '../http/errors.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
 import { replaysEnvelopes } from '../canonical/signature-slots.ts'
 import { envelopeMarker } from '../canonical/signature.ts'
-import { lazyJsonOf } from '../http/lazy-json.ts'
+import { JsonBody } from '../json/index.ts'
 import { fitReplay } from '../canonical/replay-fit.ts'
 import { fitRequest } from '../canonical/request-rules.ts'
 import { checkCandidates } from '../canonical/candidates.ts'
@@ -22,7 +23,10 @@ function replaysEnvelopesIn(request: ProxyRequest, format: WireFormat): boolean 
  * The body sent upstream. Same format in and out: the client's body untouched except the model name
  * (fields we do not know survive). Otherwise: decode once to canonical, encode to the upstream format.
  */
-export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): Record<string, unknown> {
+export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, upstream: WireFormat, upstreamModel: string): JsonBody {
+  // Written anew, a body copies parts this client key's earlier bodies wrote, and the client's long strings.
+  const writing = { scope: request.clientKey ?? '', client: request.clientBody }
+  const body = (value: Record<string, unknown> | ClientBody) => new JsonBody(value, writing)
   // The codec says where its format names the model (WireCodec.modelIn).
   const modelInBody = kernel.formats.get(upstream)?.modelIn !== 'url'
   // A replay of what the proxy translated from another vendor (signature envelopes) goes through the
@@ -32,9 +36,9 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
     // Nobody has read the whole body: it goes as the client's bytes unless the model name must change
     // (or is written twice: the route was picked by the last, an upstream parser may keep the first).
     const lazy = request.clientBody && !request.clientBody.parsed ? request.clientBody : undefined
-    if (lazy && (!modelInBody || (lazy.field('model') === upstreamModel && !lazy.repeats('model')))) return lazyJsonOf(lazy)
-    if (!modelInBody) return request.body
-    return request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel }
+    if (lazy && (!modelInBody || (lazy.field('model') === upstreamModel && !lazy.repeats('model')))) return body(lazy)
+    if (!modelInBody) return body(request.body)
+    return body(request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel })
   }
   const target = kernel.formats.get(upstream)
   const source = kernel.formats.get(request.inbound)
@@ -47,11 +51,11 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   // rules (stop-sequence limits, what thinking excludes) come last (request-rules.ts).
   const replay = fitReplay({ ...request.canonical, model: upstreamModel, stream: request.stream, ...(reasoning && { reasoning }) }, request.inbound, upstream)
   const fitted = fitRequest(replay.request, upstream, info?.maxOutput)
-  const body = target.request.encode(fitted.request)
-  if (modelInBody) body.model = upstreamModel
+  const encoded = target.request.encode(fitted.request)
+  if (modelInBody) encoded.model = upstreamModel
   request.dropped = droppedFields(request.canonical, request.inbound, upstream, fitted.adapted, upstreamModel)
   if (replay.dropped) request.dropped.push(replay.dropped)
   if (request.dropped.length) kernel.logger.debug(`request ${request.id}: ${request.inbound} -> ${upstream} dropped ${request.dropped.join(', ')}`)
-  return body
+  return body(encoded)
 }
 

@@ -1,6 +1,6 @@
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyRequest } from '../hooks.ts'
-import { bodySourceOf } from '../http/client-body.ts'
+import { bodySourceOf } from '../json/index.ts'
 
 /** About four characters per token, the rule of thumb every vendor's docs give. */
 const charsPerToken = 4

@@ -1,7 +1,6 @@
 import type { WireCodec } from '../canonical/codec.ts'
 import type { ProxyRequest } from '../hooks.ts'
 import type { UpstreamHttpRequest } from '../http/upstream.ts'
-import { withLeadingBytes, withLeadingField } from '../http/lazy-json.ts'
 import { requestField } from './request.ts'
 
 /**
@@ -15,13 +14,8 @@ export function askUpstreamForUsage(codec: WireCodec | undefined, request: Proxy
   if (!option || !request.stream || !http.json) return
   const sent = requestField(request, option.field)
   if (option.asked(sent)) return
-  const value = option.ask(sent)
-  // An untouched lazy body: the bytes get the field in front (a client that sent none: no duplicate key).
-  if (sent === undefined && withLeadingField(http.json, option.field, value)) return
-  const json = { ...http.json, [option.field]: value }
-  // The client's bytes as the upstream's body: the same bytes with the field in front.
-  if (sent === undefined && http.jsonText?.of === http.json) http.jsonText = { of: json, text: withLeadingBytes(http.jsonText.text, option.field, value) }
-  http.json = json
+  // An untouched body gets the field written in front of the client's bytes (core/json/json-body.ts).
+  http.json.set(option.field, option.ask(sent))
 }
 
 /** Whether the client itself asked for the stream's usage (else the usage-only frame is not the client's). */

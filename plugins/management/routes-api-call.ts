@@ -1,4 +1,4 @@
-import type { ProxyKernel, Credential } from 'model-proxy'
+import { JsonBody, type ProxyKernel, type Credential } from 'model-proxy'
 import { scrubSecrets } from 'model-proxy/kit/access'
 import { upstreamUrlProblem } from 'model-proxy/kit/config'
 import { sendUpstream } from 'model-proxy/kit/http'
@@ -51,7 +51,7 @@ export function addApiCallRoute(kernel: ProxyKernel, guard: Guard): void {
       const provider = kernel.providers.get(credential.family)
       if (!provider) throw new ManagementError(500, `provider family ${credential.family} is not installed`)
       // The provider's own request builder supplies the auth headers it always sends.
-      headers = provider.buildRequest({ credential, model: '', body: {}, stream: false, endpoint: 'api-call' }).headers
+      headers = provider.buildRequest({ credential, model: '', body: new JsonBody({}), stream: false, endpoint: 'api-call' }).headers
     }
     const response = await sendUpstream({
       url: target.toString(), method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },

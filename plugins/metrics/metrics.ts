@@ -1,11 +1,11 @@
 import { Counter, Gauge, Registry } from 'prom-client'
 import { CounterTally, HistogramTally } from './tally.ts'
 import type { ProxyKernel, CredentialState } from 'model-proxy'
-import { clientPartCache, clientScanMemo, upstreamPartCache } from 'model-proxy/kit/body'
+import { jsonCacheStats } from 'model-proxy/kit/body'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']
-/** The process's part caches (core/http/parsed-part-cache.ts, json-part-cache.ts, scan-memo.ts), by their label. */
-const partCaches = [['parse', clientPartCache], ['write', upstreamPartCache], ['scan', clientScanMemo]] as const
+/** The JSON layer's caches (core/json/caches.ts), by their label. */
+const partCaches = () => Object.entries(jsonCacheStats().byCache)
 /** Seconds: from a quick non-stream answer to a long agentic stream. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 
@@ -54,7 +54,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
       labelNames: ['cache', 'result'],
       registers,
       collect() {
-        for (const [cache, parts] of partCaches) {
+        for (const [cache, parts] of partCaches()) {
           for (const result of ['hit', 'miss'] as const) {
             const key = `${cache} ${result}`
             const now = result === 'hit' ? parts.hits : parts.misses
@@ -70,7 +70,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
       help: 'Bytes held by each part cache (parse and write: JSON, whose objects cost about as much again; scan: the buffers kept for recent bodies).',
       labelNames: ['cache'],
       registers,
-      collect() { for (const [cache, parts] of partCaches) this.set({ cache }, parts.size) },
+      collect() { for (const [cache, parts] of partCaches()) this.set({ cache }, parts.bytes) },
     }),
     credentials: new Gauge({
       name: 'proxy_credentials',

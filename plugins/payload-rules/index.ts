@@ -1,5 +1,4 @@
 import { defineProxyPlugin } from 'model-proxy'
-import { plainJsonOf } from 'model-proxy/kit/body'
 import { applyRules, ruleMatches } from './apply.ts'
 import { compileRules, type CompiledRule } from './compile.ts'
 
@@ -18,8 +17,8 @@ export default defineProxyPlugin({
       // No rule for this model: the body is not even read (a same-format body unread goes upstream as the client's bytes).
       if (!rules.some(rule => ruleMatches(rule, target))) return
       // The body may share objects with the client's request (same-format fast path): work on a copy.
-      const body = structuredClone(plainJsonOf(http.json))
-      if (applyRules(body, rules, target)) http.json = body
+      const body = structuredClone(http.json.read())
+      if (applyRules(body, rules, target)) http.json.replace(body)
     })
   },
 })

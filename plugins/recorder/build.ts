@@ -1,6 +1,6 @@
 import type { Usage, UpstreamHttpRequest } from 'model-proxy'
 import { clientKeyId } from 'model-proxy/kit/access'
-import { bodySourceOf, clientBytesOf } from 'model-proxy/kit/body'
+import { bodySourceOf } from 'model-proxy/kit/body'
 import { maskUrlKey, recordHeaders } from './capture.ts'
 import { RecordBlobs } from './packed.ts'
 import type { AttemptFlight, Flight } from './flight.ts'
@@ -18,23 +18,19 @@ const nodeHeaders = (request: Flight['request']) => (request.event.req as { runt
 const isSse = (headers: Record<string, unknown>) => String(headers['content-type'] ?? '').includes('event-stream')
 
 /**
- * The body of an upstream request as it went out: the client's own bytes (the same Buffer, so it is one
- * blob of the record), the JSON sent, or a raw body.
+ * The body of an upstream request as it went out: the bytes sent (the client's own Buffer when it went
+ * untouched, so it is one blob of the record), or a raw body.
  */
-function sentBody(http: UpstreamHttpRequest, clientBytes: Buffer | undefined, clientBody: object): Uint8Array | string | undefined {
-  if (http.jsonText && http.jsonText.of === http.json) return http.jsonText.of === clientBody && clientBytes ? clientBytes : http.jsonText.text
-  // A body nobody parsed went as the client's bytes (core/http/lazy-json.ts): record those, unparsed.
-  const lazy = http.json && clientBytesOf(http.json)
-  if (lazy) return clientBytes ?? lazy
-  if (http.json) return JSON.stringify(http.json)
+function sentBody(http: UpstreamHttpRequest): Uint8Array | string | undefined {
+  if (http.json) return http.json.bytes()
   if (typeof http.body === 'string' || Buffer.isBuffer(http.body)) return http.body
   return http.body ? '(a streamed body, not recorded)' : undefined
 }
 
-function attemptRecord(attempt: AttemptFlight, blobs: RecordBlobs, clientBytes: Buffer | undefined, clientBody: object): RecordedAttempt<Stored> {
+function attemptRecord(attempt: AttemptFlight, blobs: RecordBlobs): RecordedAttempt<Stored> {
   const { http, reply } = attempt
   const record = attempt.data as RecordedAttempt<Stored>
-  record.request = { method: http.method, url: maskUrlKey(http.url), headers: recordHeaders(http.headers), body: blobs.body(sentBody(http, clientBytes, clientBody)) }
+  record.request = { method: http.method, url: maskUrlKey(http.url), headers: recordHeaders(http.headers), body: blobs.body(sentBody(http)) }
   if (reply) record.response = { status: reply.status, headers: recordHeaders(reply.headers), body: blobs.body(reply.text), stream: attempt.upstreamTap && blobs.stream(attempt.upstreamTap.result(), isSse(reply.headers)) }
   return record
 }
@@ -60,7 +56,7 @@ export function buildRecord(flight: Flight, context: BuildContext): BuiltRecord 
   const blobs = new RecordBlobs(cap)
   // The client's bytes as they came: kept by reference, never decoded on the request path.
   const clientBytes = request.clientBody ? request.clientBody.bytes : bodySourceOf(request.body)?.bytes
-  const attempts = flight.attempts.map(attempt => attemptRecord(attempt, blobs, clientBytes, request.clientBody?.parsed === false ? {} : request.body))
+  const attempts = flight.attempts.map(attempt => attemptRecord(attempt, blobs))
   const last = flight.attempts.at(-1)
   const answer = end.answerText ?? (end.answer && JSON.stringify(end.answer))
   const key = request.clientKey

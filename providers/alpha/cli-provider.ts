@@ -27,13 +27,12 @@ export const alphaCliProvider = defineProvider({
   payloadProtocol: 'proto_alpha',
   credentials: () => [],
   buildRequest({ credential, model, body, stream }) {
-    const { model: _model, ...request } = body
     const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
     return {
       url: `${credential.baseUrl}/v1internal:${method}`,
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${credential.accessToken ?? ''}`, ...credential.headers },
-      json: wrapCliRequest(model, credential.attributes.project ?? '', request),
+      json: body.edit(({ model: _model, ...request }) => wrapCliRequest(model, credential.attributes.project ?? '', request)),
       proxyUrl: credential.proxyUrl,
     }
   },

@@ -27,7 +27,7 @@ export const alphaProvider = defineProvider({
     const headers: Record<string, string> = { 'content-type': 'application/json', ...credential.headers }
     if (credential.apiKey) headers['x-goog-api-key'] = credential.apiKey
     else if (credential.accessToken) headers.authorization = `Bearer ${credential.accessToken}`
-    const { model: _model, ...rest } = body
-    return { url: credential.baseUrl + alphaMethodPath(model, endpoint, stream), method: 'POST', headers, json: rest, proxyUrl: credential.proxyUrl }
+    const json = body.edit(({ model: _model, ...rest }) => rest)
+    return { url: credential.baseUrl + alphaMethodPath(model, endpoint, stream), method: 'POST', headers, json, proxyUrl: credential.proxyUrl }
   },
 })

@@ -29,7 +29,7 @@ export function addGenerateRoutes(kernel: ProxyKernel): void {
           if (method === undefined && prefix === '/v1/models/') return pathErrorResponse(kernel, event.url.pathname, { status: 404, message: `no route for POST ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' })
           throw new ProxyError(404, `unknown method ${method ?? '(none)'}: use generateContent, streamGenerateContent or countTokens`, 'invalid_request_error')
         }
-        // Parsed by parts: long strings noted for a translated body, parts of the last turn copied (core/http/client-body.ts).
+        // Parsed by parts: long strings noted for a translated body, parts of the last turn copied (core/json/client-body.ts).
         const raw = (await readClientBody(event, clientKey)).object()
         // countTokens may wrap the request: {generateContentRequest: {...}}
         const body = method === 'countTokens' && raw.generateContentRequest && typeof raw.generateContentRequest === 'object'

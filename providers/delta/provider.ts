@@ -32,7 +32,6 @@ export const deltaProvider = defineProvider({
   payloadProtocol: 'proto_alpha',
   credentials: (_config, entries) => keyEntryCredentials('delta', entries, deltaDefaultBaseUrl, deltaCatalog),
   buildRequest({ credential, model, body, stream, endpoint }) {
-    const { model: _model, ...request } = body
     const headers: Record<string, string> = { 'content-type': 'application/json', ...credential.headers }
     let url: string
     if (credential.apiKey) {
@@ -44,6 +43,6 @@ export const deltaProvider = defineProvider({
       const base = credential.attributes.baseUrlExplicit ? credential.baseUrl : location === 'global' ? deltaDefaultBaseUrl : `https://${location}-aiplatform.googleapis.com`
       url = `${base}/v1/projects/${encodeURIComponent(credential.attributes.project ?? '')}/locations/${location}/publishers/google/models/${encodeURIComponent(model)}:${method(endpoint, stream)}`
     }
-    return { url, method: 'POST', headers, json: request, proxyUrl: credential.proxyUrl }
+    return { url, method: 'POST', headers, json: body.edit(({ model: _model, ...request }) => request), proxyUrl: credential.proxyUrl }
   },
 })

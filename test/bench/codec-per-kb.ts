@@ -10,13 +10,10 @@
 // is ever the one just seen.
 import { codecs } from '../conformance/codecs.ts'
 import { agentBody } from './proxy/agent-body.ts'
-import { ClientBody } from '../../core/http/client-body.ts'
-import { scanTopLevel } from '../../core/http/body-scan.ts'
-import { maxJsonDepth } from '../../core/http/json-depth.ts'
-import { parseByParts, wholeBytes } from '../../core/http/json-parts.ts'
-import { jsonBytes } from '../../core/http/json-bytes.ts'
-import { JsonPartCache } from '../../core/http/json-part-cache.ts'
-import { RawStrings, rawStringsOf } from '../../core/http/raw-strings.ts'
+import { ClientBody, scanTopLevel, maxJsonDepth, jsonBytes, JsonPartCache } from '../../core/json/index.ts'
+// The parse by parts itself, measured apart from the body that uses it.
+import { parseByParts, wholeBytes } from '../../core/json/json-parts.ts'
+import { RawStrings } from '../../core/json/raw-strings.ts'
 import { medianMicros } from './translate.ts'
 
 /** Warmed first (JIT), then the median of five runs. */
@@ -44,12 +41,13 @@ export async function benchCodecPerKb(): Promise<Array<Record<string, string | n
     const first = warmMedian(() => parseByParts(bytes, scanTopLevel(bytes, maxJsonDepth)!, wholeBytes, new RawStrings(bytes)), iterations)
     const scope = `per-kb-${client.format}`
     const nextTurn = warmMedian(() => new ClientBody(next(), scope).object(), iterations)
-    const parsed = bodies.map(body => new ClientBody(body, scope).object())
+    const clientBodies = bodies.map(body => new ClientBody(body, scope))
+    const parsed = clientBodies.map(body => body.object())
     const decode = warmMedian(() => client.request.decode(parsed[0]!), iterations)
     const decoded = parsed.map(body => client.request.decode(body))
     const row: Record<string, string | number> = { client: client.format, KB: Math.round(bytes.length / 1024), 'parse µs/KB first / next turn': `${perKb(first, bytes.length)} / ${perKb(nextTurn, bytes.length)}`, 'decode µs/KB': perKb(decode, bytes.length) }
     for (const upstream of codecs) {
-      const strings = parsed.map(body => rawStringsOf(body))
+      const strings = clientBodies.map(body => body.rawStrings)
       const out = jsonBytes(upstream.request.encode(decoded[0]!), strings[0]).length
       const write = warmMedian(() => jsonBytes(upstream.request.encode(decoded[0]!), strings[0]), iterations)
       const cache = new JsonPartCache()

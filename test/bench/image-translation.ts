@@ -2,14 +2,11 @@
 // messages client (base64 in the block) and from a chat client (a data URL), parsed, decoded, encoded for
 // each upstream format and written as bytes; a first request (nothing cached) and a next turn (the same
 // image, a message more, the part caches warm). In-process, µs per request. Data URLs are joined and cut
-// without building the strings whole (core/http/derived-strings.ts): before that, a chat or responses
+// without building the strings whole (core/json/derived-strings.ts): before that, a chat or responses
 // upstream cost ~3.5 ms more per image than one that takes the base64 as it is.
 import { randomBytes } from 'node:crypto'
 import { codecs } from '../conformance/codecs.ts'
-import { ClientBody } from '../../core/http/client-body.ts'
-import { jsonBytes } from '../../core/http/json-bytes.ts'
-import { JsonPartCache } from '../../core/http/json-part-cache.ts'
-import { rawStringsOf } from '../../core/http/raw-strings.ts'
+import { ClientBody, jsonBytes, JsonPartCache } from '../../core/json/index.ts'
 import { medianMicros } from './translate.ts'
 
 const data = randomBytes(1_100_000).toString('base64')
@@ -29,8 +26,8 @@ export async function benchImageTranslation(): Promise<Array<Record<string, stri
       let n = 0
       let scope = 0
       const translate = (bytes: Buffer, key: string, cache?: JsonPartCache) => {
-        const parsed = new ClientBody(bytes, key).object()
-        return jsonBytes(upstream.request.encode(client.request.decode(parsed)), rawStringsOf(parsed), cache, cache && key).length
+        const body = new ClientBody(bytes, key)
+        return jsonBytes(upstream.request.encode(client.request.decode(body.object())), body.rawStrings, cache, cache && key).length
       }
       // A first request: a client key the caches have never seen.
       const first = () => translate(turns[0]!, `first-${format}-${upstream.format}-${scope++}`)

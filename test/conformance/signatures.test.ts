@@ -38,7 +38,7 @@ function clientAnswer(client: BuiltinWireFormat, upstream: BuiltinWireFormat, an
 /** Turn 2 as it leaves the proxy for `upstream`, and what the client is told was dropped. */
 function replayUpstream(client: BuiltinWireFormat, upstream: BuiltinWireFormat, answer: Record<string, any>) {
   const request = { id: 't', inbound: client, body: clientReplay(client, answer), stream: false } as unknown as ProxyRequest
-  const body = buildUpstreamBody(kernel, request, upstream, 'm')
+  const body = buildUpstreamBody(kernel, request, upstream, 'm').read()
   return { body, text: JSON.stringify(body), dropped: request.dropped ?? [] }
 }
 

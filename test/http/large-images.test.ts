@@ -5,7 +5,7 @@ import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../
  * A screenshot-sized image through HTTP, from a messages client (base64 in the block) and from a chat
  * client (a data URL), to every family: each upstream gets valid JSON holding exactly the client's
  * base64, written from the client's own bytes (the client spells `/` as `\/` here, which only a copy
- * keeps). Data URLs are joined and cut without building the strings whole (core/http/derived-strings.ts).
+ * keeps). Data URLs are joined and cut without building the strings whole (core/json/derived-strings.ts).
  */
 // Each test its own image: an equal one sent before would be copied from the part cache instead.
 const image = (seed: string) => { const base64 = `${seed}iVBORw0KGgo/AAAA+`.repeat(4000); return { base64, spelled: base64.replaceAll('/', '\\/') } }

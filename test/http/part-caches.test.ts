@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**
- * The part caches through HTTP (core/http/parsed-part-cache.ts, json-part-cache.ts): a recorded Claude
+ * The part caches through HTTP (core/json/parsed-part-cache.ts, json-part-cache.ts): a recorded Claude
  * Code request sent again, and then as its next turn, reaches each upstream exactly as it does for a
  * client key the caches have never seen (whose request is parsed and written from scratch).
  */
@@ -54,7 +54,7 @@ describe.each(families)('%s upstream', (family) => {
   })
 })
 
-describe('a long history, scanned only where the next turn differs (core/http/scan-memo.ts)', () => {
+describe('a long history, a turn at a time', () => {
   const filler = (i: number) => `line ${i}: const value = await request(path) // why ${'x'.repeat(i % 7)}\n`.repeat(40)
   const history = Array.from({ length: 24 }, (_, i) => {
     const id = `toolu_hist${String(i).padStart(6, '0')}`
@@ -79,13 +79,5 @@ describe('a long history, scanned only where the next turn differs (core/http/sc
     const other = families[(families.indexOf(family) + 1) % families.length]!
     const moved = await upstreamBody(other, key, long(familyModels[other], [said('move')]))
     expect(moved).toBe(await upstreamBody(other, fresh(other), long(familyModels[other], [said('move')])))
-  })
-
-  it('/metrics counts the scan memo\'s lookups', async () => {
-    for (const word of ['one', 'two']) await upstreamBody('beta', clientKey, long(familyModels.beta, [said(word)]))
-    const text = await (await fetch(`${setup.proxy.url}/metrics`)).text()
-    const value = (series: string) => Number(text.split('\n').find(line => line.startsWith(`${series} `))?.split(' ')[1])
-    expect(value('proxy_part_cache_lookups_total{cache="scan",result="hit"}')).toBeGreaterThan(0)
-    expect(value('proxy_part_cache_bytes{cache="scan"}')).toBeGreaterThan(64 * 1024)
   })
 })

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { codecs } from '../conformance/codecs.ts'
-import { ClientBody } from '../../core/http/client-body.ts'
-import { jsonBytes } from '../../core/http/json-bytes.ts'
-import { rawStringsOf } from '../../core/http/raw-strings.ts'
+import { ClientBody, jsonBytes } from '../../core/json/index.ts'
 
 /**
  * Images and files large enough for the writer to copy the client's bytes of their base64
- * (core/http/derived-strings.ts, raw-strings.ts), in every client format to every upstream format: the
+ * (core/json/derived-strings.ts, raw-strings.ts), in every client format to every upstream format: the
  * written bytes must mean what JSON.stringify of the upstream body means, however the client spelled
  * its JSON (escaped `/`, escaped letters, escapes in the data URL's header) and whatever the media type.
  */
@@ -38,9 +36,9 @@ describe.each(codecs.map(codec => codec.format))('a %s client\'s large image and
       fc.constantFrom(...Object.keys(spellings) as Array<keyof typeof spellings>),
       (data, type, spelling, headerSpelling) => {
         const json = bodies[client]!({ type, data, spell: spellings[spelling], headerSpell: spellings[headerSpelling] })
-        const parsed = new ClientBody(Buffer.from(json), `media-${client}-${upstream}`).object()
-        const encoded = encode(decode(parsed))
-        const written = jsonBytes(encoded, rawStringsOf(parsed)).toString()
+        const body = new ClientBody(Buffer.from(json), `media-${client}-${upstream}`)
+        const encoded = encode(decode(body.object()))
+        const written = jsonBytes(encoded, body.rawStrings).toString()
         expect(JSON.parse(written)).toStrictEqual(JSON.parse(JSON.stringify(encoded)))
         // The client's own spelling was copied, except where a data URL's header was spelled with escapes
         // (a cut there would not fall between the same characters: written anew, as the first check shows).

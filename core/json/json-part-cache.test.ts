@@ -47,7 +47,7 @@ describe('jsonBytes with a part cache', () => {
   })
 
   it('keeps a few parts per place; past its byte budget the places used longest ago go first', () => {
-    const cache = new JsonPartCache(10_000, 2)
+    const cache = new JsonPartCache({ maxBytes: 10_000, bytes: 0 }, 2)
     for (const seed of ['a', 'b', 'c']) jsonBytes({ messages: [big(seed)] }, undefined, cache)
     expect(cache.size).toBeLessThanOrEqual(2 * 1300)
     // Eight clients (scopes) at once, one part each, in a budget for about seven: client 1 keeps using its part.
@@ -66,7 +66,7 @@ describe('jsonBytes with a part cache', () => {
   })
 
   it('agrees with JSON.stringify over a run of bodies sharing one cache', () => {
-    const cache = new JsonPartCache(200_000, 3)
+    const cache = new JsonPartCache({ maxBytes: 200_000, bytes: 0 }, 3)
     const part = fc.oneof(fc.constantFrom(big('a'), big('b'), big('c')), fc.jsonValue({ maxDepth: 3 }), fc.record({ pad: fc.constantFrom('p'.repeat(1100), 'q'.repeat(1100)), v: fc.jsonValue({ maxDepth: 2 }) }))
     const body = fc.record({ messages: fc.array(part, { maxLength: 5 }), tools: fc.array(part, { maxLength: 3 }), system: part })
     fc.assert(fc.property(fc.array(body, { minLength: 1, maxLength: 6 }), (bodies) => {

@@ -79,13 +79,3 @@ export class RawStrings {
     return this.#bytes.copy(out, at, this.#starts[index]!, this.#ends[index]!)
   }
 }
-
-// Kept on the object under a symbol no copy carries (not enumerable), as the body's source is.
-const rawStringsKey = Symbol('raw strings')
-
-/** The long strings a parsed body was built with (core/http/json-parts.ts), if it was parsed by parts. */
-export const rawStringsOf = (body: object): RawStrings | undefined => (body as { [rawStringsKey]?: RawStrings })[rawStringsKey]
-
-export function setRawStrings(body: object, strings: RawStrings): void {
-  Object.defineProperty(body, rawStringsKey, { value: strings })
-}

@@ -19,7 +19,7 @@ export interface TopLevelScan {
   /**
    * Where the long strings are (`[start, end)` pairs, quotes included, in the order written): strings of
    * `longStringBytes` or more, keys among them. Translation copies them from here instead of escaping
-   * them again (core/http/raw-strings.ts).
+   * them again (core/json/raw-strings.ts).
    */
   longStrings: number[]
   /** The elements of each top-level list (found on the same pass): parsing by parts needs no second walk. */
@@ -138,11 +138,10 @@ function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, e
 
 /**
  * Walks a list's elements (at `depth`) from `from`: just past its `[`, or with `afterElement` just past
- * one of its elements. Each is noted in `elements`. Returns the index of the `]` that closes the list, or
- * of the element start where `stopAt` said to stop (a rescan meeting an element it already knows:
- * core/http/scan-reuse.ts), or -1 when the list cannot be followed (a trailing comma included).
+ * one of its elements. Each is noted in `elements`. Returns the index of the `]` that closes the list,
+ * or -1 when the list cannot be followed (a trailing comma included).
  */
-export function elementsFrom(bytes: Buffer, from: number, afterElement: boolean, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[], stopAt?: (start: number) => boolean): number {
+function elementsFrom(bytes: Buffer, from: number, afterElement: boolean, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
   let i = skipSpace(bytes, from)
   if (bytes[i] === CLOSE_BRACKET) return i
   if (afterElement) {
@@ -150,7 +149,6 @@ export function elementsFrom(bytes: Buffer, from: number, afterElement: boolean,
     i = skipSpace(bytes, i + 1)
   }
   for (;;) {
-    if (stopAt?.(i)) return i
     const end = valueEnd(bytes, i, depth, maxDepth, longs)
     if (end === -1 || end === i) return -1
     elements.push({ start: i, end })

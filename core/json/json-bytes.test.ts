@@ -2,9 +2,18 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { jsonBytes } from './json-bytes.ts'
 import { ClientBody } from './client-body.ts'
-import { rawStringsOf } from './raw-strings.ts'
 import { JsonPartCache } from './json-part-cache.ts'
 import { dataUrl, parseDataUrl } from '../canonical/files.ts'
+
+// The client body each parsed object came from: its long strings are what the writer copies.
+const sources = new WeakMap<object, ClientBody>()
+const parse = (bytes: Buffer) => {
+  const client = new ClientBody(bytes)
+  const body = client.object()
+  sources.set(body, client)
+  return body
+}
+const rawStringsOf = (body: object) => sources.get(body)?.rawStrings
 
 const same = (value: unknown): void => { expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value)) }
 
@@ -37,7 +46,7 @@ describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
   const long = (seed: string) => `${seed} ${'caf\\u00e9 \\/ \\n "quoted" '.replaceAll('"', '\\"').repeat(20)}`
   const client = `{"system":"${long('s')}","messages":[{"role":"user","content":[{"type":"tool_result","content":"${long('r')}"}]}],"tools":[{"name":"t","description":"${long('d')}","input_schema":{"type":"object","properties":{"p":{"description":"${long('p')}"}}}}]}`
   const bytes = Buffer.from(client)
-  const body = new ClientBody(bytes).object() as any
+  const body = parse(bytes) as any
   const strings = rawStringsOf(body)!
 
   it('copies each long string as the client spelled it; the whole means what JSON.stringify writes', () => {
@@ -71,11 +80,11 @@ describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
   })
 })
 
-describe('jsonBytes with derived strings (data URLs: core/http/derived-strings.ts)', () => {
+describe('jsonBytes with derived strings (data URLs: core/json/derived-strings.ts)', () => {
   // Base64 as a client may spell it in JSON: `/` escaped as `\/` (valid JSON, and how we can tell a copy from a rewrite).
   const base64 = 'QUJD/'.repeat(5000)
   const spelledBase64 = base64.replaceAll('/', '\\/')
-  const parsedBody = (json: string) => new ClientBody(Buffer.from(json)).object()
+  const parsedBody = (json: string) => parse(Buffer.from(json))
   const written = (value: unknown, body: object, cache?: JsonPartCache) => jsonBytes(value, rawStringsOf(body), cache, cache && 'scope').toString()
 
   it('writes a data URL joined from a client\'s base64 from the client\'s bytes', () => {

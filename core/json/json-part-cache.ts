@@ -12,7 +12,7 @@ import { SlotCache } from './slot-cache.ts'
  * keeps its own copy of each part, so nobody's later edit of the original can make a match lie.
  */
 export class JsonPartCache extends SlotCache<CachedPart> {
-  /** The bytes of a cached part equal to `value` at place `index` of `group` (core/http/slot-cache.ts). */
+  /** The bytes of a cached part equal to `value` at place `index` of `group` (core/json/slot-cache.ts). */
   find(group: string, index: number, value: unknown): Buffer | undefined {
     return this.findWhere(group, index, part => sameJson(part.value, value))?.bytes
   }

@@ -1,15 +1,16 @@
-import { MissStreaks } from './miss-streaks.ts'
-
 /**
  * Recent parts of bodies by their place: a group (a client key's `messages`, `tools`, or its bodies
  * themselves) and an index in it (`-1` for the group's value as a whole, `i` for element `i` of a list).
  * A few parts per place, newest first, under a byte budget. Past the budget the groups used longest ago
  * go first, so with many clients at once the active ones keep theirs. What the part caches share
- * (core/http/json-part-cache.ts, parsed-part-cache.ts, scan-memo.ts).
+ * (core/json/json-part-cache.ts, parsed-part-cache.ts).
  *
  * Places are found by the group's name once and then by index: a name per element (`messages.17`)
  * cost a string built and hashed per lookup, ~135 ns, 140 times per translated agent request.
  */
+/** A byte budget several caches share (core/json/caches.ts): each evicts its own oldest groups when the sum is over. */
+export interface CacheBudget { maxBytes: number; bytes: number }
+
 export class SlotCache<Part extends { bytes: Buffer }> {
   readonly #groups = new Map<string, Group<Part>>()
   #bytes = 0
@@ -17,14 +18,16 @@ export class SlotCache<Part extends { bytes: Buffer }> {
   #clock = 0
   #hits = 0
   #misses = 0
-  /** Groups of parts (a client key's `messages`) that stopped finding anything are left alone a while. */
-  readonly streaks = new MissStreaks()
 
   /**
-   * @param maxBytes bytes kept at most (what the parts hold in JS objects costs about as much again).
+   * @param budget bytes kept at most, with the caches that share it (what the parts hold in JS objects
+   *   costs about as much again); a budget of 0 keeps nothing.
    * @param perSlot parts kept for one place (several conversations at once).
    */
-  constructor(readonly maxBytes = 8 * 1024 * 1024, readonly perSlot = 8) {}
+  constructor(readonly budget: CacheBudget = { maxBytes: 8 * 1024 * 1024, bytes: 0 }, readonly perSlot = 8) {}
+
+  /** Whether the budget lets anything be kept. */
+  get enabled(): boolean { return this.budget.maxBytes > 0 }
 
   /** The first part at place `index` of `group` that `matches` (it moves to the front). */
   protected findWhere(group: string, index: number, matches: (part: Part) => boolean): Part | undefined {
@@ -48,19 +51,15 @@ export class SlotCache<Part extends { bytes: Buffer }> {
   }
 
   protected add(group: string, index: number, part: Part): void {
+    if (!this.enabled) return
     let found = this.#groups.get(group)
     if (!found) this.#groups.set(group, found = { places: [], used: 0, bytes: 0 })
     found.used = ++this.#clock
     const parts = found.places[index + 1] ??= []
     parts.unshift(part)
-    found.bytes += part.bytes.length
-    this.#bytes += part.bytes.length
-    if (parts.length > this.perSlot) {
-      const gone = parts.pop()!.bytes.length
-      found.bytes -= gone
-      this.#bytes -= gone
-    }
-    if (this.#bytes > this.maxBytes) this.#evict()
+    this.#count(found, part.bytes.length)
+    if (parts.length > this.perSlot) this.#count(found, -parts.pop()!.bytes.length)
+    if (this.budget.bytes > this.budget.maxBytes) this.#evict()
   }
 
   /**
@@ -78,23 +77,30 @@ export class SlotCache<Part extends { bytes: Buffer }> {
     return part
   }
 
+  #count(group: Group<Part>, bytes: number): void {
+    group.bytes += bytes
+    this.#bytes += bytes
+    this.budget.bytes += bytes
+  }
+
   /**
-   * Over budget: the groups used longest ago go, down to three quarters of the budget (one sort now and
-   * then, rather than bookkeeping on every use).
+   * Over budget: this cache's groups used longest ago go, down to three quarters of the budget (one sort
+   * now and then, rather than bookkeeping on every use).
    */
   #evict(): void {
     const oldestFirst = [...this.#groups].sort((a, b) => a[1].used - b[1].used)
     for (const [name, group] of oldestFirst) {
-      if (this.#bytes <= this.maxBytes * 0.75) break
+      if (this.budget.bytes <= this.budget.maxBytes * 0.75) break
       this.#groups.delete(name)
       this.#bytes -= group.bytes
+      this.budget.bytes -= group.bytes
     }
   }
 
   clear(): void {
     this.#groups.clear()
+    this.budget.bytes -= this.#bytes
     this.#bytes = 0
-    this.streaks.clear()
   }
 
   /** Bytes held. */

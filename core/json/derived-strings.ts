@@ -1,8 +1,8 @@
 /**
  * Long strings the codecs made from others without reading them: a data URL joined from its header and a
  * client's base64 (`data:image/png;base64,` + data), or the base64 cut out of a client's data URL. The
- * writer of a translated body (core/http/json-bytes.ts) asks here about a long string it cannot copy as
- * it is (core/http/raw-strings.ts), and copies the client's spelling of the part it came from instead.
+ * writer of a translated body (core/json/json-bytes.ts) asks here about a long string it cannot copy as
+ * it is (core/json/raw-strings.ts), and copies the client's spelling of the part it came from instead.
  *
  * Why: V8 reads the characters of a joined string only after copying it into one new string (a 1.5 MB
  * image: ~0.8 ms here, most of it page faults in the large-object space), and JSON.stringify of 1.5 MB

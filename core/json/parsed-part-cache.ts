@@ -11,10 +11,10 @@ import { SlotCache } from './slot-cache.ts'
  * is found by its place (`tools`, `messages.17`) and its bytes compared whole. Every request gets its own
  * copy of the value (the strings are shared: they cannot change), so nobody's edit of a parsed body
  * reaches another request or the cache. The parts' long strings come with their place in the part, so the
- * new body still notes their spelling (core/http/raw-strings.ts).
+ * new body still notes their spelling (core/json/raw-strings.ts).
  */
 export class ParsedPartCache extends SlotCache<ParsedPart> {
-  /** The cached part at place `index` of `group` (core/http/slot-cache.ts) whose bytes are `bytes`. */
+  /** The cached part at place `index` of `group` (core/json/slot-cache.ts) whose bytes are `bytes`. */
   find(group: string, index: number, bytes: Buffer): ParsedPart | undefined {
     return this.findWhere(group, index, part => part.bytes.equals(bytes))
   }
@@ -37,5 +37,3 @@ export interface ParsedPart {
   strings: LongString[]
 }
 
-/** One per process: parts of every client body, scoped by client key (see ClientBody). */
-export const clientPartCache = new ParsedPartCache()

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { scanTopLevel, type BodyShape } from './body-scan.ts'
 import { ClientBody } from './client-body.ts'
-import { clientBytesOf, lazyJsonOf, plainJsonOf } from './lazy-json.ts'
 
 const scan = (text: string) => scanTopLevel(Buffer.from(text), 256)
 const valueOf = (text: string, key: string) => {
@@ -121,40 +120,6 @@ describe('ClientBody.contains', () => {
     ['{"a":"b"}', false],
   ])('%s: %s', (text, expected) => {
     expect(new ClientBody(Buffer.from(text)).contains('bXBzaWcx')).toBe(expected)
-  })
-})
-
-describe('lazyJsonOf', () => {
-  const bytes = Buffer.from('{ "model" : "m", "messages": [] }')
-
-  it('untouched, it stands for the client bytes', () => {
-    const json = lazyJsonOf(new ClientBody(bytes))
-    expect(clientBytesOf(json)).toBe(bytes)
-  })
-
-  it('any read or change parses and hands over to serialization', () => {
-    for (const use of [
-      (json: Record<string, any>) => json.messages.push({ role: 'user' }),
-      (json: Record<string, any>) => { json.extra = 1 },
-      (json: Record<string, any>) => { delete json.model },
-      (json: Record<string, any>) => ({ ...json }),
-      (json: Record<string, any>) => 'model' in json,
-    ]) {
-      const json = lazyJsonOf(new ClientBody(bytes))
-      use(json)
-      expect(clientBytesOf(json)).toBeUndefined()
-    }
-    const json = lazyJsonOf(new ClientBody(bytes))
-    json.extra = 1
-    expect(JSON.parse(JSON.stringify(json))).toEqual({ model: 'm', messages: [], extra: 1 })
-    const { model, ...rest } = lazyJsonOf(new ClientBody(bytes))
-    expect([model, rest]).toEqual(['m', { messages: [] }])
-  })
-
-  it('plainJsonOf gives what structuredClone accepts', () => {
-    const json = lazyJsonOf(new ClientBody(bytes))
-    expect(structuredClone(plainJsonOf(json))).toEqual({ model: 'm', messages: [] })
-    expect(clientBytesOf(json)).toBeUndefined()
   })
 })
 

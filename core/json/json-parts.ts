@@ -30,7 +30,7 @@ interface Parts {
 /** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
 const minCachedBytes = 256
 
-/** How a parse by parts may use a cache of parts parsed before (core/http/parsed-part-cache.ts). */
+/** How a parse by parts may use a cache of parts parsed before (core/json/parsed-part-cache.ts). */
 export interface PartCacheUse { cache: ParsedPartCache; scope: string }
 
 /**
@@ -40,7 +40,7 @@ export interface PartCacheUse { cache: ParsedPartCache; scope: string }
  * exactly what is wrong.
  *
  * `strings`: where to note each long string the scan found (`TopLevelScan.longStrings`) with its
- * spelling, so that writing it again copies the client's bytes (core/http/raw-strings.ts). A part holding
+ * spelling, so that writing it again copies the client's bytes (core/json/raw-strings.ts). A part holding
  * one is split until the string is parsed on its own; the rest is parsed in as few parts as before.
  */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {
@@ -63,24 +63,21 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
 function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   const first = parts.bytes[range.start]
   const group = `${parts.scope}${key}`
-  if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) || !parts.cache!.streaks.worthTrying(group)) return parseRange(parts, range, 1)
-  const hits = { count: 0 }
+  if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) ) return parseRange(parts, range, 1)
   let value: unknown
   const elements = first === OPEN_BRACKET ? parts.lists?.get(key) ?? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
-  if (elements) value = elements.map((element, i) => parseCached(parts, group, i, element, 2, hits))
-  else value = first === OPEN_BRACE ? parseCached(parts, group, -1, range, 1, hits) : parseRange(parts, range, 1)
-  parts.cache!.streaks.report(group, hits.count)
+  if (elements) value = elements.map((element, i) => parseCached(parts, group, i, element, 2))
+  else value = first === OPEN_BRACE ? parseCached(parts, group, -1, range, 1) : parseRange(parts, range, 1)
   return value
 }
 
 /** A part copied from the cache when its bytes were parsed before, else parsed and kept. */
-function parseCached(parts: Parts, group: string, index: number, range: ValueRange, depth: number, hits: { count: number }): unknown {
+function parseCached(parts: Parts, group: string, index: number, range: ValueRange, depth: number): unknown {
   if (range.end - range.start < minCachedBytes) return parseRange(parts, range, depth)
   const cache = parts.cache!
   const bytes = parts.bytes.subarray(range.start, range.end)
   const hit = cache.find(group, index, bytes)
   if (hit) {
-    hits.count++
     // Its long strings are at the same places in this part's bytes: noted here as if parsed.
     for (const string of hit.strings) parts.strings?.add(string.value, range.start + string.start, range.start + string.end)
     return plainCopy(hit.value)

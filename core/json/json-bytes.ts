@@ -12,16 +12,16 @@ import { derivedOf, minDerivedLength, type DerivedString } from './derived-strin
  * and the UTF-8 encode undici does on a string body 321 µs (1.2 ms under load), against 44 µs for the
  * parts (small strings die young) encoded and joined. The bytes are the same as JSON.stringify's.
  *
- * `strings`: long strings whose JSON spelling is known (the client's own bytes, core/http/raw-strings.ts)
+ * `strings`: long strings whose JSON spelling is known (the client's own bytes, core/json/raw-strings.ts)
  * are copied from there instead of escaped again; the parts holding them are split down to them. The
  * bytes then mean what JSON.stringify's mean (a client may spell an escape differently).
  *
- * `parts`, `scope`: a cache of parts written before (core/http/json-part-cache.ts) and whose body this is
+ * `parts`, `scope`: a cache of parts written before (core/json/json-part-cache.ts) and whose body this is
  * (a client key): a top-level object, or an element of a top-level list, equal to one written for the same
  * scope is copied from those bytes.
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
-  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, hits: 0, derived: 0 }
+  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, derived: 0 }
   write(value, writer, 0, parts ? '' : undefined, -1)
   return assemble(writer.pieces, writer.strings)
 }
@@ -49,8 +49,6 @@ interface Writer {
   parts: JsonPartCache | undefined
   /** Prefix of every group: parts written for one scope (a client key) are never matched for another. */
   scope: string
-  /** Parts taken from the cache so far (what each top-level key's lookups found is reported to its streak). */
-  hits: number
   /** Derived strings written from the client's bytes so far (a part holding one is not kept: see `keep`). */
   derived: number
 }
@@ -139,7 +137,6 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
     const bytes = writer.parts!.find(cached, index, value)
     if (bytes) {
       pieces.push(bytes)
-      writer.hits++
       return true
     }
   }
@@ -153,7 +150,7 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
 }
 
 /**
- * A long string a codec made from a client's string (a data URL and its base64: core/http/derived-strings.ts),
+ * A long string a codec made from a client's string (a data URL and its base64: core/json/derived-strings.ts),
  * written from the client's spelling of that string; false when it cannot be (the caller stringifies it).
  */
 function writeDerived(value: string, writer: Writer, strings: RawStrings): boolean {
@@ -210,14 +207,11 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
     if (!Object.hasOwn(value, key)) continue
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
-    // Top-level keys of a body with a part cache: each one's parts are looked up while that pays.
-    const scoped = depth === 0 && group !== undefined && splittable(value[key]) ? writer.scope + key : undefined
-    const keyGroup = scoped && writer.parts!.streaks.worthTrying(scoped) ? scoped : undefined
-    const hits = writer.hits
+    // Top-level keys of a body with a part cache: each one's parts are looked up.
+    const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? writer.scope + key : undefined
     // In an object, what JSON cannot write leaves its key out.
     if (write(value[key], writer, depth + 1, keyGroup, -1)) first = false
     else pieces.length = at
-    if (keyGroup) writer.parts!.streaks.report(keyGroup, writer.hits - hits)
   }
   pieces.push('}')
   return true

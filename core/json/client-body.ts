@@ -1,12 +1,11 @@
 import { isUtf8 } from 'node:buffer'
-import { ProxyError } from './errors.ts'
+import { ProxyError } from '../http/errors.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
-import { arrayElements, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
-import { RawStrings, setRawStrings } from './raw-strings.ts'
-import { clientPartCache } from './parsed-part-cache.ts'
-import { clientScanMemo } from './scan-memo.ts'
+import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
+import { RawStrings } from './raw-strings.ts'
+import { clientPartCache } from './caches.ts'
 
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }
@@ -62,16 +61,16 @@ export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<strin
  */
 export class ClientBody {
   #parsed?: Record<string, unknown>
+  #strings?: RawStrings
   readonly #scan?: TopLevelScan
 
   /**
    * @param scope whose body this is (the client key): parts parsed for earlier bodies of the same scope
-   *   may be copied instead of parsed again (core/http/parsed-part-cache.ts), never another scope's.
+   *   may be copied instead of parsed again (core/json/parsed-part-cache.ts), never another scope's.
    */
   constructor(readonly bytes: Buffer, readonly scope = '') {
     checkUtf8(bytes)
-    // A conversation's next turn is scanned only where it differs from its last (core/http/scan-memo.ts).
-    this.#scan = clientScanMemo.scan(bytes, scope, maxJsonDepth)
+    this.#scan = scanTopLevel(bytes, maxJsonDepth)
     // What the scan cannot follow is parsed now: the client hears about a malformed body at once.
     if (!this.#scan) this.#parsed = parseJsonObject(bytes)
   }
@@ -79,7 +78,14 @@ export class ClientBody {
   /** Drop the parsed object: the bytes stay, and the next read parses them again. */
   release(): void {
     this.#parsed = undefined
+    this.#strings = undefined
   }
+
+  /**
+   * The long strings of the parsed body with their spelling in the bytes (core/json/raw-strings.ts):
+   * writing the body again copies those bytes. Known once the body was parsed by parts.
+   */
+  get rawStrings(): RawStrings | undefined { return this.#strings }
 
   /** Whether the whole object has been built (then it is the truth: hooks may have changed it). */
   get parsed(): boolean { return this.#parsed !== undefined }
@@ -92,7 +98,7 @@ export class ClientBody {
   #build(): Record<string, unknown> {
     const scan = this.#scan
     // Parsed by parts when large, or when it holds long strings: noted with their spelling, they are
-    // copied instead of escaped again if the body is written out (translated: core/http/raw-strings.ts).
+    // copied instead of escaped again if the body is written out (translated: core/json/raw-strings.ts).
     if (!scan || (this.bytes.length <= wholeBytes && !scan.longStrings.length)) return parseJsonObject(this.bytes, scan !== undefined)
     const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>
@@ -103,7 +109,7 @@ export class ClientBody {
       return parseJsonObject(this.bytes, true)
     }
     setBodySource(body, new LazyTextSource(this.bytes))
-    if (strings?.size) setRawStrings(body, strings)
+    if (strings?.size) this.#strings = strings
     return body
   }
 

@@ -1,0 +1,20 @@
+/**
+ * The byte-level JSON layer: the one entry everything outside core/json/ imports (README.md beside it
+ * says what each piece does and earns). Three jobs: read a client body, write an upstream body, and
+ * the statistics of the caches behind both.
+ */
+
+// Reading a client body: what routing needs from its bytes, the whole object only when asked.
+export { ClientBody, parseJsonObject, bodySourceOf, type ClientBodySource } from './client-body.ts'
+export { scanTopLevel, type BodyShape } from './body-scan.ts'
+export { maxJsonDepth, jsonDeeperThan, valueDeeperThan } from './json-depth.ts'
+export type { RawStrings } from './raw-strings.ts'
+
+// Writing an upstream body: one handle, the client's bytes while nobody reads or replaces it.
+export { JsonBody, type BodyWriting } from './json-body.ts'
+export { jsonBytes } from './json-bytes.ts'
+export { JsonPartCache } from './json-part-cache.ts'
+export { joined, sliced } from './derived-strings.ts'
+
+// Cache statistics, and the one budget (0: every cache off).
+export { jsonCacheStats, setJsonCacheBudget, type JsonCacheStats, type CacheCounts } from './caches.ts'

@@ -1,0 +1,82 @@
+// What each speed-up of the JSON layer (core/json/) earns, in-process: the layer's own work for one request
+// of the agent bench (a new last turn each time, as AB_VARY=last sends) with the piece on, and with it
+// off, interleaved round by round, CPU µs per request (process.cpuUsage). Complements ab.ts, whose
+// whole-process figures need a quiet machine to show a few percent.
+//   node --import jiti/register test/bench/json-ablation.ts      (ABLATION_ROUNDS, ABLATION_REQUESTS)
+import { agentBody } from './proxy/agent-body.ts'
+import { median } from './proxy/load.ts'
+import { messagesCodec } from '../../providers/beta/codec/index.ts'
+import { chatCodec } from '../../providers/compat/codec/index.ts'
+import { scanTopLevel } from '../../core/json/body-scan.ts'
+import { maxJsonDepth } from '../../core/json/json-depth.ts'
+import { parseByParts, wholeBytes } from '../../core/json/json-parts.ts'
+import { ParsedPartCache } from '../../core/json/parsed-part-cache.ts'
+import { RawStrings } from '../../core/json/raw-strings.ts'
+import { jsonBytes } from '../../core/json/json-bytes.ts'
+import { JsonPartCache } from '../../core/json/json-part-cache.ts'
+import { parseJsonObject } from '../../core/json/client-body.ts'
+
+const rounds = Number(process.env.ABLATION_ROUNDS ?? 7)
+const requests = Number(process.env.ABLATION_REQUESTS ?? 60)
+
+/** The agent bench's body with a new last turn per request. */
+function turns(kb: number, model: string): () => Buffer {
+  const body = agentBody(kb, model)
+  const text = JSON.stringify({ ...body, messages: [...body.messages as unknown[], { role: 'user', content: 'turn {{n}}' }] })
+  const [head, tail] = text.split('{{n}}')
+  let n = 0
+  return () => Buffer.from(`${head}${n++}${tail}`)
+}
+
+interface Pieces { parsedCache: boolean; writtenCache: boolean; rawStrings: boolean }
+const all: Pieces = { parsedCache: true, writtenCache: true, rawStrings: true }
+
+/** One side's caches, fresh: each side warms its own, as a process of its own would. `first`: every request under a new client key (a session's first request, nothing cached for it). */
+function side(pieces: Pieces, first = false) {
+  let keys = 0
+  const key = () => first ? `key-${keys++}` : 'key'
+  const parsed = new ParsedPartCache()
+  const written = new JsonPartCache()
+  const scan = (bytes: Buffer) => scanTopLevel(bytes, maxJsonDepth)
+  return {
+    /** Translated: scan, parse, decode, encode, write. */
+    translated(bytes: Buffer) {
+      const scope = key()
+      const found = scan(bytes)!
+      const strings = pieces.rawStrings && found.longStrings.length ? new RawStrings(bytes) : undefined
+      const body = !pieces.rawStrings && bytes.length <= wholeBytes ? parseJsonObject(bytes, true)
+        : parseByParts(bytes, found, wholeBytes, strings, pieces.parsedCache ? { cache: parsed, scope } : undefined)
+      const encoded = chatCodec.request.encode(messagesCodec.request.decode(body))
+      encoded.model = 'bench'
+      jsonBytes(encoded, strings, pieces.writtenCache ? written : undefined, scope)
+    },
+  }
+}
+
+function compare(label: string, kind: 'translated', next: () => Buffer, off: Partial<Pieces>, first = false) {
+  const sides = [side(all, first), side({ ...all, ...off }, first)]
+  const cpu: number[][] = [[], []]
+  for (let round = -1; round < rounds; round++) {
+    for (let s = 0; s < 2; s++) {
+      const bodies = Array.from({ length: requests }, next)
+      const before = process.cpuUsage()
+      for (const bytes of bodies) sides[s]![kind](bytes)
+      const used = process.cpuUsage(before)
+      // Round -1 warms the JIT and the caches.
+      if (round >= 0) cpu[s]!.push((used.user + used.system) / requests)
+    }
+  }
+  const [on, without] = cpu.map(values => Math.round(median(values)))
+  return { piece: label, bench: first ? `${kind}, first request` : kind, 'µs on': on, 'µs off': without, 'earns µs': without! - on! }
+}
+
+const translated80 = turns(80, 'bench')
+const only = process.env.ABLATION_ONLY
+console.table(only === 'first' ? [
+  compare('raw strings', 'translated', translated80, { rawStrings: false }, true),
+  compare('raw strings', 'translated', translated80, { rawStrings: false }),
+] : [
+  compare('client parsed-part cache', 'translated', translated80, { parsedCache: false }),
+  compare('upstream written-part cache', 'translated', translated80, { writtenCache: false }),
+  compare('raw strings', 'translated', translated80, { rawStrings: false }),
+])
