@@ -10,6 +10,7 @@ import { benchProxy } from './proxy/index.ts'
 import { benchAgent } from './proxy/agent.ts'
 import { benchStack } from './proxy/stack.ts'
 import { benchUpstreamClient } from './proxy/upstream-client.ts'
+import { slowStreamRows } from './proxy/slow-streams.ts'
 import { cpus } from 'node:os'
 
 const withGateway = process.argv.includes('--gateway') || process.env.BENCH_GATEWAY === 'portkey'
@@ -34,6 +35,7 @@ const tables: Array<[string, () => Promise<Array<[string, Array<Record<string, s
   ['proxy', () => benchProxy(withGateway)],
   ['agent', benchAgent],
   ['stack', benchStack],
+  ['slow streams', async () => [['1,000 concurrent slow streams of the 76 KB request (200 events, one each 20 ms): peak RSS and time to first byte', await slowStreamRows()]]],
 ]
 for (const [name, run] of tables) {
   if (only && !name.includes(only)) continue
