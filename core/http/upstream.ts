@@ -82,13 +82,13 @@ const letGoBytes = 16 * 1024
  * they go as they are.
  */
 function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; headers: UpstreamHttpRequest['headers'] } {
-  const before = req.jsonText
   const body = bodyOf(req)
-  // Written out just now (bodyOf notes what it writes in a new jsonText).
-  const written = req.jsonText !== before && req.jsonText?.text === body
-  if (!written || (typeof body !== 'string' && !Buffer.isBuffer(body))) return { body, headers: req.headers }
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  // Only bytes the proxy wrote out: the client's own are kept by the request anyway.
+  const json = req.body === undefined ? req.json : undefined
+  if (!json || json.asClientSent || !Buffer.isBuffer(body)) return { body, headers: req.headers }
+  const length = body.length
   if (length < letGoBytes || Object.keys(req.headers).some(name => name.toLowerCase() === 'content-length')) return { body, headers: req.headers }
+  json.forgetWritten()
   let bytes: Buffer | string | undefined = body
   const once = new Readable({
     read() {

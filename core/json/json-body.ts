@@ -88,6 +88,14 @@ export class JsonBody {
     return this.#client !== undefined
   }
 
+  /**
+   * Lets go of the bytes written from the value (a later `bytes()` writes them again, the same). The sender
+   * calls it for a large body it hands over to be read once: undici would keep it until the answer ends.
+   */
+  forgetWritten(): void {
+    this.#written = undefined
+  }
+
   /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once from its value. */
   bytes(): Buffer {
     if (this.#client) return this.#clientBytes ?? this.#client.bytes
