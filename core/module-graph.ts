@@ -12,26 +12,14 @@ import { fileURLToPath } from 'node:url'
 /** The package name plugins import the public API from. */
 export const packageName = 'model-proxy'
 
-/** The kit's groups, `model-proxy/kit/<group>` (core/kit/<group>.ts), each loaded by a literal import the bundlers see. */
-export const kitGroups = {
-  access: () => import('./kit/access.ts'),
-  body: () => import('./kit/body.ts'),
-  codec: () => import('./kit/codec.ts'),
-  config: () => import('./kit/config.ts'),
-  errors: () => import('./kit/errors.ts'),
-  fleet: () => import('./kit/fleet.ts'),
-  guards: () => import('./kit/guards.ts'),
-  http: () => import('./kit/http.ts'),
-  models: () => import('./kit/models.ts'),
-  signatures: () => import('./kit/signatures.ts'),
-  tokens: () => import('./kit/tokens.ts'),
-} satisfies Record<string, () => Promise<object>>
+/** The kit's groups, `model-proxy/kit/<group>` (core/kit/<group>.ts). Named, never imported here: the kit sits on top of core. */
+export const kitGroups = ['access', 'body', 'codec', 'config', 'errors', 'fleet', 'guards', 'http', 'models', 'signatures', 'tokens'] as const
 
 const fileOf = (path: string) => fileURLToPath(new URL(path, import.meta.url))
-/** Every package entry: its specifier, its file, how the host loads it. */
-const entries: Array<{ specifier: string; file: string; load: () => Promise<object> }> = [
-  { specifier: packageName, file: fileOf('./index.ts'), load: () => import('./index.ts') },
-  ...Object.entries(kitGroups).map(([group, load]) => ({ specifier: `${packageName}/kit/${group}`, file: fileOf(`./kit/${group}.ts`), load })),
+/** Every package entry: its specifier and its file. */
+const entries: Array<{ specifier: string; file: string }> = [
+  { specifier: packageName, file: fileOf('./index.ts') },
+  ...kitGroups.map(group => ({ specifier: `${packageName}/kit/${group}`, file: fileOf(`./kit/${group}.ts`) })),
 ]
 const ownRoot = fileURLToPath(new URL('..', import.meta.url))
 const builtinDirs = ['core/', 'plugins/', 'providers/'].map(dir => ownRoot + dir)
@@ -45,9 +33,13 @@ export const isBuiltinFile = (file: string) => builtinDirs.some(dir => file.star
 
 const cache = createRequire(import.meta.url).cache
 
-/** Seed `require.cache` with the host's instances of the entries (a new host drops what the old one's plugins held). */
+/**
+ * Seed `require.cache` with the host's instances of the entries (a new host drops what the old one's
+ * plugins held). The entries are imported by file, as plugins are: they sit on top of the whole core,
+ * this loader below it, so it names them by path and never by import (no cycle through the index).
+ */
 export async function shareHostEntries(): Promise<void> {
-  const loaded: Array<[string, object]> = await Promise.all(entries.map(async entry => [entry.file, await entry.load()] as [string, object]))
+  const loaded: Array<[string, object]> = await Promise.all(entries.map(async entry => [entry.file, await import(entry.file)] as [string, object]))
   if (loaded.every(([file, exports]) => cache[file]?.exports === exports)) return
   // Another host's core (a test runner's previous file): built-in plugins loaded against it load again.
   for (const file of Object.keys(cache)) if (pluginDirs.some(dir => file.startsWith(dir))) delete cache[file]

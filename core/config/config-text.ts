@@ -4,7 +4,7 @@ import { parse as parseYaml, parseDocument, type Document } from 'yaml'
 import type { z } from 'zod'
 import type { ProxyConfig } from './schema.ts'
 import { ConfigError, validateConfig } from './validate.ts'
-import { expandHome, mergeLayers, readYamlData } from './load.ts'
+import { expandHome, mergeLayers, readYamlData } from './yaml-layers.ts'
 
 export const hashText = (text: string) => createHash('sha256').update(text).digest('hex')
 

@@ -1,12 +1,8 @@
 import { z } from 'zod'
 import type { ProviderDef } from '../provider.ts'
-import type { ProxyPlugin } from '../plugin.ts'
 
 /** A payload protocol no family answers to (spec: `proto_exp`, experimental): accepted, never matched. */
 const unownedProtocols = ['proto_exp']
-
-/** Every family a plugin declares up front (`ProxyPlugin.providers`). */
-export const declaredProviders = (plugins: readonly ProxyPlugin[]): ProviderDef[] => plugins.flatMap(plugin => plugin.providers ?? [])
 
 /** The families' own config keys as one schema (each value with its default). */
 export function familyKeysSchema(providers: readonly ProviderDef[]): z.ZodType | undefined {

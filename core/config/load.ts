@@ -1,16 +1,15 @@
-import { readFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import { homedir } from 'node:os'
 import { loadConfig } from 'c12'
-import { parse as parseYaml } from 'yaml'
 import type { z } from 'zod'
 import type { ProxyProjectConfig } from './project.ts'
 import type { ProxyConfig } from './schema.ts'
-import { ConfigError, unknownTopLevelKeys, validateConfig } from './validate.ts'
+import { validateConfig } from './validate.ts'
 import { loadPlugins, type ProxyPlugin } from '../plugin.ts'
+import type { ProviderDef } from '../provider.ts'
 import { builtinPlugins } from '../builtins.ts'
-import { declaredProviders, familySchemas } from './family-schemas.ts'
+import { familySchemas } from './family-schemas.ts'
+import { expandHome, readYamlConfig } from './yaml-layers.ts'
 import { entryAliases, forgetProjectModules, shareHostEntries } from '../module-graph.ts'
 
 export interface LoadedProject {
@@ -26,51 +25,13 @@ export interface LoadedProject {
   plugins: ProxyPlugin[]
 }
 
-/** Read a YAML file's data (not yet validated). */
-export async function readYamlData(path: string): Promise<unknown> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    throw new ConfigError([`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`])
-  }
-  try {
-    return parseYaml(text)
-  } catch (error) {
-    throw new ConfigError([`${path}: invalid YAML: ${(error as Error).message.split('\n')[0]}`])
-  }
-}
-
-/**
- * Deep merge for YAML layers: objects merge, anything else (lists included) is replaced by the upper
- * layer. A `__proto__` key (YAML makes it an own key) is not merged: assigning it would swap the merged
- * object's prototype, and the schema would then read its inherited keys as settings.
- */
-export function mergeLayers(base: unknown, upper: unknown): unknown {
-  if (!base || typeof base !== 'object' || Array.isArray(base) || !upper || typeof upper !== 'object' || Array.isArray(upper)) return upper ?? base
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(base)) if (key !== '__proto__') out[key] = value
-  for (const [key, value] of Object.entries(upper)) if (key !== '__proto__') out[key] = mergeLayers(Object.hasOwn(out, key) ? out[key] : undefined, value)
-  return out
-}
-
-/** Read and validate a YAML config file; every problem becomes a `path: reason` line, never a stack. */
-export async function readYamlConfig(path: string, bases: string[] = [], schemas: z.ZodType[] = []): Promise<ProxyConfig> {
-  let data: unknown = {}
-  for (const base of bases) data = mergeLayers(data, await readYamlData(base))
-  const merged = mergeLayers(data, await readYamlData(path))
-  // Start-up knows every plugin's keys: a top-level key none of them has is a typo, refused with its name.
-  const unknown = schemas.length ? unknownTopLevelKeys(merged, schemas) : []
-  if (unknown.length) throw new ConfigError(unknown)
-  return validateConfig(merged, schemas)
-}
+/** Every family a plugin declares up front (`ProxyPlugin.providers`). */
+const declaredProviders = (plugins: readonly ProxyPlugin[]): ProviderDef[] => plugins.flatMap(plugin => plugin.providers ?? [])
 
 /** The schemas plugins add to the base one: each plugin's own keys, then the keys and payload protocols of the families they declare. */
 export function pluginSchemas(plugins: readonly ProxyPlugin[]): z.ZodType[] {
   return [...plugins.flatMap(plugin => plugin.configSchema ? [plugin.configSchema] : []), ...familySchemas(declaredProviders(plugins))]
 }
-
-export const expandHome = (path: string) => path === '~' || path.startsWith('~/') ? homedir() + path.slice(1) : path
 
 /**
  * c12 loads `proxy.config.ts` from `cwd` (or `projectFile`), then the YAML it names — or the one given

@@ -1,4 +1,4 @@
-import { formatPath } from './validate.ts'
+import { formatPath } from './key-path.ts'
 
 /** `${env:NAME}` or `${file:/path}`, anywhere in a string value. */
 const reference = /\$\{(env|file):([^}]+)\}/g

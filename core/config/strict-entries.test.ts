@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { readYamlConfig } from './load.ts'
+import { readYamlConfig } from './yaml-layers.ts'
 import { validateConfig } from './validate.ts'
 
 /** At start-up: an entry's unknown key, or a top-level key no schema has, stops the start with its path. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { configSchema, type ProxyConfig } from './schema.ts'
 import { resolveSecretRefs } from './secret-refs.ts'
+import { formatPath } from './key-path.ts'
 
 /** Start-up and management writes fail with this: one line per bad path, never a stack. */
 export class ConfigError extends Error {
@@ -8,13 +9,6 @@ export class ConfigError extends Error {
     super(`invalid config:\n${issues.map(line => `  - ${line}`).join('\n')}`)
     this.name = 'ConfigError'
   }
-}
-
-/** `['compat-provider', 0, 'base-url']` -> `compat-provider[0].base-url`. */
-export function formatPath(path: PropertyKey[]): string {
-  let out = ''
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`
-  return out || '(root)'
 }
 
 export function formatIssues(error: z.ZodError): string[] {

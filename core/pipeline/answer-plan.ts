@@ -1,7 +1,9 @@
-import type { WireFormat } from '../canonical/codec.ts'
+import type { WireCodec, WireFormat } from '../canonical/codec.ts'
 import type { ProviderDef } from '../provider.ts'
 import type { ProxyRequest } from '../hooks.ts'
-import type { ClientEncoding } from './non-stream.ts'
+
+/** A client-side encoding other than the inbound format's codec (e.g. the legacy completions shape). */
+export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>
 
 /** How the client wants its answer framed (what an endpoint passes to `runPipeline`). */
 export interface RunOptions {

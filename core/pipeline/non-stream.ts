@@ -1,4 +1,3 @@
-import type { WireCodec } from '../canonical/codec.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel.ts'
@@ -6,9 +5,6 @@ import type { ProxyRequest } from '../hooks.ts'
 import { ProxyError } from '../http/errors.ts'
 import { keepsSignatures, rememberSignatures } from './signature-store.ts'
 import { restoreNamespaces } from '../canonical/tool-namespaces.ts'
-
-/** A client-side encoding other than the inbound format's codec (e.g. the legacy completions shape). */
-export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>
 
 export interface TranslatedBody { body: Record<string, unknown>; usage?: Usage }
 

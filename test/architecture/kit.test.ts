@@ -6,7 +6,7 @@ import { kitGroups } from '../../core/module-graph.ts'
 import { entryExports } from './entry-exports.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const groups = Object.keys(kitGroups).sort()
+const groups = [...kitGroups].sort()
 const read = (path: string) => readFileSync(join(root, path), 'utf8')
 
 describe('the kit (model-proxy/kit/<group>)', () => {

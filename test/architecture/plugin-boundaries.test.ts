@@ -20,7 +20,7 @@ const sources = files.filter(path => !path.endsWith('.test.ts'))
 /** The package entries a plugin may import: `model-proxy` and each kit group, with the names each exports. */
 const entries = new Map<string, Set<string>>([
   ['model-proxy', entryExports(join(root, 'core/index.ts'))],
-  ...Object.keys(kitGroups).map(group => [`model-proxy/kit/${group}`, entryExports(join(root, `core/kit/${group}.ts`))] as [string, Set<string>]),
+  ...kitGroups.map(group => [`model-proxy/kit/${group}`, entryExports(join(root, `core/kit/${group}.ts`))] as [string, Set<string>]),
 ])
 
 /** Every static import or re-export specifier of a file. */

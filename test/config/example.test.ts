@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { readYamlConfig } from '../../core/config/load.ts'
+import { readYamlConfig } from '../../core/config/yaml-layers.ts'
 import { validateConfig } from '../../core/config/validate.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 

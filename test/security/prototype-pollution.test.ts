@@ -9,7 +9,7 @@ import { runCli } from '../helpers/spawn-cli.ts'
 import { baseYaml, managementSecret, startManagedProxy } from '../management/helpers.ts'
 import { compileRules } from '../../plugins/payload-rules/compile.ts'
 import { applyRules } from '../../plugins/payload-rules/apply.ts'
-import { mergeLayers } from '../../core/config/load.ts'
+import { mergeLayers } from '../../core/config/yaml-layers.ts'
 
 /**
  * Issue 18.3: a payload-rule path (or any key a client or a config layer controls) must never reach
