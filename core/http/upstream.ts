@@ -3,7 +3,7 @@ import { jsonBytes } from './json-bytes.ts'
 import { JsonPartCache } from './json-part-cache.ts'
 import type { RawStrings } from './raw-strings.ts'
 import { Agent, type Dispatcher } from 'undici'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import type { ClientSignal } from './client-abort.ts'
 
 export interface UpstreamHttpRequest {
@@ -98,15 +98,46 @@ export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | u
   return req.jsonText.text
 }
 
+/** A written-out body this large is handed over to be read once (below): a smaller one costs less kept. */
+const letGoBytes = 16 * 1024
+
+/**
+ * undici keeps a request's body until its answer ends: minutes for an agent's stream, a whole written-out
+ * body per stream (1,000 translated 76 KB streams kept ~100 MB). Handed over as a stream read once, the
+ * bytes are let go when written; the explicit content-length keeps the wire the same (undici writes that
+ * header itself, in the same place, for bytes). The client's own bytes are kept by the request anyway:
+ * they go as they are.
+ */
+function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; headers: UpstreamHttpRequest['headers'] } {
+  const before = req.jsonText
+  const body = bodyOf(req)
+  // Written out just now (bodyOf notes what it writes in a new jsonText).
+  const written = req.jsonText !== before && req.jsonText?.text === body
+  if (!written || (typeof body !== 'string' && !Buffer.isBuffer(body))) return { body, headers: req.headers }
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  if (length < letGoBytes || Object.keys(req.headers).some(name => name.toLowerCase() === 'content-length')) return { body, headers: req.headers }
+  let bytes: Buffer | string | undefined = body
+  const once = new Readable({
+    read() {
+      const chunk = bytes
+      bytes = undefined
+      this.push(chunk ?? null)
+      if (chunk !== undefined) this.push(null)
+    },
+  })
+  return { body: once, headers: { ...req.headers, 'content-length': String(length) } }
+}
+
 /** Send one upstream request; the body stays a stream. When `signal` fires, the upstream socket closes. */
 export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<UpstreamHttpResponse> {
   const [origin, path] = splitUrl(req.url)
+  const { body, headers } = sentOnce(req)
   const res = await dispatcherFor(req.proxyUrl, timeouts.connectMs).request({
     origin,
     path,
     method: req.method,
-    headers: req.headers,
-    body: bodyOf(req),
+    headers,
+    body,
     signal: signal as AbortSignal | undefined,
     // undici: headersTimeout = until the response starts; bodyTimeout = the longest silence inside it.
     headersTimeout: timeouts.firstByteMs,
