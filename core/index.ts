@@ -5,19 +5,19 @@
  */
 
 // Plugins: the identity helpers and the kernel a plugin's setup receives.
-export { defineProxyPlugin, type ProxyPlugin, type PluginSpec } from './plugin.ts'
-export type { ProxyKernel, ProxyServices } from './kernel.ts'
-export type { ProxyHooks, ProxyRequest, Candidate, RouteContext, PickContext, UpstreamContext, AttemptResult, UpstreamReplyContext, StreamWatch, ResponseContext } from './hooks.ts'
-export { observerHooks, type ProxyHookBus } from './hook-bus.ts'
+export { defineProxyPlugin, type ProxyPlugin, type PluginSpec } from './plugin-host/plugin.ts'
+export type { ProxyKernel, ProxyServices } from './kernel/kernel.ts'
+export type { ProxyHooks, ProxyRequest, Candidate, RouteContext, PickContext, UpstreamContext, AttemptResult, UpstreamReplyContext, StreamWatch, ResponseContext } from './kernel/hooks.ts'
+export { observerHooks, type ProxyHookBus } from './kernel/hook-bus.ts'
 
 // Providers: a family's credentials, config, catalog and how it addresses its upstream.
-export { defineProvider, type ProviderDef, type UpstreamCall, type ProviderConfigKey, type ProviderTestCall } from './provider.ts'
-export type { CredentialFileDef, CredentialFilePrepare, CredentialFileData, OAuthClient } from './provider-files.ts'
-export { keyListConfig, keyEntryCredentials } from './provider-keys.ts'
+export { defineProvider, type ProviderDef, type UpstreamCall, type ProviderConfigKey, type ProviderTestCall } from './provider/provider.ts'
+export type { CredentialFileDef, CredentialFilePrepare, CredentialFileData, OAuthClient } from './provider/provider-files.ts'
+export { keyListConfig, keyEntryCredentials } from './provider/provider-keys.ts'
 export { providerKeyEntrySchema, type ProviderKeyEntry } from './config/schema-entries.ts'
-export type { Credential, ModelOffer, CredentialState } from './credential.ts'
-export { defineModels, type ModelInfo } from './model-info.ts'
-export type { UpstreamHttpRequest } from './http/upstream.ts'
+export type { Credential, ModelOffer, CredentialState } from './provider/credential.ts'
+export { defineModels, type ModelInfo } from './models/model-info.ts'
+export type { UpstreamHttpRequest } from './upstream/send.ts'
 
 // Codecs: one per wire format, through the canonical types.
 export {
@@ -31,16 +31,16 @@ export { RequestValidationError } from './canonical/errors.ts'
 export { requestField } from './pipeline/request.ts'
 // The upstream request's JSON body: one handle that is read, edited or replaced (the client's own bytes go while nobody did).
 export { JsonBody } from './json/index.ts'
-export { defineRequestState, type RequestState } from './request-state.ts'
-export { ProxyError } from './http/errors.ts'
-export type { ProxyEventContext } from './http/event-context.ts'
+export { defineRequestState, type RequestState } from './kernel/request-state.ts'
+export { ProxyError } from './errors/proxy-error.ts'
+export type { ProxyEventContext } from './edge/event-context.ts'
 
 // Config: proxy.config.ts, the YAML's typed shape, and the schema library plugins declare their keys with.
 export { defineProxyConfig, type ProxyProjectConfig } from './config/project.ts'
 export { configSchema, type ProxyConfig, type CoreConfig } from './config/schema.ts'
-export type { StorageOptions } from './storage.ts'
+export type { StorageOptions } from './storage/storage.ts'
 export { z } from 'zod'
 
 // Embedding: build the app (fetch handler) or start the whole server.
 export { createProxy, type Proxy, type CreateProxyOptions } from './app.ts'
-export { startProxy, type RunningProxy, type StartOptions } from './runtime.ts'
+export { startProxy, type RunningProxy, type StartOptions } from './runtime/start.ts'

@@ -1,6 +1,6 @@
 // The code map of CONTRIBUTING.md and docs/architecture.md, written from the tree: every top-level
 // folder, every folder of core/, every plugin and provider family (from its index.ts doc comment) and
-// every hook (from core/hooks.ts). test/docs/code-map.test.ts fails when the committed map is stale.
+// every hook (from core/kernel/hooks.ts). test/docs/code-map.test.ts fails when the committed map is stale.
 //   npm run code-map            rewrite the map in both files
 //   npm run code-map -- --check exit 1 when a file's map differs from the tree
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -51,7 +51,7 @@ export function moduleSummary(source: string): string | undefined {
   return (sentence?.[1] ?? text).replace(/\|/g, '\\|')
 }
 
-/** Hook names of `ProxyHooks` in core/hooks.ts with the comment above each. */
+/** Hook names of `ProxyHooks` in core/kernel/hooks.ts with the comment above each. */
 export function hooksOf(source: string): Array<{ name: string; doc: string | undefined }> {
   const body = /export interface ProxyHooks \{([\s\S]*?)\n\}/.exec(source)?.[1] ?? ''
   const hooks: Array<{ name: string; doc: string | undefined }> = []
@@ -89,10 +89,10 @@ export function codeMap(root: string): { text: string; problems: string[] } {
     if (!summary) problems.push(`${base}/${name}/index.ts has no doc comment saying what it is`)
     return `| \`${base}/${name}/\` | ${summary ?? ''} |`
   })
-  const hookSource = readFileSync(join(root, 'core/hooks.ts'), 'utf8')
-  const observers = observersOf(readFileSync(join(root, 'core/hook-bus.ts'), 'utf8'))
+  const hookSource = readFileSync(join(root, 'core/kernel/hooks.ts'), 'utf8')
+  const observers = observersOf(readFileSync(join(root, 'core/kernel/hook-bus.ts'), 'utf8'))
   const hooks = hooksOf(hookSource).map(({ name, doc }) => {
-    if (!doc) problems.push(`hook ${name} has no doc comment in core/hooks.ts`)
+    if (!doc) problems.push(`hook ${name} has no doc comment in core/kernel/hooks.ts`)
     return `| \`${name}\` | ${observers.has(name) ? 'observer' : 'deciding'} | ${doc ?? ''} |`
   })
   const text = [
@@ -114,7 +114,7 @@ export function codeMap(root: string): { text: string; problems: string[] } {
     '|---|---|',
     ...rows('providers'),
     '',
-    `Hooks (\`core/hooks.ts\`, ${hooks.length}); a deciding hook's failure fails the request it runs for, an observer's is logged and ignored ([hooks.md](HOOKS_LINK)):`,
+    `Hooks (\`core/kernel/hooks.ts\`, ${hooks.length}); a deciding hook's failure fails the request it runs for, an observer's is logged and ignored ([hooks.md](HOOKS_LINK)):`,
     '',
     '| hook | kind | when |',
     '|---|---|---|',

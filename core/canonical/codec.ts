@@ -1,5 +1,5 @@
 import type { CanonicalRequest, CanonicalResponse, StreamEvent } from './types.ts'
-import type { ModelInfo } from '../model-info.ts'
+import type { ModelInfo } from '../models/model-info.ts'
 
 /** The formats built in. Payload-rule protocol names: chat=proto_chat, generate=proto_alpha, messages=proto_beta, responses=proto_gamma. */
 export type BuiltinWireFormat = 'chat' | 'responses' | 'messages' | 'generate'

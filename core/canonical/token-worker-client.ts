@@ -1,12 +1,12 @@
 import { Worker } from 'node:worker_threads'
-import { ChurnMap } from '../churn-map.ts'
+import { ChurnMap } from '../data/churn-map.ts'
 
 interface Pending { resolve(counts: number[]): void; reject(error: Error): void }
 interface Reply { id?: number; counts?: number[]; error?: string; ready?: boolean }
 
 let worker: Worker | undefined
 let nextId = 0
-/** Calls waiting for the thread (a ChurnMap: core/churn-map.ts says why not a Map). */
+/** Calls waiting for the thread (a ChurnMap: core/data/churn-map.ts says why not a Map). */
 const pending = new ChurnMap<Pending>()
 
 function failAll(error: Error): void {

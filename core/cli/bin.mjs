@@ -6,7 +6,7 @@ import { createJiti } from 'jiti'
 
 // interopDefault off: jiti otherwise hands every module out behind a Proxy, and every call across
 // modules pays its get trap (~5-10% of a proxied request's CPU). Babel's own interop still covers static
-// default imports; a dynamic import of a CommonJS package may return `module.exports` itself (core/storage.ts).
+// default imports; a dynamic import of a CommonJS package may return `module.exports` itself (core/storage/storage.ts).
 // No colour codes in piped or redirected output (help text, errors): citty and consola read NO_COLOR.
 if (!(process.stdout.isTTY && process.stderr.isTTY) && !process.env.FORCE_COLOR) process.env.NO_COLOR = '1'
 

@@ -1,8 +1,8 @@
 import { consola } from 'consola'
 import { ConfigError } from '../config/validate.ts'
-import { startProxy, type StartOptions } from '../runtime.ts'
+import { startProxy, type StartOptions } from '../runtime/start.ts'
 import { missingServerFlags } from './heap-flags.ts'
-import { processRole } from '../process-role.ts'
+import { processRole } from '../runtime/process-role.ts'
 
 /** Start and stay up until SIGINT/SIGTERM, then close cleanly and exit 0. Config errors exit 1 with no stack. */
 /** How long open streams may run on after SIGINT/SIGTERM (PROXY_DRAIN_SECONDS). */

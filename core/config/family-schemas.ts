@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ProviderDef } from '../provider.ts'
+import type { ProviderDef } from '../provider/provider.ts'
 
 /** A payload protocol no family answers to (spec: `proto_exp`, experimental): accepted, never matched. */
 const unownedProtocols = ['proto_exp']

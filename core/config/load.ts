@@ -5,12 +5,12 @@ import type { z } from 'zod'
 import type { ProxyProjectConfig } from './project.ts'
 import type { ProxyConfig } from './schema.ts'
 import { validateConfig } from './validate.ts'
-import { loadPlugins, type ProxyPlugin } from '../plugin.ts'
-import type { ProviderDef } from '../provider.ts'
-import { builtinPlugins } from '../builtins.ts'
+import { loadPlugins, type ProxyPlugin } from '../plugin-host/plugin.ts'
+import type { ProviderDef } from '../provider/provider.ts'
+import { builtinPlugins } from '../plugin-host/builtins.ts'
 import { familySchemas } from './family-schemas.ts'
 import { expandHome, readYamlConfig } from './yaml-layers.ts'
-import { entryAliases, forgetProjectModules, shareHostEntries } from '../module-graph.ts'
+import { entryAliases, forgetProjectModules, shareHostEntries } from '../plugin-host/module-graph.ts'
 
 export interface LoadedProject {
   project: ProxyProjectConfig

@@ -1,5 +1,5 @@
-import type { PluginSpec } from '../plugin.ts'
-import type { StorageOptions } from '../storage.ts'
+import type { PluginSpec } from '../plugin-host/plugin.ts'
+import type { StorageOptions } from '../storage/storage.ts'
 
 /** `proxy.config.ts`: the code side of a setup (plugins, storage), pointing at the user's YAML. */
 export interface ProxyProjectConfig {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { baseUrlSchema, requiredBaseUrlSchema } from './upstream-url.ts'
-import { unsafePathMessage, unsafePathSegment } from '../unsafe-keys.ts'
+import { unsafePathMessage, unsafePathSegment } from '../data/unsafe-keys.ts'
 
 /** `{name, alias}` of a provider entry's `models[]`: upstream name and the name clients use. */
 export const modelAliasSchema = z.strictObject({

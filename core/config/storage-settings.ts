@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
-import type { StorageOptions } from '../storage.ts'
+import type { StorageOptions } from '../storage/storage.ts'
 import { storageSchema, type StorageSettings } from './storage-schema.ts'
 import { ConfigError } from './validate.ts'
 

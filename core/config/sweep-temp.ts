@@ -1,7 +1,7 @@
 import { readdir, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hostTag, isAtomicTempFile, tempFileOwner } from './atomic-write.ts'
-import { isProcessAlive } from '../process-alive.ts'
+import { isProcessAlive } from '../runtime/process-alive.ts'
 
 /**
  * Whether a temp file is a killed writer's leftover: its writer (pid on this host) is gone. A file of

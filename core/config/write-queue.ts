@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 /**
  * One queue per file, process-wide: every read-modify-write of a file runs after the previous one has
  * finished, so concurrent writers never read the same old text and overwrite each other's change (one
- * module graph per process: core/module-graph.ts).
+ * module graph per process: core/plugin-host/module-graph.ts).
  */
 const queues = new Map<string, Promise<unknown>>()
 

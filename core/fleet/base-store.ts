@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { writeFileAtomic } from '../config/atomic-write.ts'
-import { ownValue } from '../unsafe-keys.ts'
+import { ownValue } from '../data/unsafe-keys.ts'
 
 /** How long after a version was replaced an edit may still have been made on it (editors that read just before). */
 export const recentMs = 5000

@@ -1,5 +1,5 @@
 import type { Storage } from 'unstorage'
-import { redisOf } from '../storage.ts'
+import { redisOf } from '../storage/storage.ts'
 import { localFleet, type Fleet } from './fleet.ts'
 import { redisFleet } from './redis-fleet.ts'
 

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer'
-import { ProxyError } from '../http/errors.ts'
+import { ProxyError } from '../errors/proxy-error.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
@@ -10,7 +10,7 @@ import { clientPartCache } from './caches.ts'
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }
 // Kept on the body under a symbol no copy carries (not enumerable: a spread or Object.assign of the body
-// is a new body without it), not in a WeakMap keyed by one body per request (core/request-state.ts).
+// is a new body without it), not in a WeakMap keyed by one body per request (core/kernel/request-state.ts).
 const bodySource = Symbol('client body source')
 /** The client's bytes behind a parsed body (a same-format upstream request sends them as they came). */
 export const bodySourceOf = (body: object): ClientBodySource | undefined => (body as { [bodySource]?: ClientBodySource })[bodySource]

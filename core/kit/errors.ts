@@ -5,14 +5,14 @@
  */
 
 /** The OpenAI-style error `type` for a status (`invalid_request_error`, `server_error`...). */
-export { errorTypeFor } from '../http/errors.ts'
+export { errorTypeFor } from '../errors/proxy-error.ts'
 /** The generic error body `{error: {message, type, code}}`, for routes no format codec serves. */
-export { genericErrorBody } from '../http/errors.ts'
+export { genericErrorBody } from '../errors/proxy-error.ts'
 /** The error for a body over the size limit (413). */
-export { bodyTooLarge } from '../http/errors.ts'
+export { bodyTooLarge } from '../errors/proxy-error.ts'
 /** An error as a response in the client's format, and any thrown value as the info that response needs. */
 export { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 /** An upstream status as `ok`, `retry` (another credential, or this one later, may succeed) or `fail`. */
 export { classifyUpstreamStatus } from '../pipeline/upstream-status.ts'
 /** An error for a request path, in the format that path serves (the generic body when none). */
-export { pathErrorResponse } from '../http/path-errors.ts'
+export { pathErrorResponse } from '../errors/path-errors.ts'

@@ -15,7 +15,7 @@ export { SharedDocs } from '../fleet/shared-docs.ts'
 /** Reconcile a local file with the fleet's version (local edits replayed onto the newest). */
 export { reconcileDoc, type LocalCopy, type SyncOutcome } from '../fleet/synced-doc.ts'
 /** The storage a proxy is built with (tests of plugins build their own), and its Redis client when it has one. */
-export { createProxyStorage, redisOf } from '../storage.ts'
+export { createProxyStorage, redisOf } from '../storage/storage.ts'
 /** Whether this process is a CLI-started server (owns its stdout), and whether a process id is alive. */
-export { processRole } from '../process-role.ts'
-export { isProcessAlive } from '../process-alive.ts'
+export { processRole } from '../runtime/process-role.ts'
+export { isProcessAlive } from '../runtime/process-alive.ts'

@@ -5,10 +5,10 @@
  */
 
 /** Keys that must never be followed or written (`__proto__`, `constructor`...), and an own-property read. */
-export { isUnsafeKey, ownValue, unsafePathMessage, unsafePathSegment, unsafeSegment } from '../unsafe-keys.ts'
+export { isUnsafeKey, ownValue, unsafePathMessage, unsafePathSegment, unsafeSegment } from '../data/unsafe-keys.ts'
 /** The nesting limit for JSON, and checks of a text or value against it. */
 export { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from '../json/index.ts'
 /** A map for entries that come and go with requests in a long-lived map (no young-GC promotion chain). */
-export { ChurnMap } from '../churn-map.ts'
+export { ChurnMap } from '../data/churn-map.ts'
 /** Rate-limited log lines: a flood is cut, with a count of what was left out. */
-export { createLogLimiter } from '../log-limit.ts'
+export { createLogLimiter } from '../kernel/log-limit.ts'

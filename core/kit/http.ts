@@ -6,19 +6,19 @@
  */
 
 /** Serve a client format: register its routes, read the body, make the request and run the pipeline. */
-export { addClientRoute, readClientBody, readJsonObject, type ClientRoute } from '../http/client-route.ts'
+export { addClientRoute, readClientBody, readJsonObject, type ClientRoute } from '../edge/client-route.ts'
 export { createProxyRequest, type RequestInit as ProxyRequestInit } from '../pipeline/request.ts'
 export { runPipeline, type RunOptions } from '../pipeline/run.ts'
 /** Server-sent events: an incremental parser and one event's text; the parser for any codec framing. */
-export { createSseParser, formatSse } from '../http/sse.ts'
-export { createFrameParser } from '../http/frames.ts'
+export { createSseParser, formatSse } from '../framing/sse.ts'
+export { createFrameParser } from '../framing/frames.ts'
 /** A UTF-8 decoder that keeps a character split across chunks for the next one. */
-export { Utf8Decoder } from '../http/utf8-decoder.ts'
+export { Utf8Decoder } from '../framing/utf8-decoder.ts'
 /** Typed state on an object (a mark an in-process caller puts on the `Request` it hands the app). */
-export { defineObjectState, type ObjectState } from '../request-state.ts'
+export { defineObjectState, type ObjectState } from '../kernel/request-state.ts'
 /** Responses: a JSON body, a piped stream, and draining a body nobody reads. */
-export { discardBody, jsonResponse, pipedResponse } from '../http/respond.ts'
+export { discardBody, jsonResponse, pipedResponse } from '../edge/respond.ts'
 /** The client's headers among a list of names, for a family to pass on (never credentials). */
-export { pickClientHeaders } from '../http/client-headers.ts'
+export { pickClientHeaders } from '../edge/client-headers.ts'
 /** Send a request upstream through the shared pool, and the dispatchers an outbound proxy plugs in. */
-export { proxyDispatcherFactories, sendUpstream, type UpstreamHttpResponse } from '../http/upstream.ts'
+export { proxyDispatcherFactories, sendUpstream, type UpstreamHttpResponse } from '../upstream/send.ts'

@@ -5,8 +5,8 @@
  */
 
 /** Match a model against a pattern (`exact`, `prefix-*`, `*-suffix`, `*substring*`); `excluded-models` checks. */
-export { isExcluded, isServedOffer, matchModelPattern } from '../model-match.ts'
+export { isExcluded, isServedOffer, matchModelPattern } from '../models/model-match.ts'
 /** The identity of one candidate: a credential and an upstream model. */
-export { candidateKey } from '../model-index.ts'
+export { candidateKey } from '../models/model-index.ts'
 /** Families and wire formats in words, and the kind of key a family takes. */
 export { describeFamily, describeWireFormat, keyKindOf } from '../canonical/format-names.ts'

@@ -1,6 +1,6 @@
 import type { WireCodec, WireFormat } from '../canonical/codec.ts'
-import type { ProviderDef } from '../provider.ts'
-import type { ProxyRequest } from '../hooks.ts'
+import type { ProviderDef } from '../provider/provider.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
 
 /** A client-side encoding other than the inbound format's codec (e.g. the legacy completions shape). */
 export type ClientEncoding = Pick<WireCodec, 'response' | 'stream'>

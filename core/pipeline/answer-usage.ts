@@ -1,6 +1,6 @@
 import type { WireFormat } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
-import type { ProxyKernel } from '../kernel.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
 
 /**
  * The usage a whole answer in the upstream's format reports, read by its codec (the answer's bytes go

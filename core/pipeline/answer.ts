@@ -1,5 +1,5 @@
-import type { ResponseContext } from '../hooks.ts'
-import { answerResponse, sseHeaders, type AnswerBody } from '../http/respond.ts'
+import type { ResponseContext } from '../kernel/hooks.ts'
+import { answerResponse, sseHeaders, type AnswerBody } from '../edge/respond.ts'
 import { translateResponse } from './non-stream.ts'
 import { AnswerStream, createStreamTransform } from './stream.ts'
 import { StreamResponseContext } from './stream-context.ts'

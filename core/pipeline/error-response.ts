@@ -1,12 +1,12 @@
 import type { ProxyErrorInfo, WireFormat } from '../canonical/codec.ts'
-import type { ProxyKernel } from '../kernel.ts'
-import { genericErrorBody, errorTypeFor, ProxyError } from '../http/errors.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import { genericErrorBody, errorTypeFor, ProxyError } from '../errors/proxy-error.ts'
 import { RequestValidationError } from '../canonical/errors.ts'
-import { jsonResponse } from '../http/respond.ts'
+import { jsonResponse } from '../edge/respond.ts'
 
 /** Any thrown value -> what the client may see. Unknown errors become a 500 without internals. */
 export function toErrorInfo(error: unknown): ProxyErrorInfo {
-  // One module graph (core/module-graph.ts): every plugin throws the running core's own classes.
+  // One module graph (core/plugin-host/module-graph.ts): every plugin throws the running core's own classes.
   if (error instanceof ProxyError) return error.info
   if (error instanceof RequestValidationError) {
     const { param, message } = error

@@ -1,8 +1,8 @@
 import type { AnswerPlan } from './answer-plan.ts'
 import type { Usage } from '../canonical/types.ts'
-import type { ProxyKernel } from '../kernel.ts'
-import type { ProxyRequest } from '../hooks.ts'
-import { ProxyError } from '../http/errors.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
+import { ProxyError } from '../errors/proxy-error.ts'
 import { keepsSignatures, rememberSignatures } from './signature-store.ts'
 import { restoreNamespaces } from '../canonical/tool-namespaces.ts'
 

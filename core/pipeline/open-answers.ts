@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../kernel.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
 
 const slot = Symbol('open answer index')
 
@@ -15,7 +15,7 @@ export interface OpenAnswer {
 
 /**
  * The answers an app is giving right now: an array with swap-remove, not a Set, for the reason
- * core/churn-map.ts gives (a Set every request adds to and deletes from kept every request alive into
+ * core/data/churn-map.ts gives (a Set every request adds to and deletes from kept every request alive into
  * the old generation after the first full collection). A popped array slot holds nothing.
  */
 export class OpenAnswers {

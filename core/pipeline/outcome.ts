@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
-import type { AttemptResult } from '../hooks.ts'
+import type { AttemptResult } from '../kernel/hooks.ts'
 
 /** What the client gets when an attempt (or the whole request) fails; 429s say when to come back. */
 export type Failure = ProxyErrorInfo & { retryAfter?: number }

@@ -1,6 +1,6 @@
-import type { ProxyKernel } from '../kernel.ts'
-import type { Candidate, PickContext, ProxyRequest } from '../hooks.ts'
-import type { ClientSignal } from '../http/client-abort.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { Candidate, PickContext, ProxyRequest } from '../kernel/hooks.ts'
+import type { ClientSignal } from '../edge/client-abort.ts'
 import { sleep } from './sleep.ts'
 import type { Failure } from './outcome.ts'
 

@@ -1,5 +1,5 @@
-import type { StreamWatch, UpstreamReplyContext } from '../hooks.ts'
-import { scrubSecrets } from '../credential.ts'
+import type { StreamWatch, UpstreamReplyContext } from '../kernel/hooks.ts'
+import { scrubSecrets } from '../provider/credential.ts'
 import type { StreamTransform } from './stream-transform.ts'
 import type { Attempt } from './attempt-result.ts'
 import type { UpstreamReply } from './outcome.ts'

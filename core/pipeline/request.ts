@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import type { WireFormat } from '../canonical/codec.ts'
-import type { ProxyRequest } from '../hooks.ts'
-import { ProxyError } from '../http/errors.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
+import { ProxyError } from '../errors/proxy-error.ts'
 import { ClientBody } from '../json/index.ts'
 
 export interface RequestInit {

@@ -1,8 +1,8 @@
 import type { WireFormat } from '../canonical/codec.ts'
 import type { Part, StreamEvent, ThinkingPart } from '../canonical/types.ts'
-import type { ProxyKernel } from '../kernel.ts'
-import type { ProxyRequest } from '../hooks.ts'
-import { defineRequestState } from '../request-state.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
+import { defineRequestState } from '../kernel/request-state.ts'
 import { activeToolMessages } from '../canonical/replay-fit.ts'
 
 /**

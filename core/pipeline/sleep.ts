@@ -1,4 +1,4 @@
-import { onClientGone, type ClientSignal } from '../http/client-abort.ts'
+import { onClientGone, type ClientSignal } from '../edge/client-abort.ts'
 
 /** Wait, but give up at once when the client goes away. */
 export function sleep(ms: number, signal?: ClientSignal): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream'
-import type { Candidate, ProxyRequest, ResponseContext } from '../hooks.ts'
+import type { Candidate, ProxyRequest, ResponseContext } from '../kernel/hooks.ts'
 import type { Usage } from '../canonical/types.ts'
-import { webStreamOf } from '../http/web-stream.ts'
-import { SocketPipe } from '../http/socket-pipe.ts'
+import { webStreamOf } from '../framing/web-stream.ts'
+import { SocketPipe } from '../upstream/socket-pipe.ts'
 
 /**
  * The response context of a stream answer. Its `stream` is the web ReadableStream the hooks know, made

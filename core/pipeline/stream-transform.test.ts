@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { chatCodec } from '../../providers/compat/codec/index.ts'
-import type { ProxyKernel } from '../kernel.ts'
-import type { ProxyRequest } from '../hooks.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
 import { createStreamTransform, lastEventEnd } from './stream-transform.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 

@@ -5,8 +5,8 @@ import { AnswerStream, type StreamOutcome } from './stream.ts'
 import type { StreamTransform } from './stream-transform.ts'
 import { OpenAnswers } from './open-answers.ts'
 import { StreamResponseContext } from './stream-context.ts'
-import { SocketPipe } from '../http/socket-pipe.ts'
-import type { ProxyRequest } from '../hooks.ts'
+import { SocketPipe } from '../upstream/socket-pipe.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
 
 /** Primed by the first chunk holding a blank line; bytes pass as they are; `throwOn` makes push throw. */
 class TestTransform implements StreamTransform {

@@ -1,5 +1,5 @@
 import type { Usage } from '../canonical/types.ts'
-import type { ProxyRequest } from '../hooks.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
 import { bodySourceOf } from '../json/index.ts'
 
 /** About four characters per token, the rule of thumb every vendor's docs give. */

@@ -1,6 +1,6 @@
 import type { WireCodec } from '../canonical/codec.ts'
-import type { ProxyRequest } from '../hooks.ts'
-import type { UpstreamHttpRequest } from '../http/upstream.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
+import type { UpstreamHttpRequest } from '../upstream/send.ts'
 import { requestField } from './request.ts'
 
 /**

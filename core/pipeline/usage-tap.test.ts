@@ -6,9 +6,9 @@ import { responsesCodec } from '../../providers/gamma/codec/index.ts'
 import { generateCodec } from '../../providers/alpha/codec/index.ts'
 import type { WireCodec } from '../canonical/codec.ts'
 import type { StreamEvent, Usage } from '../canonical/types.ts'
-import type { ProxyKernel } from '../kernel.ts'
-import type { ProxyRequest } from '../hooks.ts'
-import { createFrameParser } from '../http/frames.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
+import { createFrameParser } from '../framing/frames.ts'
 import { createStreamTransform } from './stream-transform.ts'
 
 /**

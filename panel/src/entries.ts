@@ -82,6 +82,6 @@ export function needsReplace(before: Entry, after: Entry): boolean {
 /** `sk-abcdef1234567890` -> `sk-a…7890`, as the server masks keys. */
 export const maskKey = (key: string) => !key ? '(none)' : key.length < 16 ? '****' : `${key.slice(0, 4)}…${key.slice(-4)}`
 
-/** The credential id the server gives an entry of each editor kind (core/provider-keys.ts; a named upstream's first key). */
+/** The credential id the server gives an entry of each editor kind (core/provider/provider-keys.ts; a named upstream's first key). */
 export const keyEntryCredentialId = (family: string, index: number) => `${family}:${index}`
 export const upstreamCredentialId = (family: string, name: string, index: number, keyIndex = 0) => `${family}:${name}:${index}.${keyIndex}`

@@ -12,7 +12,7 @@ interface Counters { window: number; requests: number; tokens: number; spend: Ma
  */
 export class LocalLimits {
   private counters = new Map<string, Counters>()
-  /** One per request in flight (a ChurnMap: core/churn-map.ts says why not a Map). */
+  /** One per request in flight (a ChurnMap: core/data/churn-map.ts says why not a Map). */
   private holds = new ChurnMap<Hold>()
   private seq = 0
 

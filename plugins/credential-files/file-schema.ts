@@ -3,7 +3,7 @@ import { baseUrlSchema } from 'model-proxy/kit/config'
 
 /**
  * A credential file in `auth-dir` (`<anything>.json`) whose `type` is one of `types` (the file types of
- * the registered families, core/provider-files.ts). Unknown fields are kept, so a file written by a
+ * the registered families, core/provider/provider-files.ts). Unknown fields are kept, so a file written by a
  * vendor's own CLI login can carry more than we read.
  */
 export const credentialFileSchema = (types: readonly string[]) => z.looseObject({

@@ -44,7 +44,7 @@ export class RecordStore {
   private queue: Promise<void> = Promise.resolve()
   private trimmedAt = 0
   /** Summaries already read, by index entry (a record never changes once written). */
-  /** A ring's worth of summaries, replaced one by one (a ChurnMap: core/churn-map.ts says why not a Map). */
+  /** A ring's worth of summaries, replaced one by one (a ChurnMap: core/data/churn-map.ts says why not a Map). */
   private readonly summaries = new ChurnMap<RecordSummary>()
   private readonly raw: RawStorage
 

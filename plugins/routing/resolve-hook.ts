@@ -4,7 +4,7 @@ import { resolveRoute } from './resolve.ts'
 import { requestTokens } from './fallback.ts'
 import { keyRefusal } from './key-refusal.ts'
 
-declare module '../../core/hooks.ts' {
+declare module '../../core/kernel/hooks.ts' {
   interface ProxyRequest {
     /** The `routing.rules` entry that chose this request's model (traces and logs name it). */
     rule?: string

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { kitGroups } from '../../core/module-graph.ts'
+import { kitGroups } from '../../core/plugin-host/module-graph.ts'
 import { entryExports } from './entry-exports.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { kitGroups } from '../../core/module-graph.ts'
+import { kitGroups } from '../../core/plugin-host/module-graph.ts'
 import { entryExports, importedNames } from './entry-exports.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))

@@ -4,7 +4,7 @@ import { RoutingState } from '../../plugins/routing/state.ts'
 import { AffinityStore } from '../../plugins/routing/affinity.ts'
 import { sessionKeyOf } from '../../plugins/routing/session-key.ts'
 import { windowsFromHeaders, headroom } from '../../plugins/routing/rate-limits.ts'
-import type { Candidate } from '../../core/hooks.ts'
+import type { Candidate } from '../../core/kernel/hooks.ts'
 
 /** µs per call, median of 5 runs. */
 async function time(iterations: number, work: () => unknown): Promise<number> {

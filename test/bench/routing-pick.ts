@@ -1,7 +1,7 @@
 import { pickCandidate } from '../../plugins/routing/pick.ts'
 import { RoutingState } from '../../plugins/routing/state.ts'
 import { createStorage } from 'unstorage'
-import type { Candidate } from '../../core/hooks.ts'
+import type { Candidate } from '../../core/kernel/hooks.ts'
 
 /** Credential pick + mark at 10, 100 and 1,000 credentials (µs per operation, median of 5 runs). */
 export async function benchRoutingPick(): Promise<Array<Record<string, string | number>>> {

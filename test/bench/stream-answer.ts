@@ -8,8 +8,8 @@ import { pipeline } from 'node:stream/promises'
 import { AnswerStream } from '../../core/pipeline/stream.ts'
 import type { StreamTransform } from '../../core/pipeline/stream-transform.ts'
 import { StreamResponseContext } from '../../core/pipeline/stream-context.ts'
-import { SocketPipe } from '../../core/http/socket-pipe.ts'
-import type { ProxyRequest } from '../../core/hooks.ts'
+import { SocketPipe } from '../../core/upstream/socket-pipe.ts'
+import type { ProxyRequest } from '../../core/kernel/hooks.ts'
 
 const event = Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hello "}}\n\n')
 const events = 200

@@ -1,6 +1,6 @@
 import { codecs } from '../conformance/codecs.ts'
 import { requestFixtures, streamFixtures } from '../conformance/fixtures.ts'
-import { createSseParser } from '../../core/http/sse.ts'
+import { createSseParser } from '../../core/framing/sse.ts'
 import type { StreamEvent } from '../../core/canonical/types.ts'
 
 const withModel = (format: string, body: Record<string, unknown>) => format === 'generate' ? { ...body, model: 'm' } : body

@@ -6,8 +6,8 @@ import { messagesCodec } from '../../providers/beta/codec/index.ts'
 import { responsesCodec } from '../../providers/gamma/codec/index.ts'
 import { generateCodec } from '../../providers/alpha/codec/index.ts'
 import type { WireCodec } from '../../core/canonical/codec.ts'
-import type { ProxyKernel } from '../../core/kernel.ts'
-import type { ProxyRequest } from '../../core/hooks.ts'
+import type { ProxyKernel } from '../../core/kernel/kernel.ts'
+import type { ProxyRequest } from '../../core/kernel/hooks.ts'
 import { createStreamTransform } from '../../core/pipeline/stream-transform.ts'
 
 const deltas = 200

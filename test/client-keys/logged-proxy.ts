@@ -1,5 +1,5 @@
 import type { Storage } from 'unstorage'
-import type { PluginSpec } from '../../core/plugin.ts'
+import type { PluginSpec } from '../../core/plugin-host/plugin.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 
 export interface LoggedProxy extends TestProxy { lines: string[] }

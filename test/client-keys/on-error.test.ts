@@ -3,7 +3,7 @@ import OpenAI from 'openai'
 import { defineProxyPlugin, type ProxyKernel } from 'model-proxy'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 import { startLoggedProxy, type LoggedProxy } from './logged-proxy.ts'
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { readClientKey } from '../../core/client-key.ts'
+import { readClientKey } from '../../core/edge/client-key.ts'
 import { families, greeting, type Family } from '../helpers/family-proxy.ts'
 import { useAgentLab, type AgentRun, type AgentSpec, type RunPlace } from './lab/agent-lab.ts'
 import { clientBin, clientRow, labTitle, skipWithoutAgents } from './lab/clients.ts'

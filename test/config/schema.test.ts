@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { validateConfig, ConfigError } from '../../core/config/validate.ts'
-import { loadPlugins } from '../../core/plugin.ts'
-import { builtinPlugins } from '../../core/builtins.ts'
+import { loadPlugins } from '../../core/plugin-host/plugin.ts'
+import { builtinPlugins } from '../../core/plugin-host/builtins.ts'
 import { pluginSchemas } from '../../core/config/load.ts'
 
 /** The built-in families' and plugins' keys join the base schema before validation, as at start-up (core/config/load.ts). */

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { codecs } from './codecs.ts'
 import { requestFixtures, streamFixtures } from './fixtures.ts'
 import { projectRequest, projectStream } from './project.ts'
-import { createSseParser } from '../../core/http/sse.ts'
+import { createSseParser } from '../../core/framing/sse.ts'
 import type { StreamEvent } from '../../core/canonical/types.ts'
 
 // A case that returns before its first expect fails instead of passing.

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { codecs } from './codecs.ts'
 import { projectStream } from './project.ts'
-import { createSseParser } from '../../core/http/sse.ts'
+import { createSseParser } from '../../core/framing/sse.ts'
 import type { StreamEvent } from '../../core/canonical/types.ts'
 
 // A case that returns before its first expect fails instead of passing.

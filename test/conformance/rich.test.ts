@@ -3,7 +3,7 @@ import type { WireCodec } from '../../core/canonical/codec.ts'
 import type { CanonicalRequest, CanonicalResponse, Part, StreamEvent } from '../../core/canonical/types.ts'
 import { fitRequest } from '../../core/canonical/request-rules.ts'
 import { droppedFields } from '../../core/canonical/dropped.ts'
-import { createSseParser } from '../../core/http/sse.ts'
+import { createSseParser } from '../../core/framing/sse.ts'
 import { codecs } from './codecs.ts'
 
 /**

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url'
 import { parse, parseAllDocuments } from 'yaml'
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1'
 import { Deployment } from 'kubernetes-models/apps/v1'
-import { builtinPlugins } from '../../core/builtins.ts'
+import { builtinPlugins } from '../../core/plugin-host/builtins.ts'
 import { pluginSchemas } from '../../core/config/load.ts'
 import { validateConfig } from '../../core/config/validate.ts'
-import { loadPlugins } from '../../core/plugin.ts'
+import { loadPlugins } from '../../core/plugin-host/plugin.ts'
 
 /**
  * The deployment files validate: the Kubernetes manifests against the API's JSON schemas (the

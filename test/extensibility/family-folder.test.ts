@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startProxy, type RunningProxy } from '../../core/runtime.ts'
+import { startProxy, type RunningProxy } from '../../core/runtime/start.ts'
 import { ConfigError } from '../../core/config/validate.ts'
 import { silentLogger } from '../helpers/proxy-server.ts'
 

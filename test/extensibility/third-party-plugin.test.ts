@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { createProxy } from '../../core/app.ts'
-import { listen } from '../../core/server.ts'
+import { listen } from '../../core/runtime/server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
 import { silentLogger } from '../helpers/proxy-server.ts'
 

@@ -6,7 +6,7 @@ import bcrypt from 'bcryptjs'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 /** Two real proxy processes on one Redis, sharing no memory. */
 let upstream: MockUpstream

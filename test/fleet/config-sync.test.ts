@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 /**
  * Issue 19.2: two real instances on one Redis, each with its own copy of the config file (no shared

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { startQuotaLimitedUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
 import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 import { sharedPart } from '../../core/config/local-keys.ts'
 
 /**

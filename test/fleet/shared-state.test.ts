@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 /**
  * Issue 19.2: what two instances on one Redis share besides the config, with no shared disk: credential

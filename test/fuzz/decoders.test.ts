@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProxy, type Proxy } from '../../core/app.ts'
-import { listen, type RunningServer } from '../../core/server.ts'
+import { listen, type RunningServer } from '../../core/runtime/server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'

@@ -1,7 +1,7 @@
 import { createProxy, type Proxy } from '../../core/app.ts'
-import { listen, type RunningServer } from '../../core/server.ts'
+import { listen, type RunningServer } from '../../core/runtime/server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
-import type { PluginSpec } from '../../core/plugin.ts'
+import type { PluginSpec } from '../../core/plugin-host/plugin.ts'
 import type { Storage } from 'unstorage'
 
 export interface TestProxy { url: string; proxy: Proxy; server: RunningServer; close(): Promise<void> }

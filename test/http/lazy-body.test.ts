@@ -4,7 +4,7 @@ import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'
 import { responsesMock } from '../../playground/mock-upstream/responses.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from '../../core/plugin-host/plugin.ts'
 
 /**
  * Issue 22: a same-format request nobody needs whole is never parsed: routing reads its top-level fields

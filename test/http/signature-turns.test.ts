@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 import { upstreamAnswer, type Answer } from '../conformance/signature-fixtures.ts'
 import { vendorComplaint } from '../conformance/vendor-rules.ts'
 

@@ -4,7 +4,7 @@ import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-ser
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'
 import { betaRequestHeaders, mergeBetas } from '../../providers/beta/request-headers.ts'
-import type { Credential } from '../../core/credential.ts'
+import type { Credential } from '../../core/provider/credential.ts'
 
 /** Vendor request headers that change what the upstream does travel to that vendor's family, and nowhere else. */
 

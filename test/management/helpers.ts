@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from '../../core/plugin-host/plugin.ts'
 
 /** Lets a test play a remote client: `x-test-client-ip` becomes the client's address. */
 export const fakeAddressPlugin = defineProxyPlugin({

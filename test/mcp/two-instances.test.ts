@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 import { referenceServers, until } from './servers.ts'
 import type { ToolCallRecord } from '../../plugins/mcp/gateway.ts'
 

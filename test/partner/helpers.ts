@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createProxy } from '../../core/app.ts'
-import { listen } from '../../core/server.ts'
+import { listen } from '../../core/runtime/server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
-import { defineProxyPlugin } from '../../core/plugin.ts'
+import { defineProxyPlugin } from '../../core/plugin-host/plugin.ts'
 import type { TestProxy } from '../helpers/proxy-server.ts'
 
 export interface PartnerRecord { method: string; url: string; headers: IncomingMessage['headers']; body: string }

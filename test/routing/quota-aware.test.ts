@@ -3,7 +3,7 @@ import OpenAI from 'openai'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 /** Share of its token window each upstream key has left, as its rate-limit headers report it. */
 let remaining: Record<string, number> = {}

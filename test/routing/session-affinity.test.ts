@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { startCachingUpstream, type CachingUpstream } from '../helpers/caching-upstream.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 let upstream: CachingUpstream
 let failing = new Set<string>()

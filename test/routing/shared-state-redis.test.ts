@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 let upstream: MockUpstream
 let one: TestProxy

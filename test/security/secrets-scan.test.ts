@@ -7,7 +7,7 @@ import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-ser
 import { parse } from 'yaml'
 import { createConsola } from 'consola'
 import { createProxy, type Proxy } from '../../core/app.ts'
-import { listen, type RunningServer } from '../../core/server.ts'
+import { listen, type RunningServer } from '../../core/runtime/server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createProxyStorage, type StorageOptions } from '../../core/storage.ts'
+import { createProxyStorage, type StorageOptions } from '../../core/storage/storage.ts'
 
 const fsBase = mkdtempSync(join(tmpdir(), 'proxy-storage-'))
 afterAll(() => rmSync(fsBase, { recursive: true, force: true }))

@@ -4,7 +4,7 @@ import type { Storage } from 'unstorage'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'
-import { createProxyStorage } from '../../core/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 import { clientKey as familyClientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**

@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
-import { readClientKey } from '../../../core/client-key.ts'
+import { readClientKey } from '../../../core/edge/client-key.ts'
 import { familyModels, startFamilyProxy, type Family, type FamilyProxy } from '../../helpers/family-proxy.ts'
 
 /** One request a client made to the proxy, as it arrived, with the status it got. */

@@ -1,0 +1,90 @@
+import { getRequestIP, type H3Event } from 'h3'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import { clientKeyId, readClientKey } from './client-key.ts'
+import { ProxyError } from '../errors/proxy-error.ts'
+import { defineObjectState } from '../kernel/request-state.ts'
+
+/**
+ * On an in-process Request (not reachable from the network): `true` or the client key = already
+ * authorized (the partner routes checked it); a `SocketPeer` = a WebSocket's request, checked as that
+ * socket's client each time, so a revoked key or a refused page stops at its next call.
+ */
+export const trustedClient = defineObjectState<Request, string | true | SocketPeer>('trusted-client', { shared: true })
+
+/** What the WebSocket upgrade request told about its client. */
+export interface SocketPeer { key: string | undefined; ip: string | undefined; headers: Headers }
+
+const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopback.has(ip) || ip.startsWith('127.'))
+
+/**
+ * A request a browser sent on behalf of another site's page. Browsers send `Sec-Fetch-Site` (and
+ * `Origin` on cross-origin and WebSocket requests); curl and SDKs send neither and are never refused.
+ */
+export function isCrossSiteBrowserRequest(headers: Headers): boolean {
+  const site = headers.get('sec-fetch-site')
+  if (site) return site !== 'same-origin' && site !== 'none'
+  const origin = headers.get('origin')
+  if (origin === null) return false
+  try {
+    return new URL(origin).host !== headers.get('host')
+  } catch {
+    return true // `Origin: null`: a sandboxed frame or a file:// page
+  }
+}
+
+/** A Host header naming this machine; any other name reached a loopback socket through DNS rebinding. */
+export function isLoopbackHost(host: string | null): boolean {
+  if (!host) return true
+  const name = (host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')).toLowerCase()
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || name === '[::ffff:127.0.0.1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+}
+
+/** Any client key at all: `api-keys`, or a plugin's named keys (`client-keys`). */
+const hasClientKeys = (kernel: ProxyKernel) => kernel.config['api-keys'].length > 0 || kernel.services.clientKeys?.configured() === true
+
+/**
+ * The client-key rule for a request (or a socket's request): a configured key, or with no `api-keys`
+ * a loopback client that is not a web page of another site. Returns the key (undefined in the no-keys
+ * mode without one); throws the 401/403 to answer.
+ */
+export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined, ip: () => string | undefined, headers: Headers): string | undefined {
+  if (!hasClientKeys(kernel)) {
+    if (!isLoopback(ip())) throw new ProxyError(401, 'no client API keys are configured: only local clients may connect', 'authentication_error', 'invalid_api_key')
+    // Without keys the proxy cannot tell the operator's tools from a page the operator happens to visit.
+    if (isCrossSiteBrowserRequest(headers) || !isLoopbackHost(headers.get('host'))) {
+      throw new ProxyError(403, 'no client API keys are configured: requests from web pages of other sites (or through another host name) are refused; set api-keys to serve browsers', 'permission_error', 'cross_site_request')
+    }
+    return sent
+  }
+  if (!sent) throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
+  const match = kernel.matchClientKey(sent)
+  if (!match) throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
+  const refusal = kernel.services.clientKeys?.refusal(match)
+  if (refusal) throw new ProxyError(401, refusal, 'authentication_error', 'invalid_api_key')
+  return match
+}
+
+/**
+ * Client-key check of a client endpoint. With no `api-keys` configured, only loopback clients are
+ * served (handy for a laptop, never an open relay on a public interface), and no cross-site page.
+ */
+export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
+  const trusted = trustedClient.get(event.req)
+  if (trusted) {
+    if (trusted === true) return undefined
+    if (typeof trusted === 'string') return trusted
+    return checkClientAccess(kernel, trusted.key, () => trusted.ip, trusted.headers)
+  }
+  const sent = readClientKey(event.req.headers, event.url)
+  try {
+    return checkClientAccess(kernel, sent, () => getRequestIP(event), event.req.headers)
+  } catch (error) {
+    // A refused client, in the log (rate-limited, the key masked).
+    const why = (error as ProxyError).status === 403 ? 'a web page of another site'
+      : !hasClientKeys(kernel) ? 'no api-keys configured and not a local client'
+      : sent ? `${kernel.matchClientKey(sent) ? 'refused' : 'unknown'} key ${kernel.services.clientKeys?.nameOf(sent) ?? clientKeyId(sent)}` : 'no key'
+    kernel.warnLimited('client-key', `client refused: ${why} from ${getRequestIP(event) ?? 'unknown'} on ${event.req.method} ${event.url.pathname}`)
+    throw error
+  }
+}

@@ -1,0 +1,64 @@
+import { FastResponse } from 'srvx'
+import type { Readable, Writable } from 'node:stream'
+import type { H3Event } from 'h3'
+import { SocketPipe } from '../upstream/socket-pipe.ts'
+import { defineObjectState } from '../kernel/request-state.ts'
+
+/** CORS headers of the spec's Versioning section: on every response, errors included. */
+export const corsHeaders: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': '*',
+  // Browser clients may read what the proxy says about an answer (CORS hides other headers from scripts).
+  'access-control-expose-headers': 'x-request-id, x-proxy-dropped, x-proxy-overhead-ms, x-proxy-served-model, retry-after',
+}
+
+const jsonType = { 'content-type': 'application/json' }
+
+export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  // srvx's FastResponse: written straight to the Node socket, no web-stream body on the hot path.
+  return new FastResponse(JSON.stringify(body), { status, headers: headers ? { ...jsonType, ...headers } : jsonType })
+}
+
+/** Response headers of an SSE stream (spec Events 1). */
+export const sseHeaders: Record<string, string> = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+}
+
+/** What an answer's body can be: whole text, or a stream (something srvx can `pipe` into the socket, no web stream). */
+export type AnswerBody = string | ReadableStream<Uint8Array> | { pipe(destination: Writable): unknown }
+
+/** Set on a response that already carries the base headers (CORS, X-Request-ID): the app middleware leaves it alone. */
+export const hasBaseHeaders = defineObjectState<Response, true>('base-headers', { shared: true })
+
+/**
+ * A 200 answer of the pipeline with the middleware's base headers in its init object: touching
+ * `response.headers` afterwards would build a web Headers object per request (~5% of a proxied request).
+ */
+export function answerResponse(event: H3Event, body: AnswerBody, headers: Record<string, string>): Response {
+  const base = event.context.baseHeaders
+  // srvx types FastResponse as the web Response, but pipes a body with `pipe` into the socket (its
+  // `_toNodeResponse`), and through a PassThrough into the web Response if someone reads `body`.
+  const response = new FastResponse(body as BodyInit, { status: 200, headers: base ? { ...base, ...headers } : headers })
+  if (base) hasBaseHeaders.set(response, true)
+  return response
+}
+
+/**
+ * Read a request body to its end and drop it. A server that answers and closes while body bytes are
+ * still arriving resets the connection, and the client may lose the answer with it.
+ */
+export async function discardBody(request: Request): Promise<void> {
+  if (!request.body) return
+  try {
+    for await (const _chunk of request.body as unknown as AsyncIterable<Uint8Array>) { /* dropped */ }
+  } catch {} // the client went away: nothing to answer anyway
+}
+
+/** A Node stream (an upstream body) as the response: piped into the socket, no web stream per chunk. */
+export function pipedResponse(source: Readable, status: number, headers: HeadersInit): Response {
+  return new FastResponse(new SocketPipe(source) as unknown as BodyInit, { status, headers })
+}

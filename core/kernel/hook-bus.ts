@@ -1,0 +1,169 @@
+import { HookableCore } from 'hookable'
+import type { ProxyHooks } from './hooks.ts'
+import { ProxyError } from '../errors/proxy-error.ts'
+import { createLogLimiter } from './log-limit.ts'
+
+type HookName = keyof ProxyHooks & string
+type Listener = (...args: any[]) => unknown
+type ArgsOf<N extends HookName> = Parameters<ProxyHooks[N]>
+
+/**
+ * Built-in hooks whose listeners watch or decorate, never decide: the kernel calls them with
+ * `callObservers`, so a failing listener is logged with its plugin's name and the request (or reload,
+ * or shutdown) goes on as if that listener were not there. Every other hook is deciding: a failure
+ * fails what called it (the request gets a 500 in its client's format). See docs/hooks.md.
+ */
+export const observerHooks = ['attempt-result', 'upstream-reply', 'before-response', 'after-response', 'config-reload', 'close'] as const satisfies readonly HookName[]
+
+export interface HookBusOptions {
+  /** Where failures of observer listeners go (rate-limited per plugin and hook). */
+  logError: (message: string) => void
+}
+
+/**
+ * The kernel's hook bus: hookable's `HookableCore` (no `console.createTask` per call) plus what a
+ * plugin host needs: who registered each listener, `hookOnce`, and observer calls that contain failures.
+ *
+ * Listener lists are copy-on-write: registering or removing builds a new array, so a call walks the
+ * list it started with (a `hookOnce` listener removing itself never skips the next one) and no call
+ * copies it. A hook with no listeners costs one property read.
+ */
+export class ProxyHookBus extends HookableCore<ProxyHooks> {
+  /** The plugin each listener came from (set while that plugin's `setup` runs). */
+  private readonly owners = new WeakMap<Listener, string>()
+  private owner: string | undefined
+  private readonly report: (kind: string, message: string) => void
+
+  constructor(options: HookBusOptions) {
+    super()
+    this.report = createLogLimiter(options.logError)
+  }
+
+  override hook<N extends HookName>(name: N, fn: ProxyHooks[N]): () => void {
+    if (!name || typeof fn !== 'function') return () => {}
+    if (this.owner) this.owners.set(fn, this.owner)
+    this._hooks[name] = [...(this._hooks[name] ?? []), fn]
+    let registered: ProxyHooks[N] | undefined = fn
+    return () => {
+      if (registered) this.removeHook(name, registered)
+      registered = undefined
+    }
+  }
+
+  /** `fn` runs on the next call of `name` only. */
+  hookOnce<N extends HookName>(name: N, fn: ProxyHooks[N]): () => void {
+    let ran = false
+    const once = ((...args: unknown[]) => {
+      if (ran) return
+      ran = true
+      unregister()
+      return (fn as Listener)(...args)
+    }) as ProxyHooks[N]
+    const unregister = this.hook(name, once)
+    return unregister
+  }
+
+  override removeHook<N extends HookName>(name: N, fn: ProxyHooks[N]): void {
+    const list = this._hooks[name]
+    const index = list ? list.indexOf(fn) : -1
+    if (index === -1) return
+    const next = list!.filter((_, i) => i !== index)
+    this._hooks[name] = next.length ? next : undefined
+  }
+
+  /**
+   * A deciding hook: listeners run one after the other, and the first failure stops the call. A
+   * `ProxyError` (or a request validation error) thrown on purpose reaches the client as it is; anything
+   * else becomes a 500 naming the plugin and the hook, with the original as `cause`.
+   */
+  override callHook<N extends HookName>(name: N, ...args: ArgsOf<N>): void | Promise<void> {
+    const list = this._hooks[name]
+    if (list) return this.decide(name, list, args, 0)
+  }
+
+  /**
+   * An observer hook: every listener runs, one after the other, whatever the others did. A listener that
+   * throws or rejects is logged with its plugin's name. Never throws, never rejects; returns a promise
+   * only when a listener was async.
+   */
+  callObservers<N extends HookName>(name: N, ...args: ArgsOf<N>): void | Promise<void> {
+    const list = this._hooks[name]
+    if (list) return this.observe(name, list, args, 0)
+  }
+
+  /** Whether `name` has listeners: a caller may skip building a context nobody reads. */
+  listens(name: HookName): boolean {
+    return this._hooks[name] !== undefined
+  }
+
+  /** Runs `setup` so that every listener it registers (until its promise settles) is `plugin`'s. */
+  async asPlugin<T>(plugin: string, setup: () => T | Promise<T>): Promise<T> {
+    const previous = this.owner
+    this.owner = plugin
+    try {
+      return await setup()
+    } finally {
+      this.owner = previous
+    }
+  }
+
+  /** The plugin a listener came from, for messages: `plugin "routing"`, or the function's own name. */
+  ownerOf(fn: Listener): string {
+    const owner = this.owners.get(fn)
+    return owner ? `plugin "${owner}"` : `a listener${fn.name ? ` (${fn.name})` : ''}`
+  }
+
+  private decide(name: string, list: Listener[], args: unknown[], start: number): void | Promise<void> {
+    for (let i = start; i < list.length; i++) {
+      const fn = list[i]!
+      let result: unknown
+      try {
+        result = fn(...args)
+      } catch (error) {
+        return Promise.reject(this.failed(name, fn, error))
+      }
+      if (isThenable(result)) return Promise.resolve(result).then(() => this.decide(name, list, args, i + 1), (error) => { throw this.failed(name, fn, error) })
+    }
+  }
+
+  private observe(name: string, list: Listener[], args: unknown[], start: number): void | Promise<void> {
+    for (let i = start; i < list.length; i++) {
+      const fn = list[i]!
+      try {
+        const result = fn(...args)
+        if (isThenable(result)) {
+          return Promise.resolve(result).then(
+            () => this.observe(name, list, args, i + 1),
+            (error) => {
+              this.logObserverFailure(name, fn, error)
+              return this.observe(name, list, args, i + 1)
+            },
+          )
+        }
+      } catch (error) {
+        this.logObserverFailure(name, fn, error)
+      }
+    }
+  }
+
+  private logObserverFailure(name: string, fn: Listener, error: unknown): void {
+    const who = this.ownerOf(fn)
+    try {
+      this.report(`${who}:${name}`, `${who}: its ${name} hook failed (ignored; the rest goes on without it): ${describe(error)}`)
+    } catch {}
+  }
+
+  /** What a failed deciding listener turns into: its own client error, or a 500 that names it. */
+  private failed(name: string, fn: Listener, error: unknown): unknown {
+    const kind = (error as Error | undefined)?.name
+    if (kind === 'ProxyError' || kind === 'RequestValidationError') return error
+    return new ProxyError(500, `${this.ownerOf(fn)} failed in its ${name} hook`, 'server_error', 'plugin_hook_failed', { cause: error })
+  }
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> => !!value && typeof (value as PromiseLike<unknown>).then === 'function'
+const describe = (error: unknown) => error instanceof Error ? error.stack ?? `${error.name}: ${error.message}` : String(error)
+
+export function createProxyHooks(options: HookBusOptions): ProxyHookBus {
+  return new ProxyHookBus(options)
+}

@@ -1,0 +1,53 @@
+import { createJiti } from 'jiti'
+import type { z } from 'zod'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { ProviderDef } from '../provider/provider.ts'
+import { entryAliases, forgetProjectModules, isBuiltinFile, shareHostEntries } from './module-graph.ts'
+import { isAbsolute } from 'node:path'
+
+export interface ProxyPlugin {
+  name: string
+  /** Extra config keys this plugin owns, validated with the rest of the YAML. */
+  configSchema?: z.ZodType
+  /**
+   * Provider families this plugin brings, registered before its `setup`. Declared here (not only with
+   * `kernel.registerProvider`) so their config keys are known before the YAML is validated.
+   */
+  providers?: ProviderDef<any>[]
+  /** Plugins (by name) whose services this one uses: they set up first, and a missing one stops the start with its name. */
+  needs?: string[]
+  /** Plugins (by name) to set up after when they are loaded (optional services), without requiring them. */
+  after?: string[]
+  setup?(proxy: ProxyKernel): void | Promise<void>
+}
+
+export function defineProxyPlugin<T extends ProxyPlugin>(plugin: T): T {
+  return plugin
+}
+
+export type PluginSpec = string | ProxyPlugin
+
+/**
+ * Built-in and third-party plugins load the same way: a module path resolved from `cwd`, imported through
+ * jiti into one module graph (core/plugin-host/module-graph.ts). Built-ins are read once per process; a project's
+ * own files are read afresh on every build, so `proxy dev` picks up an edited plugin. Our own files run
+ * without jiti's interop Proxy around every module (each call across modules paid its get trap, ~5-10%
+ * of a proxied request's CPU); code from elsewhere keeps jiti's full interop, so any import style of
+ * any package works there as it does under Node.
+ */
+export async function loadPlugins(specs: PluginSpec[], cwd: string): Promise<ProxyPlugin[]> {
+  await shareHostEntries()
+  const options = { moduleCache: true, alias: entryAliases }
+  const own = createJiti(`${cwd}/`, { ...options, interopDefault: false })
+  const foreign = createJiti(`${cwd}/`, options)
+  if (specs.some(spec => typeof spec === 'string' && !(isAbsolute(spec) && isBuiltinFile(spec)))) forgetProjectModules()
+  const plugins: ProxyPlugin[] = []
+  for (const spec of specs) {
+    if (typeof spec !== 'string') { plugins.push(spec); continue }
+    const jiti = isAbsolute(spec) && isBuiltinFile(spec) ? own : foreign
+    const mod = await jiti.import<ProxyPlugin>(spec, { default: true })
+    if (!mod || (typeof mod.setup !== 'function' && !Array.isArray(mod.providers))) throw new Error(`plugin ${spec} does not export a defineProxyPlugin() default`)
+    plugins.push(mod)
+  }
+  return plugins
+}

@@ -1,0 +1,129 @@
+import type { JsonBody } from '../json/index.ts'
+import { Agent, type Dispatcher } from 'undici'
+import { Readable } from 'node:stream'
+import type { ClientSignal } from '../edge/client-abort.ts'
+
+export interface UpstreamHttpRequest {
+  url: string
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
+  headers: Record<string, string>
+  /**
+   * JSON body: a handle to read, replace or edit (core/json/json-body.ts), written to bytes once after
+   * every `before-upstream` hook. Untouched, it is the client's own bytes.
+   */
+  json?: JsonBody
+  /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
+  body?: string | Buffer | Readable
+  /** Outbound proxy for this request; '' or undefined = direct. */
+  proxyUrl?: string
+}
+
+export interface UpstreamHttpResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: Readable & { text(): Promise<string> }
+}
+
+/**
+ * No cap on connections per origin: a long agent stream holds its socket for minutes, and a cap would
+ * queue every request past it behind them (256 did: 1,000 streams ran in four waves). Idle sockets
+ * close after keepAliveTimeout.
+ */
+const agentOptions = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 }
+const newAgent = () => new Agent(agentOptions)
+
+/** Process-wide pools (one module graph per process: core/plugin-host/module-graph.ts), one keep-alive pool for every sender. */
+let directAgent = newAgent()
+const dispatchers = new Map<string, Dispatcher>()
+
+/** Outbound proxy dispatchers by URL scheme (registered by the outbound-proxy plugin). */
+export const proxyDispatcherFactories = new Map<string, (proxyUrl: string) => Dispatcher>()
+
+export function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
+  if (!proxyUrl) {
+    if (!connectMs) return directAgent
+    // One pool per connect timeout (in practice: one per process).
+    const key = `direct:${connectMs}`
+    let agent = dispatchers.get(key)
+    if (!agent) dispatchers.set(key, agent = new Agent({ ...agentOptions, connect: { timeout: connectMs } }))
+    return agent
+  }
+  let dispatcher = dispatchers.get(proxyUrl)
+  if (!dispatcher) {
+    const scheme = proxyUrl.slice(0, proxyUrl.indexOf(':'))
+    const factory = proxyDispatcherFactories.get(scheme)
+    if (!factory) throw new Error(`unsupported proxy scheme: ${scheme}`)
+    dispatcher = factory(proxyUrl)
+    dispatchers.set(proxyUrl, dispatcher)
+  }
+  return dispatcher
+}
+
+export interface UpstreamTimeouts { connectMs?: number; firstByteMs?: number; idleMs?: number }
+
+/** `https://host:port/path?query` -> [origin, path]: undici's dispatcher takes them apart, no URL object per request. */
+export function splitUrl(url: string): [string, string] {
+  const slash = url.indexOf('/', url.indexOf('//') + 2)
+  return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)]
+}
+
+export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
+  return req.body ?? req.json?.bytes()
+}
+
+/** A written-out body this large is handed over to be read once (below): a smaller one costs less kept. */
+const letGoBytes = 16 * 1024
+
+/**
+ * undici keeps a request's body until its answer ends: minutes for an agent's stream, a whole written-out
+ * body per stream (1,000 translated 76 KB streams kept ~100 MB). Handed over as a stream read once, the
+ * bytes are let go when written; the explicit content-length keeps the wire the same (undici writes that
+ * header itself, in the same place, for bytes). The client's own bytes are kept by the request anyway:
+ * they go as they are.
+ */
+function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; headers: UpstreamHttpRequest['headers'] } {
+  const body = bodyOf(req)
+  // Only bytes the proxy wrote out: the client's own are kept by the request anyway.
+  const json = req.body === undefined ? req.json : undefined
+  if (!json || json.asClientSent || !Buffer.isBuffer(body)) return { body, headers: req.headers }
+  const length = body.length
+  if (length < letGoBytes || Object.keys(req.headers).some(name => name.toLowerCase() === 'content-length')) return { body, headers: req.headers }
+  json.forgetWritten()
+  let bytes: Buffer | string | undefined = body
+  const once = new Readable({
+    read() {
+      const chunk = bytes
+      bytes = undefined
+      this.push(chunk ?? null)
+      if (chunk !== undefined) this.push(null)
+    },
+  })
+  return { body: once, headers: { ...req.headers, 'content-length': String(length) } }
+}
+
+/** Send one upstream request; the body stays a stream. When `signal` fires, the upstream socket closes. */
+export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<UpstreamHttpResponse> {
+  const [origin, path] = splitUrl(req.url)
+  const { body, headers } = sentOnce(req)
+  const res = await dispatcherFor(req.proxyUrl, timeouts.connectMs).request({
+    origin,
+    path,
+    method: req.method,
+    headers,
+    body,
+    signal: signal as AbortSignal | undefined,
+    // undici: headersTimeout = until the response starts; bodyTimeout = the longest silence inside it.
+    headersTimeout: timeouts.firstByteMs,
+    bodyTimeout: timeouts.idleMs,
+  })
+  return { status: res.statusCode, headers: res.headers, body: res.body }
+}
+
+/** Close every pooled socket (shutdown); later requests get a fresh pool. */
+export async function closeUpstreamPools(force = false): Promise<void> {
+  const closing = [directAgent, ...dispatchers.values()]
+  directAgent = newAgent()
+  dispatchers.clear()
+  // `force`: what still runs is abandoned (a drain that ran out); otherwise in-flight calls finish first.
+  await Promise.allSettled(closing.map(d => force ? d.destroy() : d.close()))
+}
