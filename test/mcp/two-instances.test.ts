@@ -41,10 +41,14 @@ afterAll(async () => {
 function alternatingClient(key = 'fleet-key'): { client: Client; landed: string[] } {
   const landed: string[] = []
   let turn = 0
+  let callTurn = 0
   const transport = new StreamableHTTPClientTransport(new URL(`${proxies[0].url}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
     fetch: (input, init) => {
-      const target = proxies[turn++ % 2].url
+      // Tool calls alternate on their own count: the SDK's other requests (its GET stream, notifications)
+      // come at times of their own, and counting them too could send every call to one instance.
+      const isCall = typeof init?.body === 'string' && init.body.includes('"tools/call"')
+      const target = proxies[(isCall ? callTurn++ : turn++) % 2].url
       landed.push(target)
       return fetch(String(input).replace(proxies[0].url, target), init)
     },
