@@ -7,6 +7,7 @@ import { builtinPlugins } from './plugin-host/builtins.ts'
 import { orderPlugins } from './plugin-host/plugin-order.ts'
 import { corsHeaders, discardBody, hasBaseHeaders, jsonResponse } from './edge/respond.ts'
 import { pathErrorResponse } from './errors/path-errors.ts'
+import { answerHead } from './edge/head.ts'
 import { createProxyStorage } from './storage/storage.ts'
 import { sweepAtomicTempFiles } from './config/sweep-temp.ts'
 import { dirname } from 'node:path'
@@ -91,6 +92,7 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   kernel.hooks.hook('close', () => fleet.close())
 
   app.all('/**', async (event) => {
+    if (event.req.method === 'HEAD') return answerHead(app, event)
     await discardBody(event.req)
     return pathErrorResponse(kernel, event.url.pathname, { status: 404, message: `no route for ${event.req.method} ${event.url.pathname}`, type: 'invalid_request_error', code: 'not_found' })
   })

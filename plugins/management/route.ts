@@ -2,7 +2,7 @@ import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { ConfigError } from 'model-proxy/kit/config'
 import { jsonDeeperThan, maxJsonDepth } from 'model-proxy/kit/guards'
-import { discardBody } from 'model-proxy/kit/http'
+import { answerHead, discardBody } from 'model-proxy/kit/http'
 import { ManagementError, fail, reply } from './respond.ts'
 import { changeOrigin } from './config-store.ts'
 
@@ -35,10 +35,12 @@ export function addManagementRoute(kernel: ProxyKernel, guard: Guard, methods: M
 /** Any other path under the base: the access rules, then a 404 in the management format. */
 export function addManagementFallback(kernel: ProxyKernel, guard: Guard): void {
   kernel.app.all(`${base}/**`, async (event) => {
+    if (event.req.method === 'HEAD') return answerHead(kernel.app, event)
     await discardBody(event.req)
     return await guard.check(event) ?? fail(404, `no management route for ${event.req.method} ${event.url.pathname}`)
   })
   kernel.app.all(base, async (event) => {
+    if (event.req.method === 'HEAD') return answerHead(kernel.app, event)
     await discardBody(event.req)
     return await guard.check(event) ?? fail(404, 'no management route here: see /v0/management/config')
   })
