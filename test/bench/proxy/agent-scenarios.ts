@@ -10,12 +10,15 @@ export interface Side { name: string; run: Running; headers?: Record<string, str
 type Row = Record<string, string | number>
 
 const fmt = (n: number, digits = 2) => Number(n.toFixed(digits))
-export const agentCases = [
+export interface AgentCase { kb: number; mode: string; model: string; first?: boolean }
+export const agentCases: readonly AgentCase[] = [
   { kb: 76, mode: 'same format (messages -> beta)', model: 'bench-claude' },
   { kb: 76, mode: 'translated (messages -> compat)', model: 'bench' },
   { kb: 150, mode: 'same format (messages -> beta)', model: 'bench-claude' },
   { kb: 150, mode: 'translated (messages -> compat)', model: 'bench' },
-] as const
+]
+/** The 76 KB request as the first of a session: nothing in it was sent before (no cache can answer for it). */
+export const firstRequestCases: readonly AgentCase[] = agentCases.filter(test => test.kb === 76).map(test => ({ ...test, first: true }))
 
 /**
  * Every request is the agent's next turn: the same history and tools, and a last message of its own. A
@@ -23,6 +26,8 @@ export const agentCases = [
  * parsed-part-cache.ts) more than real sessions are.
  */
 const nextTurn = (body: Record<string, unknown>) => ({ ...body, messages: [...(body.messages as unknown[]), { role: 'user', content: `turn ${varyMark}` }] })
+/** A session's first request: every message carries the request's own number, so no part of it came before. */
+const firstTurn = (body: Record<string, unknown>) => ({ ...body, messages: (body.messages as Array<{ content: unknown }>).map(message => ({ ...message, content: typeof message.content === 'string' ? `${varyMark} ${message.content}` : [{ type: 'text', text: varyMark }, ...(message.content as unknown[])] })) })
 
 /** c=16 throughput and CPU per request, every side interleaved per round; medians. */
 async function loadSide(side: Side, body: Record<string, unknown>, seconds: number) {
@@ -57,10 +62,10 @@ async function sequential(sides: Side[], body: Record<string, unknown>, count: n
  * the floor's, and the added time of one request at c=1. Sides that cannot serve a case (a peer without
  * a same-format route) are left out of it.
  */
-export async function agentRows(floor: Running, proxy: Running, peers: Array<Side & { cases: 'translated' | 'same' }>, seconds: number, rounds: number, cases: ReadonlyArray<typeof agentCases[number]> = agentCases): Promise<Row[]> {
+export async function agentRows(floor: Running, proxy: Running, peers: Array<Side & { cases: 'translated' | 'same' }>, seconds: number, rounds: number, cases: readonly AgentCase[] = agentCases): Promise<Row[]> {
   const rows: Row[] = []
   for (const test of cases) {
-    const body = nextTurn(agentBody(test.kb, test.model))
+    const body = (test.first ? firstTurn : nextTurn)(agentBody(test.kb, test.model))
     const translated = test.model === 'bench'
     const sides: Side[] = [{ name: 'floor', run: floor }, { name: 'this proxy', run: proxy }, ...peers.filter(p => p.cases === (translated ? 'translated' : 'same'))]
     // Warm: JIT, pools. The proxy's first seconds cost about twice its steady state, and it idles while the peers run.
@@ -75,7 +80,7 @@ export async function agentRows(floor: Running, proxy: Running, peers: Array<Sid
       const rps = median(list.map(r => r.rps))
       const cpu = median(list.map(r => r.cpu))
       rows.push({
-        case: `${Math.round(JSON.stringify(body).length / 1024)} KB, ${test.mode}`, side: side.name,
+        case: `${Math.round(JSON.stringify(body).length / 1024)} KB${test.first ? ' first request' : ''}, ${test.mode}`, side: side.name,
         'rps c=16': fmt(rps, 0), 'ratio to floor': fmt(rps / floorRps), 'p99 ms': median(list.map(r => r.p99)),
         'CPU ms/request': fmt(cpu / 1000, 2), 'CPU / floor': side.name === 'floor' ? '' : fmt(cpu / floorCpu),
         'c=1 ms': fmt(c1.get(side.name)!, 2), 'added c=1 ms': side.name === 'floor' ? '' : fmt(c1.get(side.name)! - c1.get('floor')!, 2),

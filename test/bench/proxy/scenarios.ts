@@ -38,6 +38,33 @@ export async function throughputRows(floor: string, proxy: string, seconds: numb
   return rows
 }
 
+/**
+ * The same small requests streamed, against a mock that writes each of the 64 events on its own (as
+ * upstreams send tokens): what a coding agent's short turns cost. Floor and proxy read the same number of
+ * upstream chunks, so the proxy's per-request work is measured beside the floor's per-event work.
+ */
+export async function streamedThroughputRows(floor: string, proxy: string, seconds: number, rounds: number) {
+  const rows: Array<Record<string, string | number>> = []
+  const sse = { accept: 'text/event-stream' }
+  const streamedMessages = { ...messagesBody, stream: true }
+  const row = (name: string, r: Awaited<ReturnType<typeof interleave>>) => rows.push({
+    scenario: name, 'floor rps': fmt(r.floor.rps, 0), 'proxy rps': fmt(r.proxy.rps, 0), 'ratio': fmt(r.proxy.rps / r.floor.rps),
+    'floor p50 ms': r.floor.p50, 'proxy p50 ms': r.proxy.p50, 'added p50 ms': fmt(r.proxy.p50 - r.floor.p50), 'floor p99 ms': r.floor.p99, 'proxy p99 ms': r.proxy.p99, errors: r.floor.errors + r.proxy.errors,
+  })
+  for (const connections of [32, 1]) {
+    row(`same-format chat stream, c=${connections}`, await interleave(rounds,
+      () => load(`${floor}/v1/chat/completions`, chatBody('bench', true), connections, seconds, sse),
+      () => load(`${proxy}/v1/chat/completions`, chatBody('bench', true), connections, seconds, sse)))
+  }
+  row('translated stream: chat client -> messages upstream, c=32', await interleave(rounds,
+    () => load(`${floor}/v1/chat/completions`, chatBody('bench', true), 32, seconds, sse),
+    () => load(`${proxy}/v1/chat/completions`, chatBody('bench-claude', true), 32, seconds, sse)))
+  row('translated stream: messages client -> chat upstream, c=32', await interleave(rounds,
+    () => load(`${floor}/v1/messages`, streamedMessages, 32, seconds, sse),
+    () => load(`${proxy}/v1/messages`, streamedMessages, 32, seconds, sse)))
+  return rows
+}
+
 /** Time to first and last byte of a 64-delta stream, sequentially, floor vs proxy (median ms). */
 export async function streamRows(floor: string, proxy: string, count: number) {
   const agent = new Agent({ keepAliveTimeout: 10_000 })
