@@ -1,5 +1,6 @@
 import type { RawStrings } from './raw-strings.ts'
 import type { JsonPartCache } from './json-part-cache.ts'
+import { longStringBytes } from './body-scan.ts'
 import { derivedOf, minDerivedLength, type DerivedString } from './derived-strings.ts'
 
 /**
@@ -80,8 +81,8 @@ function joinRuns(pieces: Piece[]): Piece[] {
   return runs
 }
 
-/** Strings shorter than this are not looked up (a 256-byte token holds at least 42 characters, all escaped as `\uXXXX`). */
-const minRawLength = 42
+/** Strings shorter than this are not looked up (a noted token holds at least this many characters, all escaped as `\uXXXX`). */
+const minRawLength = Math.floor(longStringBytes / 6)
 
 /**
  * Levels split into parts: the request's keys and each element of its lists (a message, a tool); those

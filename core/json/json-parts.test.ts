@@ -61,7 +61,7 @@ describe('ClientBody.object on a large body', () => {
 })
 
 describe('parseByParts with long strings noted (raw-strings.ts)', () => {
-  const long = (seed: string) => `${seed} ${'line of code\\n\\t\\"quoted\\" \\u00e9 — '.repeat(12)}`
+  const long = (seed: string) => `${seed} ${'line of code\\n\\t\\"quoted\\" \\u00e9 — '.repeat(450)}`
   const parsed = (text: string, whole = 32_768) => {
     const bytes = Buffer.from(text)
     const strings = new RawStrings(bytes)

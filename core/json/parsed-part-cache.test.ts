@@ -14,7 +14,7 @@ function parse(text: string, cache: ParsedPartCache, scope = 'key-1') {
   return { value: parseByParts(bytes, scan, wholeBytes, strings, { cache, scope }), strings, bytes }
 }
 
-const escaped = (seed: string) => `${seed} caf\\u00e9 \\/ \\n \\"quoted\\" ${'line\\n'.repeat(80)}`
+const escaped = (seed: string) => `${seed} caf\\u00e9 \\/ \\n \\"quoted\\" ${'line\\n'.repeat(2800)}`
 const message = (seed: string) => `{"role":"user","content":[{"type":"tool_result","tool_use_id":"t${seed}","content":"${escaped(seed)}"}]}`
 const tool = (seed: string) => `{"name":"tool${seed}","description":"${escaped(`d${seed}`)}","input_schema":{"type":"object","properties":{"p":{"type":"string","description":"${'x'.repeat(900)}"}}}}`
 const body = (messages: string[], tools: string[]) => `{"model":"m","messages":[${messages.join(',')}],"tools":[${tools.join(',')}],"stream":true}`
