@@ -27,9 +27,10 @@ async function upstreamBody(family: typeof families[number], key: string, body: 
 }
 
 it('/metrics counts the lookups of both caches and the bytes they hold', async () => {
-  // A body with a long string is parsed by parts (smaller ones are parsed whole, without the cache).
-  await upstreamBody('compat', clientKey, turn(familyModels.compat, [nextMessage]))
-  await upstreamBody('compat', clientKey, turn(familyModels.compat, [nextMessage]))
+  // A body over 32 KB is parsed by parts (smaller ones are parsed whole, without the cache).
+  const large = turn(familyModels.compat, [said(`metrics ${'and more '.repeat(4000)}`)])
+  await upstreamBody('compat', clientKey, large)
+  await upstreamBody('compat', clientKey, large)
   const text = await (await fetch(`${setup.proxy.url}/metrics`)).text()
   // `name{labels} value`, the labels written as given.
   const value = (series: string) => Number(text.split('\n').find(line => line.startsWith(`${series} `))?.split(' ')[1])
