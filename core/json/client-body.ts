@@ -5,7 +5,7 @@ import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
-import { clientPartCache } from './caches.ts'
+import { turnCache } from './caches.ts'
 
 /** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
 export interface ClientBodySource { readonly text: string; bytes: Buffer }
@@ -66,7 +66,7 @@ export class ClientBody {
 
   /**
    * @param scope whose body this is (the client key): parts parsed for earlier bodies of the same scope
-   *   may be copied instead of parsed again (core/json/parsed-part-cache.ts), never another scope's.
+   *   may be copied instead of parsed again (core/json/turn-cache.ts), never another scope's.
    */
   constructor(readonly bytes: Buffer, readonly scope = '') {
     checkUtf8(bytes)
@@ -103,7 +103,7 @@ export class ClientBody {
     const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>
     try {
-      body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: clientPartCache, scope: this.scope })
+      body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: turnCache, scope: this.scope })
     } catch {
       // The scan does not validate values: the whole parse says what is wrong.
       return parseJsonObject(this.bytes, true)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { jsonBytes } from './json-bytes.ts'
 import { ClientBody } from './client-body.ts'
-import { JsonPartCache } from './json-part-cache.ts'
+import { TurnCache } from './turn-cache.ts'
 import { dataUrl, parseDataUrl } from '../canonical/files.ts'
 
 // The client body each parsed object came from: its long strings are what the writer copies.
@@ -85,7 +85,7 @@ describe('jsonBytes with derived strings (data URLs: core/json/derived-strings.t
   const base64 = 'QUJD/'.repeat(5000)
   const spelledBase64 = base64.replaceAll('/', '\\/')
   const parsedBody = (json: string) => parse(Buffer.from(json))
-  const written = (value: unknown, body: object, cache?: JsonPartCache) => jsonBytes(value, rawStringsOf(body), cache, cache && 'scope').toString()
+  const written = (value: unknown, body: object, cache?: TurnCache) => jsonBytes(value, rawStringsOf(body), cache, cache && 'scope').toString()
 
   it('writes a data URL joined from a client\'s base64 from the client\'s bytes', () => {
     const body = parsedBody(`{"source":{"data":"${spelledBase64}"}}`) as { source: { data: string } }
@@ -117,7 +117,7 @@ describe('jsonBytes with derived strings (data URLs: core/json/derived-strings.t
 
   it('does not keep a part holding a derived string in the part cache, and writes it right again', () => {
     const body = parsedBody(`{"source":{"data":"${spelledBase64}"},"pad":"${'p'.repeat(300)}"}`) as { source: { data: string } }
-    const cache = new JsonPartCache()
+    const cache = new TurnCache()
     const message = (url: string) => ({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }, { role: 'user', content: `${'q'.repeat(400)}` }] })
     const first = written(message(dataUrl('image/png', body.source.data)), body, cache)
     const kept = cache.size

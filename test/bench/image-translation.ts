@@ -6,7 +6,7 @@
 // upstream cost ~3.5 ms more per image than one that takes the base64 as it is.
 import { randomBytes } from 'node:crypto'
 import { codecs } from '../conformance/codecs.ts'
-import { ClientBody, jsonBytes, JsonPartCache } from '../../core/json/index.ts'
+import { ClientBody, jsonBytes, TurnCache } from '../../core/json/index.ts'
 import { medianMicros } from './translate.ts'
 
 const data = randomBytes(1_100_000).toString('base64')
@@ -25,13 +25,13 @@ export async function benchImageTranslation(): Promise<Array<Record<string, stri
     for (const upstream of codecs) {
       let n = 0
       let scope = 0
-      const translate = (bytes: Buffer, key: string, cache?: JsonPartCache) => {
+      const translate = (bytes: Buffer, key: string, cache?: TurnCache) => {
         const body = new ClientBody(bytes, key)
         return jsonBytes(upstream.request.encode(client.request.decode(body.object())), body.rawStrings, cache, cache && key).length
       }
       // A first request: a client key the caches have never seen.
       const first = () => translate(turns[0]!, `first-${format}-${upstream.format}-${scope++}`)
-      const cache = new JsonPartCache()
+      const cache = new TurnCache()
       const next = () => translate(turns[n++ % turns.length]!, `next-${format}-${upstream.format}`, cache)
       // Next turns first: each first request stores its parts under a new client key, which pushes older
       // ones out of the process's part cache.
