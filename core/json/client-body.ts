@@ -7,22 +7,6 @@ import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelS
 import { RawStrings } from './raw-strings.ts'
 import { turnCache } from './caches.ts'
 
-/** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
-export interface ClientBodySource { readonly text: string; bytes: Buffer }
-// Kept on the body under a symbol no copy carries (not enumerable: a spread or Object.assign of the body
-// is a new body without it), not in a WeakMap keyed by one body per request (core/kernel/request-state.ts).
-const bodySource = Symbol('client body source')
-/** The client's bytes behind a parsed body (a same-format upstream request sends them as they came). */
-export const bodySourceOf = (body: object): ClientBodySource | undefined => (body as { [bodySource]?: ClientBodySource })[bodySource]
-const setBodySource = (body: object, source: ClientBodySource) => Object.defineProperty(body, bodySource, { value: source })
-
-/** A source whose text is decoded only if asked (a class: a literal's `get text()` would keep the bytes alive through young collections). */
-class LazyTextSource implements ClientBodySource {
-  #text: string | undefined
-  constructor(readonly bytes: Buffer) {}
-  get text(): string { return this.#text ??= jsonTextOf(this.bytes) }
-}
-
 const invalid = (message: string) => new ProxyError(400, message, 'invalid_request_error', 'invalid_json')
 
 /**
@@ -48,7 +32,6 @@ export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<strin
     throw invalid(`request body is not valid JSON: ${(error as Error).message}`)
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('request body must be a JSON object')
-  setBodySource(body, { text, bytes })
   return body as Record<string, unknown>
 }
 
@@ -108,7 +91,6 @@ export class ClientBody {
       // The scan does not validate values: the whole parse says what is wrong.
       return parseJsonObject(this.bytes, true)
     }
-    setBodySource(body, new LazyTextSource(this.bytes))
     if (strings?.size) this.#strings = strings
     return body
   }

@@ -5,7 +5,7 @@
  */
 
 // Reading a client body: what routing needs from its bytes, the whole object only when asked.
-export { ClientBody, parseJsonObject, bodySourceOf, type ClientBodySource } from './client-body.ts'
+export { ClientBody, parseJsonObject } from './client-body.ts'
 export { scanTopLevel, type BodyShape } from './body-scan.ts'
 export { maxJsonDepth, jsonDeeperThan, valueDeeperThan } from './json-depth.ts'
 export type { RawStrings } from './raw-strings.ts'
