@@ -116,7 +116,7 @@ const minCachedLength = 256
 
 /**
  * Writes the JSON of `value` as pieces; false when `value` writes nothing (undefined, a function, a symbol).
- * `group`, `index`: where a value sits, for the part cache (`''` the body; a top-level value is its
+ * `group`, `index`: where a value sits, for the cache (`''` the body; a top-level value is its
  * group at index -1, an element of a top-level list its index in its group); `group` undefined below
  * that or without a cache.
  */
@@ -208,7 +208,7 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
     if (!Object.hasOwn(value, key)) continue
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
-    // Top-level keys of a body with a part cache: each one's parts are looked up.
+    // Top-level keys of a body with the cache: each one's parts are looked up.
     const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? key : undefined
     // In an object, what JSON cannot write leaves its key out.
     if (write(value[key], writer, depth + 1, keyGroup, -1)) first = false

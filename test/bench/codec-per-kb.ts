@@ -4,7 +4,7 @@
 // recorded Claude Code request grown to a working session's history) in each client format, made by the
 // proxy's own codecs from the messages original. In-process, one core, no load: under load every step
 // costs 2-3x this (the collector and the caches are shared).
-// Two columns per step where the part caches matter: "first" (nothing cached: a conversation's first
+// Two columns per step where the last-turn cache matters: "first" (nothing cached: a conversation's first
 // request, or every message new) and "next turn" (the same conversation one message later: the caches
 // hold the last turn's parts, as in an agent session). Sixteen next turns are taken in turn, so no body
 // is ever the one just seen.

@@ -1,7 +1,7 @@
 // What a translated request carrying a screenshot costs: a 1.1 MB PNG's base64 (1.5 MB of JSON) from a
 // messages client (base64 in the block) and from a chat client (a data URL), parsed, decoded, encoded for
 // each upstream format and written as bytes; a first request (nothing cached) and a next turn (the same
-// image, a message more, the part caches warm). In-process, µs per request. Data URLs are joined and cut
+// image, a message more, the last-turn cache warm). In-process, µs per request. Data URLs are joined and cut
 // without building the strings whole (core/json/derived-strings.ts): before that, a chat or responses
 // upstream cost ~3.5 ms more per image than one that takes the base64 as it is.
 import { randomBytes } from 'node:crypto'
@@ -34,7 +34,7 @@ export async function benchImageTranslation(): Promise<Array<Record<string, stri
       const cache = new TurnCache()
       const next = () => translate(turns[n++ % turns.length]!, `next-${format}-${upstream.format}`, cache)
       // Next turns first: each first request stores its parts under a new client key, which pushes older
-      // ones out of the process's part cache.
+      // ones out of the process's last-turn cache.
       for (let i = 0; i < 5; i++) next()
       const nextTurn = medianMicros(next, iterations)
       for (let i = 0; i < 5; i++) first()

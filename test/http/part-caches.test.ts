@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**
- * The part caches through HTTP (core/json/parsed-part-cache.ts, json-part-cache.ts): a recorded Claude
+ * The last-turn cache through HTTP (core/json/turn-cache.ts), both its sides: a recorded Claude
  * Code request sent again, and then as its next turn, reaches each upstream exactly as it does for a
  * client key the caches have never seen (whose request is parsed and written from scratch).
  */

@@ -19,8 +19,8 @@ export const agentCases = [
 
 /**
  * Every request is the agent's next turn: the same history and tools, and a last message of its own. A
- * body sent again and again would be served from the part caches (core/json/json-part-cache.ts,
- * parsed-part-cache.ts) more than real sessions are.
+ * body sent again and again would be served from the last-turn cache (core/json/turn-cache.ts)
+ * more than real sessions are.
  */
 const nextTurn = (body: Record<string, unknown>) => ({ ...body, messages: [...(body.messages as unknown[]), { role: 'user', content: `turn ${varyMark}` }] })
 
