@@ -7,7 +7,7 @@ import { ClientBody, parseJsonObject } from '../json/index.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 
 export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
-export { bodySourceOf, ClientBody, type ClientBodySource } from '../json/index.ts'
+export { ClientBody } from '../json/index.ts'
 
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 

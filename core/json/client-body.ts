@@ -5,23 +5,7 @@ import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
-import { clientPartCache } from './caches.ts'
-
-/** What a parsed body came from: the client's bytes, and their text as JSON.parse reads it (built on first read when the body was parsed by parts). */
-export interface ClientBodySource { readonly text: string; bytes: Buffer }
-// Kept on the body under a symbol no copy carries (not enumerable: a spread or Object.assign of the body
-// is a new body without it), not in a WeakMap keyed by one body per request (core/kernel/request-state.ts).
-const bodySource = Symbol('client body source')
-/** The client's bytes behind a parsed body (a same-format upstream request sends them as they came). */
-export const bodySourceOf = (body: object): ClientBodySource | undefined => (body as { [bodySource]?: ClientBodySource })[bodySource]
-const setBodySource = (body: object, source: ClientBodySource) => Object.defineProperty(body, bodySource, { value: source })
-
-/** A source whose text is decoded only if asked (a class: a literal's `get text()` would keep the bytes alive through young collections). */
-class LazyTextSource implements ClientBodySource {
-  #text: string | undefined
-  constructor(readonly bytes: Buffer) {}
-  get text(): string { return this.#text ??= jsonTextOf(this.bytes) }
-}
+import { turnCache } from './caches.ts'
 
 const invalid = (message: string) => new ProxyError(400, message, 'invalid_request_error', 'invalid_json')
 
@@ -48,7 +32,6 @@ export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<strin
     throw invalid(`request body is not valid JSON: ${(error as Error).message}`)
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('request body must be a JSON object')
-  setBodySource(body, { text, bytes })
   return body as Record<string, unknown>
 }
 
@@ -66,7 +49,7 @@ export class ClientBody {
 
   /**
    * @param scope whose body this is (the client key): parts parsed for earlier bodies of the same scope
-   *   may be copied instead of parsed again (core/json/parsed-part-cache.ts), never another scope's.
+   *   may be copied instead of parsed again (core/json/turn-cache.ts), never another scope's.
    */
   constructor(readonly bytes: Buffer, readonly scope = '') {
     checkUtf8(bytes)
@@ -103,12 +86,11 @@ export class ClientBody {
     const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>
     try {
-      body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: clientPartCache, scope: this.scope })
+      body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: turnCache, scope: this.scope })
     } catch {
       // The scan does not validate values: the whole parse says what is wrong.
       return parseJsonObject(this.bytes, true)
     }
-    setBodySource(body, new LazyTextSource(this.bytes))
     if (strings?.size) this.#strings = strings
     return body
   }

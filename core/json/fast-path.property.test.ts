@@ -12,7 +12,7 @@ import { ClientBody, JsonBody } from './index.ts'
 const formatOf = (path: string) => path.includes('/messages') ? 'messages' : path.includes('/chat/') ? 'chat' : path.includes('/responses') ? 'responses' : 'generate'
 const codecOf = (format: string) => codecs.find(codec => codec.format === format)!
 
-/** Long strings that need escapes and hold non-ASCII: what the raw-string copies and part caches meet. */
+/** Long strings that need escapes and hold non-ASCII: what the raw-string copies and the last-turn cache meet. */
 const prose = (length: number, seed: number) => `line ${seed}: "quoted" \\ path\n\tcafé — ✓ 🙂 ${'const value = await request(path) // why\n'.repeat(Math.ceil(length / 40))}`.slice(0, length)
 function filled(value: unknown, seed = { n: 1 }): unknown {
   if (typeof value === 'string') {

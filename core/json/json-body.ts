@@ -1,6 +1,6 @@
 import { ClientBody } from './client-body.ts'
 import { jsonBytes } from './json-bytes.ts'
-import { upstreamPartCache } from './caches.ts'
+import { turnCache } from './caches.ts'
 
 /** How a body is written when it is written anew: whose it is (the client key) and the client's long strings. */
 export interface BodyWriting {
@@ -99,7 +99,7 @@ export class JsonBody {
   /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once from its value. */
   bytes(): Buffer {
     if (this.#client) return this.#clientBytes ?? this.#client.bytes
-    return this.#written ??= jsonBytes(this.#value, this.#writing.client?.rawStrings, upstreamPartCache, this.#writing.scope)
+    return this.#written ??= jsonBytes(this.#value, this.#writing.client?.rawStrings, turnCache, this.#writing.scope)
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { jsonBytes } from './json-bytes.ts'
 import { ClientBody } from './client-body.ts'
-import { JsonPartCache } from './json-part-cache.ts'
+import { TurnCache } from './turn-cache.ts'
 import { dataUrl, parseDataUrl } from '../canonical/files.ts'
 
 // The client body each parsed object came from: its long strings are what the writer copies.
@@ -43,7 +43,7 @@ describe('jsonBytes: the bytes of JSON.stringify, built from parts', () => {
 })
 
 describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
-  const long = (seed: string) => `${seed} ${'caf\\u00e9 \\/ \\n "quoted" '.replaceAll('"', '\\"').repeat(20)}`
+  const long = (seed: string) => `${seed} ${'caf\\u00e9 \\/ \\n "quoted" '.replaceAll('"', '\\"').repeat(700)}`
   const client = `{"system":"${long('s')}","messages":[{"role":"user","content":[{"type":"tool_result","content":"${long('r')}"}]}],"tools":[{"name":"t","description":"${long('d')}","input_schema":{"type":"object","properties":{"p":{"description":"${long('p')}"}}}}]}`
   const bytes = Buffer.from(client)
   const body = parse(bytes) as any
@@ -56,7 +56,7 @@ describe('jsonBytes with the client\'s long strings (raw-strings.ts)', () => {
     expect(JSON.parse(out)).toStrictEqual(JSON.parse(JSON.stringify(upstream)))
     expect(strings.size).toBe(4)
     // The client's own escapes (`\u00e9`, `\/`) went out as written, not as JSON.stringify would write them.
-    expect(out.split('caf\\u00e9 \\/').length - 1).toBe(80)
+    expect(out.split('caf\\u00e9 \\/').length - 1).toBe(2800)
   })
 
   it('long runs of small parts between copied strings (joined in runs of at most 32 K characters)', () => {
@@ -85,7 +85,7 @@ describe('jsonBytes with derived strings (data URLs: core/json/derived-strings.t
   const base64 = 'QUJD/'.repeat(5000)
   const spelledBase64 = base64.replaceAll('/', '\\/')
   const parsedBody = (json: string) => parse(Buffer.from(json))
-  const written = (value: unknown, body: object, cache?: JsonPartCache) => jsonBytes(value, rawStringsOf(body), cache, cache && 'scope').toString()
+  const written = (value: unknown, body: object, cache?: TurnCache) => jsonBytes(value, rawStringsOf(body), cache, cache && 'scope').toString()
 
   it('writes a data URL joined from a client\'s base64 from the client\'s bytes', () => {
     const body = parsedBody(`{"source":{"data":"${spelledBase64}"}}`) as { source: { data: string } }
@@ -117,7 +117,7 @@ describe('jsonBytes with derived strings (data URLs: core/json/derived-strings.t
 
   it('does not keep a part holding a derived string in the part cache, and writes it right again', () => {
     const body = parsedBody(`{"source":{"data":"${spelledBase64}"},"pad":"${'p'.repeat(300)}"}`) as { source: { data: string } }
-    const cache = new JsonPartCache()
+    const cache = new TurnCache()
     const message = (url: string) => ({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }, { role: 'user', content: `${'q'.repeat(400)}` }] })
     const first = written(message(dataUrl('image/png', body.source.data)), body, cache)
     const kept = cache.size

@@ -1,5 +1,6 @@
 import type { RawStrings } from './raw-strings.ts'
-import type { JsonPartCache } from './json-part-cache.ts'
+import type { TurnCache } from './turn-cache.ts'
+import { longStringBytes } from './body-scan.ts'
 import { derivedOf, minDerivedLength, type DerivedString } from './derived-strings.ts'
 
 /**
@@ -16,12 +17,12 @@ import { derivedOf, minDerivedLength, type DerivedString } from './derived-strin
  * are copied from there instead of escaped again; the parts holding them are split down to them. The
  * bytes then mean what JSON.stringify's mean (a client may spell an escape differently).
  *
- * `parts`, `scope`: a cache of parts written before (core/json/json-part-cache.ts) and whose body this is
- * (a client key): a top-level object, or an element of a top-level list, equal to one written for the same
- * scope is copied from those bytes.
+ * `parts`, `scope`: the parts written for the last turns of whose body this is (a client key,
+ * core/json/turn-cache.ts): a top-level object, or an element of a top-level list, equal to one written for
+ * the same key at the same place is copied from those bytes.
  */
-export function jsonBytes(value: unknown, strings?: RawStrings, parts?: JsonPartCache, scope = ''): Buffer {
-  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope: scope && `${scope}\u0000`, derived: 0 }
+export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCache, scope = ''): Buffer {
+  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope, derived: 0 }
   write(value, writer, 0, parts ? '' : undefined, -1)
   return assemble(writer.pieces, writer.strings)
 }
@@ -46,8 +47,8 @@ type Piece = string | number | Buffer
 interface Writer {
   pieces: Piece[]
   strings: RawStrings | undefined
-  parts: JsonPartCache | undefined
-  /** Prefix of every group: parts written for one scope (a client key) are never matched for another. */
+  parts: TurnCache | undefined
+  /** The client key: parts written for one key are never matched for another. */
   scope: string
   /** Derived strings written from the client's bytes so far (a part holding one is not kept: see `keep`). */
   derived: number
@@ -80,8 +81,8 @@ function joinRuns(pieces: Piece[]): Piece[] {
   return runs
 }
 
-/** Strings shorter than this are not looked up (a 256-byte token holds at least 42 characters, all escaped as `\uXXXX`). */
-const minRawLength = 42
+/** Strings shorter than this are not looked up (a noted token holds at least this many characters, all escaped as `\uXXXX`). */
+const minRawLength = Math.floor(longStringBytes / 6)
 
 /**
  * Levels split into parts: the request's keys and each element of its lists (a message, a tool); those
@@ -115,7 +116,7 @@ const minCachedLength = 256
 
 /**
  * Writes the JSON of `value` as pieces; false when `value` writes nothing (undefined, a function, a symbol).
- * `group`, `index`: where a value sits, for the part cache (`''` the body; a top-level value is its
+ * `group`, `index`: where a value sits, for the cache (`''` the body; a top-level value is its
  * group at index -1, an element of a top-level list its index in its group); `group` undefined below
  * that or without a cache.
  */
@@ -134,7 +135,7 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
   // A top-level object or an element of a top-level list (a tool, a message): looked up, and kept when new.
   const cached = group && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? group : undefined
   if (cached) {
-    const bytes = writer.parts!.find(cached, index, value)
+    const bytes = writer.parts!.findWritten(writer.scope, cached, index, value)
     if (bytes) {
       pieces.push(bytes)
       return true
@@ -207,8 +208,8 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
     if (!Object.hasOwn(value, key)) continue
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
-    // Top-level keys of a body with a part cache: each one's parts are looked up.
-    const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? writer.scope + key : undefined
+    // Top-level keys of a body with the cache: each one's parts are looked up.
+    const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? key : undefined
     // In an object, what JSON cannot write leaves its key out.
     if (write(value[key], writer, depth + 1, keyGroup, -1)) first = false
     else pieces.length = at
@@ -229,5 +230,5 @@ function keep(writer: Writer, start: number, group: string, index: number, value
   const bytes = assemble(pieces.slice(start), strings)
   pieces.length = start
   pieces.push(bytes)
-  writer.parts!.store(group, index, value, bytes)
+  writer.parts!.keepWritten(writer.scope, group, index, value, bytes)
 }

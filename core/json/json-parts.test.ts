@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { scanTopLevel } from './body-scan.ts'
 import { parseByParts } from './json-parts.ts'
-import { ClientBody, bodySourceOf } from './client-body.ts'
+import { ClientBody } from './client-body.ts'
 import { RawStrings } from './raw-strings.ts'
 
 /** Parsed by parts with every value over `whole` bytes split: must be what JSON.parse makes of the whole. */
@@ -46,12 +46,8 @@ describe('parseByParts', () => {
 describe('ClientBody.object on a large body', () => {
   const big = { model: 'm', messages: Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} — ${'x'.repeat(2000)}` })), tools: [{ name: 't', input_schema: { type: 'object' } }] }
 
-  it('is the value JSON.parse makes, with the client bytes and their text behind it', () => {
-    const bytes = Buffer.from(JSON.stringify(big))
-    const body = new ClientBody(bytes).object()
-    expect(body).toStrictEqual(big)
-    expect(bodySourceOf(body)?.bytes).toBe(bytes)
-    expect(JSON.parse(bodySourceOf(body)!.text)).toStrictEqual(big)
+  it('is the value JSON.parse makes', () => {
+    expect(new ClientBody(Buffer.from(JSON.stringify(big))).object()).toStrictEqual(big)
   })
 
   it('a malformed value deep inside is still the client\'s 400 with JSON.parse\'s own message', () => {
@@ -61,7 +57,7 @@ describe('ClientBody.object on a large body', () => {
 })
 
 describe('parseByParts with long strings noted (raw-strings.ts)', () => {
-  const long = (seed: string) => `${seed} ${'line of code\\n\\t\\"quoted\\" \\u00e9 — '.repeat(12)}`
+  const long = (seed: string) => `${seed} ${'line of code\\n\\t\\"quoted\\" \\u00e9 — '.repeat(450)}`
   const parsed = (text: string, whole = 32_768) => {
     const bytes = Buffer.from(text)
     const strings = new RawStrings(bytes)

@@ -4,7 +4,7 @@ import { isAscii } from 'node:buffer'
 import { jsonTextOf } from './json-text.ts'
 import { RawStrings } from './raw-strings.ts'
 import { plainCopy } from './plain-json.ts'
-import type { LongString, ParsedPartCache } from './parsed-part-cache.ts'
+import type { LongString, TurnCache } from './turn-cache.ts'
 
 /**
  * Values over this many bytes are parsed part by part (an array's elements, an object's values), so no
@@ -22,16 +22,16 @@ interface Parts {
   /** Top-level lists' elements, from the scan. */
   lists: Map<string, ValueRange[]> | undefined
   strings: RawStrings | undefined
-  cache: ParsedPartCache | undefined
-  /** Prefix of every cache group: parts parsed for one client key are never handed to another. */
+  cache: TurnCache | undefined
+  /** The client key: parts parsed for one key are never handed to another. */
   scope: string
 }
 
 /** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
 const minCachedBytes = 256
 
-/** How a parse by parts may use a cache of parts parsed before (core/json/parsed-part-cache.ts). */
-export interface PartCacheUse { cache: ParsedPartCache; scope: string }
+/** How a parse by parts may use the parts read before for the same client key (core/json/turn-cache.ts). */
+export interface PartCacheUse { cache: TurnCache; scope: string }
 
 /**
  * The object a scanned JSON body means, built from the JSON.parse of its parts: the same value as
@@ -44,7 +44,7 @@ export interface PartCacheUse { cache: ParsedPartCache; scope: string }
  * one is split until the string is parsed on its own; the rest is parsed in as few parts as before.
  */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {
-  return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ? `${cached.scope}\u0000` : '' }, scan.fields, 1)
+  return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ?? '' }, scan.fields, 1)
 }
 
 function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number): Record<string, unknown> {
@@ -62,12 +62,11 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
  */
 function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   const first = parts.bytes[range.start]
-  const group = `${parts.scope}${key}`
   if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) ) return parseRange(parts, range, 1)
   let value: unknown
   const elements = first === OPEN_BRACKET ? parts.lists?.get(key) ?? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
-  if (elements) value = elements.map((element, i) => parseCached(parts, group, i, element, 2))
-  else value = first === OPEN_BRACE ? parseCached(parts, group, -1, range, 1) : parseRange(parts, range, 1)
+  if (elements) value = elements.map((element, i) => parseCached(parts, key, i, element, 2))
+  else value = first === OPEN_BRACE ? parseCached(parts, key, -1, range, 1) : parseRange(parts, range, 1)
   return value
 }
 
@@ -76,7 +75,7 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
   if (range.end - range.start < minCachedBytes) return parseRange(parts, range, depth)
   const cache = parts.cache!
   const bytes = parts.bytes.subarray(range.start, range.end)
-  const hit = cache.find(group, index, bytes)
+  const hit = cache.findRead(parts.scope, group, index, bytes)
   if (hit) {
     // Its long strings are at the same places in this part's bytes: noted here as if parsed.
     for (const string of hit.strings) parts.strings?.add(string.value, range.start + string.start, range.start + string.end)
@@ -89,7 +88,7 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
     const { value: text, start, end } = parts.strings!.entry(i)
     strings.push({ value: text, start: start - range.start, end: end - range.start })
   }
-  cache.store(group, index, bytes, value, strings)
+  cache.keepRead(parts.scope, group, index, bytes, value, strings)
   return value
 }
 

@@ -46,9 +46,9 @@ describe('plainCopy', () => {
 describe('with an enumerable key on Object.prototype (a polluted prototype)', () => {
   it('copies own keys only, never matches, and jsonBytes still writes what JSON.stringify writes', async () => {
     const { jsonBytes } = await import('./json-bytes.ts')
-    const { JsonPartCache } = await import('./json-part-cache.ts')
+    const { TurnCache } = await import('./turn-cache.ts')
     const value = { tools: [{ name: 'Read', schema: { type: 'object', pad: 'p'.repeat(400) } }], n: 1 }
-    const cache = new JsonPartCache()
+    const cache = new TurnCache()
     jsonBytes(value, undefined, cache)
     const proto = Object.prototype as Record<string, unknown>
     proto.polluted = 'yes'
@@ -56,7 +56,7 @@ describe('with an enumerable key on Object.prototype (a polluted prototype)', ()
       expect(Object.hasOwn(plainCopy(value) as object, 'polluted')).toBe(false)
       expect(sameJson(value, structuredClone(value))).toBe(false)
       expect(jsonBytes(value, undefined, cache).toString()).toBe(JSON.stringify(value))
-      expect(cache.hits).toBe(0)
+      expect(cache.stats('written').hits).toBe(0)
     } finally {
       delete proto.polluted
     }

@@ -25,6 +25,8 @@ export interface ProxyRequest {
   body: Record<string, unknown>
   /** The client's bytes, while they are what `body` means (assigning `body` drops them). */
   clientBody?: ClientBody
+  /** The client's body bytes as they came, while `body` is what they parse to (assigning `body` drops them): its size, what the recorder keeps. */
+  readonly clientBytes?: Buffer
   /** Filled lazily when a translation is needed. */
   canonical?: CanonicalRequest
   clientKey?: string

@@ -5,6 +5,6 @@
  */
 
 /** The client body: the handle routes read, and the shape routing sees without parsing the whole. */
-export { ClientBody, bodySourceOf, type BodyShape } from '../json/index.ts'
+export { ClientBody, type BodyShape } from '../json/index.ts'
 /** The JSON layer's cache statistics (hits, misses, bytes kept), for /metrics. */
 export { jsonCacheStats, type JsonCacheStats } from '../json/index.ts'

@@ -13,6 +13,8 @@ export interface RequestInit {
   model?: unknown
   stream?: boolean
   clientKey?: string
+  /** The client's bytes when `body` is their parse (a route that parsed them itself). */
+  clientBytes?: Buffer
 }
 
 /**
@@ -67,6 +69,7 @@ class PipelineRequest implements ProxyRequest {
   servedModel: string | undefined = undefined
   session: string | undefined = undefined
   #body: Record<string, unknown> | undefined
+  #clientBytes: Buffer | undefined
 
   constructor(readonly event: H3Event, init: RequestInit, public model: string, public stream: boolean, public clientBody: ClientBody | undefined) {
     this.id = event.context.requestId ?? crypto.randomUUID()
@@ -74,6 +77,11 @@ class PipelineRequest implements ProxyRequest {
     this.endpoint = init.endpoint
     this.clientKey = init.clientKey
     this.#body = clientBody ? undefined : init.body as Record<string, unknown>
+    this.#clientBytes = clientBody ? undefined : init.clientBytes
+  }
+
+  get clientBytes(): Buffer | undefined {
+    return this.clientBody?.bytes ?? this.#clientBytes
   }
 
   /** See releaseParsedBody. */
@@ -91,5 +99,6 @@ class PipelineRequest implements ProxyRequest {
   set body(value: Record<string, unknown>) {
     this.#body = value
     this.clientBody = undefined
+    this.#clientBytes = undefined
   }
 }

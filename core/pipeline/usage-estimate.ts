@@ -1,13 +1,12 @@
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
-import { bodySourceOf } from '../json/index.ts'
 
 /** About four characters per token, the rule of thumb every vendor's docs give. */
 const charsPerToken = 4
 
 /** The prompt's tokens, estimated from the size of the client's body (its bytes, never serialized again for this). */
-export function promptTokensEstimate(request: Pick<ProxyRequest, 'body' | 'clientBody'>): number {
-  const size = request.clientBody?.bytes.length ?? bodySourceOf(request.body)?.bytes.length ?? JSON.stringify(request.body).length
+export function promptTokensEstimate(request: Pick<ProxyRequest, 'body' | 'clientBytes'>): number {
+  const size = request.clientBytes?.length ?? JSON.stringify(request.body).length
   return Math.ceil(size / charsPerToken)
 }
 

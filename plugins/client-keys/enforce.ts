@@ -1,5 +1,4 @@
 import { defineRequestState, type ProxyKernel, type RouteContext, requestField } from 'model-proxy'
-import { bodySourceOf } from 'model-proxy/kit/body'
 import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { Hold, KeyRules } from './limit-types.ts'
@@ -70,7 +69,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     const closed = policy()['on-error'] === 'closed' && hasLimits(entry) && kernel.fleet.shared
     if (closed && !kernel.fleet.health().up) return refuseUnavailable(ctx, entry, 'the shared store is unreachable')
     // The body's size from its bytes (never serialized again for this); the output cap from its own field.
-    const size = request.clientBody?.bytes.length ?? bodySourceOf(request.body)?.bytes.length ?? JSON.stringify(request.body).length
+    const size = request.clientBytes?.length ?? JSON.stringify(request.body).length
     const inputTokens = Math.ceil(size / 4)
     const outputTokens = declaredMaxOutput(key => requestField(request, key))
     const price = prices()?.price(request.model, ctx.candidates[0]?.upstreamModel)

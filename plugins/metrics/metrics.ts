@@ -4,8 +4,8 @@ import type { ProxyKernel, CredentialState } from 'model-proxy'
 import { jsonCacheStats } from 'model-proxy/kit/body'
 
 const states: CredentialState[] = ['ready', 'cooldown', 'blocked', 'disabled']
-/** The JSON layer's caches (core/json/caches.ts), by their label. */
-const partCaches = () => Object.entries(jsonCacheStats().byCache)
+/** The JSON layer's one cache (core/json/turn-cache.ts), by side: parse and write. */
+const partCaches = () => Object.entries(jsonCacheStats().bySide)
 /** Seconds: from a quick non-stream answer to a long agentic stream. */
 const latencyBuckets = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 
@@ -50,7 +50,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
     }),
     partCacheLookups: new Counter({
       name: 'proxy_part_cache_lookups_total',
-      help: 'Lookups in the part caches (parse: client body parts; write: translated upstream body parts; scan: a client key\'s recent large bodies, to scan only what changed), found or not.',
+      help: 'Lookups in the JSON layer\'s last-turn cache, by side (parse: parts of client bodies; write: parts of translated upstream bodies), found or not.',
       labelNames: ['cache', 'result'],
       registers,
       collect() {
@@ -67,7 +67,7 @@ export function createProxyMetrics(kernel: ProxyKernel) {
     }),
     partCacheBytes: new Gauge({
       name: 'proxy_part_cache_bytes',
-      help: 'Bytes held by each part cache (parse and write: JSON, whose objects cost about as much again; scan: the buffers kept for recent bodies).',
+      help: 'Bytes of JSON held by each side of the last-turn cache (parse, write; their objects cost about as much again).',
       labelNames: ['cache'],
       registers,
       collect() { for (const [cache, parts] of partCaches()) this.set({ cache }, parts.bytes) },

@@ -1,6 +1,5 @@
 import type { Usage, UpstreamHttpRequest } from 'model-proxy'
 import { clientKeyId } from 'model-proxy/kit/access'
-import { bodySourceOf } from 'model-proxy/kit/body'
 import { maskUrlKey, recordHeaders } from './capture.ts'
 import { RecordBlobs } from './packed.ts'
 import type { AttemptFlight, Flight } from './flight.ts'
@@ -55,7 +54,7 @@ export function buildRecord(flight: Flight, context: BuildContext): BuiltRecord 
   const url = request.event.url
   const blobs = new RecordBlobs(cap)
   // The client's bytes as they came: kept by reference, never decoded on the request path.
-  const clientBytes = request.clientBody ? request.clientBody.bytes : bodySourceOf(request.body)?.bytes
+  const clientBytes = request.clientBytes
   const attempts = flight.attempts.map(attempt => attemptRecord(attempt, blobs))
   const last = flight.attempts.at(-1)
   const answer = end.answerText ?? (end.answer && JSON.stringify(end.answer))

@@ -30,7 +30,8 @@ export function addGenerateRoutes(kernel: ProxyKernel): void {
           throw new ProxyError(404, `unknown method ${method ?? '(none)'}: use generateContent, streamGenerateContent or countTokens`, 'invalid_request_error')
         }
         // Parsed by parts: long strings noted for a translated body, parts of the last turn copied (core/json/client-body.ts).
-        const raw = (await readClientBody(event, clientKey)).object()
+        const client = await readClientBody(event, clientKey)
+        const raw = client.object()
         // countTokens may wrap the request: {generateContentRequest: {...}}
         const body = method === 'countTokens' && raw.generateContentRequest && typeof raw.generateContentRequest === 'object'
           ? raw.generateContentRequest as Record<string, unknown>
@@ -38,7 +39,7 @@ export function addGenerateRoutes(kernel: ProxyKernel): void {
         const canonical = generateCodec.request.decode({ ...body, model })
         if (method === 'countTokens') return jsonResponse({ totalTokens: await countRequestTokens(canonical) })
         const stream = method === 'streamGenerateContent'
-        const request = createProxyRequest(event, { inbound: 'generate', endpoint: 'generate', body, model, stream, clientKey })
+        const request = createProxyRequest(event, { inbound: 'generate', endpoint: 'generate', body, model, stream, clientKey, clientBytes: client.bytes })
         request.canonical = { ...canonical, stream }
         return runPipeline(kernel, request, { sse: !stream || event.url.searchParams.get('alt') === 'sse' })
       },

@@ -1,5 +1,5 @@
 import type { ProxyKernel } from 'model-proxy'
-import { addClientRoute, readClientBody, readJsonObject, createProxyRequest, runPipeline } from 'model-proxy/kit/http'
+import { addClientRoute, readClientBody, createProxyRequest, runPipeline } from 'model-proxy/kit/http'
 import { decodeCompact } from './codec/index.ts'
 
 /** `POST /v1/responses` and `/v1/responses/compact`: the responses-format client endpoints. */
@@ -19,8 +19,9 @@ export function addResponsesRoutes(kernel: ProxyKernel): void {
     path: '/v1/responses/compact',
     format: 'responses',
     async handler(event, clientKey) {
-      const body = await readJsonObject(event)
-      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'compact', body, clientKey, stream: false })
+      const client = await readClientBody(event, clientKey)
+      const body = client.object()
+      const request = createProxyRequest(event, { inbound: 'responses', endpoint: 'compact', body, clientKey, stream: false, clientBytes: client.bytes })
       request.canonical = decodeCompact(body)
       return runPipeline(kernel, request)
     },

@@ -9,7 +9,7 @@
 //   AB_YAML_B='recorder: { mode: all }' node --import jiti/register test/bench/ab.ts . .
 // AB_NODE_ARGS_A / AB_NODE_ARGS_B: Node flags for one side (AB_NODE_ARGS_B='--max-semi-space-size=64').
 // AB_VARY=last (a new last turn in every request: an agent's next turn) or all (every message changed, so
-// no part of one body comes again in the next): what the upstream part cache (core/json/json-part-cache.ts)
+// no part of one body comes again in the next): what the last-turn cache (core/json/turn-cache.ts)
 // meets in real sessions, where the default sends the same body again and again.
 // AB_INSTANCES (2): proxy processes per side. One process can cost 10-40% more than another of the same
 // tree for its whole life (docs/benchmarks.md, "per-process bias"); each side's median is over all of

@@ -4,13 +4,13 @@
 // recorded Claude Code request grown to a working session's history) in each client format, made by the
 // proxy's own codecs from the messages original. In-process, one core, no load: under load every step
 // costs 2-3x this (the collector and the caches are shared).
-// Two columns per step where the part caches matter: "first" (nothing cached: a conversation's first
+// Two columns per step where the last-turn cache matters: "first" (nothing cached: a conversation's first
 // request, or every message new) and "next turn" (the same conversation one message later: the caches
 // hold the last turn's parts, as in an agent session). Sixteen next turns are taken in turn, so no body
 // is ever the one just seen.
 import { codecs } from '../conformance/codecs.ts'
 import { agentBody } from './proxy/agent-body.ts'
-import { ClientBody, scanTopLevel, maxJsonDepth, jsonBytes, JsonPartCache } from '../../core/json/index.ts'
+import { ClientBody, scanTopLevel, maxJsonDepth, jsonBytes, TurnCache } from '../../core/json/index.ts'
 // The parse by parts itself, measured apart from the body that uses it.
 import { parseByParts, wholeBytes } from '../../core/json/json-parts.ts'
 import { RawStrings } from '../../core/json/raw-strings.ts'
@@ -50,7 +50,7 @@ export async function benchCodecPerKb(): Promise<Array<Record<string, string | n
       const strings = clientBodies.map(body => body.rawStrings)
       const out = jsonBytes(upstream.request.encode(decoded[0]!), strings[0]).length
       const write = warmMedian(() => jsonBytes(upstream.request.encode(decoded[0]!), strings[0]), iterations)
-      const cache = new JsonPartCache()
+      const cache = new TurnCache()
       const writeNext = warmMedian(() => { const i = turn++ % turns; jsonBytes(upstream.request.encode(decoded[i]!), strings[i], cache, scope) }, iterations)
       row[`-> ${upstream.format} encode+write µs/KB`] = `${perKb(write, out)} / ${perKb(writeNext, out)}`
     }

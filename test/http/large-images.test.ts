@@ -7,7 +7,7 @@ import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../
  * base64, written from the client's own bytes (the client spells `/` as `\/` here, which only a copy
  * keeps). Data URLs are joined and cut without building the strings whole (core/json/derived-strings.ts).
  */
-// Each test its own image: an equal one sent before would be copied from the part cache instead.
+// Each test its own image: an equal one sent before would be copied from the last-turn cache instead.
 const image = (seed: string) => { const base64 = `${seed}iVBORw0KGgo/AAAA+`.repeat(4000); return { base64, spelled: base64.replaceAll('/', '\\/') } }
 const upstreamsOf = ['compat', 'gamma', 'alpha', 'beta'] as const
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clientKey, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**
- * The part caches through HTTP (core/json/parsed-part-cache.ts, json-part-cache.ts): a recorded Claude
+ * The last-turn cache through HTTP (core/json/turn-cache.ts), both its sides: a recorded Claude
  * Code request sent again, and then as its next turn, reaches each upstream exactly as it does for a
  * client key the caches have never seen (whose request is parsed and written from scratch).
  */
@@ -27,9 +27,10 @@ async function upstreamBody(family: typeof families[number], key: string, body: 
 }
 
 it('/metrics counts the lookups of both caches and the bytes they hold', async () => {
-  // A body with a long string is parsed by parts (smaller ones are parsed whole, without the cache).
-  await upstreamBody('compat', clientKey, turn(familyModels.compat, [nextMessage]))
-  await upstreamBody('compat', clientKey, turn(familyModels.compat, [nextMessage]))
+  // A body over 32 KB is parsed by parts (smaller ones are parsed whole, without the cache).
+  const large = turn(familyModels.compat, [said(`metrics ${'and more '.repeat(4000)}`)])
+  await upstreamBody('compat', clientKey, large)
+  await upstreamBody('compat', clientKey, large)
   const text = await (await fetch(`${setup.proxy.url}/metrics`)).text()
   // `name{labels} value`, the labels written as given.
   const value = (series: string) => Number(text.split('\n').find(line => line.startsWith(`${series} `))?.split(' ')[1])

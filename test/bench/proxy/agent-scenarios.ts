@@ -22,8 +22,8 @@ export const firstRequestCases: readonly AgentCase[] = agentCases.filter(test =>
 
 /**
  * Every request is the agent's next turn: the same history and tools, and a last message of its own. A
- * body sent again and again would be served from the part caches (core/json/json-part-cache.ts,
- * parsed-part-cache.ts) more than real sessions are.
+ * body sent again and again would be served from the last-turn cache (core/json/turn-cache.ts)
+ * more than real sessions are.
  */
 const nextTurn = (body: Record<string, unknown>) => ({ ...body, messages: [...(body.messages as unknown[]), { role: 'user', content: `turn ${varyMark}` }] })
 /** A session's first request: every message carries the request's own number, so no part of it came before. */
