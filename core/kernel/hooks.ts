@@ -25,6 +25,13 @@ export interface ProxyRequest {
   body: Record<string, unknown>
   /** The client's bytes, while they are what `body` means (assigning `body` drops them). */
   clientBody?: ClientBody
+  /**
+   * Set by a hook that reads `body` or `clientBody` after a stream answer has started (in
+   * `after-response`), at the latest in `before-response`. Otherwise, once every `before-response` hook
+   * has run, a stream answer lets go of both (an agent's 80-150 KB per open stream), and reading `body`
+   * then throws `BodyReleasedError`. Whole answers and failures keep the body to the end regardless.
+   */
+  keepBody?: boolean
   /** Filled lazily when a translation is needed. */
   canonical?: CanonicalRequest
   clientKey?: string
