@@ -28,7 +28,7 @@ export type * from './canonical/types.ts'
 export { RequestValidationError } from './canonical/errors.ts'
 
 // Requests: a field of the client's body, a plugin's own state for one request, the error to throw, h3's typed context.
-export { requestField } from './pipeline/request.ts'
+export { BodyReleasedError, requestField } from './pipeline/request.ts'
 // The upstream request's JSON body: one handle that is read, edited or replaced (the client's own bytes go while nobody did).
 export { JsonBody } from './json/index.ts'
 export { defineRequestState, type RequestState } from './kernel/request-state.ts'

@@ -27,6 +27,13 @@ export interface ProxyRequest {
   clientBody?: ClientBody
   /** The client's body bytes as they came, while `body` is what they parse to (assigning `body` drops them): its size, what the recorder keeps. */
   readonly clientBytes?: Buffer
+  /**
+   * Set by a hook that reads `body` or `clientBody` after a stream answer has started (in
+   * `after-response`), at the latest in `before-response`. Otherwise, once every `before-response` hook
+   * has run, a stream answer lets go of both (an agent's 80-150 KB per open stream), and reading `body`
+   * then throws `BodyReleasedError`. Whole answers and failures keep the body to the end regardless.
+   */
+  keepBody?: boolean
   /** Filled lazily when a translation is needed. */
   canonical?: CanonicalRequest
   clientKey?: string

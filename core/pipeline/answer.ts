@@ -5,7 +5,7 @@ import { AnswerStream, createStreamTransform } from './stream.ts'
 import { StreamResponseContext } from './stream-context.ts'
 import { openAnswersOf } from './open-answers.ts'
 import { overheadHeader, overheadValue } from './timing.ts'
-import { releaseParsedBody } from './request.ts'
+import { releaseBody, releaseParsedBody } from './request.ts'
 import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
 import { watchTransform } from './reply-hook.ts'
 import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
@@ -51,6 +51,8 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
     void kernel.hooks.callObservers('after-response', ctx)
   }, openAnswersOf(kernel))
   await kernel.hooks.callObservers('before-response', ctx)
+  // Every hook that may read the body has had its chance, or said it needs it later (`keepBody`).
+  releaseBody(request)
   return respond(attempt, ctx, ctx.body, ctx.sse ? sseHeaders : jsonType)
 }
 

@@ -49,6 +49,24 @@ export function releaseParsedBody(request: ProxyRequest): void {
   if (request instanceof PipelineRequest) request.releaseParsed()
 }
 
+/** Reading `request.body` after a stream answer let it go (`ProxyRequest.keepBody` says when it is kept). */
+export class BodyReleasedError extends Error {
+  constructor() {
+    super('the request body was let go when its stream answer started: a hook that reads it later sets request.keepBody = true before then')
+    this.name = 'BodyReleasedError'
+  }
+}
+
+/**
+ * A stream answer has started and every `before-response` hook has run: unless a hook asked to keep it
+ * (`request.keepBody`), the request lets go of the client's body, its bytes too (an agent's 80-150 KB,
+ * otherwise held for as long as the stream runs: the whole gap to a bare proxy's memory, same format).
+ * Reading `body` afterwards throws BodyReleasedError; its size is known before (usage-estimate.ts).
+ */
+export function releaseBody(request: ProxyRequest): void {
+  if (request instanceof PipelineRequest && !request.keepBody) request.release()
+}
+
 /**
  * The request as the pipeline carries it. A class with `body` on its prototype, not an object literal
  * with `get body()`/`set body()` closures: V8's young collections keep such a literal's accessors, and
@@ -68,8 +86,11 @@ class PipelineRequest implements ProxyRequest {
   needsUsage: boolean | undefined = undefined
   servedModel: string | undefined = undefined
   session: string | undefined = undefined
+  keepBody: boolean | undefined = undefined
   #body: Record<string, unknown> | undefined
   #clientBytes: Buffer | undefined
+  /** Let go by `releaseBody`: `body` throws rather than answer with something else. */
+  #released = false
 
   constructor(readonly event: H3Event, init: RequestInit, public model: string, public stream: boolean, public clientBody: ClientBody | undefined) {
     this.id = event.context.requestId ?? crypto.randomUUID()
@@ -92,13 +113,25 @@ class PipelineRequest implements ProxyRequest {
     this.clientBody.release()
   }
 
+  /** See releaseBody. */
+  release(): void {
+    this.canonical = undefined
+    this.#body = undefined
+    this.clientBody = undefined
+    this.#clientBytes = undefined
+    this.#released = true
+  }
+
   get body(): Record<string, unknown> {
-    return this.#body ??= this.clientBody!.object()
+    if (this.#body) return this.#body
+    if (this.#released) throw new BodyReleasedError()
+    return this.#body = this.clientBody!.object()
   }
 
   set body(value: Record<string, unknown>) {
     this.#body = value
     this.clientBody = undefined
     this.#clientBytes = undefined
+    this.#released = false
   }
 }

@@ -75,20 +75,20 @@ export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | u
 const letGoBytes = 16 * 1024
 
 /**
- * undici keeps a request's body until its answer ends: minutes for an agent's stream, a whole written-out
- * body per stream (1,000 translated 76 KB streams kept ~100 MB). Handed over as a stream read once, the
- * bytes are let go when written; the explicit content-length keeps the wire the same (undici writes that
- * header itself, in the same place, for bytes). The client's own bytes are kept by the request anyway:
- * they go as they are.
+ * undici keeps a request's body until its answer ends: minutes for an agent's stream, a whole body per
+ * stream (1,000 translated 76 KB streams kept ~100 MB). Handed over as a stream read once, the bytes are
+ * let go when written; the explicit content-length keeps the wire the same (undici writes that header
+ * itself, in the same place, for bytes). The client's own bytes go the same way: a stream answer lets the
+ * request's hold on them go too (`releaseBody`, core/pipeline/request.ts).
  */
 function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; headers: UpstreamHttpRequest['headers'] } {
   const body = bodyOf(req)
-  // Only bytes the proxy wrote out: the client's own are kept by the request anyway.
+  // Only a body of this module (a hook's own `body` is sent as the hook gave it).
   const json = req.body === undefined ? req.json : undefined
-  if (!json || json.asClientSent || !Buffer.isBuffer(body)) return { body, headers: req.headers }
+  if (!json || !Buffer.isBuffer(body)) return { body, headers: req.headers }
   const length = body.length
   if (length < letGoBytes || Object.keys(req.headers).some(name => name.toLowerCase() === 'content-length')) return { body, headers: req.headers }
-  json.forgetWritten()
+  if (!json.asClientSent) json.forgetWritten()
   let bytes: Buffer | string | undefined = body
   const once = new Readable({
     read() {

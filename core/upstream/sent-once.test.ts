@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sendUpstream, type UpstreamHttpRequest } from './send.ts'
-import { JsonBody } from '../json/index.ts'
+import { ClientBody, JsonBody } from '../json/index.ts'
 
 /** What reached the upstream: the raw header lines, in order, and the body. */
 interface Seen { rawHeaders: string[]; body: string }
@@ -48,5 +48,16 @@ describe('a body written out for the upstream is let go once sent', () => {
     await send(req)
     expect(req.headers).toEqual(headers())
     expect(String(req.json!.bytes())).toBe(JSON.stringify(json))
+  })
+
+  it('the client\'s own bytes go the same way (a stream answer lets the request\'s hold on them go too), the wire unchanged', async () => {
+    const text = `{ "model": "m", "messages": [{"role":"user","content":"caf\\u00e9 ${'z'.repeat(40_000)}"}] }`
+    const req: UpstreamHttpRequest = { url, method: 'POST', headers: headers(), json: new JsonBody(new ClientBody(Buffer.from(text))) }
+    expect(req.json!.asClientSent).toBe(true)
+    const sent = await send(req)
+    const plain = await send({ url, method: 'POST', headers: headers(), body: Buffer.from(text) })
+    expect(sent.body).toBe(text)
+    expect(sent.rawHeaders).toEqual(plain.rawHeaders)
+    expect(String(req.json!.bytes())).toBe(text)
   })
 })

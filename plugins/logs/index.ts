@@ -66,6 +66,12 @@ export default defineProxyPlugin({
     })
     logAttempts(kernel, write)
 
+    // A request log reads the body at the end (every request's, or a failed one's: a stream can still
+    // fail), so a stream answer keeps it while file logging is on (ProxyRequest.keepBody).
+    kernel.hooks.hook('before-response', ({ request }) => {
+      if (kernel.config['logging-to-file']) request.keepBody = true
+    })
+
     kernel.hooks.hook('after-response', (ctx) => {
       // Logging off: no line is built either.
       if (!kernel.config['logging-to-file']) return

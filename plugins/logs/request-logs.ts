@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ResponseContext } from 'model-proxy'
+import { BodyReleasedError, type ResponseContext } from 'model-proxy'
 
 const maxBodyChars = 64 * 1024
 const stamp = (time: number) => new Date(time).toISOString().replace(/[-:]/g, '').replace('.', '')
@@ -9,7 +9,7 @@ const stamp = (time: number) => new Date(time).toISOString().replace(/[-:]/g, ''
 export function requestLogText(ctx: ResponseContext, redact: (text: string) => string): string {
   const { request } = ctx
   const headers = [...request.event.req.headers].map(([name, value]) => `${name}: ${value}`).join('\n')
-  let body = JSON.stringify(request.body, null, 2)
+  let body = bodyText(ctx)
   if (body.length > maxBodyChars) body = `${body.slice(0, maxBodyChars)}\n... (${body.length - maxBodyChars} more characters)`
   return redact([
     `request id: ${request.id}`,
@@ -27,6 +27,16 @@ export function requestLogText(ctx: ResponseContext, redact: (text: string) => s
     body,
     '',
   ].join('\n'))
+}
+
+/** The body as JSON; a stream started while file logging was off has let it go (logging turned on since). */
+function bodyText({ request }: ResponseContext): string {
+  try {
+    return JSON.stringify(request.body, null, 2)
+  } catch (error) {
+    if (error instanceof BodyReleasedError) return '(not kept: file logging was off when the stream answer started)'
+    throw error
+  }
 }
 
 /** `error-<timestamp>-<id>.log` (or `request-...` when every request is logged), capped in number. */

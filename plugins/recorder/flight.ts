@@ -59,6 +59,8 @@ export function flightListeners(settings: FlightSettings) {
     const follow = replayOf !== undefined || settings.follow(request)
     const flight: Flight | false = follow ? { request, attempts: [], cap: settings.cap(), ...(replayOf !== undefined && { replayOf }) } : false
     flights.set(request, flight)
+    // The record holds the client's body as it came: a stream answer must not let it go (ProxyRequest.keepBody).
+    if (follow) request.keepBody = true
     return flight || undefined
   }
   const safe = <A extends unknown[]>(fn: (...args: A) => void) => (...args: A): void => {

@@ -20,6 +20,8 @@ const seen: Array<{ model: string; parsed: boolean }> = []
 const probe = defineProxyPlugin({
   name: 'parse-probe',
   setup(kernel) {
+    // It reads the body after a stream answer started: it says so, or the body is let go by then.
+    kernel.hooks.hook('before-response', ({ request }) => { request.keepBody = true })
     kernel.hooks.hook('after-response', (ctx) => { seen.push({ model: ctx.request.model, parsed: !ctx.request.clientBody || ctx.request.clientBody.parsed }) })
   },
 })

@@ -40,7 +40,7 @@ export function start(args: string[], env: Record<string, string> = {}, cwd = he
 
 /** The bench mock. `chunked`: each stream event its own write, as an upstream sends tokens (MOCK_CHUNKED=1 for every mock). */
 export const startMock = (dripMs = 0, chunked = false) => start([join(here, 'mock-upstream.mjs')], { DRIP_MS: String(dripMs), ...(chunked && { MOCK_CHUNKED: '1' }) })
-export const startPassthrough = (upstream: string) => start([join(here, 'passthrough.mjs')], { UPSTREAM: upstream })
+export const startPassthrough = (upstream: string, nodeArgs: string[] = []) => start([...nodeArgs, join(here, 'passthrough.mjs')], { UPSTREAM: upstream })
 
 /**
  * This proxy, as `proxy start` with a temp project: compat and beta providers on the mock, state in
