@@ -91,8 +91,9 @@ describe('the body is parsed only when something needs it whole', () => {
   })
 
   it('translated with long strings: the client\'s spelling of each is copied upstream, the body means what the codecs made', async () => {
-    // Escapes JSON.stringify would write otherwise (`\u00e9`, `\/`): seen upstream as the client wrote them.
-    const long = (seed: string) => `${seed} ${'caf\\u00e9 \\/ \\n\\t\\"code\\" '.repeat(30)}`
+    // Escapes JSON.stringify would write otherwise (`\u00e9`, `\/`): seen upstream as the client wrote them
+    // (strings of 16 KB or more are copied: core/json/body-scan.ts).
+    const long = (seed: string) => `${seed} ${'caf\\u00e9 \\/ \\n\\t\\"code\\" '.repeat(700)}`
     const text = `{"model":"gpt-other","max_tokens":50,"system":[{"type":"text","text":"${long('system')}"}],"messages":[{"role":"user","content":"${long('ask')}"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{"p":"x"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"${long('result')}"}]}],"tools":[{"name":"Read","description":"${long('tool')}","input_schema":{"type":"object"}}]}`
     const response = await post('/v1/messages', text)
     expect(response.status).toBe(200)
@@ -104,7 +105,7 @@ describe('the body is parsed only when something needs it whole', () => {
     expect(body.messages.find((m: { role: string }) => m.role === 'user').content).toBe(client.messages[0].content)
     expect(body.tools[0].function.description).toBe(client.tools[0].description)
     // The system text, the user turn, the tool result and the tool's description went out as spelled.
-    expect(sent.split('caf\\u00e9 \\/').length - 1).toBe(120)
+    expect(sent.split('caf\\u00e9 \\/').length - 1).toBe(2800)
   })
 
   it('bad input is still the client 400 in its format: malformed JSON, no model, a non-boolean stream', async () => {
