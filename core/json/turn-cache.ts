@@ -24,7 +24,6 @@ export class TurnCache {
   readonly #keys = new Map<string, KeyParts>()
   /** The key used last, which is already at the end. */
   #last: string | undefined
-  #bytes = 0
   readonly #counts: Record<Side, { hits: number; misses: number; bytes: number }> = { read: { hits: 0, misses: 0, bytes: 0 }, written: { hits: 0, misses: 0, bytes: 0 } }
 
   /**
@@ -85,7 +84,7 @@ export class TurnCache {
     parts.unshift(part)
     this.#count(entry, side, part.bytes.length)
     if (parts.length > this.perPlace) this.#count(entry, side, -parts.pop()!.bytes.length)
-    if (this.#bytes > this.maxBytes) this.#evict()
+    if (this.size > this.maxBytes) this.#evict()
   }
 
   /** `key`'s parts, made the most recently used (created when new). */
@@ -102,13 +101,12 @@ export class TurnCache {
   #count(entry: KeyParts, side: Side, bytes: number): void {
     entry.bytes[side] += bytes
     this.#counts[side].bytes += bytes
-    this.#bytes += bytes
   }
 
   /** Over budget: the keys used longest ago go, down to three quarters of it; the key in use stays. */
   #evict(): void {
     for (const [key, entry] of this.#keys) {
-      if (this.#bytes <= this.maxBytes * 0.75 || key === this.#last) break
+      if (this.size <= this.maxBytes * 0.75 || key === this.#last) break
       this.#keys.delete(key)
       this.#count(entry, 'read', -entry.bytes.read)
       this.#count(entry, 'written', -entry.bytes.written)
@@ -118,12 +116,11 @@ export class TurnCache {
   clear(): void {
     this.#keys.clear()
     this.#last = undefined
-    this.#bytes = 0
     this.#counts.read.bytes = this.#counts.written.bytes = 0
   }
 
   /** Bytes held in all. */
-  get size(): number { return this.#bytes }
+  get size(): number { return this.#counts.read.bytes + this.#counts.written.bytes }
 
   /** Lookups that found a part and that did not since the process started, and the bytes held, per side (`/metrics`). */
   stats(side: Side): { hits: number; misses: number; bytes: number } { return { ...this.#counts[side] } }

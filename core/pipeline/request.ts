@@ -89,8 +89,6 @@ class PipelineRequest implements ProxyRequest {
   keepBody: boolean | undefined = undefined
   #body: Record<string, unknown> | undefined
   #clientBytes: Buffer | undefined
-  /** Let go by `releaseBody`: `body` throws rather than answer with something else. */
-  #released = false
 
   constructor(readonly event: H3Event, init: RequestInit, public model: string, public stream: boolean, public clientBody: ClientBody | undefined) {
     this.id = event.context.requestId ?? crypto.randomUUID()
@@ -119,19 +117,18 @@ class PipelineRequest implements ProxyRequest {
     this.#body = undefined
     this.clientBody = undefined
     this.#clientBytes = undefined
-    this.#released = true
   }
 
   get body(): Record<string, unknown> {
     if (this.#body) return this.#body
-    if (this.#released) throw new BodyReleasedError()
-    return this.#body = this.clientBody!.object()
+    // Neither a value nor the client's bytes: only `release` leaves a request so.
+    if (!this.clientBody) throw new BodyReleasedError()
+    return this.#body = this.clientBody.object()
   }
 
   set body(value: Record<string, unknown>) {
     this.#body = value
     this.clientBody = undefined
     this.#clientBytes = undefined
-    this.#released = false
   }
 }
