@@ -5,7 +5,8 @@
 // refuses the lock as out of sync ("Missing: opencode-darwin-arm64@ from lock file").
 // This adds a lock entry with the platform (os/cpu/libc) read off the package name for each such
 // package: npm ci skips it on every other platform, and on its own platform the optional install fails
-// softly, as it would without the entry. Run it after any `npm install` that rewrites the lock:
+// softly, as it would without the entry. Run it after any `npm install` that rewrites a lock (the
+// repo's, or the client lab's test/clients/agents/package-lock.json):
 //   node scripts/lock-platform-stubs.mjs [package-lock.json]
 import { readFileSync, writeFileSync } from 'node:fs'
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The lab's own folder for the coding-agent CLIs (its package.json lists them at `latest`). */
+/** The lab's own folder for the coding-agent CLIs (its package.json and lockfile pin the releases under test). */
 export const agentsDir = fileURLToPath(new URL('.', import.meta.url))
 const bins = ['claude', 'codex', 'gemini', 'opencode', 'qwen']
 /** Written when the install failed: the lab's agent tests skip with this reason. */
@@ -20,7 +20,8 @@ export function agentsMissing(dir = agentsDir): string | undefined {
 }
 
 /**
- * Install the newest release of each agent CLI into the lab's folder, unless they are there. They are
+ * Install the agent CLIs the lab's lockfile names (each the newest release when the lab last passed with
+ * it; `npm run clients:latest` tries what the registry serves now), unless they are there. They are
  * not dependencies of the package (about 1.9 GB), so a user's `npm install` stays light; the lab pulls
  * them the first time its tests run. A failure (no network) is recorded, and the agent tests skip
  * saying why.
@@ -28,8 +29,8 @@ export function agentsMissing(dir = agentsDir): string | undefined {
 export function installAgents(): void {
   if (agentsInstalled()) return
   rmSync(failureFile, { force: true })
-  process.stderr.write(`client lab: installing the coding-agent CLIs into ${agentsDir} (newest releases) ...\n`)
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], { cwd: agentsDir, encoding: 'utf8', timeout: 15 * 60_000 })
+  process.stderr.write(`client lab: installing the coding-agent CLIs into ${agentsDir} (from its lockfile) ...\n`)
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: agentsDir, encoding: 'utf8', timeout: 15 * 60_000 })
   if (result.status === 0 && agentsInstalled()) return
   const reason = `npm install failed: ${(result.error?.message ?? result.stderr ?? '').trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit ${result.status}`}`
   try { writeFileSync(failureFile, reason) } catch {}

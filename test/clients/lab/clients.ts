@@ -7,7 +7,7 @@ import { agentsDir, agentsMissing } from '../agents/install.ts'
 /**
  * The client lab's registry: every client the proxy promises to serve, as the npm package a user
  * installs. `npm test` runs the SDKs from this repo's devDependencies and the agents from the lab's own
- * folder (test/clients/agents, newest releases, installed when the tests run); `npm run clients:latest` installs
+ * folder (test/clients/agents, pinned with a lockfile at the releases last passed with, installed when the tests run); `npm run clients:latest` installs
  * the newest release of each into a temp folder and points CLIENTS_DIR at it (the vitest config then
  * resolves the SDK imports there too).
  */
