@@ -1,7 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
-import { jsonTextOf } from './json-text.ts'
 import { parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
@@ -21,7 +20,7 @@ function checkUtf8(bytes: Buffer): void {
 /** Parse JSON object text; malformed, too deep or non-object bodies are the client's 400. `depthKnown`: a scan already checked the nesting. */
 export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<string, unknown> {
   checkUtf8(bytes)
-  const text = jsonTextOf(bytes)
+  const text = bytes.toString('utf8')
   if (!text.trim()) throw invalid('request body is empty: expected a JSON object')
   // Before parsing: a body nested thousands deep is refused without building it.
   if (!depthKnown && jsonDeeperThan(text)) throw invalid(`request body is nested more than ${maxJsonDepth} levels deep`)

@@ -1,7 +1,6 @@
 import { arrayElements, COLON, firstLongStringAt, hasLongString, objectFields, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
 import { maxJsonDepth } from './json-depth.ts'
 import { isAscii } from 'node:buffer'
-import { jsonTextOf } from './json-text.ts'
 import { RawStrings } from './raw-strings.ts'
 import { plainCopy } from './plain-json.ts'
 import type { LongString, TurnCache } from './turn-cache.ts'
@@ -105,15 +104,13 @@ function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {
     const fields = objectFields(bytes, range, depth + 1, maxJsonDepth)
     if (fields) return fromFields(parts, fields, depth + 1)
   }
-  return JSON.parse(jsonTextOf(bytes.subarray(range.start, range.end)))
+  return JSON.parse(bytes.toString('utf8', range.start, range.end))
 }
 
 /** A long string token, parsed on its own and noted with its spelling. */
 function longString(parts: Parts, start: number, end: number): string {
   const { bytes } = parts
-  const value = end - start > parts.whole ? plainLongString(bytes, start, end) ?? JSON.parse(jsonTextOf(bytes.subarray(start, end))) as string
-    // Under 32 KB a two-byte string stays out of the large-object space: plain decoding is as good.
-    : JSON.parse(bytes.toString('utf8', start, end)) as string
+  const value = (end - start > parts.whole ? plainLongString(bytes, start, end) : undefined) ?? JSON.parse(bytes.toString('utf8', start, end)) as string
   parts.strings!.add(value, start, end)
   return value
 }
