@@ -2,10 +2,8 @@ import { EventEmitter } from 'node:events'
 import type { H3Event } from 'h3'
 
 /**
- * "The client has gone": what the pipeline waits on and hands to undici as the upstream call's signal
- * (undici takes an EventEmitter with `aborted` as well as an AbortSignal). On Node it is a plain
- * EventEmitter fed by the response's `close`: srvx's `req.signal` builds an AbortController and
- * EventTarget listeners per request, ~3% of a proxied request's CPU.
+ * "The client has gone", as undici's signal. On Node an EventEmitter fed by the response's `close`:
+ * srvx's `req.signal` builds an AbortController per request (~3% of a request's CPU).
  */
 export type ClientSignal = AbortSignal | ClientGone
 

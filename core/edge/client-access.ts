@@ -5,9 +5,8 @@ import { ProxyError } from '../errors/proxy-error.ts'
 import { defineObjectState } from '../kernel/request-state.ts'
 
 /**
- * On an in-process Request (not reachable from the network): `true` or the client key = already
- * authorized (the partner routes checked it); a `SocketPeer` = a WebSocket's request, checked as that
- * socket's client each time, so a revoked key or a refused page stops at its next call.
+ * On an in-process Request: `true` or the key = already authorized; a `SocketPeer` = a WebSocket's request,
+ * checked each call, so a revoked key stops at its next one.
  */
 export const trustedClient = defineObjectState<Request, string | true | SocketPeer>('trusted-client', { shared: true })
 

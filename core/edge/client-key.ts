@@ -13,9 +13,8 @@ export function readClientKey(headers: Headers, url: URL): string | undefined {
 const digest = (value: string) => createHash('sha256').update(value).digest()
 
 /**
- * Constant-time membership: compares fixed-length digests so neither content nor length leaks through timing.
- * A key that matched once is remembered (at most one entry per configured key): the sha256 per request was
- * ~4% of a proxied request, and a Map hit reveals nothing a guesser could use (misses always hash).
+ * Constant-time membership over fixed-length digests. A key that matched once is remembered (one entry per
+ * configured key; a sha256 was ~4% of a request): a hit reveals nothing a guesser can use, misses always hash.
  */
 export function createKeyMatcher(keys: string[]): (candidate: string | undefined) => string | undefined {
   const digests = keys.map(key => ({ key, hash: digest(key) }))
@@ -34,11 +33,7 @@ export function createKeyMatcher(keys: string[]): (candidate: string | undefined
 
 const ids = new Map<string, string>()
 
-/**
- * A client key's stable, non-secret id: `key-` and the first 10 hex digits of its sha256 (for a named
- * key, the start of the `sha256:` hash its entry stores). Usage, the recorder, logs and routing rules
- * tell keys apart by it; two keys share one with odds of 1 in 2^40. Remembered for a few thousand keys.
- */
+/** A key's stable non-secret id, `key-` + 10 hex digits of its sha256, as usage, logs and rules name keys. */
 export function clientKeyId(key: string): string {
   let id = ids.get(key)
   if (id === undefined) {

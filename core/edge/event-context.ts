@@ -1,10 +1,6 @@
 import type { ClientSignal } from './client-abort.ts'
 
-/**
- * What the proxy keeps on h3's `event.context` for one HTTP request, typed (h3's context is open to
- * augmentation, like nitro's): set by the app's middleware and the client-route helpers, read by routes
- * and plugins without casts.
- */
+/** What the proxy keeps on h3's `event.context` for a request, typed by augmentation (read without casts). */
 export interface ProxyEventContext {
   /** The request's id (`X-Request-ID`, the client's when it is safe, else a new UUID). */
   requestId?: string

@@ -1,10 +1,8 @@
 import type { H3, H3Event } from 'h3'
 
 /**
- * A HEAD request answered as its GET would be, without the body. h3 answers HEAD from a GET route only
- * when no route matches a HEAD at all, and the proxy's JSON 404 matches every path: without this, load
- * balancers' and uptime checkers' `HEAD /healthz` got a 404. The GET runs on the same connection's facts
- * (peer address, Node request) so access checks decide as they would for the GET.
+ * A HEAD answered as its GET, without the body (the JSON 404 route matches every path, so h3's own HEAD
+ * fallback never ran). The GET keeps the connection's facts, so access checks decide the same.
  */
 export async function answerHead(app: H3, event: H3Event): Promise<Response> {
   const get = new Request(event.req.url, { method: 'GET', headers: event.req.headers, signal: event.req.signal })

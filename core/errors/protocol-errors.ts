@@ -22,11 +22,7 @@ function describe(code: string | undefined): [number, string, string] {
 /** The path of the request line in what the parser had read, when there is one. */
 const pathOf = (raw: Buffer | undefined) => /^[^\s]*\s+(\/[^\s?]*)/.exec(raw?.subarray(0, 8192).toString('latin1') ?? '')?.[1] ?? '/'
 
-/**
- * Requests Node's HTTP parser refuses before any route sees them (bad request line, header overflow,
- * an unknown method) and CONNECT (this is not a forward proxy) get a JSON error body in the format of
- * the path they named, like every other error, instead of a bare status line or a dropped connection.
- */
+/** What Node's HTTP parser refuses, and CONNECT, answered with a JSON error in the format of the path named. */
 export function answerProtocolErrors(node: HttpServer, bodyFor: PathErrorBody): void {
   node.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()

@@ -7,8 +7,7 @@ import type { SseEvent } from '../canonical/codec.ts'
 export function createSseParser() {
   let buffer = ''
   let event: string | undefined
-  // An event's first data line, and any after it: no array per event for the one line nearly every
-  // event has (an array and its backing store per event were ~30 KB of garbage per 200-delta answer).
+  // The first data line apart: no array per event (~30 KB of garbage per 200-delta answer).
   let data: string | undefined
   let moreData: string[] | undefined
 

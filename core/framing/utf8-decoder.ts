@@ -1,11 +1,6 @@
 import { StringDecoder } from 'node:string_decoder'
 
-/**
- * The UTF-8 text of a byte stream, chunk by chunk, as `TextDecoder` with `stream: true` gives it. A
- * character split between chunks waits for the rest of its bytes, a leading BOM is dropped, and bytes
- * that are not UTF-8 become U+FFFD. Node's StringDecoder does the work: on a 30 KB stream answer,
- * TextDecoder took 35-43 µs and StringDecoder 8.
- */
+/** A byte stream's UTF-8 text as streaming `TextDecoder` gives it (BOM dropped, bad bytes U+FFFD), at a fifth of its cost. */
 export class Utf8Decoder {
   readonly #decoder = new StringDecoder('utf8')
   #atStart = true

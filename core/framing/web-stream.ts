@@ -1,10 +1,8 @@
 import type { Readable } from 'node:stream'
 
 /**
- * A Node stream as a web stream: read as it flows, paused while the web side holds a chunk (so at most
- * one chunk is read ahead). Cancelling destroys the Node stream (an upstream body: its socket closes).
- * Node 20's `Readable.toWeb` costs about twice as much per chunk, an async-iterator pull about the same
- * plus a promise per chunk (docs/benchmarks.md, "stream answers as Node streams").
+ * A Node stream as a web stream, paused while the web side holds a chunk; cancel destroys it. Half the
+ * cost per chunk of Node 20's `Readable.toWeb`.
  */
 export function webStreamOf(node: Readable): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({

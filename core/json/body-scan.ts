@@ -16,21 +16,13 @@ export interface TopLevelScan {
   fields: Map<string, ValueRange>
   /** Keys written more than once at the top level (an upstream parser might keep the first). */
   repeated: Set<string>
-  /**
-   * Where the long strings are (`[start, end)` pairs, quotes included, in the order written): strings of
-   * `longStringBytes` or more, keys among them. Translation copies them from here instead of escaping
-   * them again (core/json/raw-strings.ts).
-   */
+  /** `[start, end)` pairs of the string tokens of `longStringBytes` or more, in order (raw-strings.ts). */
   longStrings: number[]
-  /** The elements of each top-level list (found on the same pass): parsing by parts needs no second walk. */
+  /** The elements of each top-level list, found on the same pass. */
   lists?: Map<string, ValueRange[]>
 }
 
-/**
- * A string token this long or longer is noted by the scan: an image's or a file's base64, a large file
- * read. Noting an agent's 256-byte strings too cost more than copying them saved (in-process, translated
- * 80 KB agent next turn: -27, -14, -2 µs in three runs; first request -497, +258, +88: noise around 0).
- */
+/** String tokens this long are noted (base64, a large file read); shorter ones cost more to note than they save (README). */
 export const longStringBytes = 16 * 1024
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9
@@ -53,10 +45,7 @@ function stringEnd(bytes: Buffer, open: number): number {
   }
 }
 
-/**
- * Index just past a nested object or array opening at `open`, or -1 when it never closes or nests deeper
- * than `maxDepth`. `longs`: where to note the long strings met.
- */
+/** Index just past the object or array opening at `open`; -1 when it never closes or nests past `maxDepth`. */
 function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, longs?: number[]): number {
   let level = 0
   for (let i = open; i < bytes.length; i++) {
@@ -86,10 +75,7 @@ function scalarEnd(bytes: Uint8Array, from: number): number {
   return i
 }
 
-/**
- * A key's text; one spelled with escapes (`"mod\u0065l"`) is decoded as JSON.parse would (undefined:
- * malformed, as a raw control character makes it: JSON.parse refuses those, so the scan must too).
- */
+/** A key's text, escapes decoded as JSON.parse would; undefined when JSON.parse would refuse it (a raw control character). */
 function keyText(bytes: Buffer, open: number, end: number): string | undefined {
   for (let k = open + 1; k < end - 1; k++) {
     if (bytes[k]! < 0x20) return undefined
@@ -140,11 +126,7 @@ function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, e
   return close === -1 ? -1 : close + 1
 }
 
-/**
- * Walks a list's elements (at `depth`) from `from`: just past its `[`, or with `afterElement` just past
- * one of its elements. Each is noted in `elements`. Returns the index of the `]` that closes the list,
- * or -1 when the list cannot be followed (a trailing comma included).
- */
+/** Notes a list's elements from `from` (just past its `[`, or past an element): the index of its `]`, or -1. */
 function elementsFrom(bytes: Buffer, from: number, afterElement: boolean, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
   let i = skipSpace(bytes, from)
   if (bytes[i] === CLOSE_BRACKET) return i
@@ -188,11 +170,9 @@ export function objectFields(bytes: Buffer, range: ValueRange, depth: number, ma
 }
 
 /**
- * The top-level keys of a JSON object text and where their values are, in one pass over the bytes that
- * jumps from quote to quote (an agent's body is mostly string content). Undefined when the text is not
- * an object the scan can follow (malformed, nested deeper than `maxDepth`):
- * the caller then parses it whole, which reports the exact problem. Values are not validated: what
- * routing reads is parsed from its range, and the rest goes to a vendor that validates its own format.
+ * Where each top-level value of a JSON object is, in one pass jumping from quote to quote. Undefined when
+ * the scan cannot follow it (malformed, too deep): the caller's whole parse says why. Values are not
+ * validated: what routing reads is parsed from its range, the rest the vendor validates.
  */
 export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
   const lists = new Map<string, ValueRange[]>()
@@ -203,7 +183,6 @@ export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | un
 
 /** Index in `longs` (`TopLevelScan.longStrings`) of the first pair starting at or after `from` (`longs.length` if none). */
 export function firstLongStringAt(longs: number[], from: number): number {
-  // Binary search over the pairs' starts.
   let low = 0
   let high = longs.length >>> 1
   while (low < high) {
@@ -220,20 +199,12 @@ export function hasLongString(longs: number[], start: number, end: number): bool
   return at < longs.length && longs[at]! < end
 }
 
-/**
- * What to pick out of a body without building it: `true` = the value, parsed; an object = that value's
- * listed keys when it is an object; `[shape]` = each element when it is an array. A value of another
- * kind than the shape expects is parsed whole (a validator then sees what is wrong with it).
- */
+/** What to pick out of a body: `true` the value; an object, those keys; `[shape]`, each element. Another kind of value is parsed whole. */
 export type BodyShape = true | { [key: string]: BodyShape } | [BodyShape]
 
 /**
- * A skeleton of the value at `range`: only what `shape` names, each leaf parsed from its own bytes (a
- * chat request's roles and tool names out of 80 KB of messages, without decoding the messages). One pass
- * over the bytes: each container is walked once, what the shape does not name skipped as it is met
- * (finding each element's range first and then walking it again read a tool's schema four times: 400 µs
- * on a 150 KB body). Throws (a SyntaxError) when a picked leaf is malformed or the bytes cannot be
- * followed: the caller parses the whole body to report it.
+ * The value at `range` reduced to what `shape` names (roles and tool names out of the messages), in one
+ * pass, each leaf parsed from its own bytes. Throws a SyntaxError where it cannot follow the bytes.
  */
 export function skeletonOf(bytes: Buffer, range: ValueRange, shape: BodyShape, depth: number, maxDepth: number): unknown {
   const [value, end] = pick(bytes, range.start, shape, depth, maxDepth)

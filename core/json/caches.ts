@@ -1,9 +1,6 @@
 import { TurnCache } from './turn-cache.ts'
 
-/**
- * The JSON layer's one cache, per process: the parts of each client key's last turns, as read and as
- * written (core/json/turn-cache.ts), within one byte budget. What it keeps and earns: README.md beside this file.
- */
+/** The JSON layer's one cache, per process (turn-cache.ts, README.md). */
 export const turnCache = new TurnCache()
 
 /** Sets the budget in bytes; 0 turns the cache off (then every body is read and written from scratch). */

@@ -2,19 +2,17 @@ import { ClientBody } from './client-body.ts'
 import { jsonBytes } from './json-bytes.ts'
 import { turnCache } from './caches.ts'
 
-/** How a body is written when it is written anew: whose it is (the client key) and the client's long strings. */
+/** How a body written anew is written: for whom, and from which client body's long strings. */
 export interface BodyWriting {
-  /** The client key: parts written for its earlier requests may be copied, never another key's. */
+  /** The client key (turn-cache.ts). */
   scope?: string
-  /** The client's body: its long strings (core/json/raw-strings.ts) are copied from its bytes instead of escaped again. */
+  /** The client's body, whose long strings are copied from its bytes (raw-strings.ts). */
   client?: ClientBody
 }
 
 /**
- * The JSON body of an upstream request: one handle, read, replaced or edited, and written to bytes once
- * after every `before-upstream` hook. A body nobody reads or replaces goes upstream as the client's own
- * bytes (a same-format request is never parsed or serialized again for it); once read, it is written
- * from its value, whose bytes mean what `JSON.stringify` of it means.
+ * An upstream request's JSON body: read, replaced or edited, written to bytes once after every
+ * `before-upstream` hook. Nobody read or replaced it: the client's own bytes go.
  */
 export class JsonBody {
   #value: Record<string, unknown> | undefined
@@ -32,14 +30,12 @@ export class JsonBody {
   }
 
   /**
-   * The body's value. Read it, never change it in place (it may be the client's parsed body, which a
-   * retry translates again): change it with `edit` or `replace`. A read counts as a change: the body is
-   * written from its value from then on.
+   * The value: never change it in place (a retry translates the client's parse again); use `edit` or
+   * `replace`. Once read, the body is written from its value.
    */
   read(): Record<string, unknown> {
     const client = this.#client
     if (client) {
-      // The client's object with the fields put in front: a copy, so the client's parse stays its own.
       this.#value = this.#leading ? { ...this.#leading, ...client.object() } : client.object()
       this.#client = undefined
       this.#clientBytes = undefined
@@ -57,10 +53,7 @@ export class JsonBody {
     return this
   }
 
-  /**
-   * Changes the body: `change` gets a copy of its top level (its own to change; the values under it are
-   * shared: replace them, never change them in place) and may return another object instead.
-   */
+  /** `change` gets a copy of the top level (values under it are shared: replace, never mutate them) or returns another object. */
   edit(change: (body: Record<string, unknown>) => Record<string, unknown>): this
   edit(change: (body: Record<string, unknown>) => void): this
   edit(change: (body: Record<string, unknown>) => unknown): this {
@@ -69,10 +62,7 @@ export class JsonBody {
     return this.replace(out && typeof out === 'object' ? out as Record<string, unknown> : copy)
   }
 
-  /**
-   * Sets a top-level field. On a body still sent as the client's bytes that do not hold the key, the
-   * field is written in front of them, nothing is parsed.
-   */
+  /** Sets a top-level field; on the client's bytes without that key, written in front of them, nothing parsed. */
   set(key: string, value: unknown): this {
     const client = this.#client
     if (client && client.has(key) === false) {
@@ -88,10 +78,7 @@ export class JsonBody {
     return this.#client !== undefined
   }
 
-  /**
-   * Lets go of the bytes written from the value (a later `bytes()` writes them again, the same). The sender
-   * calls it for a large body it hands over to be read once: undici would keep it until the answer ends.
-   */
+  /** Lets go of the written bytes (a later `bytes()` writes the same again): undici would hold them until the answer ends. */
   forgetWritten(): void {
     this.#written = undefined
   }

@@ -4,22 +4,11 @@ import { longStringBytes } from './body-scan.ts'
 import { derivedOf, minDerivedLength, type DerivedString } from './derived-strings.ts'
 
 /**
- * `JSON.stringify(value)` as UTF-8 bytes, built from the JSON of each part (every key of the top object,
- * every element of its lists, a few levels down) instead of one string for the whole.
- *
- * Why: a translated agent request is 80-150 KB of JSON, and one em dash in it makes the whole string two
- * bytes per character: 160-300 KB, past V8's 128 KB large-object threshold, where every allocation maps
- * fresh pages (on this VM each costs microseconds). Measured on an 80 KB request: JSON.stringify 268 µs
- * and the UTF-8 encode undici does on a string body 321 µs (1.2 ms under load), against 44 µs for the
- * parts (small strings die young) encoded and joined. The bytes are the same as JSON.stringify's.
- *
- * `strings`: long strings whose JSON spelling is known (the client's own bytes, core/json/raw-strings.ts)
- * are copied from there instead of escaped again; the parts holding them are split down to them. The
- * bytes then mean what JSON.stringify's mean (a client may spell an escape differently).
- *
- * `parts`, `scope`: the parts written for the last turns of whose body this is (a client key,
- * core/json/turn-cache.ts): a top-level object, or an element of a top-level list, equal to one written for
- * the same key at the same place is copied from those bytes.
+ * `JSON.stringify(value)` as UTF-8 bytes, built from the JSON of each part instead of one string for the
+ * whole, which for an 80-150 KB body lands in V8's large-object space (README.md: 589 µs against 44).
+ * `strings`: long strings copied as the client spelled them (raw-strings.ts), the parts holding them split
+ * down to them; `parts`, `scope`: a part equal to one written for the client key's last turns is copied
+ * (turn-cache.ts). The bytes mean what JSON.stringify's mean.
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCache, scope = ''): Buffer {
   const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope, derived: 0 }
@@ -38,29 +27,23 @@ function assemble(pieces: Piece[], strings: RawStrings | undefined): Buffer {
   return out
 }
 
-/**
- * A piece of the body: JSON text, a string of `strings` by its index (copied from the client's bytes),
- * or bytes (a part from the cache).
- */
+/** JSON text, a string of `strings` by its index (copied from the client's bytes), or bytes (a cached part). */
 type Piece = string | number | Buffer
 
 interface Writer {
   pieces: Piece[]
   strings: RawStrings | undefined
   parts: TurnCache | undefined
-  /** The client key: parts written for one key are never matched for another. */
+  /** The client key: another key's parts are never used. */
   scope: string
-  /** Derived strings written from the client's bytes so far (a part holding one is not kept: see `keep`). */
+  /** Derived strings written so far (a part holding one is not kept). */
   derived: number
 }
 
 /** A joined run stays under V8's 128 KB large-object threshold even at two bytes per character. */
 const maxRunLength = 32_768
 
-/**
- * Small pieces joined into runs (up to a copied string, or `maxRunLength`): measuring and writing ~800
- * pieces one by one cost more than joining them (150 KB translated request, in-process: 138 -> 96 µs).
- */
+/** Small pieces joined into runs: ~800 pieces measured and written one by one cost more (138 -> 96 µs per 150 KB). */
 function joinRuns(pieces: Piece[]): Piece[] {
   const runs: Piece[] = []
   let run = ''
@@ -84,14 +67,10 @@ function joinRuns(pieces: Piece[]): Piece[] {
 /** Strings shorter than this are not looked up (a noted token holds at least this many characters, all escaped as `\uXXXX`). */
 const minRawLength = Math.floor(longStringBytes / 6)
 
-/**
- * Levels split into parts: the request's keys and each element of its lists (a message, a tool); those
- * are stringified whole. Splitting deeper cost more in calls than it saved (measured: 4 levels, 427 µs
- * per 80 KB request under load).
- */
+/** Levels split into parts: the request's keys and each element of its lists; deeper cost more in calls than it saved. */
 const splitDepth = 2
 
-/** A plain object or array, as JSON.stringify walks it (no toJSON, no class instance, no Proxy trickery needed). */
+/** A plain object or array, walked as JSON.stringify would (no toJSON, no class instance). */
 function splittable(value: unknown): value is Record<string, unknown> | unknown[] {
   if (!value || typeof value !== 'object') return false
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
@@ -115,16 +94,14 @@ function holdsRaw(value: unknown, strings: RawStrings): boolean {
 const minCachedLength = 256
 
 /**
- * Writes the JSON of `value` as pieces; false when `value` writes nothing (undefined, a function, a symbol).
- * `group`, `index`: where a value sits, for the cache (`''` the body; a top-level value is its
- * group at index -1, an element of a top-level list its index in its group); `group` undefined below
- * that or without a cache.
+ * Writes the JSON of `value` as pieces; false when it writes nothing (undefined, a function). `group`,
+ * `index`: its place for the cache (a top-level value: its key at -1; an element of a top-level list: its
+ * index), undefined deeper or without a cache.
  */
 function write(value: unknown, writer: Writer, depth: number, group: string | undefined, index: number): boolean {
   const { pieces, strings } = writer
   if (strings && typeof value === 'string' && value.length >= minRawLength) {
-    // A derived string first: looking it up by value among the noted ones would compare an equally long
-    // one's characters, copying the derived string whole first (a data URL split and joined again).
+    // Derived first: a lookup by value would make V8 flatten a joined data URL to compare it.
     if (value.length >= minDerivedLength && writeDerived(value, writer, strings)) return true
     const raw = strings.find(value)
     if (raw !== -1) {
@@ -132,7 +109,6 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
       return true
     }
   }
-  // A top-level object or an element of a top-level list (a tool, a message): looked up, and kept when new.
   const cached = group && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? group : undefined
   if (cached) {
     const bytes = writer.parts!.findWritten(writer.scope, cached, index, value)
@@ -144,22 +120,17 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
   const start = pieces.length
   const derived = writer.derived
   if (!writeValue(value, writer, depth, group)) return false
-  // A part holding a derived string is not kept: comparing it with the next turn's would make V8 copy
-  // both strings whole to compare them (~1 ms per image), where writing it again copies the client's bytes.
+  // A part holding a derived string is not kept: comparing it next turn would flatten both (~1 ms an image).
   if (cached && writer.derived === derived) keep(writer, start, cached, index, value)
   return true
 }
 
-/**
- * A long string a codec made from a client's string (a data URL and its base64: core/json/derived-strings.ts),
- * written from the client's spelling of that string; false when it cannot be (the caller stringifies it).
- */
+/** A data URL or its base64 a codec made (derived-strings.ts), written from the client's spelling; false when it cannot be. */
 function writeDerived(value: string, writer: Writer, strings: RawStrings): boolean {
   const derived = derivedOf(value)
   if (!derived) return false
   const rest = derived.kind === 'join' ? spelledFrom(derived.tail, strings) : cutSpelling(derived, strings)
   if (!rest) return false
-  // The opening quote (and a join's head, escaped), then the rest as the client spelled it, closing quote included.
   writer.pieces.push(derived.kind === 'join' ? JSON.stringify(derived.head).slice(0, -1) : '"', rest)
   writer.derived++
   return true
@@ -178,7 +149,7 @@ function cutSpelling(derived: Extract<DerivedString, { kind: 'slice' }>, strings
   const whole = strings.find(derived.whole)
   if (whole === -1) return undefined
   const spelling = strings.spellingAt(whole)
-  // The cut falls between the same characters only where each of the first `from` is spelled as its own one byte.
+  // Cut in the bytes only where each of the first `from` characters is one byte.
   if (spelling.length < derived.from + 2 || spelling.toString('latin1', 1, 1 + derived.from) !== derived.whole.slice(0, derived.from)) return undefined
   return spelling.subarray(1 + derived.from)
 }
@@ -203,12 +174,11 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
   }
   pieces.push('{')
   let first = true
-  // For-in with an own-key check: JSON.stringify's keys in its order, without an array per object.
+  // For-in with an own-key check: JSON.stringify's key order, no array per object.
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue
     const at = pieces.length
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
-    // Top-level keys of a body with the cache: each one's parts are looked up.
     const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? key : undefined
     // In an object, what JSON cannot write leaves its key out.
     if (write(value[key], writer, depth + 1, keyGroup, -1)) first = false

@@ -1,14 +1,7 @@
-/**
- * Deepest nesting a JSON body may have. Parsing a deeper one works (V8's parser does not recurse), but
- * everything after it does: translation, JSON.stringify, structuredClone overflow the stack past a few
- * thousand levels. Real requests (tool schemas included) stay well under a hundred.
- */
+/** Deepest nesting a body may have: translation, JSON.stringify and structuredClone recurse. Real requests stay under 100. */
 export const maxJsonDepth = 256
 
-/**
- * Whether JSON text nests deeper than `limit`: one pass over its brackets, strings skipped with
- * indexOf (most of a request is strings, so this costs a fraction of the parse it follows).
- */
+/** Whether JSON text nests deeper than `limit`: one pass over its brackets, strings skipped with indexOf. */
 export function jsonDeeperThan(text: string, limit = maxJsonDepth): boolean {
   // Nesting `limit` deep takes at least `limit` characters.
   if (text.length <= limit) return false
@@ -18,7 +11,6 @@ export function jsonDeeperThan(text: string, limit = maxJsonDepth): boolean {
   while (at < end) {
     const code = text.charCodeAt(at)
     if (code === 34) {
-      // Past the string: the next quote not escaped by an odd run of backslashes.
       let close = text.indexOf('"', at + 1)
       while (close !== -1) {
         let slashes = 0

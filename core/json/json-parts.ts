@@ -6,10 +6,8 @@ import { plainCopy } from './plain-json.ts'
 import type { LongString, TurnCache } from './turn-cache.ts'
 
 /**
- * Values over this many bytes are parsed part by part (an array's elements, an object's values), so no
- * string of them is ever built: a one-byte string over 128 KB lands in V8's large-object space, where
- * every allocation maps fresh pages (on this VM the text of a 150 KB agent body cost ~700 µs to build,
- * more than parsing it). Parts this size stay well under that threshold.
+ * Values over this many bytes are parsed part by part: a string over 128 KB lands in V8's large-object
+ * space, where each allocation maps fresh pages (the text of a 150 KB body cost ~700 µs, more than its parse).
  */
 export const wholeBytes = 32_768
 
@@ -18,29 +16,22 @@ interface Parts {
   bytes: Buffer
   whole: number
   longs: number[]
-  /** Top-level lists' elements, from the scan. */
   lists: Map<string, ValueRange[]> | undefined
   strings: RawStrings | undefined
   cache: TurnCache | undefined
-  /** The client key: parts parsed for one key are never handed to another. */
+  /** The client key: another key's parts are never used. */
   scope: string
 }
 
 /** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
 const minCachedBytes = 256
 
-/** How a parse by parts may use the parts read before for the same client key (core/json/turn-cache.ts). */
 export interface PartCacheUse { cache: TurnCache; scope: string }
 
 /**
- * The object a scanned JSON body means, built from the JSON.parse of its parts: the same value as
- * `JSON.parse` of the whole (keys in first-written order, the last of a repeated key winning, `__proto__`
- * an own key). Throws what JSON.parse throws on a malformed part: the caller parses the whole to say
- * exactly what is wrong.
- *
- * `strings`: where to note each long string the scan found (`TopLevelScan.longStrings`) with its
- * spelling, so that writing it again copies the client's bytes (core/json/raw-strings.ts). A part holding
- * one is split until the string is parsed on its own; the rest is parsed in as few parts as before.
+ * What `JSON.parse` of a scanned body gives (key order, the last repeated key, `__proto__` an own key),
+ * built from its parts; throws on a malformed part. `strings`: where to note each long string with its
+ * spelling (raw-strings.ts); a part holding one is split down to it.
  */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {
   return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ?? '' }, scan.fields, 1)
@@ -55,10 +46,7 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
   return object
 }
 
-/**
- * A large top-level value with a cache at hand: an object is looked up whole, a list element by element
- * (an agent's next turn repeats the last one's messages and adds some).
- */
+/** A large top-level value with a cache: an object looked up whole, a list element by element. */
 function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   const first = parts.bytes[range.start]
   if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) ) return parseRange(parts, range, 1)
@@ -76,7 +64,7 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
   const bytes = parts.bytes.subarray(range.start, range.end)
   const hit = cache.findRead(parts.scope, group, index, bytes)
   if (hit) {
-    // Its long strings are at the same places in this part's bytes: noted here as if parsed.
+    // Its long strings sit at the same offsets in this part's bytes.
     for (const string of hit.strings) parts.strings?.add(string.value, range.start + string.start, range.start + string.end)
     return plainCopy(hit.value)
   }
@@ -120,10 +108,8 @@ function longString(parts: Parts, start: number, end: number): string {
 const controlCharacter = /[\u0000-\u001f]/
 
 /**
- * The value of a large string token written without escapes in ASCII (base64: an image, a file), read as
- * it is, or undefined (JSON.parse reads it then). JSON.parse checks every character (~1.4 ms for a 1.4 MB
- * image here); this takes a byte search for `\`, an ASCII check (SIMD), the decode and a search for a
- * control character (~0.7 ms). A token with a control character is left to JSON.parse, which refuses it.
+ * A large string token in plain ASCII without escapes (base64) read as it is (~0.7 ms for 1.4 MB against
+ * JSON.parse's ~1.4); undefined otherwise, and JSON.parse reads (or refuses) it.
  */
 function plainLongString(bytes: Buffer, start: number, end: number): string | undefined {
   const inner = bytes.subarray(start + 1, end - 1)
@@ -133,11 +119,9 @@ function plainLongString(bytes: Buffer, start: number, end: number): string | un
 }
 
 /**
- * A value holding long strings, parsed in one JSON.parse of its text with each long string cut out (a
- * short stand-in `"\u0000<n>"` in its place), then the strings put back, each parsed on its own and
- * noted. Splitting the value into its elements and fields down to each string instead cost more than it
- * saved (a Map per object on the way, a parse per part). Undefined when the client's own text spells
- * `\u0000` (a stand-in could then be taken for the client's string): the caller parses it as before.
+ * A value holding long strings: one JSON.parse of its text with a stand-in `"\u0000<n>"` for each, then
+ * the strings put back, each parsed and noted (cheaper than splitting down to them). Undefined when the
+ * client's text spells `\u0000` itself.
  */
 function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   const { bytes, longs } = parts
@@ -157,7 +141,6 @@ function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   const tail = bytes.toString('utf8', at, range.end)
   if (tail.includes('\\u0000')) return undefined
   pieces.push(tail)
-  // A range that is no string token and holds one is an object or an array.
   const value = JSON.parse(pieces.join('')) as Record<string, unknown> | unknown[]
   restore(value, parts, holes)
   return value

@@ -1,23 +1,12 @@
 import { notPlain, plainCopy, sameJson } from './plain-json.ts'
 
 /**
- * The parts of each client key's last turns, as read (a part's bytes -> the value they parse to) and as
- * written (a part's value -> its JSON bytes): a part of a new body equal to one of those is copied, not
- * parsed or written again.
- *
- * Why: an agent sends its tools, its system prompt and its whole history again on every turn, byte for
- * byte, and parsing and writing them is most of what a translated request costs (80 KB agent request,
- * in-process: the read side earns ~280 µs, the written side ~210 µs of a ~900 µs request).
- *
- * A part is found by its place: a top-level key (`group`: `tools`, `messages`) and an index in it (`-1`
- * for the value as a whole, `i` for element `i` of a list). Each place keeps the parts of the key's last
- * few turns (`perPlace`), so an agent and its subagent sending under one key at once both still hit.
- * Read parts are matched by their bytes, written ones by value as JSON.stringify sees it (the same keys in
- * the same order, the same strings and numbers). The cache keeps its own copy of each value and hands out
- * copies, so no request's edit reaches another request or makes a match lie.
- *
- * One byte budget over both sides: past it, the client keys used longest ago go first, so with many
- * clients at once the active ones keep theirs.
+ * The parts of each client key's last turns, as read (bytes -> value) and as written (value -> bytes): an
+ * agent resends its tools and history every turn, and an equal part is copied, not parsed or written
+ * again (README.md: what it earns). A part's place: a top-level key (`group`) and an index (-1 the value
+ * whole, `i` a list's element); each place keeps `perPlace` turns (an agent and its subagent under one
+ * key). Read parts match by bytes, written ones by value (`sameJson`). Values are copied in and out, so no
+ * request's edit reaches another. One byte budget; past it the keys used longest ago go.
  */
 export class TurnCache {
   /** Client keys, least recently used first: a key moves to the end when used. */
@@ -26,11 +15,7 @@ export class TurnCache {
   #last: string | undefined
   readonly #counts: Record<Side, { hits: number; misses: number; bytes: number }> = { read: { hits: 0, misses: 0, bytes: 0 }, written: { hits: 0, misses: 0, bytes: 0 } }
 
-  /**
-   * @param maxBytes JSON bytes kept at most (what the parts hold in JS objects costs about as much again);
-   *   0 keeps nothing.
-   * @param perPlace parts kept at one place of one key: its last few turns' (several conversations at once).
-   */
+  /** @param maxBytes JSON bytes kept (their objects cost about as much again); 0 keeps nothing. */
   constructor(public maxBytes = 16 * 1024 * 1024, readonly perPlace = 4) {}
 
   /** The read part at a place of `key`'s bodies whose bytes are `bytes`: hand out `plainCopy(part.value)`, never the value. */
@@ -41,7 +26,7 @@ export class TurnCache {
   /** Keep `value` as what `bytes` parse to at a place of `key`'s bodies, with its long strings (offsets within `bytes`). */
   keepRead(key: string, group: string, index: number, bytes: Buffer, value: unknown, strings: LongString[]): void {
     const copy = plainCopy(value)
-    // The bytes copied: a view would keep the whole client body alive.
+    // Copied: a view would keep the whole client body alive.
     if (copy !== notPlain) this.#add(key, 'read', group, index, { bytes: Buffer.from(bytes), value: copy, strings } as ReadPart)
   }
 

@@ -23,11 +23,7 @@ class ClientGoneError extends Error {
   constructor() { super('the client went away') }
 }
 
-/**
- * One upstream exchange read whole (non-stream answers): undici's dispatch with a handler that keeps
- * the chunks. `request()` would build a Readable body, an AsyncResource and their events per call,
- * only for the pipeline to read them to the end at once.
- */
+/** One exchange read whole (non-stream answers) by a dispatch handler: no Readable and AsyncResource per call as `request()` builds. */
 export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<BufferedUpstreamResponse> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined

@@ -7,10 +7,7 @@ export interface UpstreamHttpRequest {
   url: string
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
   headers: Record<string, string>
-  /**
-   * JSON body: a handle to read, replace or edit (core/json/json-body.ts), written to bytes once after
-   * every `before-upstream` hook. Untouched, it is the client's own bytes.
-   */
+  /** JSON body: a handle to read, replace or edit, written once after every `before-upstream` hook (untouched: the client's bytes). */
   json?: JsonBody
   /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
   body?: string | Buffer | Readable
@@ -24,11 +21,7 @@ export interface UpstreamHttpResponse {
   body: Readable & { text(): Promise<string> }
 }
 
-/**
- * No cap on connections per origin: a long agent stream holds its socket for minutes, and a cap would
- * queue every request past it behind them (256 did: 1,000 streams ran in four waves). Idle sockets
- * close after keepAliveTimeout.
- */
+/** No cap on connections per origin: agent streams hold sockets for minutes, and a cap queues everyone behind them. */
 const agentOptions = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 }
 const newAgent = () => new Agent(agentOptions)
 
@@ -75,11 +68,8 @@ export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | u
 const letGoBytes = 16 * 1024
 
 /**
- * undici keeps a request's body until its answer ends: minutes for an agent's stream, a whole body per
- * stream (1,000 translated 76 KB streams kept ~100 MB). Handed over as a stream read once, the bytes are
- * let go when written; the explicit content-length keeps the wire the same (undici writes that header
- * itself, in the same place, for bytes). The client's own bytes go the same way: a stream answer lets the
- * request's hold on them go too (`releaseBody`, core/pipeline/request.ts).
+ * undici keeps a request's body until its answer ends (1,000 translated 76 KB streams kept ~100 MB): a
+ * large body goes as a stream read once, with the content-length undici would have written.
  */
 function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; headers: UpstreamHttpRequest['headers'] } {
   const body = bodyOf(req)
