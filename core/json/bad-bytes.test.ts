@@ -46,7 +46,33 @@ function read(bytes: Buffer, scope: string): unknown {
   }
 }
 
+/** Whether reading the bytes alone refuses them: a same-format body nobody parses goes upstream as it came. */
+function refusedOnRead(bytes: Buffer, scope: string): boolean {
+  try {
+    new ClientBody(bytes, scope)
+    return false
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProxyError)
+    expect((error as ProxyError).status).toBe(400)
+    return true
+  }
+}
+
 describe('byte-level body reader on flawed bodies', () => {
+  it('refuses on reading, before anything parses it, exactly what the plain path refuses (small and large, parts cached per client)', () => {
+    fc.assert(fc.property(flawed([...base, ...large]), fc.constantFrom('', 'client-b'), ({ bytes }, scope) => {
+      expect(refusedOnRead(bytes, scope)).toBe(plain(bytes) === 'refused')
+    }), { numRuns: 1500 })
+  })
+
+  it('a next turn whose new part is malformed is refused though its earlier parts were seen', () => {
+    const turn = (last: string) => Buffer.from(JSON.stringify(large[0]).replace(/}$/, `,"messages2":[${JSON.stringify({ role: 'user', content: 'x'.repeat(300) })},${last}]}`))
+    expect(refusedOnRead(turn('{"role":"user","content":"fine"}'), 'client-c')).toBe(false)
+    for (const flaw of ['{"role":"user","content":"a",}', '{"role":"user","content":"\\x"}', '{"role":"user","n":01}', '[1,,2]']) {
+      expect(refusedOnRead(turn(flaw), 'client-c')).toBe(true)
+    }
+  })
+
   it('refuses exactly what the plain path refuses (400), and reads the rest the same', () => {
     fc.assert(fc.property(flawed(base), ({ bytes }) => {
       expect(read(bytes, '')).toEqual(plain(bytes))

@@ -172,7 +172,7 @@ export function objectFields(bytes: Buffer, range: ValueRange, depth: number, ma
 /**
  * Where each top-level value of a JSON object is, in one pass jumping from quote to quote. Undefined when
  * the scan cannot follow it (malformed, too deep): the caller's whole parse says why. Values are not
- * validated: what routing reads is parsed from its range, the rest the vendor validates.
+ * validated here: `ClientBody` checks them (json-parts.ts, `checkByParts`).
  */
 export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
   const lists = new Map<string, ValueRange[]>()

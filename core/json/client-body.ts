@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
-import { parseByParts, wholeBytes } from './json-parts.ts'
+import { checkByParts, parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
 import { turnCache } from './caches.ts'
@@ -35,20 +35,32 @@ export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<strin
  */
 export class ClientBody {
   #parsed?: Record<string, unknown>
+  /** A small body as its check parsed it, handed out by the first `object()`. */
+  #checked?: Record<string, unknown>
   #strings?: RawStrings
   readonly #scan?: TopLevelScan
 
   /** @param scope the client key: its earlier bodies' parts may be copied (turn-cache.ts), never another key's. */
   constructor(readonly bytes: Buffer, readonly scope = '') {
     checkUtf8(bytes)
-    this.#scan = scanTopLevel(bytes, maxJsonDepth)
-    // What the scan cannot follow is parsed now: the client hears about a malformed body at once.
-    if (!this.#scan) this.#parsed = parseJsonObject(bytes)
+    const scan = this.#scan = scanTopLevel(bytes, maxJsonDepth)
+    // Refused now if the plain path's parse would refuse it, before routing or any upstream sees it: what
+    // the scan cannot follow and small bodies parsed whole, large ones part by part (turn-cache.ts).
+    if (!scan) this.#parsed = parseJsonObject(bytes)
+    else if (bytes.length <= wholeBytes && !scan.longStrings.length) this.#checked = parseJsonObject(bytes, true)
+    else {
+      try {
+        checkByParts(bytes, scan, { cache: turnCache, scope })
+      } catch {
+        parseJsonObject(bytes, true) // says what is wrong, as the plain path would
+      }
+    }
   }
 
   /** Drop the parsed object: the bytes stay, and the next read parses them again. */
   release(): void {
     this.#parsed = undefined
+    this.#checked = undefined
     this.#strings = undefined
   }
 
@@ -66,13 +78,13 @@ export class ClientBody {
   #build(): Record<string, unknown> {
     const scan = this.#scan
     // By parts when large or holding long strings (their spelling noted for the writer).
-    if (!scan || (this.bytes.length <= wholeBytes && !scan.longStrings.length)) return parseJsonObject(this.bytes, scan !== undefined)
+    if (!scan || (this.bytes.length <= wholeBytes && !scan.longStrings.length)) return this.#checked ?? parseJsonObject(this.bytes, scan !== undefined)
     const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>
     try {
       body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: turnCache, scope: this.scope })
     } catch {
-      // The scan does not validate values: the whole parse says what is wrong.
+      // Checked when read; should a part still fail, the whole parse says what is wrong.
       return parseJsonObject(this.bytes, true)
     }
     if (strings?.size) this.#strings = strings
@@ -87,7 +99,7 @@ export class ClientBody {
     try {
       return JSON.parse(this.bytes.toString('utf8', range.start, range.end))
     } catch {
-      // The scan does not validate values: the full parse reports what is wrong.
+      // Checked when read; should it still fail, the full parse reports what is wrong.
       return this.object()[key]
     }
   }
@@ -97,10 +109,10 @@ export class ClientBody {
     return this.#parsed || !this.#scan ? Object.hasOwn(this.object(), key) : this.#scan.fields.has(key)
   }
 
-  /** The body reduced to what `shape` names (body-scan.ts); the whole object once it is built. */
+  /** The body reduced to what `shape` names (body-scan.ts); the whole object once it is built (a small one's check built it). */
   skeleton(shape: { [key: string]: BodyShape }): Record<string, unknown> {
-    if (this.#parsed) return this.#parsed
-    // A malformed value the skeleton needed: the full parse reports it.
+    const whole = this.#parsed ?? this.#checked
+    if (whole) return whole
     return this.writtenSkeleton(shape) ?? this.object()
   }
 
@@ -132,9 +144,9 @@ export class ClientBody {
     return count ? `[${this.bytes.toString('latin1', elements[0]!.start, elements[count - 1]!.end)}]` : '[]'
   }
 
-  /** Whether a top-level key is written more than once (the client's bytes would then mean two things); undefined when the bytes could not be scanned. */
-  repeats(key: string): boolean | undefined {
-    return this.#scan?.repeated.has(key)
+  /** Whether `key` (without one: any top-level key) is written more than once; undefined when the bytes could not be scanned. */
+  repeats(key?: string): boolean | undefined {
+    return key === undefined ? this.#scan && this.#scan.repeated.size > 0 : this.#scan?.repeated.has(key)
   }
 
   /**

@@ -21,6 +21,8 @@ interface Parts {
   cache: TurnCache | undefined
   /** The client key: another key's parts are never used. */
   scope: string
+  /** Only checking: no value is built for a part this key sent before (`checkByParts`). */
+  check?: boolean
 }
 
 /** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
@@ -35,6 +37,16 @@ export interface PartCacheUse { cache: TurnCache; scope: string }
  */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {
   return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ?? '' }, scan.fields, 1)
+}
+
+/**
+ * Throws what JSON.parse throws when a part of a scanned body is malformed, as the plain path's parse of
+ * the whole would refuse it. A part equal to one this key sent before is known good (only parts that
+ * parsed are kept); a part parsed here is kept for the key, so its next turn, and this body's own
+ * `parseByParts`, copy it instead of parsing it again.
+ */
+export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: PartCacheUse): void {
+  fromFields({ bytes, whole: wholeBytes, longs: scan.longStrings, lists: scan.lists, strings: undefined, cache: cached?.cache, scope: cached?.scope ?? '', check: true }, scan.fields, 1)
 }
 
 function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number): Record<string, unknown> {
@@ -64,12 +76,18 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
   const bytes = parts.bytes.subarray(range.start, range.end)
   const hit = cache.findRead(parts.scope, group, index, bytes)
   if (hit) {
+    if (parts.check) return undefined
     // Its long strings sit at the same offsets in this part's bytes.
     for (const string of hit.strings) parts.strings?.add(string.value, range.start + string.start, range.start + string.end)
     return plainCopy(hit.value)
   }
   const noted = parts.strings?.size ?? 0
   const value = parseRange(parts, range, depth)
+  if (parts.check) {
+    // A part holding a long string is left to `parseByParts`, which notes its spelling.
+    if (!hasLongString(parts.longs, range.start, range.end)) cache.keepRead(parts.scope, group, index, bytes, value, [], true)
+    return undefined
+  }
   const strings: LongString[] = []
   for (let i = noted; i < (parts.strings?.size ?? 0); i++) {
     const { value: text, start, end } = parts.strings!.entry(i)

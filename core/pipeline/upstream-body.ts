@@ -33,10 +33,11 @@ export function buildUpstreamBody(kernel: ProxyKernel, request: ProxyRequest, up
   // codecs, which keep the vendor's own signatures only: it would reject the others.
   if (upstream === request.inbound && !replaysEnvelopesIn(request, upstream)) {
     request.dropped = undefined
-    // Nobody has read the whole body: it goes as the client's bytes unless the model name must change
-    // (or is written twice: the route was picked by the last, an upstream parser may keep the first).
+    // Nobody has read the whole body: it goes as the client's bytes unless the model name must change,
+    // or a top-level key is written twice (the proxy read the last, as JSON.parse does; an upstream's
+    // parser may keep the first: written from the value, each key goes once).
     const lazy = request.clientBody && !request.clientBody.parsed ? request.clientBody : undefined
-    if (lazy && (!modelInBody || (lazy.field('model') === upstreamModel && !lazy.repeats('model')))) return body(lazy)
+    if (lazy && !lazy.repeats() && (!modelInBody || lazy.field('model') === upstreamModel)) return body(lazy)
     if (!modelInBody) return body(request.body)
     return body(request.body.model === upstreamModel ? request.body : { ...request.body, model: upstreamModel })
   }

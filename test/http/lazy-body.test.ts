@@ -82,6 +82,15 @@ describe('the body is parsed only when something needs it whole', () => {
     expect(beta.requests.at(-1)!.body.match(/"model"/g)).toHaveLength(1)
   })
 
+  it('any top-level key written twice is parsed and re-serialized: each key goes upstream once, the last value as read', async () => {
+    const response = await post('/v1/messages', `{"model":"claude-same","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"x"}],"stream":false}`)
+    expect(response.status).toBe(200)
+    expect((await response.json()).type).toBe('message')
+    const sent = beta.requests.at(-1)!.body
+    expect(sent.match(/"stream"/g)).toHaveLength(1)
+    expect(JSON.parse(sent).stream).toBe(false)
+  })
+
   it('translated (messages -> compat): parsed, decoded and encoded', async () => {
     const response = await post('/v1/messages', messages('gpt-other'))
     expect(response.status).toBe(200)
