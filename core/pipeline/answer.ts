@@ -10,7 +10,7 @@ import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
 import { watchTransform } from './reply-hook.ts'
 import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
 import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
-import { usageOfAnswer } from './answer-usage.ts'
+import { answerObject, usageOfAnswer } from './answer-usage.ts'
 
 /** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
 export const droppedHeader = 'x-proxy-dropped'
@@ -60,18 +60,20 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
 export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>): Promise<AttemptOutcome> {
   const { kernel, request, plan, clock } = attempt
   const { text } = reply
-  // A 200 that is not JSON (a gateway's HTML page) is an upstream failure like a 502: the next credential may answer.
-  if (!looksLikeJsonObject(text)) return failAttempt(attempt, { status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
+  // A 200 that is no JSON object (a gateway's HTML page, a garbled body) is an upstream failure like a 502,
+  // on every path (a passed-through answer is parsed for its usage anyway): the next credential may answer.
+  const json = answerObject(text)
+  if (!json) return failAttempt(attempt, { status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
   const ctx = responseContext(attempt, reply)
   ctx.upstreamMs = clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)
   ctx.durationMs = Date.now() - request.startedAt
   // Same format, same model name: the upstream's bytes are the answer, read for their usage only.
   if (plan.passthrough && plan.upstreamModel === request.model) {
-    ctx.usage = settledUsage(promptTokensEstimate(request), usageOfAnswer(kernel, plan.upstream, text), false, 0)
+    ctx.usage = settledUsage(promptTokensEstimate(request), usageOfAnswer(kernel, plan.upstream, json), false, 0)
     return respondWhole(attempt, ctx, text)
   }
-  const translated = translateResponse(kernel, request, plan, text)
+  const translated = translateResponse(kernel, request, plan, json)
   ctx.usage = settledUsage(promptTokensEstimate(request), translated.usage, false, 0)
   ctx.answer = translated.body
   return respondWhole(attempt, ctx, JSON.stringify(translated.body))
@@ -94,12 +96,4 @@ async function respondWhole(attempt: Attempt, ctx: ResponseContext, body: string
 function respond({ request }: Attempt, ctx: ResponseContext, body: AnswerBody, contentType: Record<string, string>): AttemptOutcome {
   if (request.timing) ctx.responseHeaders[overheadHeader] = overheadValue(request.timing)
   return { kind: 'answered', response: answerResponse(request.event, body, { ...ctx.responseHeaders, ...contentType }) }
-}
-
-/** Cheap check before passing a body through unparsed: a JSON object starts with `{` and ends with `}`. */
-function looksLikeJsonObject(text: string): boolean {
-  const start = text.search(/\S/)
-  let end = text.length - 1
-  while (end > 0 && text.charCodeAt(end) <= 32) end--
-  return start !== -1 && text.charCodeAt(start) === 123 && text.charCodeAt(end) === 125
 }

@@ -9,14 +9,8 @@ import { restoreNamespaces } from '../canonical/tool-namespaces.ts'
 export interface TranslatedBody { body: Record<string, unknown>; usage?: Usage }
 
 /** A complete upstream answer in the client's format, reporting the model the client asked for. */
-export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, plan: AnswerPlan, text: string): TranslatedBody {
+export function translateResponse(kernel: ProxyKernel, request: ProxyRequest, plan: AnswerPlan, json: Record<string, unknown>): TranslatedBody {
   const { upstream, client } = plan
-  let json: Record<string, unknown>
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw new ProxyError(502, 'upstream returned a body that is not JSON', 'server_error', 'bad_upstream_response')
-  }
   const target = client ?? kernel.formats.get(request.inbound)
   const source = kernel.formats.get(upstream)
   if (plan.passthrough) {

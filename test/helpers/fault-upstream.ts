@@ -12,17 +12,18 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * stream, with status 200 but no usable event); `-post` faults happen after the first events, which
  * carry the start of the text ("Hello from the playground ..."). `garbage-pre` answers 200 with bytes that
  * are no SSE at all (then more of them, the connection kept open a moment); `halfevent-pre` answers 200 with
- * a whole event (blank line included) whose JSON is cut off: `data: {"id":`. `status-429-bare` is a 429
+ * a whole event (blank line included) whose JSON is cut off: `data: {"id":`; `braced-garbage-pre` a body (or
+ * event) that starts with `{` and ends with `}` and is no JSON. `status-429-bare` is a 429
  * without `Retry-After`. Clean closes (the upstream ends its answer as if it were whole): `empty-pre` sends
  * only a comment, `cut-post` stops after the first text events, `midframe-post` stops inside an event.
  * `trickle` is no fault: a whole answer, one event every 250 ms (slower in all than the idle timeout of the
  * tests, never idle that long at once), as a slow upstream sends tokens.
  */
 export type Fault =
-  | 'ok' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
+  | 'ok' | 'braced-garbage-pre' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
   | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-429-bare' | 'status-500'
   | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post' | 'trickle'
-export const faults: Fault[] = ['ok', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post', 'trickle']
+export const faults: Fault[] = ['ok', 'braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post', 'trickle']
 
 export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
@@ -88,6 +89,11 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
       setTimeout(() => res.end('more garbage\n\n\n'), 20)
       return
     }
+    // Starts with `{` and ends with `}`, and is still no JSON: only a parse tells.
+    if (fault === 'braced-garbage-pre') {
+      res.writeHead(200, { 'content-type': type })
+      return void res.end(stream ? 'data: {"id": oops }\n\n' : '{"id": "x", "choices": oops }')
+    }
     if (fault === 'halfevent-pre') {
       res.writeHead(200, { 'content-type': type })
       return void res.end(stream ? 'data: {"id":\n\n' : '{"id":')
@@ -147,9 +153,10 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
 }
 
 /** Config entries for one family: one entry per key, all serving `upstreamModel` as `alias`. */
-export function familyEntries(family: UpstreamFamily, baseUrl: string, keys: string[], alias: string): Record<string, unknown[]> {
+export function familyEntries(family: UpstreamFamily, baseUrl: string, keys: string[], alias: string, sameName = false): Record<string, unknown[]> {
   const upstreamModel = { compat: 'mock-gpt', beta: 'mock-claude', gamma: 'mock-codex', alpha: 'mock-gemini' }[family]
-  const models = [{ name: upstreamModel, alias }]
+  // `sameName`: the upstream is asked for the model by the client's own name (a same-format request then passes through).
+  const models = sameName ? [{ name: alias }] : [{ name: upstreamModel, alias }]
   if (family === 'compat') return { 'compat-provider': [{ name: `fault-${alias}`, 'base-url': baseUrl, 'api-key-entries': keys.map(key => ({ 'api-key': key })), models }] }
   return { [`${family}-api-key`]: keys.map(key => ({ 'api-key': key, 'base-url': baseUrl, models })) }
 }
