@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { startTestProxy, type TestProxy } from './proxy-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 import { messagesMock } from '../../playground/mock-upstream/messages.ts'
 import { responsesMock } from '../../playground/mock-upstream/responses.ts'
@@ -172,4 +173,24 @@ export function mergeEntries(parts: Array<Record<string, unknown[]>>): Record<st
 export async function startFaultUpstreams(families: UpstreamFamily[]): Promise<Record<UpstreamFamily, FaultUpstream>> {
   const started = await Promise.all(families.map(family => startFaultUpstream(family)))
   return Object.fromEntries(families.map((family, i) => [family, started[i]!])) as Record<UpstreamFamily, FaultUpstream>
+}
+
+/**
+ * A proxy over fault upstreams (client key `k`): the faulty credential first (fill-first), a 200 whose
+ * stream dies before its first event retried once, 1 s first-byte and idle timeouts.
+ */
+export function startFaultProxy(entries: Record<string, unknown[]>): Promise<TestProxy> {
+  return startTestProxy({
+    'api-keys': ['k'],
+    routing: { strategy: 'fill-first' },
+    streaming: { 'bootstrap-retries': 1 },
+    timeouts: { 'first-byte-seconds': 1, 'stream-idle-seconds': 1 },
+    ...entries,
+  })
+}
+
+/** Closes what `startFaultProxy` and `startFaultUpstreams` started. */
+export async function closeFaultProxy(proxy: TestProxy | undefined, upstreams: Partial<Record<UpstreamFamily, FaultUpstream>> | undefined): Promise<void> {
+  await proxy?.close()
+  await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream!.close()))
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { familyEntries, mergeEntries, startFaultUpstreams, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
+import type { TestProxy } from '../helpers/proxy-server.ts'
+import { closeFaultProxy, familyEntries, mergeEntries, startFaultProxy, startFaultUpstreams, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
 import { callClient, streamCompleted, streamErrorEnding, type ClientFormat } from '../helpers/client-formats.ts'
 
 /**
@@ -18,18 +18,9 @@ let proxy: TestProxy
 beforeAll(async () => {
   upstreams = await startFaultUpstreams(own.map(([family]) => family))
   const entries = mergeEntries(own.flatMap(([family]) => [...pre, ...post].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `same-${family}-${fault}`, true))))
-  proxy = await startTestProxy({
-    'api-keys': ['k'],
-    routing: { strategy: 'fill-first' },
-    streaming: { 'bootstrap-retries': 1 },
-    timeouts: { 'first-byte-seconds': 1, 'stream-idle-seconds': 1 },
-    ...entries,
-  })
+  proxy = await startFaultProxy(entries)
 })
-afterAll(async () => {
-  await proxy?.close()
-  await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream.close()))
-})
+afterAll(() => closeFaultProxy(proxy, upstreams))
 
 describe.concurrent('same format, same model name: a fault before the first byte fails over', () => {
   it.each(own.flatMap(([family, client]) => pre.flatMap(fault => [true, false].map(stream => ({ family, client, fault, stream })))))('$client -> $family, $fault, stream $stream', async ({ family, client, fault, stream }) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServer } from 'node:net'
-import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { familyEntries, mergeEntries, startFaultUpstreams, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
+import type { TestProxy } from '../helpers/proxy-server.ts'
+import { closeFaultProxy, familyEntries, mergeEntries, startFaultProxy, startFaultUpstreams, type Fault, type FaultUpstream, type UpstreamFamily } from '../helpers/fault-upstream.ts'
 import { callClient, clientFormats, streamCompleted, streamErrorEnding, type ClientFormat } from '../helpers/client-formats.ts'
 
 /**
@@ -34,19 +34,9 @@ beforeAll(async () => {
     const good = familyEntries(family, upstreams[family].baseUrl, ['ok'], `${family}-refused`)
     for (const [key, list] of Object.entries(mergeEntries([refused, good]))) (entries[key] ??= []).push(...list)
   }
-  proxy = await startTestProxy({
-    'api-keys': ['k'],
-    routing: { strategy: 'fill-first' },
-    // A 200 whose stream dies before its first event is retried once (rule 11).
-    streaming: { 'bootstrap-retries': 1 },
-    timeouts: { 'first-byte-seconds': 1, 'stream-idle-seconds': 1 },
-    ...entries,
-  })
+  proxy = await startFaultProxy(entries)
 })
-afterAll(async () => {
-  await proxy?.close()
-  await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream.close()))
-})
+afterAll(() => closeFaultProxy(proxy, upstreams))
 
 const call = (format: ClientFormat, model: string, stream: boolean) => callClient(proxy.url, format, model, stream)
 
