@@ -35,7 +35,13 @@ const tables: Array<[string, () => Promise<Array<[string, Array<Record<string, s
   ['proxy', () => benchProxy(withGateway)],
   ['agent', benchAgent],
   ['stack', benchStack],
-  ['slow streams', async () => [['1,000 concurrent slow streams of the 76 KB request (200 events, one each 100 ms: all open at once): RSS with all open after a full collection, peak RSS and time to first byte, medians of fresh processes', await slowStreamRows()]]],
+  ['slow streams', async () => {
+    const [rows, memory] = await slowStreamRows()
+    return [
+      ['1,000 concurrent slow streams of the 76 KB request (200 events, one each 100 ms: all open at once): RSS with all open after a full collection, peak RSS, and time to first byte from the body sent, medians of fresh processes', rows],
+      ['where the memory is (process.memoryUsage(), MB, medians): idle, the burst\'s high-water (each field its own), all open after a full collection', memory],
+    ]
+  }],
 ]
 for (const [name, run] of tables) {
   if (only && !name.includes(only)) continue

@@ -3,12 +3,18 @@
 // translated, each side a fresh process per run so its RSS is its own.
 //   npm run bench -- "slow streams"
 //   BENCH_STREAMS: how many at once (1000); BENCH_DRIP_MS: between events (100: 200 events last 20 s, so
-//   every stream is still open when the last one starts); BENCH_RUNS: fresh processes per side (3).
+//   every stream is still open when the last one starts); BENCH_RUNS: fresh processes per side (3);
+//   BENCH_SIDES: which sides, by name or index (0 floor, 1 same format, 2 translated; all by default);
+//   BENCH_PROXY_ROOT: another checkout's proxy instead of this tree's (a before/after on the same load).
 // One burst's peak RSS swings by tens of percent with how many streams overlap and when the collector
 // runs, so the figure compared is RSS with every stream open, after a forced full collection
-// (gc-on-signal.mjs, every side alike), median over runs; the burst's peak is printed beside it.
+// (memory-on-signal.mjs, every side alike), median over runs; the burst's peak is printed beside it, and
+// where the memory is (V8 heap, Buffers) at idle, at the peak and with all open.
+// Time to first byte is counted from when the client finished sending its body (the write's callback),
+// not from the start of the burst: one process writing 76 MB to 1,000 sockets otherwise times itself.
+import { Agent, request } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { request, Agent } from 'undici'
+import { request as undiciRequest } from 'undici'
 import { agentBody, agentHeaders } from './agent-body.ts'
 import { median, varyMark } from './load.ts'
 import { benchKey, rssMb, startMock, startPassthrough, startProxy, type Running } from './processes.ts'
@@ -17,13 +23,51 @@ type Row = Record<string, string | number>
 const fmt = (n: number, digits = 0) => Number(n.toFixed(digits))
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
-const gcArgs = ['--expose-gc', '--import', fileURLToPath(new URL('./gc-on-signal.mjs', import.meta.url))]
+const gcArgs = ['--expose-gc', '--import', fileURLToPath(new URL('./memory-on-signal.mjs', import.meta.url))]
 
-interface Burst { peak: number; open: number; openStreams: number; firsts: number[]; errors: number; seconds: number }
+interface Memory { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number }
+interface Burst { peak: number; open: number; openStreams: number; firsts: number[]; fromStart: number[]; errors: number; seconds: number; memory: { now: Memory; peak: Memory } }
+
+/** A full collection in `running`, then its memory now and its high-water since the last call (memory-on-signal.mjs). */
+async function memoryOf(running: Running): Promise<{ now: Memory; peak: Memory }> {
+  return new Promise(resolve => {
+    let text = ''
+    const onData = (chunk: Buffer) => {
+      text += chunk
+      const match = /memory (\{.*\})\n/.exec(text)
+      if (!match) return
+      running.child.stdout!.off('data', onData)
+      resolve(JSON.parse(match[1]!))
+    }
+    running.child.stdout!.on('data', onData)
+    running.child.kill('SIGUSR2')
+  })
+}
+
+/** One streamed POST: resolves on the first body byte with the times from the start and from the body's last write, then reads to the end. */
+function post(url: URL, agent: Agent, body: string, onFirst: (fromStart: number, fromSent: number) => void): Promise<boolean> {
+  return new Promise(resolve => {
+    const started = performance.now()
+    let sent = Number.NaN
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${benchKey}`, ...agentHeaders() } }, response => {
+      let first = true
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        if (first) { const at = performance.now(); onFirst(at - started, at - sent); first = false }
+        text += chunk
+      })
+      response.on('end', () => resolve(response.statusCode === 200 && text.includes('message_stop')))
+      response.on('error', () => resolve(false))
+    })
+    req.on('error', () => resolve(false))
+    req.end(body, () => { sent = performance.now() })
+  })
+}
 
 /** The mock's count of streams it is still dripping. */
 async function mockOpen(mockUrl: string): Promise<number> {
-  const response = await request(`${mockUrl}/stats`)
+  const response = await undiciRequest(`${mockUrl}/stats`)
   return (await response.body.json() as { open: number }).open
 }
 
@@ -33,63 +77,57 @@ async function mockOpen(mockUrl: string): Promise<number> {
  */
 async function burst(url: string, mockUrl: string, running: Running, model: string, count: number): Promise<Burst> {
   const [head, tail] = JSON.stringify({ ...agentBody(76, 'bench-claude'), model, messages: [...agentBody(76, 'bench-claude').messages as unknown[], { role: 'user', content: `turn ${varyMark}` }] }).split(varyMark) as [string, string]
-  const agent = new Agent({ connections: count, pipelining: 1, headersTimeout: 120_000, bodyTimeout: 120_000 })
+  const agent = new Agent({ keepAlive: true, maxSockets: count })
   let peak = rssMb(running.pid)
   const sampler = setInterval(() => { peak = Math.max(peak, rssMb(running.pid)) }, 50)
   const firsts: number[] = []
+  const fromStart: number[] = []
   let errors = 0
   let ended = 0
   const started = performance.now()
+  const target = new URL(`${url}/v1/messages`)
   const all = Promise.all(Array.from({ length: count }, async (_, i) => {
-    const sent = performance.now()
-    try {
-      const response = await request(`${url}/v1/messages`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${benchKey}`, ...agentHeaders() }, body: `${head}${i}${tail}` })
-      let first = true
-      let text = ''
-      for await (const chunk of response.body) {
-        if (first) { firsts.push(performance.now() - sent); first = false }
-        text += chunk
-      }
-      if (response.statusCode !== 200 || !text.includes('message_stop')) errors++
-    } catch {
-      errors++
-    } finally {
-      ended++
-    }
+    const ok = await post(target, agent, `${head}${i}${tail}`, (start, sent) => { fromStart.push(start); firsts.push(sent) })
+    if (!ok) errors++
+    ended++
   }))
   // Every stream has its first byte (or failed): all are open now, if the drip is slow enough.
   while (firsts.length + errors < count) await sleep(20)
   const openStreams = await mockOpen(mockUrl)
-  running.child.kill('SIGUSR2')
-  await sleep(500)
+  const memory = await memoryOf(running)
   const open = rssMb(running.pid)
   if (ended) console.error(`  ${ended} streams had ended before the sample: raise BENCH_DRIP_MS`)
   await all
   clearInterval(sampler)
-  await agent.close()
-  return { peak, open, openStreams, firsts, errors, seconds: (performance.now() - started) / 1000 }
+  agent.destroy()
+  return { peak, open, openStreams, firsts, fromStart, errors, seconds: (performance.now() - started) / 1000, memory }
 }
 
 const sides = [['floor', 'bench-claude'], ['same format (messages -> beta)', 'bench-claude'], ['translated (messages -> compat)', 'bench']] as const
 type Side = typeof sides[number][0]
 
-/** Floor, same format and translated, interleaved run by run, each through a fresh process. */
-export async function slowStreamRows(count = Number(process.env.BENCH_STREAMS ?? 1000), dripMs = Number(process.env.BENCH_DRIP_MS ?? 100), runs = Number(process.env.BENCH_RUNS ?? 3)): Promise<Row[]> {
+type Run = Burst & { idle: number; idleMemory: Memory; ttfb: number }
+const mb = (bytes: number) => fmt(bytes / 1048576)
+const spread = (values: number[]) => `${fmt(Math.min(...values))}-${fmt(Math.max(...values))}`
+
+/** Floor, same format and translated, interleaved run by run, each through a fresh process: the figures, then where the memory is. */
+export async function slowStreamRows(count = Number(process.env.BENCH_STREAMS ?? 1000), dripMs = Number(process.env.BENCH_DRIP_MS ?? 100), runs = Number(process.env.BENCH_RUNS ?? 3)): Promise<[Row[], Row[]]> {
   const mock = await startMock(dripMs)
-  const results = new Map<Side, Array<Burst & { idle: number; ttfb: number }>>(sides.map(([side]) => [side, []]))
+  const only = process.env.BENCH_SIDES?.split(',')
+  const chosen = sides.filter(([side], i) => !only || only.includes(String(i)) || only.includes(side))
+  const results = new Map<Side, Run[]>(chosen.map(([side]) => [side, []]))
   try {
     for (let run = 0; run < runs; run++) {
-      for (const [side, model] of sides) {
-        const running = side === 'floor' ? await startPassthrough(mock.url, gcArgs) : await startProxy(mock.url, gcArgs)
+      for (const [side, model] of chosen) {
+        const running = side === 'floor' ? await startPassthrough(mock.url, gcArgs) : await startProxy(mock.url, gcArgs, process.env.BENCH_PROXY_ROOT)
         try {
           // Warmed (JIT, pools) by a few streams, then collected: the idle figure is what the burst adds to.
           await burst(running.url, mock.url, running, model, 10)
-          running.child.kill('SIGUSR2')
-          await sleep(500)
+          const idleMemory = (await memoryOf(running)).now
           const idle = rssMb(running.pid)
           const result = await burst(running.url, mock.url, running, model, count)
-          results.get(side)!.push({ ...result, idle, ttfb: median(result.firsts) })
-          console.error(`  run ${run + 1} ${side}: open ${fmt(result.open)} MB, peak ${fmt(result.peak)} MB, TTFB p50 ${fmt(median(result.firsts))} ms, ${result.openStreams} open at the sample`)
+          results.get(side)!.push({ ...result, idle, idleMemory, ttfb: median(result.firsts) })
+          console.error(`  run ${run + 1} ${side}: open ${fmt(result.open)} MB, peak ${fmt(result.peak)} MB, TTFB p50 ${fmt(median(result.firsts))} ms from the body sent (${fmt(median(result.fromStart))} from the start), ${result.openStreams} open at the sample`)
         } finally {
           await running.stop()
         }
@@ -98,22 +136,29 @@ export async function slowStreamRows(count = Number(process.env.BENCH_STREAMS ??
   } finally {
     await mock.stop()
   }
-  const floor = results.get('floor')!
-  const of = (side: Side, pick: (b: Burst & { idle: number; ttfb: number }) => number) => median(results.get(side)!.map(pick))
-  const floorOpen = of('floor', b => b.open)
-  const floorPeak = of('floor', b => b.peak)
-  return sides.map(([side]): Row => {
+  const floor = results.get('floor')
+  const of = (side: Side, pick: (b: Run) => number) => median(results.get(side)!.map(pick))
+  const floorOf = (pick: (b: Run) => number) => floor ? median(floor.map(pick)) : Number.NaN
+  const rows = chosen.map(([side]): Row => {
     const bursts = results.get(side)!
     const opens = bursts.map(b => b.open)
-    const first = of(side, b => b.ttfb)
+    const ttfbs = bursts.map(b => b.ttfb)
     // Added TTFB run by run (against the floor's run just before), then the median: runs drift together.
-    const added = median(bursts.map((b, i) => b.ttfb - floor[i]!.ttfb))
+    const added = floor ? median(bursts.map((b, i) => b.ttfb - floor[i]!.ttfb)) : Number.NaN
     return {
       side, runs: bursts.length, 'idle RSS MB': fmt(of(side, b => b.idle)),
-      'RSS all open MB': fmt(median(opens)), 'spread MB': `${fmt(Math.min(...opens))}-${fmt(Math.max(...opens))}`, 'open / floor': side === 'floor' ? '' : fmt(median(opens) / floorOpen, 2),
-      'peak RSS MB': fmt(of(side, b => b.peak)), 'peak / floor': side === 'floor' ? '' : fmt(of(side, b => b.peak) / floorPeak, 2),
-      'TTFB p50 ms': fmt(first), 'TTFB p90 ms': fmt(of(side, b => quantile(b.firsts, 0.9))), 'added TTFB p50 ms': side === 'floor' ? '' : fmt(added),
+      'RSS all open MB': fmt(median(opens)), 'spread MB': spread(opens), 'open / floor': side === 'floor' ? '' : fmt(median(opens) / floorOf(b => b.open), 2),
+      'peak RSS MB': fmt(of(side, b => b.peak)), 'peak / floor': side === 'floor' ? '' : fmt(of(side, b => b.peak) / floorOf(b => b.peak), 2),
+      'TTFB p50 ms': fmt(median(ttfbs)), 'TTFB spread ms': spread(ttfbs), 'TTFB p90 ms': fmt(of(side, b => quantile(b.firsts, 0.9))), 'added TTFB p50 ms': side === 'floor' ? '' : fmt(added),
+      'TTFB p50 from start ms': fmt(of(side, b => median(b.fromStart))),
       'open at sample': Math.min(...bursts.map(b => b.openStreams)), errors: bursts.reduce((sum, b) => sum + b.errors, 0),
     }
   })
+  // Medians of process.memoryUsage() (MB): V8's heap (reserved / used), Buffers' memory outside it (arrayBuffers, within external).
+  const memory = chosen.flatMap(([side]) => (['idle', 'peak', 'open'] as const).map((at): Row => {
+    const pick = (b: Run): Memory => at === 'idle' ? b.idleMemory : at === 'peak' ? b.memory.peak : b.memory.now
+    const field = (name: keyof Memory) => mb(of(side, b => pick(b)[name]))
+    return { side, at, rss: field('rss'), heapTotal: field('heapTotal'), heapUsed: field('heapUsed'), external: field('external'), arrayBuffers: field('arrayBuffers') }
+  }))
+  return [rows, memory]
 }
