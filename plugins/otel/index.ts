@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs'
 import { defineProxyPlugin, type ProxyKernel } from 'model-proxy'
 import { createLogLimiter } from 'model-proxy/kit/guards'
 import { otelConfigSchema, sameSettings, traceSettingsOf, type OtelConfig, type TraceSettings } from './settings.ts'
-import { createTracing, type Tracing } from './tracer.ts'
-import { createSpanRecorder } from './spans.ts'
-import { mcpToolSpan } from './mcp-spans.ts'
+import type { Tracing } from './tracer.ts'
 
 const version: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
 
@@ -16,24 +14,29 @@ const version: string = JSON.parse(readFileSync(new URL('../../package.json', im
 export default defineProxyPlugin({
   name: 'otel',
   configSchema: otelConfigSchema,
-  setup(kernel) {
+  async setup(kernel) {
     let running: { settings: TraceSettings; tracing: Tracing; unhook: () => void } | undefined
 
-    const apply = async (config: OtelConfig) => {
+    const applyNow = async (config: OtelConfig) => {
       const settings = traceSettingsOf(config, process.env)
       if (sameSettings(settings, running?.settings)) return
       const previous = running
-      running = settings ? start(kernel, settings) : undefined
+      running = settings ? await start(kernel, settings) : undefined
       if (settings) kernel.logger.info(`otel: sending traces to ${settings.url}`)
       if (previous) {
         previous.unhook()
         await previous.tracing.shutdown()
       }
     }
+    // One change at a time: starting loads the SDK first, and a reload must not race a start.
+    let applying: Promise<void> = Promise.resolve()
+    const apply = (config: OtelConfig) => applying = applying.catch(() => {}).then(() => applyNow(config))
 
-    void apply(otelOf(kernel.config))
+    // Awaited: a configured proxy traces its first request.
+    await apply(otelOf(kernel.config))
     kernel.hooks.hook('config-reload', config => apply(otelOf(config)))
     kernel.hooks.hook('close', async () => {
+      await applying.catch(() => {})
       running?.unhook()
       await running?.tracing.shutdown()
       running = undefined
@@ -43,7 +46,12 @@ export default defineProxyPlugin({
 
 const otelOf = (config: object) => (config as { otel: OtelConfig }).otel
 
-function start(kernel: ProxyKernel, settings: TraceSettings) {
+/**
+ * The SDK is loaded only when traces are on: off (the default), an idle proxy was measured holding
+ * 2.6 MB more heap with it loaded (docs/benchmarks.md, "Slow streams").
+ */
+async function start(kernel: ProxyKernel, settings: TraceSettings) {
+  const [{ createTracing }, { createSpanRecorder }, { mcpToolSpan }] = await Promise.all([import('./tracer.ts'), import('./spans.ts'), import('./mcp-spans.ts')])
   const report = createLogLimiter(message => kernel.logger.warn(message))
   const tracing = createTracing(settings, version, message => report('export', message))
   const spans = createSpanRecorder(tracing.tracer)
