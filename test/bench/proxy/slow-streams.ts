@@ -120,6 +120,8 @@ export async function slowStreamRows(count = Number(process.env.BENCH_STREAMS ??
     for (let run = 0; run < runs; run++) {
       for (const [side, model] of chosen) {
         const running = side === 'floor' ? await startPassthrough(mock.url, gcArgs) : await startProxy(mock.url, gcArgs, process.env.BENCH_PROXY_ROOT)
+        // BENCH_SPACES=1: each V8 space's [committed, used] MB at every sample (memory-on-signal.mjs), which space holds the slack.
+        if (process.env.BENCH_SPACES) running.child.stderr!.on('data', (chunk: Buffer) => { for (const line of String(chunk).split('\n')) if (line.startsWith('spaces ')) console.error(`  ${side}: ${line}`) })
         try {
           // Warmed (JIT, pools) by a few streams, then collected: the idle figure is what the burst adds to.
           await burst(running.url, mock.url, running, model, 10)
