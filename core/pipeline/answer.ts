@@ -42,15 +42,19 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   releaseParsedBody(request)
   const ctx = new StreamResponseContext(request, attempt.candidate, reply.status, reply.headers, droppedHeaders(request), answer)
   ctx.sse = plan.sse
+  let beforeResponse: Promise<void> | void = undefined
   answer.start((outcome) => {
     ctx.usage = settledUsage(promptTokens, outcome.usage, outcome.partial ?? false, outcome.delivered ?? 0)
     ctx.error = outcome.error
     ctx.durationMs = Date.now() - request.startedAt
     ctx.upstreamMs = performance.now() - clock.sentAt
+    // Never before `before-response` is done: a short stream can end while its listeners still run.
     // Observers never reject: a failing one is logged, the stream and the process are not its to end.
-    void kernel.hooks.callObservers('after-response', ctx)
+    const after = () => kernel.hooks.callObservers('after-response', ctx)
+    void Promise.resolve().then(() => beforeResponse).then(after, after)
   }, openAnswersOf(kernel))
-  await kernel.hooks.callObservers('before-response', ctx)
+  beforeResponse = kernel.hooks.callObservers('before-response', ctx)
+  await beforeResponse
   // Every hook that may read the body has had its chance, or said it needs it later (`keepBody`).
   releaseBody(request)
   return respond(attempt, ctx, ctx.body, ctx.sse ? sseHeaders : jsonType)
