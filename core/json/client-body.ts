@@ -35,6 +35,8 @@ export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<strin
  */
 export class ClientBody {
   #parsed?: Record<string, unknown>
+  /** The values a check by parts parsed for the body's new parts (json-parts.ts), until `object()` takes them. */
+  #checkedParts?: Map<number, unknown>
   /** A small body as its check parsed it, handed out by the first `object()`. */
   #checked?: Record<string, unknown>
   #strings?: RawStrings
@@ -50,7 +52,7 @@ export class ClientBody {
     else if (bytes.length <= wholeBytes && !scan.longStrings.length) this.#checked = parseJsonObject(bytes, true)
     else {
       try {
-        checkByParts(bytes, scan, { cache: turnCache, scope })
+        this.#checkedParts = checkByParts(bytes, scan, { cache: turnCache, scope })
       } catch {
         parseJsonObject(bytes, true) // says what is wrong, as the plain path would
       }
@@ -61,6 +63,7 @@ export class ClientBody {
   release(): void {
     this.#parsed = undefined
     this.#checked = undefined
+    this.#checkedParts = undefined
     this.#strings = undefined
   }
 
@@ -82,7 +85,8 @@ export class ClientBody {
     const strings = scan.longStrings.length ? new RawStrings(this.bytes) : undefined
     let body: Record<string, unknown>
     try {
-      body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: turnCache, scope: this.scope })
+      body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: turnCache, scope: this.scope }, this.#checkedParts)
+      this.#checkedParts = undefined
     } catch {
       // Checked when read; should a part still fail, the whole parse says what is wrong.
       return parseJsonObject(this.bytes, true)

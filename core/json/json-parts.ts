@@ -21,8 +21,10 @@ interface Parts {
   cache: TurnCache | undefined
   /** The client key: another key's parts are never used. */
   scope: string
-  /** Only checking: no value is built for a part this key sent before (`checkByParts`). */
+  /** Only checking (`checkByParts`): no value is built for a part this key sent before. */
   check?: boolean
+  /** The values a check parsed for this body's new parts, by where each starts: its `parseByParts` takes them. */
+  checked?: Map<number, unknown>
 }
 
 /** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
@@ -35,18 +37,21 @@ export interface PartCacheUse { cache: TurnCache; scope: string }
  * built from its parts; throws on a malformed part. `strings`: where to note each long string with its
  * spelling (raw-strings.ts); a part holding one is split down to it.
  */
-export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse): Record<string, unknown> {
-  return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ?? '' }, scan.fields, 1)
+export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse, checked?: Map<number, unknown>): Record<string, unknown> {
+  return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ?? '', checked }, scan.fields, 1)
 }
 
 /**
  * Throws what JSON.parse throws when a part of a scanned body is malformed, as the plain path's parse of
  * the whole would refuse it. A part equal to one this key sent before is known good (only parts that
- * parsed are kept); a part parsed here is kept for the key, so its next turn, and this body's own
- * `parseByParts`, copy it instead of parsing it again.
+ * parsed are kept). A new part is kept for the key by its bytes alone (values kept for an agent that only
+ * passes through outlived young collections: old-space churn on every first request); its value is
+ * returned, by where it starts, for this body's own `parseByParts`.
  */
-export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: PartCacheUse): void {
-  fromFields({ bytes, whole: wholeBytes, longs: scan.longStrings, lists: scan.lists, strings: undefined, cache: cached?.cache, scope: cached?.scope ?? '', check: true }, scan.fields, 1)
+export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: PartCacheUse): Map<number, unknown> {
+  const checked = new Map<number, unknown>()
+  fromFields({ bytes, whole: wholeBytes, longs: scan.longStrings, lists: scan.lists, strings: undefined, cache: cached?.cache, scope: cached?.scope ?? '', check: true, checked }, scan.fields, 1)
+  return checked
 }
 
 function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number): Record<string, unknown> {
@@ -75,17 +80,21 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
   const cache = parts.cache!
   const bytes = parts.bytes.subarray(range.start, range.end)
   const hit = cache.findRead(parts.scope, group, index, bytes)
-  if (hit) {
-    if (parts.check) return undefined
+  if (hit && parts.check) return undefined
+  if (hit && hit.value !== undefined) {
     // Its long strings sit at the same offsets in this part's bytes.
     for (const string of hit.strings) parts.strings?.add(string.value, range.start + string.start, range.start + string.end)
     return plainCopy(hit.value)
   }
   const noted = parts.strings?.size ?? 0
-  const value = parseRange(parts, range, depth)
+  // A part holding a long string is left to `parseByParts` (which notes its spelling) in every way.
+  const long = hasLongString(parts.longs, range.start, range.end)
+  const value = parts.check || long || !parts.checked?.has(range.start) ? parseRange(parts, range, depth) : parts.checked.get(range.start)
   if (parts.check) {
-    // A part holding a long string is left to `parseByParts`, which notes its spelling.
-    if (!hasLongString(parts.longs, range.start, range.end)) cache.keepRead(parts.scope, group, index, bytes, value, [], true)
+    if (!long) {
+      cache.keepRead(parts.scope, group, index, bytes, undefined, [])
+      parts.checked!.set(range.start, value)
+    }
     return undefined
   }
   const strings: LongString[] = []
@@ -93,7 +102,9 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
     const { value: text, start, end } = parts.strings!.entry(i)
     strings.push({ value: text, start: start - range.start, end: end - range.start })
   }
-  cache.keepRead(parts.scope, group, index, bytes, value, strings)
+  // A part a check kept by its bytes alone gets its value now, in place.
+  if (hit) Object.assign(hit, { value: plainCopy(value), strings })
+  else cache.keepRead(parts.scope, group, index, bytes, value, strings)
   return value
 }
 

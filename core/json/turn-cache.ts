@@ -23,9 +23,12 @@ export class TurnCache {
     return this.#find(key, 'read', group, index, part => part.bytes.equals(bytes)) as ReadPart | undefined
   }
 
-  /** Keep `value` as what `bytes` parse to at a place of `key`'s bodies, with its long strings (offsets within `bytes`); `owned`: nobody else holds `value`. */
-  keepRead(key: string, group: string, index: number, bytes: Buffer, value: unknown, strings: LongString[], owned = false): void {
-    const copy = owned ? value : plainCopy(value)
+  /**
+   * Keep `value` as what `bytes` parse to at a place of `key`'s bodies, with its long strings (offsets
+   * within `bytes`); `undefined`: they parsed, their value is not kept (a check).
+   */
+  keepRead(key: string, group: string, index: number, bytes: Buffer, value: unknown, strings: LongString[]): void {
+    const copy = value === undefined ? undefined : plainCopy(value)
     // Copied: a view would keep the whole client body alive.
     if (copy !== notPlain) this.#add(key, 'read', group, index, { bytes: Buffer.from(bytes), value: copy, strings } as ReadPart)
   }
