@@ -27,8 +27,6 @@ export default defineConfig({
   resolve: { alias: [{ find: /^model-proxy\/kit\/([a-z-]+)$/, replacement: join(root, 'core/kit/$1.ts') }, { find: /^model-proxy$/, replacement: join(root, 'core/index.ts') }] },
   test: {
     include: clientsDir ? ['test/clients/**/*.test.ts'] : ['{core,plugins,providers,playground,test}/**/*.test.ts'],
-    // The client lab's agent CLIs are not dependencies of the package: installed here when missing.
-    globalSetup: ['test/clients/agents/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

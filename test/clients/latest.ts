@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { clientPackages, labTitlePattern, repoRoot } from './lab/clients.ts'
-import { agentsDir } from './agents/install.ts'
 import { families } from '../helpers/family-proxy.ts'
 
 interface Assertion { ancestorTitles: string[]; title: string; status: string; failureMessages: string[] }
@@ -30,7 +29,7 @@ if (!reuse) {
   }
 }
 console.log('\n| package | this repo | newest |\n|---|---|---|')
-for (const name of packages) console.log(`| ${name} | ${installedVersion(repoRoot, name) === '-' ? installedVersion(agentsDir, name) : installedVersion(repoRoot, name)} | ${installedVersion(dir, name)} |`)
+for (const name of packages) console.log(`| ${name} | ${installedVersion(repoRoot, name)} | ${installedVersion(dir, name)} |`)
 
 const reportFile = join(dir, 'lab-report.json')
 const vitest = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs')

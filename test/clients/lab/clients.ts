@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { beforeEach } from 'vitest'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { agentsDir, agentsMissing } from '../agents/install.ts'
 
 /**
  * The client lab's registry: every client the proxy promises to serve, as the npm package a user
- * installs. `npm test` runs the SDKs from this repo's devDependencies and the agents from the lab's own
- * folder (test/clients/agents, pinned with a lockfile at the releases last passed with, installed when the tests run); `npm run clients:latest` installs
+ * installs. `npm test` runs them from this repo's devDependencies (the coding-agent CLIs pinned exactly, at
+ * the newest release the lab last passed with); `npm run clients:latest` installs
  * the newest release of each into a temp folder and points CLIENTS_DIR at it (the vitest config then
  * resolves the SDK imports there too).
  */
@@ -16,9 +15,12 @@ export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 /** The folder whose node_modules holds the SDKs under test. */
 export const clientsDir = process.env.CLIENTS_DIR || repoRoot
 /** The folder whose node_modules holds the agent CLIs under test. */
-export const agentClientsDir = process.env.CLIENTS_DIR || agentsDir
-/** Why the agent tests cannot run here (the CLIs could not be installed), or undefined. */
-export const agentsUnavailable = agentsMissing(agentClientsDir)
+export const agentClientsDir = clientsDir
+const agentBins = ['claude', 'codex', 'gemini', 'opencode', 'qwen']
+/** Why the agent tests cannot run here (an install without devDependencies), or undefined. */
+export const agentsUnavailable = agentBins.every(bin => existsSync(join(agentClientsDir, 'node_modules', '.bin', bin)))
+  ? undefined
+  : `the coding-agent CLIs are not in ${agentClientsDir}/node_modules/.bin: run \`npm ci\` (they are development dependencies)`
 const agentIds = new Set<string>(['claude-code', 'codex', 'gemini-cli', 'opencode', 'qwen-code'])
 
 /** Agents (a binary on PATH) and SDKs (imported), with the package that ships each. */
