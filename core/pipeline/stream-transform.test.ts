@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { chatCodec } from '../../providers/compat/codec/index.ts'
 import type { ProxyKernel } from '../kernel/kernel.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
@@ -16,6 +17,19 @@ describe('lastEventEnd', () => {
     ['LF after a CRLF event', 'data: a\r\n\r\ndata: b\n\nx', 20],
   ])('%s', (_name, text, expected) => {
     expect(lastEventEnd(Buffer.from(text))).toBe(expected)
+  })
+
+  // The plain definition: past the last of any separator, searched in the text.
+  const plain = (text: string) => Math.max(0, ...['\n\n', '\r\n\r\n', '\r\r'].map(separator => {
+    const at = text.lastIndexOf(separator)
+    return at === -1 ? 0 : at + separator.length
+  }))
+  it('is the plain search for any bytes (the ends-with-a-blank-line shortcut included)', () => {
+    const piece = fc.constantFrom('\n', '\r', '\r\n', '\n\n', '\r\n\r\n', '\r\r', 'data: x', ':', ' ')
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), pieces => {
+      const text = pieces.join('')
+      expect(lastEventEnd(Buffer.from(text, 'latin1'))).toBe(plain(text))
+    }), { numRuns: 3000 })
   })
 })
 

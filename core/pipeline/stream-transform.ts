@@ -38,14 +38,21 @@ const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.
 /** How much of a stream's first chunk is decoded to find its first event. */
 const headBytes = 4096
 
+const lfSeparator = Buffer.from('\n\n')
+const crlfSeparator = Buffer.from('\r\n\r\n')
+const crSeparator = Buffer.from('\r\r')
+
 /** Index just past the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) in `buffer`, 0 when there is none. */
 export function lastEventEnd(buffer: Buffer): number {
-  const lf = buffer.lastIndexOf('\n\n')
+  // Upstreams send whole events: a chunk that ends with a blank line ends there (no search).
+  const size = buffer.length
+  if (size >= 2 && buffer[size - 1] === 0x0a && (buffer[size - 2] === 0x0a || (size >= 4 && buffer[size - 2] === 0x0d && buffer[size - 3] === 0x0a && buffer[size - 4] === 0x0d))) return size
+  const lf = buffer.lastIndexOf(lfSeparator)
   // The other separators count only past the last `\n\n`: search the tail alone, not the whole chunk.
   const from = lf === -1 ? 0 : lf
   const tail = from ? buffer.subarray(from) : buffer
-  const crlf = tail.lastIndexOf('\r\n\r\n')
-  const cr = tail.lastIndexOf('\r\r')
+  const crlf = tail.lastIndexOf(crlfSeparator)
+  const cr = tail.lastIndexOf(crSeparator)
   return Math.max(lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : from + crlf + 4, cr === -1 ? 0 : from + cr + 2)
 }
 

@@ -128,4 +128,27 @@ describe('usage tap', () => {
       expect(transform.usage).toMatchObject({ inputTokens: 900, outputTokens: 5, cachedInputTokens: 700, reasoningTokens: 3 })
     }
   })
+
+  it('chat, usage not asked: any chunking, brackets in the text included, drops only the usage-only chunk', () => {
+    const kernel = { formats: new Map([['chat', chatCodec]]) } as unknown as ProxyKernel
+    const request = { inbound: 'chat', model: 'm', body: {} } as unknown as ProxyRequest
+    const bracketed = fc.constantFrom('[]', '[ ]', ']', '[', 'a[i]', '"choices":[]', 'x')
+    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.array(bracketed, { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 12 }), (n, pieces, cuts) => {
+      const events = streams.chat!.events(n)
+      events.splice(1, 0, sse({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { content: pieces.join('') }, finish_reason: null }], usage: null }))
+      const bytes = Buffer.from(events.join(''))
+      const transform = createStreamTransform(kernel, request, { upstream: 'chat', upstreamModel: 'm', sse: true, passthrough: true })
+      const out: Buffer[] = []
+      let from = 0
+      for (const at of [...cuts.map(cut => cut % bytes.length).filter(Boolean).sort((a, b) => a - b), bytes.length]) {
+        const piece = transform.push(bytes.subarray(from, at))
+        if (piece) out.push(Buffer.from(piece))
+        from = at
+      }
+      const tail = transform.end()
+      if (tail) out.push(Buffer.from(tail))
+      expect(Buffer.concat(out).toString()).toBe(events.filter(event => !event.includes('"choices":[],')).join(''))
+      expect(transform.usage).toMatchObject({ inputTokens: 900, outputTokens: n })
+    }), { numRuns: 300 })
+  })
 })

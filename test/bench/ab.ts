@@ -5,6 +5,8 @@
 // AB_CASE=agent-80 / agent-150 (same format, messages -> beta), agent-80-translated (messages -> compat) or
 // agent-80-chat (same format, chat -> compat):
 // the agent-sized requests of `npm run bench -- agent` at c=16 instead of a small chat request at c=32.
+// AB_STREAM=1: the small chat request streamed, from a mock that writes each of its 64 events on its own
+// (the token-by-token rows of `npm run bench -- proxy`).
 // AB_YAML_A / AB_YAML_B: config added to one side only, e.g. one tree twice, recorder off against on:
 //   AB_YAML_B='recorder: { mode: all }' node --import jiti/register test/bench/ab.ts . .
 // AB_NODE_ARGS_A / AB_NODE_ARGS_B: Node flags for one side (AB_NODE_ARGS_B='--max-semi-space-size=64').
@@ -28,7 +30,9 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const agentCase = /^agent-(\d+)(-translated|-chat)?$/.exec(process.env.AB_CASE ?? '')
 const chat = agentCase?.[2] === '-chat'
-const body = !agentCase ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] }
+const streamed = process.env.AB_STREAM === '1'
+if (streamed && agentCase) throw new Error('AB_STREAM is for the small request (agent cases stream already)')
+const body = !agentCase ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }], ...(streamed && { stream: true }) }
   : chat ? chatAgentBody(Number(agentCase[1]), 'bench')
   : agentBody(Number(agentCase[1]), agentCase[2] ? 'bench' : 'bench-claude')
 const vary = process.env.AB_VARY
@@ -38,11 +42,11 @@ else if (vary === 'all') for (const message of body.messages as Array<{ content:
 else if (vary) throw new Error('AB_VARY is last or all')
 const path = agentCase && !chat ? '/v1/messages' : '/v1/chat/completions'
 const connections = agentCase ? 16 : 32
-const headers = agentCase && !chat ? agentHeaders() : agentCase ? { accept: 'text/event-stream' } : {}
+const headers = agentCase && !chat ? agentHeaders() : agentCase || streamed ? { accept: 'text/event-stream' } : {}
 
 const nodeArgs = (args = '') => args.split(' ').filter(Boolean)
 const instances = Math.max(1, Number(process.env.AB_INSTANCES ?? 2))
-const mock = await startMock()
+const mock = await startMock(0, streamed)
 const tree = { A: { name: 'A (baseline)', root: baseline, args: process.env.AB_NODE_ARGS_A, yaml: process.env.AB_YAML_A }, B: { name: 'B (candidate)', root: candidate, args: process.env.AB_NODE_ARGS_B, yaml: process.env.AB_YAML_B } }
 /** [side, process]: the floor, then A and B alternating (A1 B1 A2 B2 ...). */
 const sides: Array<[string, Running]> = [['floor', await startPassthrough(mock.url)]]

@@ -2,7 +2,8 @@
 // with the bench load, and prints the functions with the most self and inclusive time, in µs per request.
 //   node --import jiti/register test/bench/profile.ts
 // PROF_KB (agent body size, 80), PROF_MODEL (bench-claude: same format; bench: translated to compat),
-// PROF_FORMAT=chat (the agent request as a chat client sends it, chat -> compat), PROF_SMALL=1 (a small chat request instead), PROF_SECONDS (6),
+// PROF_FORMAT=chat (the agent request as a chat client sends it, chat -> compat), PROF_SMALL=1 (a small chat request instead),
+// PROF_STREAM=1 (the answer streamed, the mock writing each event on its own), PROF_SECONDS (6),
 // PROF_SAME_BODY=1 (one body again and again; by default each request is the agent's next turn), PROF_YAML (config for the proxy, e.g. 'recorder: { mode: all }'), BENCH_STORAGE (memory, fs, redis),
 // PROF_DIR (where the .cpuprofile goes, /tmp/proxy-profile), PROF_ROOT (another checkout of the project:
 // profile an older tree with today's load), PROF_CONNECTIONS (16; 32 for PROF_SMALL; 1 prices one request
@@ -23,19 +24,20 @@ mkdirSync(dir, { recursive: true })
 const small = !!process.env.PROF_SMALL
 const chat = small || process.env.PROF_FORMAT === 'chat'
 const kb = Number(process.env.PROF_KB ?? 80)
-const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }] } : chat ? chatAgentBody(kb, 'bench') : agentBody(kb, process.env.PROF_MODEL ?? 'bench-claude')
+const streamed = !!process.env.PROF_STREAM
+const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }], ...(streamed && { stream: true }) } : chat ? chatAgentBody(kb, 'bench') : agentBody(kb, process.env.PROF_MODEL ?? 'bench-claude')
 // PROF_SAME_BODY=1: one body again and again; otherwise each request is the agent's next turn (as the agent bench sends).
 const vary = !small && !process.env.PROF_SAME_BODY
 if (vary) (body.messages as unknown[]).push({ role: 'user', content: `turn ${varyMark}` })
 
-const mock = await startMock()
+const mock = await startMock(0, streamed)
 const profiling = ['--cpu-prof', `--cpu-prof-dir=${dir}`]
 const script = process.env.PROF_SCRIPT
 const proxy = script
   ? await start([...profiling, fileURLToPath(new URL(`./proxy/stack/${script}`, import.meta.url))], { UPSTREAM: mock.url })
   : await startProxy(mock.url, profiling, process.env.PROF_ROOT, process.env.PROF_YAML)
 const connections = Number(process.env.PROF_CONNECTIONS ?? (small ? 32 : 16))
-const result = await load(`${proxy.url}${chat ? '/v1/chat/completions' : '/v1/messages'}`, body, connections, Number(process.env.PROF_SECONDS ?? 6), chat ? {} : agentHeaders(), vary)
+const result = await load(`${proxy.url}${chat ? '/v1/chat/completions' : '/v1/messages'}`, body, connections, Number(process.env.PROF_SECONDS ?? 6), { ...(chat ? {} : agentHeaders()), ...(streamed && { accept: 'text/event-stream' }) }, vary)
 await proxy.stop()
 await mock.stop()
 
