@@ -3,7 +3,8 @@
 //   node --import jiti/register test/bench/profile.ts
 // PROF_KB (agent body size, 80), PROF_MODEL (bench-claude: same format; bench: translated to compat),
 // PROF_FORMAT=chat (the agent request as a chat client sends it, chat -> compat), PROF_SMALL=1 (a small chat request instead),
-// PROF_STREAM=1 (the answer streamed, the mock writing each event on its own), PROF_SECONDS (6),
+// PROF_STREAM=1 (the answer streamed, the mock writing each event on its own), PROF_MODEL with PROF_SMALL (bench-claude: the small
+// request translated to messages), PROF_SECONDS (6),
 // PROF_SAME_BODY=1 (one body again and again; by default each request is the agent's next turn), PROF_YAML (config for the proxy, e.g. 'recorder: { mode: all }'), BENCH_STORAGE (memory, fs, redis),
 // PROF_DIR (where the .cpuprofile goes, /tmp/proxy-profile), PROF_ROOT (another checkout of the project:
 // profile an older tree with today's load), PROF_CONNECTIONS (16; 32 for PROF_SMALL; 1 prices one request
@@ -25,7 +26,7 @@ const small = !!process.env.PROF_SMALL
 const chat = small || process.env.PROF_FORMAT === 'chat'
 const kb = Number(process.env.PROF_KB ?? 80)
 const streamed = !!process.env.PROF_STREAM
-const body = small ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }], ...(streamed && { stream: true }) } : chat ? chatAgentBody(kb, 'bench') : agentBody(kb, process.env.PROF_MODEL ?? 'bench-claude')
+const body = small ? { model: process.env.PROF_MODEL ?? 'bench', messages: [{ role: 'user', content: 'hello' }], ...(streamed && { stream: true }) } : chat ? chatAgentBody(kb, 'bench') : agentBody(kb, process.env.PROF_MODEL ?? 'bench-claude')
 // PROF_SAME_BODY=1: one body again and again; otherwise each request is the agent's next turn (as the agent bench sends).
 const vary = !small && !process.env.PROF_SAME_BODY
 if (vary) (body.messages as unknown[]).push({ role: 'user', content: `turn ${varyMark}` })
