@@ -73,14 +73,15 @@ class PassthroughTransform implements StreamTransform {
   readonly #tap: UsageTap | undefined
   /** Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it. */
   #carry: Buffer | undefined
-  readonly #encoderForErrors: StreamEncoder | undefined
+  /** Makes the format's error event should the stream fail (made then: most never do). */
+  readonly #errorEncoder: (() => StreamEncoder) | undefined
   readonly #rename: { pattern: RegExp; value: string } | undefined
 
   constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
     const codec = kernel.formats.get(request.inbound)
     const markers = codec?.stream.markers
     this.#tap = markers && new UsageTap(codec.stream.createDecoder(), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
-    this.#encoderForErrors = codec?.stream.createEncoder({ model: request.model })
+    this.#errorEncoder = codec && (() => codec.stream.createEncoder({ model: request.model }))
     this.#rename = upstreamModel === request.model
       ? undefined
       // In whichever fields the format echoes the model (WireCodec.modelEcho).
@@ -148,7 +149,7 @@ class PassthroughTransform implements StreamTransform {
   }
 
   fail(message: string, status = 502): Uint8Array | undefined {
-    const encoder = this.#encoderForErrors
+    const encoder = this.#errorEncoder?.()
     return encoder ? bytes(encoder.push({ type: 'error', status, message }) + encoder.end()) : undefined
   }
 }
