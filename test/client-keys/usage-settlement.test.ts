@@ -56,10 +56,17 @@ async function settledMinuteTokens(name: string, want: number): Promise<number> 
   }
 }
 
+/** Not in the last 3 s of a minute: the key's tpm window (a clock minute) still holds the request when it is read. */
+async function awayFromMinuteEdge(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000)
+  if (left < 3000) await new Promise(resolve => setTimeout(resolve, left + 50))
+}
+
 describe('one settlement per request, from the usage the upstream reported', () => {
   it('every client format x family, streaming and not: charged exactly, and every view agrees', async () => {
     for (const { client, family, stream, name } of cases) {
       let seen: LanguageModelUsage | undefined
+      await awayFromMinuteEdge()
       const text = await ask(client, { proxyUrl: proxy.url, model: `m-${family}`, stream, key: `ck-${name}`, session: `session-${name}`, onUsage: (usage) => { seen = usage } })
       expect(text, name).toBe('Hello from the scripted upstream.')
       // The Vercel SDK's caller is told the same usage the key is charged (cache writes where its format has them).
@@ -105,9 +112,11 @@ describe('one settlement per request, from the usage the upstream reported', () 
     for (const client of cutClients) {
       const key = `ck-cut-${client}`
       if (client === 'messages') {
+        await awayFromMinuteEdge()
         const anthropic = new Anthropic({ baseURL: proxy.url, apiKey: key, maxRetries: 0 })
         await expect(anthropic.messages.stream({ model: 'm-cut', max_tokens: 16_000, messages: [{ role: 'user', content: 'hi' }] }).finalMessage()).rejects.toThrow(/stream/)
       } else {
+        await awayFromMinuteEdge()
         const openai = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: key, maxRetries: 0 })
         await expect((async () => { for await (const _ of await openai.chat.completions.create({ model: 'm-cut', stream: true, max_tokens: 16_000, messages: [{ role: 'user', content: 'hi' }] })); })()).rejects.toThrow(/stream/)
       }
