@@ -9,7 +9,7 @@ import { ProxyError } from '../errors/proxy-error.ts'
 import { firstEventOffset } from './first-event.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
-import { isBlank, isWholeEvent, UsageTap } from './usage-tap.ts'
+import { escapeRegExp, isBlank, isWholeEvent, UsageTap } from './usage-tap.ts'
 import { clientAskedForUsage } from './usage-option.ts'
 import { namespaceRestorer, restoreEventNamespace } from '../canonical/tool-namespaces.ts'
 
@@ -31,7 +31,6 @@ export interface StreamTransform {
   readonly delivered: number
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const bytes = (text: string) => text ? Buffer.from(text, 'utf8') : undefined
 const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
 

@@ -10,6 +10,7 @@ import type { ProxyKernel } from '../kernel/kernel.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
 import { createFrameParser } from '../framing/frames.ts'
 import { createStreamTransform } from './stream-transform.ts'
+import { anyOf } from './usage-tap.ts'
 
 /**
  * The usage tap against the plain path: for any way the upstream cuts its stream into chunks, the
@@ -150,5 +151,16 @@ describe('usage tap', () => {
       expect(Buffer.concat(out).toString()).toBe(events.filter(event => !event.includes('"choices":[],')).join(''))
       expect(transform.usage).toMatchObject({ inputTokens: 900, outputTokens: n })
     }), { numRuns: 300 })
+  })
+})
+
+describe('anyOf', () => {
+  it('matches exactly when some needle is in the text (regular expression characters included)', () => {
+    const piece = fc.constantFrom('"usage"', ':', ' ', '{', '"', '[DONE]', '[', ']', '.', '*', '(', '|', '\\', '$', 'a', 'é')
+    const text = fc.array(piece, { maxLength: 12 }).map(pieces => pieces.join(''))
+    fc.assert(fc.property(fc.array(text, { maxLength: 4 }), text, (needles, haystack) => {
+      const wanted = needles.some(needle => haystack.includes(needle))
+      expect(anyOf(needles).test(haystack)).toBe(wanted)
+    }), { numRuns: 2000 })
   })
 })

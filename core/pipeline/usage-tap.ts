@@ -79,20 +79,32 @@ function needlesOf(marker: StreamMarker): string[] {
   return [`${marker.text}:${open}`, `${marker.text}: ${open}`]
 }
 
+/**
+ * Whether a text holds any of the needles, as one regular expression: ~200 ns an event where
+ * `String.includes` once per needle costs ~280 ns a needle (a chat codec has seven).
+ */
+export function anyOf(needles: string[]): RegExp {
+  return needles.length ? new RegExp(needles.map(escapeRegExp).join('|')) : /(?!)/
+}
+
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /** A codec's markers as needles, worked out once per codec. */
-const needleCache = new WeakMap<StreamMarker[], { eager: string[]; last: string[] }>()
-function needlesFor(markers: StreamMarker[]): { eager: string[]; last: string[] } {
+const needleCache = new WeakMap<StreamMarker[], { eager: RegExp; last: RegExp }>()
+function needlesFor(markers: StreamMarker[]): { eager: RegExp; last: RegExp } {
   let needles = needleCache.get(markers)
   if (!needles) {
-    needles = { eager: [], last: [] }
-    for (const marker of markers) (marker.last ? needles.last : needles.eager).push(...needlesOf(marker))
+    const eager: string[] = []
+    const last: string[] = []
+    for (const marker of markers) (marker.last ? last : eager).push(...needlesOf(marker))
+    needles = { eager: anyOf(eager), last: anyOf(last) }
     needleCache.set(markers, needles)
   }
   return needles
 }
 
 /** The usage-only frame of a format with a usage option has no choices: found by these (then checked whole). */
-const emptyChoices = ['"choices":[]', '"choices": []']
+const emptyChoices = anyOf(['"choices":[]', '"choices": []'])
 
 /** Whether `[]` occurs in the bytes (both needles above hold it): a one-byte search per `]`, ~20 ns each, where a multi-byte `indexOf` costs ~250 ns. */
 function hasEmptyList(bytes: Buffer): boolean {
@@ -107,7 +119,6 @@ const usageOnlyEvents = 3
 /** Buffers kept for the end: their last events are the stream's last. */
 const tailBuffers = 8
 
-const includesAny = (text: string, needles: string[]) => needles.some(needle => text.includes(needle))
 
 /**
  * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
@@ -120,8 +131,8 @@ const includesAny = (text: string, needles: string[]) => needles.some(needle => 
  */
 export class UsageTap {
   readonly #decoder: StreamDecoder
-  readonly #eager: string[]
-  readonly #last: string[]
+  readonly #eager: RegExp
+  readonly #last: RegExp
   readonly #dropUsageOnly: ((frame: StreamFrame) => boolean) | undefined
   #separator: Buffer | undefined
   #headLeft = headEvents
@@ -161,7 +172,7 @@ export class UsageTap {
       const text = events.toString('latin1', start, end)
       if (!text.includes('data:')) continue
       this.#headLeft--
-      if (!includesAny(text, this.#eager) && !includesAny(text, this.#last)) continue
+      if (!this.#eager.test(text) && !this.#last.test(text)) continue
       this.#read.add(`${id}:${start}`)
       this.#decodeText(events, [start, end, from])
     }
@@ -188,10 +199,10 @@ export class UsageTap {
         const span = spans[i]!
         if (this.#read.has(`${id}:${span[0]}`)) continue
         const text = buffer.toString('latin1', span[0], span[1])
-        const eager = includesAny(text, this.#eager)
+        const eager = this.#eager.test(text)
         if (eager) found.unshift([buffer, span])
         // Only the newest running total counts (read with the eager ones when it is one of them).
-        if (!lastSeen && includesAny(text, this.#last)) {
+        if (!lastSeen && this.#last.test(text)) {
           lastSeen = true
           if (!eager) last = [buffer, span]
         }
@@ -208,7 +219,7 @@ export class UsageTap {
     if (!hasEmptyList(events)) return events
     let dropped: Span[] | undefined
     for (const span of lastSpans(events, separator, usageOnlyEvents)) {
-      if (!includesAny(events.toString('latin1', span[0], span[1]), emptyChoices)) continue
+      if (!emptyChoices.test(events.toString('latin1', span[0], span[1]))) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
       // Read now: it never reaches the kept tail.
       if (frame && this.#dropUsageOnly!(frame)) {
