@@ -12,17 +12,13 @@ export interface ValueRange { start: number; end: number }
 
 /** The top level of a JSON object body, found without building it. */
 export interface TopLevelScan {
-  /** Each top-level key's value (the last one when a key repeats, as `JSON.parse` keeps). */
-  fields: Map<string, ValueRange>
-  /** Keys written more than once at the top level (an upstream parser might keep the first). */
-  repeated: Set<string>
-  /** `[start, end)` pairs of the string tokens of `longStringBytes` or more, in order (raw-strings.ts). */
-  longStrings: number[]
-  /** The elements of each top-level list, found on the same pass. */
-  lists?: Map<string, ValueRange[]>
+  fields: Map<string, ValueRange> // each key's value (the last when a key repeats, as JSON.parse keeps)
+  repeated: Set<string> // keys written twice (an upstream parser might keep the first)
+  longStrings: number[] // `[start, end)` pairs of the string tokens of `longStringBytes` or more, in order
+  lists?: Map<string, ValueRange[]> // the elements of each top-level list
 }
 
-/** String tokens this long are noted (base64, a large file read); shorter ones cost more to note than they save (README). */
+/** String tokens this long are noted (base64, a file); shorter ones cost more to note than they save (README). */
 export const longStringBytes = 16 * 1024
 
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9
@@ -75,7 +71,7 @@ function scalarEnd(bytes: Uint8Array, from: number): number {
   return i
 }
 
-/** A key's text, escapes decoded as JSON.parse would; undefined when JSON.parse would refuse it (a raw control character). */
+/** A key's text as JSON.parse decodes it; undefined where JSON.parse would refuse it (a raw control character). */
 function keyText(bytes: Buffer, open: number, end: number): string | undefined {
   for (let k = open + 1; k < end - 1; k++) {
     if (bytes[k]! < 0x20) return undefined
@@ -126,7 +122,7 @@ function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, e
   return close === -1 ? -1 : close + 1
 }
 
-/** Notes a list's elements from `from` (just past its `[`, or past an element): the index of its `]`, or -1. */
+/** Notes a list's elements from `from` (past its `[` or an element): the index of its `]`, or -1. */
 function elementsFrom(bytes: Buffer, from: number, afterElement: boolean, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
   let i = skipSpace(bytes, from)
   if (bytes[i] === CLOSE_BRACKET) return i
@@ -156,24 +152,20 @@ export function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: 
     : start < bytes.length ? scalarEnd(bytes, start) : -1
 }
 
-/** The elements of an array at `range` (a `[` ... `]`), or undefined when it is not one the scan can follow. */
+/** The elements of an array at `range`, or undefined when the scan cannot follow it. */
 export function arrayElements(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): ValueRange[] | undefined {
   if (bytes[range.start] !== OPEN_BRACKET) return undefined
   const elements: ValueRange[] = []
   return elementsFrom(bytes, range.start + 1, false, depth, maxDepth, elements) === range.end - 1 ? elements : undefined
 }
 
-/** The keys of an object at `range` (a `{` ... `}`) and their values' ranges, or undefined when it is not one the scan can follow. */
+/** The keys of an object at `range` and their values' ranges, or undefined when the scan cannot follow it. */
 export function objectFields(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): Map<string, ValueRange> | undefined {
   const scan = scanObject(bytes, range.start, depth, maxDepth)
   return scan && scan.end === range.end ? scan.fields : undefined
 }
 
-/**
- * Where each top-level value of a JSON object is, in one pass jumping from quote to quote. Undefined when
- * the scan cannot follow it (malformed, too deep): the caller's whole parse says why. Values are not
- * validated here: `ClientBody` checks them (json-parts.ts, `checkByParts`).
- */
+/** Where each top-level value is, in one pass from quote to quote; undefined when malformed or too deep (values are checked later). */
 export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | undefined {
   const lists = new Map<string, ValueRange[]>()
   const scan = scanObject(bytes, skipSpace(bytes, 0), 1, maxDepth, [], lists)
@@ -181,7 +173,7 @@ export function scanTopLevel(bytes: Buffer, maxDepth: number): TopLevelScan | un
   return { fields: scan.fields, repeated: scan.repeated, longStrings: scan.longStrings, lists }
 }
 
-/** Index in `longs` (`TopLevelScan.longStrings`) of the first pair starting at or after `from` (`longs.length` if none). */
+/** Index in `longs` of the first pair starting at or after `from` (`longs.length` if none). */
 export function firstLongStringAt(longs: number[], from: number): number {
   let low = 0
   let high = longs.length >>> 1
@@ -193,19 +185,15 @@ export function firstLongStringAt(longs: number[], from: number): number {
   return low * 2
 }
 
-/** Whether a long string starts inside `[start, end)`. */
 export function hasLongString(longs: number[], start: number, end: number): boolean {
   const at = firstLongStringAt(longs, start)
   return at < longs.length && longs[at]! < end
 }
 
-/** What to pick out of a body: `true` the value; an object, those keys; `[shape]`, each element. Another kind of value is parsed whole. */
+/** What to pick out of a body: `true` the value; an object, those keys; `[shape]`, each element. */
 export type BodyShape = true | { [key: string]: BodyShape } | [BodyShape]
 
-/**
- * The value at `range` reduced to what `shape` names (roles and tool names out of the messages), in one
- * pass, each leaf parsed from its own bytes. Throws a SyntaxError where it cannot follow the bytes.
- */
+/** The value at `range` reduced to what `shape` names, each leaf parsed from its bytes; throws where it cannot follow them. */
 export function skeletonOf(bytes: Buffer, range: ValueRange, shape: BodyShape, depth: number, maxDepth: number): unknown {
   const [value, end] = pick(bytes, range.start, shape, depth, maxDepth)
   if (end !== range.end) throw new SyntaxError('the body cannot be followed here')

@@ -10,10 +10,9 @@ export function setJsonCacheBudget(bytes: number): void {
 }
 
 export interface CacheCounts { hits: number; misses: number; bytes: number }
-/** `bySide`: the parts as read from client bodies (`parse`) and as written upstream (`write`). */
 export interface JsonCacheStats extends CacheCounts { budget: number; bySide: { parse: CacheCounts; write: CacheCounts } }
 
-/** Lookups that found something and that did not since the process started, and the bytes held: in all, and per side. */
+/** Hits, misses and bytes held: in all, and per side (`parse`: as read from clients, `write`: as written upstream). */
 export function jsonCacheStats(): JsonCacheStats {
   const parse = turnCache.stats('read')
   const write = turnCache.stats('written')

@@ -1,8 +1,6 @@
 /**
- * Long strings a codec made from a client's without reading them: a data URL joined from a header and
- * base64, or the base64 cut out of one. The writer (json-bytes.ts) copies the client's spelling of the
- * source instead of flattening and escaping 1.5 MB (README.md: 5-7 ms an image). Kept in a ring of the
- * last 16, matched by identity: a body is written right after it is encoded.
+ * Long strings a codec made from a client's (a data URL joined, its base64 cut out), so the writer copies the
+ * client's spelling instead of escaping 1.5 MB (README.md). A ring of the last 16: a body is written right after it is encoded.
  */
 export type DerivedString =
   | { kind: 'join'; head: string; tail: string }
@@ -27,7 +25,7 @@ export const joined = (head: string, tail: string): string => note(head + tail, 
 /** `whole.slice(from)`, noted (the payload of a data URL). */
 export const sliced = (whole: string, from: number): string => note(whole.slice(from), { kind: 'slice', whole, from })
 
-/** How `value` was made, if noted recently; newest first, lengths compared before `===` (which may flatten). */
+/** How `value` was made, if noted recently; lengths compared before `===` (which may flatten). */
 export function derivedOf(value: string): DerivedString | undefined {
   for (let back = 1; back <= ring.length; back++) {
     const entry = ring[(next - back + ring.length) % ring.length]

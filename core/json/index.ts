@@ -1,8 +1,4 @@
-/**
- * The byte-level JSON layer: the one entry everything outside core/json/ imports (README.md beside it
- * says what each piece does and earns). Three jobs: read a client body, write an upstream body, and
- * the statistics of the caches behind both.
- */
+/** The byte-level JSON layer: the one entry everything outside core/json/ imports (README.md: what each piece does and earns). */
 
 // Reading a client body: what routing needs from its bytes, the whole object only when asked.
 export { ClientBody, parseJsonObject } from './client-body.ts'

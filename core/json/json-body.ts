@@ -2,23 +2,14 @@ import { ClientBody } from './client-body.ts'
 import { jsonBytes } from './json-bytes.ts'
 import { turnCache } from './caches.ts'
 
-/** How a body written anew is written: for whom, and from which client body's long strings. */
-export interface BodyWriting {
-  /** The client key (turn-cache.ts). */
-  scope?: string
-  /** The client's body, whose long strings are copied from its bytes (raw-strings.ts). */
-  client?: ClientBody
-}
+/** How a body is written anew: for which client key, and from which client body's long strings. */
+export interface BodyWriting { scope?: string; client?: ClientBody }
 
-/**
- * An upstream request's JSON body: read, replaced or edited, written to bytes once after every
- * `before-upstream` hook. Nobody read or replaced it: the client's own bytes go.
- */
+/** An upstream request's JSON body, written once after every `before-upstream` hook; nobody read or replaced it: the client's bytes go. */
 export class JsonBody {
   #value: Record<string, unknown> | undefined
-  /** While set, the body is the client's bytes (with `#leading` in front). */
   #client: ClientBody | undefined
-  #leading: Record<string, unknown> | undefined
+  #leading: Record<string, unknown> | undefined // fields `set` wrote in front of the client's bytes
   #clientBytes: Buffer | undefined
   #written: Buffer | undefined
   readonly #writing: BodyWriting
@@ -29,10 +20,7 @@ export class JsonBody {
     this.#writing = value instanceof ClientBody ? { client: value, ...writing } : writing
   }
 
-  /**
-   * The value: never change it in place (a retry translates the client's parse again); use `edit` or
-   * `replace`. Once read, the body is written from its value.
-   */
+  /** The value: never change it in place (a retry translates the client's parse again); use `edit` or `replace`. */
   read(): Record<string, unknown> {
     const client = this.#client
     if (client) {
@@ -44,7 +32,6 @@ export class JsonBody {
     return this.#value!
   }
 
-  /** A new value for the body. */
   replace(value: Record<string, unknown>): this {
     this.#client = undefined
     this.#clientBytes = undefined
@@ -53,7 +40,7 @@ export class JsonBody {
     return this
   }
 
-  /** `change` gets a copy of the top level (values under it are shared: replace, never mutate them) or returns another object. */
+  /** `change` gets a copy of the top level (values under it are shared: replace, never mutate them) or returns another. */
   edit(change: (body: Record<string, unknown>) => Record<string, unknown>): this
   edit(change: (body: Record<string, unknown>) => void): this
   edit(change: (body: Record<string, unknown>) => unknown): this {
@@ -62,7 +49,7 @@ export class JsonBody {
     return this.replace(out && typeof out === 'object' ? out as Record<string, unknown> : copy)
   }
 
-  /** Sets a top-level field; on the client's bytes without that key, written in front of them, nothing parsed. */
+  /** Sets a top-level field; on client bytes without that key, written in front of them, nothing parsed. */
   set(key: string, value: unknown): this {
     const client = this.#client
     if (client && client.has(key) === false) {
@@ -73,24 +60,23 @@ export class JsonBody {
     return this.edit(body => { body[key] = value })
   }
 
-  /** Whether the body still goes as the client's own bytes (nobody read or replaced it). */
   get asClientSent(): boolean {
     return this.#client !== undefined
   }
 
-  /** Lets go of the written bytes (a later `bytes()` writes the same again): undici would hold them until the answer ends. */
+  /** Lets go of the written bytes (a later `bytes()` writes them again): undici would hold them until the answer ends. */
   forgetWritten(): void {
     this.#written = undefined
   }
 
-  /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once from its value. */
+  /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once. */
   bytes(): Buffer {
     if (this.#client) return this.#clientBytes ?? this.#client.bytes
     return this.#written ??= jsonBytes(this.#value, this.#writing.client?.rawStrings, turnCache, this.#writing.scope)
   }
 }
 
-/** JSON object bytes with `"field":value` written first (the client's text untouched after it). */
+/** JSON object bytes with `"field":value` written first, the client's text untouched after it. */
 export function withLeadingBytes(bytes: Buffer, field: string, value: unknown): Buffer {
   const open = bytes.indexOf(0x7b)
   let next = open + 1

@@ -4,11 +4,8 @@ import { longStringBytes } from './body-scan.ts'
 import { derivedOf, minDerivedLength, type DerivedString } from './derived-strings.ts'
 
 /**
- * `JSON.stringify(value)` as UTF-8 bytes, built from the JSON of each part instead of one string for the
- * whole, which for an 80-150 KB body lands in V8's large-object space (README.md: 589 µs against 44).
- * `strings`: long strings copied as the client spelled them (raw-strings.ts), the parts holding them split
- * down to them; `parts`, `scope`: a part equal to one written for the client key's last turns is copied
- * (turn-cache.ts). The bytes mean what JSON.stringify's mean.
+ * `JSON.stringify(value)` as UTF-8 bytes, built part by part: one string of an 80-150 KB body lands in V8's large-object
+ * space (README.md). Long strings are copied as the client spelled them, parts written for the key's last turns copied.
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCache, scope = ''): Buffer {
   const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope, derived: 0 }
@@ -16,7 +13,7 @@ export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCach
   return assemble(writer.pieces, writer.strings)
 }
 
-/** Measured, then written straight into one Buffer: no chunk Buffers to concatenate. */
+/** Measured, then written straight into one Buffer. */
 function assemble(pieces: Piece[], strings: RawStrings | undefined): Buffer {
   const runs = joinRuns(pieces)
   let size = 0
@@ -34,16 +31,14 @@ interface Writer {
   pieces: Piece[]
   strings: RawStrings | undefined
   parts: TurnCache | undefined
-  /** The client key: another key's parts are never used. */
-  scope: string
-  /** Derived strings written so far (a part holding one is not kept). */
-  derived: number
+  scope: string // the client key: another key's parts are never used
+  derived: number // derived strings written so far (a part holding one is not kept)
 }
 
 /** A joined run stays under V8's 128 KB large-object threshold even at two bytes per character. */
 const maxRunLength = 32_768
 
-/** Small pieces joined into runs: ~800 pieces measured and written one by one cost more (138 -> 96 µs per 150 KB). */
+/** Small pieces joined into runs: measured and written one by one they cost more. */
 function joinRuns(pieces: Piece[]): Piece[] {
   const runs: Piece[] = []
   let run = ''
@@ -64,10 +59,10 @@ function joinRuns(pieces: Piece[]): Piece[] {
   return runs
 }
 
-/** Strings shorter than this are not looked up (a noted token holds at least this many characters, all escaped as `\uXXXX`). */
+/** Shorter strings are not looked up (a noted token holds at least this many characters, all escaped as `\uXXXX`). */
 const minRawLength = Math.floor(longStringBytes / 6)
 
-/** Levels split into parts: the request's keys and each element of its lists; deeper cost more in calls than it saved. */
+/** Levels split into parts (the request's keys, their lists' elements); deeper cost more in calls than it saved. */
 const splitDepth = 2
 
 /** A plain object or array, walked as JSON.stringify would (no toJSON, no class instance). */
@@ -78,7 +73,7 @@ function splittable(value: unknown): value is Record<string, unknown> | unknown[
   return Array.isArray(value) ? proto === Array.prototype : proto === Object.prototype || proto === null
 }
 
-/** Whether a string of `strings` is somewhere in `value` (then its part is split down to it). */
+/** Whether a string of `strings` is in `value` (then its part is split down to it). */
 function holdsRaw(value: unknown, strings: RawStrings): boolean {
   if (typeof value === 'string') return value.length >= minRawLength && ((value.length >= minDerivedLength && derivedOf(value) !== undefined) || strings.find(value) !== -1)
   if (!value || typeof value !== 'object') return false
@@ -90,14 +85,10 @@ function holdsRaw(value: unknown, strings: RawStrings): boolean {
   return false
 }
 
-/** Parts this large (characters of JSON, about) are kept in the cache; smaller ones cost less to write than to keep. */
+/** Parts this large (JSON characters, about) are cached; smaller ones cost less to write than to keep. */
 const minCachedLength = 256
 
-/**
- * Writes the JSON of `value` as pieces; false when it writes nothing (undefined, a function). `group`,
- * `index`: its place for the cache (a top-level value: its key at -1; an element of a top-level list: its
- * index), undefined deeper or without a cache.
- */
+/** Writes `value` as pieces; false when it writes nothing. `group`, `index`: its place in the cache (turn-cache.ts), if any. */
 function write(value: unknown, writer: Writer, depth: number, group: string | undefined, index: number): boolean {
   const { pieces, strings } = writer
   if (strings && typeof value === 'string' && value.length >= minRawLength) {
@@ -125,7 +116,7 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
   return true
 }
 
-/** A data URL or its base64 a codec made (derived-strings.ts), written from the client's spelling; false when it cannot be. */
+/** A data URL or its base64 a codec made (derived-strings.ts), written from the client's spelling if it can be. */
 function writeDerived(value: string, writer: Writer, strings: RawStrings): boolean {
   const derived = derivedOf(value)
   if (!derived) return false
@@ -136,7 +127,7 @@ function writeDerived(value: string, writer: Writer, strings: RawStrings): boole
   return true
 }
 
-/** The client's spelling of `text` after its opening quote: a noted string, or a slice of one (a data URL's base64 joined again). */
+/** The client's spelling of `text` after its opening quote: a noted string, or a slice of one. */
 function spelledFrom(text: string, strings: RawStrings): Buffer | undefined {
   const at = strings.find(text)
   if (at !== -1) return strings.spellingAt(at).subarray(1)
@@ -144,12 +135,11 @@ function spelledFrom(text: string, strings: RawStrings): Buffer | undefined {
   return derived?.kind === 'slice' ? cutSpelling(derived, strings) : undefined
 }
 
-/** The spelling of a noted string from character `from` on, closing quote included, where the cut can be made in its bytes. */
+/** A noted string's spelling from character `from` on (closing quote included), where each character before it is one byte. */
 function cutSpelling(derived: Extract<DerivedString, { kind: 'slice' }>, strings: RawStrings): Buffer | undefined {
   const whole = strings.find(derived.whole)
   if (whole === -1) return undefined
   const spelling = strings.spellingAt(whole)
-  // Cut in the bytes only where each of the first `from` characters is one byte.
   if (spelling.length < derived.from + 2 || spelling.toString('latin1', 1, 1 + derived.from) !== derived.whole.slice(0, derived.from)) return undefined
   return spelling.subarray(1 + derived.from)
 }
@@ -188,7 +178,7 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
   return true
 }
 
-/** A part just written, if large enough: its pieces become one Buffer, which the cache keeps. */
+/** A part just written, if large enough, becomes one Buffer the cache keeps. */
 function keep(writer: Writer, start: number, group: string, index: number, value: unknown): void {
   const { pieces, strings } = writer
   let length = 0

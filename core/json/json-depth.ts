@@ -1,10 +1,9 @@
-/** Deepest nesting a body may have: translation, JSON.stringify and structuredClone recurse. Real requests stay under 100. */
+/** Deepest nesting a body may have (translation, JSON.stringify and structuredClone recurse); real requests stay under 100. */
 export const maxJsonDepth = 256
 
 /** Whether JSON text nests deeper than `limit`: one pass over its brackets, strings skipped with indexOf. */
 export function jsonDeeperThan(text: string, limit = maxJsonDepth): boolean {
-  // Nesting `limit` deep takes at least `limit` characters.
-  if (text.length <= limit) return false
+  if (text.length <= limit) return false // nesting `limit` deep takes at least `limit` characters
   let depth = 0
   let at = 0
   const end = text.length

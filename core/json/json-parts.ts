@@ -5,10 +5,7 @@ import { RawStrings } from './raw-strings.ts'
 import { plainCopy } from './plain-json.ts'
 import type { LongString, TurnCache } from './turn-cache.ts'
 
-/**
- * Values over this many bytes are parsed part by part: a string over 128 KB lands in V8's large-object
- * space, where each allocation maps fresh pages (the text of a 150 KB body cost ~700 µs, more than its parse).
- */
+/** Values over this many bytes are parsed by parts: a string over 128 KB lands in V8's large-object space (README.md). */
 export const wholeBytes = 32_768
 
 /** What one parse by parts reads from and notes into. */
@@ -19,34 +16,24 @@ interface Parts {
   lists: Map<string, ValueRange[]> | undefined
   strings: RawStrings | undefined
   cache: TurnCache | undefined
-  /** The client key: another key's parts are never used. */
-  scope: string
-  /** Only checking (`checkByParts`): no value is built for a part this key sent before. */
-  check?: boolean
-  /** The values a check parsed for this body's new parts, by where each starts: its `parseByParts` takes them. */
-  checked?: Map<number, unknown>
+  scope: string // the client key: another key's parts are never used
+  check?: boolean // only checking: no value is built for a part this key sent before
+  checked?: Map<number, unknown> // the values a check parsed for new parts, by where each starts
 }
 
-/** Parts this large (bytes) are looked up in the cache; smaller ones cost less to parse than to keep. */
+/** Parts this large (bytes) are cached; smaller ones cost less to parse than to keep. */
 const minCachedBytes = 256
 
 export interface PartCacheUse { cache: TurnCache; scope: string }
 
-/**
- * What `JSON.parse` of a scanned body gives (key order, the last repeated key, `__proto__` an own key),
- * built from its parts; throws on a malformed part. `strings`: where to note each long string with its
- * spelling (raw-strings.ts); a part holding one is split down to it.
- */
+/** What `JSON.parse` gives (key order, the last repeated key, `__proto__` own), built by parts; notes long strings into `strings`. */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse, checked?: Map<number, unknown>): Record<string, unknown> {
   return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ?? '', checked }, scan.fields, 1)
 }
 
 /**
- * Throws what JSON.parse throws when a part of a scanned body is malformed, as the plain path's parse of
- * the whole would refuse it. A part equal to one this key sent before is known good (only parts that
- * parsed are kept). A new part is kept for the key by its bytes alone (values kept for an agent that only
- * passes through outlived young collections: old-space churn on every first request); its value is
- * returned, by where it starts, for this body's own `parseByParts`.
+ * Throws what JSON.parse throws on a malformed part. A part equal to one this key sent before is known good (only parts
+ * that parsed are kept); a new one is kept by its bytes alone (values kept: old-space churn, README.md), its value returned.
  */
 export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: PartCacheUse): Map<number, unknown> {
   const checked = new Map<number, unknown>()
@@ -63,7 +50,7 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
   return object
 }
 
-/** A large top-level value with a cache: an object looked up whole, a list element by element. */
+/** A large top-level value: an object looked up in the cache whole, a list element by element. */
 function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   const first = parts.bytes[range.start]
   if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) ) return parseRange(parts, range, 1)
@@ -87,7 +74,7 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
     return plainCopy(hit.value)
   }
   const noted = parts.strings?.size ?? 0
-  // A part holding a long string is left to `parseByParts` (which notes its spelling) in every way.
+  // A part holding a long string is left to `parseByParts`, which notes its spelling.
   const long = hasLongString(parts.longs, range.start, range.end)
   const value = parts.check || long || !parts.checked?.has(range.start) ? parseRange(parts, range, depth) : parts.checked.get(range.start)
   if (parts.check) {
@@ -132,14 +119,10 @@ function longString(parts: Parts, start: number, end: number): string {
   return value
 }
 
-/** A control character, which a JSON string cannot hold raw. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
 const controlCharacter = /[\u0000-\u001f]/
 
-/**
- * A large string token in plain ASCII without escapes (base64) read as it is (~0.7 ms for 1.4 MB against
- * JSON.parse's ~1.4); undefined otherwise, and JSON.parse reads (or refuses) it.
- */
+/** A large ASCII string token without escapes (base64) read as it is, at half JSON.parse's cost; else undefined. */
 function plainLongString(bytes: Buffer, start: number, end: number): string | undefined {
   const inner = bytes.subarray(start + 1, end - 1)
   if (inner.indexOf(0x5c) !== -1 || !isAscii(inner)) return undefined
@@ -148,9 +131,8 @@ function plainLongString(bytes: Buffer, start: number, end: number): string | un
 }
 
 /**
- * A value holding long strings: one JSON.parse of its text with a stand-in `"\u0000<n>"` for each, then
- * the strings put back, each parsed and noted (cheaper than splitting down to them). Undefined when the
- * client's text spells `\u0000` itself.
+ * A value holding long strings: one JSON.parse with a stand-in `"\u0000<n>"` for each, then the strings put back, each
+ * parsed and noted (cheaper than splitting down to them). Undefined when the client's text spells `\u0000` itself.
  */
 function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   const { bytes, longs } = parts
@@ -175,7 +157,7 @@ function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   return value
 }
 
-/** Puts the long strings back where their stand-ins are, in place (arrays and objects alike). */
+/** Puts the long strings back where their stand-ins are, in place. */
 function restore(container: Record<string, unknown> | unknown[], parts: Parts, holes: number[]): void {
   const items = container as Record<string, unknown>
   for (const key in items) {
@@ -188,7 +170,7 @@ function restore(container: Record<string, unknown> | unknown[], parts: Parts, h
   }
 }
 
-/** `object[key] = value`, except that `__proto__` becomes an own key as JSON.parse makes it (an assignment would set the prototype). */
+/** `object[key] = value`, `__proto__` an own key as JSON.parse makes it (an assignment would set the prototype). */
 function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
   else object[key] = value

@@ -1,6 +1,4 @@
 /** Plain JSON data (what JSON.parse builds), compared and copied without writing it out. */
-
-/** What `plainCopy` returns for a value that is not plain JSON data. */
 export const notPlain = Symbol('not plain JSON data')
 
 const isPlainObject = (value: object): boolean => {
@@ -18,7 +16,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
     return true
   }
   if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false
-  // For-in over `b`, not Object.keys (an array per object was 30 KB of garbage a request); an inherited key only makes them differ.
+  // For-in over `b`: Object.keys would make an array per object; an inherited key only makes them differ.
   const keysA = Object.keys(a)
   let i = 0
   for (const key in b) {
@@ -43,7 +41,6 @@ export function plainCopy(value: unknown): unknown {
   }
   if (!isPlainObject(value)) return notPlain
   const out: Record<string, unknown> = {}
-  // For-in with an own-key check rather than Object.keys: no array per object copied.
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue
     const item = plainCopy((value as Record<string, unknown>)[key])

@@ -1,21 +1,17 @@
 import { isUtf8 } from 'node:buffer'
 
 /**
- * The long strings of a client's body and their spelling in its bytes: writing one again copies the
- * bytes instead of escaping it (JSON.stringify writes escape-heavy text at ~250 MB/s here). A client's
- * spelling means the same wherever the string goes. Matched by value (`===`, in practice the very string
- * the parse made), looked up by length first; a string a codec or hook made anew is written by JSON.stringify.
+ * The long strings of a client's body and their spelling in its bytes: writing one again copies the bytes instead of
+ * escaping it. Matched by value (`===`, in practice the very string the parse made), looked up by length first.
  */
 export class RawStrings {
   readonly #bytes: Buffer
-  /** Bytes that are not valid UTF-8 were read as replacement characters: copying them would send something else. */
-  readonly #usable: boolean
-  /** Length in UTF-16 units -> index of the entry (the last noted with that length; the others chained). */
+  readonly #usable: boolean // bad UTF-8 was read as U+FFFD: copying the bytes would send something else
   readonly #byLength = new Map<number, number>()
   readonly #strings: string[] = []
   readonly #starts: number[] = []
   readonly #ends: number[] = []
-  readonly #next: number[] = []
+  readonly #next: number[] = [] // `#byLength` holds each length's last entry; the others chained here
 
   constructor(bytes: Buffer) {
     this.#bytes = bytes
@@ -24,7 +20,7 @@ export class RawStrings {
 
   get size(): number { return this.#strings.length }
 
-  /** Note that the JSON string token at `[start, end)` of the bytes (quotes included) means `value`. */
+  /** Note that the string token at `[start, end)` (quotes included) means `value`. */
   add(value: string, start: number, end: number): void {
     if (!this.#usable) return
     const index = this.#strings.length
@@ -35,7 +31,7 @@ export class RawStrings {
     this.#byLength.set(value.length, index)
   }
 
-  /** Which noted string `value` is (an index for `byteLength` and `copy`), or -1. */
+  /** Which noted string `value` is, or -1. */
   find(value: string): number {
     for (let at = this.#byLength.get(value.length) ?? -1; at !== -1; at = this.#next[at]!) {
       if (this.#strings[at] === value) return at
@@ -49,22 +45,19 @@ export class RawStrings {
     return at === -1 ? undefined : this.spellingAt(at)
   }
 
-  /** The client's JSON spelling of noted string `index` (a view of its bytes, quotes included). */
+  /** The spelling of noted string `index`. */
   spellingAt(index: number): Buffer {
     return this.#bytes.subarray(this.#starts[index]!, this.#ends[index]!)
   }
 
-  /** Noted string `index`: its value and where its spelling is. */
   entry(index: number): { value: string; start: number; end: number } {
     return { value: this.#strings[index]!, start: this.#starts[index]!, end: this.#ends[index]! }
   }
 
-  /** Bytes of the spelling of string `index`. */
   byteLength(index: number): number {
     return this.#ends[index]! - this.#starts[index]!
   }
 
-  /** Copies the spelling of string `index` into `out` at `at`; the bytes written. */
   copy(index: number, out: Buffer, at: number): number {
     return this.#bytes.copy(out, at, this.#starts[index]!, this.#ends[index]!)
   }

@@ -1,44 +1,36 @@
 import { notPlain, plainCopy, sameJson } from './plain-json.ts'
 
 /**
- * The parts of each client key's last turns, as read (bytes -> value) and as written (value -> bytes): an
- * agent resends its tools and history every turn, and an equal part is copied, not parsed or written
- * again (README.md: what it earns). A part's place: a top-level key (`group`) and an index (-1 the value
- * whole, `i` a list's element); each place keeps `perPlace` turns (an agent and its subagent under one
- * key). Read parts match by bytes, written ones by value (`sameJson`). Values are copied in and out, so no
- * request's edit reaches another. One byte budget; past it the keys used longest ago go.
+ * The parts of each client key's last turns, as read (bytes -> value) and as written (value -> bytes): an agent resends
+ * its tools and history every turn (README.md). A place is a top-level key (`group`) and an index (-1 the value whole, `i`
+ * a list's element), holding `perPlace` turns. Values are copied in and out, so no request's edit reaches another.
  */
 export class TurnCache {
-  /** Client keys, least recently used first: a key moves to the end when used. */
-  readonly #keys = new Map<string, KeyParts>()
-  /** The key used last, which is already at the end. */
-  #last: string | undefined
+  readonly #keys = new Map<string, KeyParts>() // least recently used first
+  #last: string | undefined // the key used last, already at the end
   readonly #counts: Record<Side, { hits: number; misses: number; bytes: number }> = { read: { hits: 0, misses: 0, bytes: 0 }, written: { hits: 0, misses: 0, bytes: 0 } }
 
-  /** @param maxBytes JSON bytes kept (their objects cost about as much again); 0 keeps nothing. */
+  /** `maxBytes`: JSON bytes kept (their objects cost about as much again); 0 keeps nothing. */
   constructor(public maxBytes = 16 * 1024 * 1024, readonly perPlace = 4) {}
 
-  /** The read part at a place of `key`'s bodies whose bytes are `bytes`: hand out `plainCopy(part.value)`, never the value. */
+  /** The read part at a place whose bytes are `bytes`: hand out `plainCopy(part.value)`, never the value. */
   findRead(key: string, group: string, index: number, bytes: Buffer): ReadPart | undefined {
     return this.#find(key, 'read', group, index, part => part.bytes.equals(bytes)) as ReadPart | undefined
   }
 
-  /**
-   * Keep `value` as what `bytes` parse to at a place of `key`'s bodies, with its long strings (offsets
-   * within `bytes`); `undefined`: they parsed, their value is not kept (a check).
-   */
+  /** Keep `value` as what `bytes` parse to, with its long strings; `undefined`: they parsed, the value is not kept (a check). */
   keepRead(key: string, group: string, index: number, bytes: Buffer, value: unknown, strings: LongString[]): void {
     const copy = value === undefined ? undefined : plainCopy(value)
-    // Copied: a view would keep the whole client body alive.
+    // The bytes copied: a view would keep the whole client body alive.
     if (copy !== notPlain) this.#add(key, 'read', group, index, { bytes: Buffer.from(bytes), value: copy, strings } as ReadPart)
   }
 
-  /** The bytes written for a value equal to `value` at a place of `key`'s upstream bodies. */
+  /** The bytes written for a value equal to `value` (`sameJson`) at a place. */
   findWritten(key: string, group: string, index: number, value: unknown): Buffer | undefined {
     return this.#find(key, 'written', group, index, part => sameJson(part.value, value))?.bytes
   }
 
-  /** Keep `bytes` as the JSON of `value` at a place of `key`'s upstream bodies (ignored for values that are not plain JSON data). */
+  /** Keep `bytes` as the JSON of `value` at a place (not for values that are not plain JSON data). */
   keepWritten(key: string, group: string, index: number, value: unknown, bytes: Buffer): void {
     const copy = plainCopy(value)
     if (copy !== notPlain) this.#add(key, 'written', group, index, { value: copy, bytes })
@@ -107,18 +99,17 @@ export class TurnCache {
     this.#counts.read.bytes = this.#counts.written.bytes = 0
   }
 
-  /** Bytes held in all. */
   get size(): number { return this.#counts.read.bytes + this.#counts.written.bytes }
 
-  /** Lookups that found a part and that did not since the process started, and the bytes held, per side (`/metrics`). */
+  /** Hits, misses and bytes held, per side (`/metrics`). */
   stats(side: Side): { hits: number; misses: number; bytes: number } { return { ...this.#counts[side] } }
 }
 
-/** A long string of a read part: its value and where its token sits, relative to the part's first byte (core/json/raw-strings.ts). */
+/** A long string of a read part: its value and where its token sits, relative to the part's first byte. */
 export interface LongString { value: string; start: number; end: number }
 
 interface Part { bytes: Buffer; value: unknown }
 export interface ReadPart extends Part { strings: LongString[] }
 type Side = 'read' | 'written'
-/** One client key's parts on each side: by group, then by place (index + 1), newest first; and the bytes they hold. */
+/** One client key's parts on each side, by group then by place (index + 1), newest first; and the bytes they hold. */
 interface KeyParts { read: Map<string, Array<Part[] | undefined>>; written: Map<string, Array<Part[] | undefined>>; bytes: Record<Side, number> }
