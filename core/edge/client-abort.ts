@@ -1,10 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { H3Event } from 'h3'
 
-/**
- * "The client has gone", as undici's signal. On Node an EventEmitter fed by the response's `close`:
- * srvx's `req.signal` builds an AbortController per request (~3% of a request's CPU).
- */
+/** "The client has gone", as undici's signal: on Node an EventEmitter fed by the response's `close` (srvx's `req.signal` costs more). */
 export type ClientSignal = AbortSignal | ClientGone
 
 export class ClientGone extends EventEmitter {
@@ -21,7 +18,7 @@ interface NodePair {
   res: { writableEnded: boolean; destroyed: boolean; once(event: 'close', listener: () => void): unknown }
 }
 
-/** The client's signal for this request, made once (in-process and non-Node requests use the request's own AbortSignal). */
+/** The client's signal for this request, made once (in-process and non-Node requests: the request's own). */
 export function clientSignal(event: H3Event): ClientSignal {
   const context = event.context
   const existing = context.clientSignal

@@ -4,10 +4,7 @@ import { clientKeyId, readClientKey } from './client-key.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { defineObjectState } from '../kernel/request-state.ts'
 
-/**
- * On an in-process Request: `true` or the key = already authorized; a `SocketPeer` = a WebSocket's request,
- * checked each call, so a revoked key stops at its next one.
- */
+/** On an in-process Request: `true` or the key, authorized; a `SocketPeer` (a WebSocket's), checked each call so a revoked key stops. */
 export const trustedClient = defineObjectState<Request, string | true | SocketPeer>('trusted-client', { shared: true })
 
 /** What the WebSocket upgrade request told about its client. */
@@ -16,10 +13,7 @@ export interface SocketPeer { key: string | undefined; ip: string | undefined; h
 const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopback.has(ip) || ip.startsWith('127.'))
 
-/**
- * A request a browser sent on behalf of another site's page. Browsers send `Sec-Fetch-Site` (and
- * `Origin` on cross-origin and WebSocket requests); curl and SDKs send neither and are never refused.
- */
+/** A request a browser sent for another site's page (`Sec-Fetch-Site`, `Origin`); curl and SDKs send neither. */
 export function isCrossSiteBrowserRequest(headers: Headers): boolean {
   const site = headers.get('sec-fetch-site')
   if (site) return site !== 'same-origin' && site !== 'none'
@@ -42,11 +36,7 @@ export function isLoopbackHost(host: string | null): boolean {
 /** Any client key at all: `api-keys`, or a plugin's named keys (`client-keys`). */
 const hasClientKeys = (kernel: ProxyKernel) => kernel.config['api-keys'].length > 0 || kernel.services.clientKeys?.configured() === true
 
-/**
- * The client-key rule for a request (or a socket's request): a configured key, or with no `api-keys`
- * a loopback client that is not a web page of another site. Returns the key (undefined in the no-keys
- * mode without one); throws the 401/403 to answer.
- */
+/** The client-key rule: a configured key, or with none a loopback client that is no other site's page; throws the 401/403. */
 export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined, ip: () => string | undefined, headers: Headers): string | undefined {
   if (!hasClientKeys(kernel)) {
     if (!isLoopback(ip())) throw new ProxyError(401, 'no client API keys are configured: only local clients may connect', 'authentication_error', 'invalid_api_key')
@@ -64,10 +54,7 @@ export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined,
   return match
 }
 
-/**
- * Client-key check of a client endpoint. With no `api-keys` configured, only loopback clients are
- * served (handy for a laptop, never an open relay on a public interface), and no cross-site page.
- */
+/** Client-key check of a client endpoint; with no keys only loopback clients (never an open relay on a public interface). */
 export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
   const trusted = trustedClient.get(event.req)
   if (trusted) {
@@ -79,7 +66,6 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
   try {
     return checkClientAccess(kernel, sent, () => getRequestIP(event), event.req.headers)
   } catch (error) {
-    // A refused client, in the log (rate-limited, the key masked).
     const why = (error as ProxyError).status === 403 ? 'a web page of another site'
       : !hasClientKeys(kernel) ? 'no api-keys configured and not a local client'
       : sent ? `${kernel.matchClientKey(sent) ? 'refused' : 'unknown'} key ${kernel.services.clientKeys?.nameOf(sent) ?? clientKeyId(sent)}` : 'no key'

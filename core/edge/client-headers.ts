@@ -1,7 +1,4 @@
-/**
- * The client's request headers among `names` (lower case), for a provider to pass on: vendor headers that
- * change what its upstream does. Credentials never travel this way (the provider sets its own).
- */
+/** The client's headers among `names` (lower case) for a provider to pass on; credentials never travel this way. */
 export function pickClientHeaders(client: Headers | undefined, names: readonly string[]): Record<string, string> {
   const picked: Record<string, string> = {}
   if (!client) return picked

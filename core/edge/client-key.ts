@@ -12,10 +12,7 @@ export function readClientKey(headers: Headers, url: URL): string | undefined {
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
 
-/**
- * Constant-time membership over fixed-length digests. A key that matched once is remembered (one entry per
- * configured key; a sha256 was ~4% of a request): a hit reveals nothing a guesser can use, misses always hash.
- */
+/** Constant-time membership over digests; a key that matched once is remembered (a hit tells a guesser nothing, misses hash). */
 export function createKeyMatcher(keys: string[]): (candidate: string | undefined) => string | undefined {
   const digests = keys.map(key => ({ key, hash: digest(key) }))
   const accepted = new Map<string, string>()
@@ -44,14 +41,10 @@ export function clientKeyId(key: string): string {
   return id
 }
 
-/**
- * Client keys a plugin keeps besides `api-keys` (the `client-keys` plugin): keys with a name and rules.
- * The kernel asks it after `api-keys`; any key it knows ends the no-keys (loopback only) mode.
- */
+/** Client keys a plugin keeps besides `api-keys` (named, with rules); asked after them, any key it holds ends the no-keys mode. */
 export interface ClientKeyDirectory {
-  /** Whether it holds any key. */
   configured(): boolean
-  /** The key when it is one of these (whatever its state), else undefined. */
+  /** The key when it is one of these (whatever its state). */
   match(sent: string): string | undefined
   /** Why this known key may not be used now (expired, disabled): the client's 401; undefined = usable. */
   refusal(key: string): string | undefined
@@ -59,11 +52,7 @@ export interface ClientKeyDirectory {
   nameOf(key: string): string | undefined
   /** Whether the key may use `model` (model listings show only those). */
   allowsModel(key: string, model: string): boolean
-  /**
-   * Why the key (by its value, or a named key by its `name`) may not be served by `model`, or undefined
-   * when it may. Routing skips rules and fallbacks to such models; route previews say why.
-   */
+  /** Why the key (its value, or a named key's `name`) may not be served by `model`: routing skips such models. */
   modelRefusal?(key: { value?: string; name?: string }, model: string): string | undefined
-  /** Whether a named key is called `name` (route previews name keys by name). */
   hasName?(name: string): boolean
 }

@@ -11,7 +11,7 @@ export { ClientBody } from '../json/index.ts'
 
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 
-/** A Node request's body, collected from its events (an async iterator per request costs more than the parse). */
+/** A Node request's body, collected from its events (an async iterator costs more than the parse). */
 function readNodeBody(source: NodeBody, limit: number, declared: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -41,14 +41,11 @@ function readNodeBody(source: NodeBody, limit: number, declared: number): Promis
   })
 }
 
-/**
- * The body's bytes, at most `max-request-body-mb`. A larger body is read to its end without being kept
- * (the client then gets a clean 413 instead of a reset connection) and refused.
- */
+/** The body's bytes; one over `max-request-body-mb` is read to its end unkept and refused (a clean 413, not a reset). */
 async function readBodyBytes(event: H3Event): Promise<Buffer> {
   const limit = event.context.maxBodyBytes ?? Number.POSITIVE_INFINITY
   const declared = Number(event.req.headers.get('content-length') ?? Number.NaN)
-  // On Node, read the IncomingMessage itself: the web stream srvx would build around it costs more than the parse.
+  // On Node the IncomingMessage itself: srvx's web stream around it costs more than the parse.
   const nodeRequest = (event.req as { runtime?: { node?: { req?: NodeBody } } }).runtime?.node?.req
   if (nodeRequest && !nodeRequest.readableEnded && !nodeRequest.destroyed) return (await readNodeBody(nodeRequest, limit, declared)) ?? empty
   const source = event.req.body as unknown as AsyncIterable<Uint8Array> | null
@@ -65,7 +62,7 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
 
 const empty = Buffer.alloc(0)
 
-/** A JSON body, read whole and parsed only when needed (core/json/client-body.ts); `scope`: the client key. */
+/** A JSON body, read whole and parsed only when needed; `scope`: the client key. */
 export async function readClientBody(event: H3Event, scope?: string): Promise<ClientBody> {
   return new ClientBody(await readBodyBytes(event), scope)
 }
@@ -78,12 +75,12 @@ export async function readJsonObject(event: H3Event): Promise<Record<string, unk
 export interface ClientRoute {
   method: 'GET' | 'POST'
   path: string
-  /** Wire format of the endpoint: errors come back in it (a function when the client decides, as for `/v1/models`). */
+  /** The endpoint's wire format, which errors come back in (a function when the client decides, as on `/v1/models`). */
   format: WireFormat | ((event: H3Event) => WireFormat)
   handler(event: H3Event, clientKey: string | undefined): Promise<Response> | Response
 }
 
-/** Register a client endpoint: key check, then the handler; every failure becomes an error in the endpoint's format. */
+/** Register a client endpoint: key check, then the handler; a failure is an error in the endpoint's format. */
 export function addClientRoute(kernel: ProxyKernel, route: ClientRoute): void {
   kernel.app.on(route.method, route.path, async (event) => {
     try {

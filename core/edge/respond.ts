@@ -9,14 +9,14 @@ export const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-allow-headers': '*',
-  // Browser clients may read what the proxy says about an answer (CORS hides other headers from scripts).
+  // CORS hides other headers from scripts.
   'access-control-expose-headers': 'x-request-id, x-proxy-dropped, x-proxy-overhead-ms, x-proxy-served-model, retry-after',
 }
 
 const jsonType = { 'content-type': 'application/json' }
 
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  // srvx's FastResponse: written straight to the Node socket, no web-stream body on the hot path.
+  // FastResponse: written straight to the Node socket, no web-stream body.
   return new FastResponse(JSON.stringify(body), { status, headers: headers ? { ...jsonType, ...headers } : jsonType })
 }
 
@@ -28,29 +28,22 @@ export const sseHeaders: Record<string, string> = {
   'x-accel-buffering': 'no',
 }
 
-/** What an answer's body can be: whole text, or a stream (something srvx can `pipe` into the socket, no web stream). */
+/** An answer's body: whole text, or a stream (something srvx can `pipe` into the socket). */
 export type AnswerBody = string | ReadableStream<Uint8Array> | { pipe(destination: Writable): unknown }
 
 /** Set on a response that already carries the base headers (CORS, X-Request-ID): the app middleware leaves it alone. */
 export const hasBaseHeaders = defineObjectState<Response, true>('base-headers', { shared: true })
 
-/**
- * A 200 answer of the pipeline with the middleware's base headers in its init object: touching
- * `response.headers` afterwards would build a web Headers object per request (~5% of a proxied request).
- */
+/** A 200 of the pipeline with the base headers in its init: touching `response.headers` later builds a web Headers object. */
 export function answerResponse(event: H3Event, body: AnswerBody, headers: Record<string, string>): Response {
   const base = event.context.baseHeaders
-  // srvx types FastResponse as the web Response, but pipes a body with `pipe` into the socket (its
-  // `_toNodeResponse`), and through a PassThrough into the web Response if someone reads `body`.
+  // srvx pipes a body with `pipe` into the socket, and through a PassThrough into a web body if someone reads `body`.
   const response = new FastResponse(body as BodyInit, { status: 200, headers: base ? { ...base, ...headers } : headers })
   if (base) hasBaseHeaders.set(response, true)
   return response
 }
 
-/**
- * Read a request body to its end and drop it. A server that answers and closes while body bytes are
- * still arriving resets the connection, and the client may lose the answer with it.
- */
+/** Read a request body to its end and drop it: answering and closing while it still arrives resets the connection. */
 export async function discardBody(request: Request): Promise<void> {
   if (!request.body) return
   try {

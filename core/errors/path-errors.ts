@@ -3,16 +3,13 @@ import type { ProxyKernel } from '../kernel/kernel.ts'
 import { genericErrorBody } from './proxy-error.ts'
 import { jsonResponse } from '../edge/respond.ts'
 
-/**
- * The error format of a path no route answered (a wrong method, a malformed URL, bytes the HTTP parser
- * refused): the format of the clients that call that path, so even those errors read as their own.
- */
+/** The error format of a path no route answered (a wrong method, bytes the HTTP parser refused): its clients' format. */
 export function errorFormatOfPath(path: string): WireFormat | 'management' | undefined {
   if (path.startsWith('/v0/management')) return 'management'
   if (path.startsWith('/v1/messages')) return 'messages'
   if (path.startsWith('/v1beta/') || isV1GenerateCall(path)) return 'generate'
   if (path.startsWith('/v1/')) return 'chat'
-  // A client endpoint under a prefix (a plugin's alias routes, `/<prefix>/v1/messages`): its format.
+  // Under a prefix (a plugin's alias routes, `/<prefix>/v1/messages`).
   const inner = path.search(/\/v1[a-z]*\//)
   return inner > 0 ? errorFormatOfPath(path.slice(inner)) : undefined
 }

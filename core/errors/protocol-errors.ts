@@ -2,7 +2,7 @@ import type { Server as HttpServer, IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
 
-/** The error body for a path (core/errors/path-errors.ts, through the app currently served). */
+/** The error body for a path (path-errors.ts, through the app served). */
 export type PathErrorBody = (path: string, info: ProxyErrorInfo) => unknown
 
 /** A raw HTTP/1.1 answer with the path's error body; the connection closes after it. */

@@ -7,7 +7,7 @@ export interface FrameParser {
   end(): StreamFrame[]
 }
 
-/** Newline-delimited JSON: one frame per non-blank line (`\n` or `\r\n`), a last line without its newline at the end. */
+/** Newline-delimited JSON: one frame per non-blank line (`\n` or `\r\n`). */
 export function createNdjsonParser(): FrameParser {
   let buffer = ''
   const take = (line: string, out: StreamFrame[]) => {
@@ -35,10 +35,7 @@ export function createNdjsonParser(): FrameParser {
   }
 }
 
-/**
- * One JSON array streamed element by element (`[{...},\n{...}]`): a frame per top-level element, cut
- * by tracking depth and strings, so an element split across chunks waits for its end.
- */
+/** One JSON array streamed (`[{...},\n{...}]`): a frame per element, cut by depth and strings; a split element waits for its end. */
 export function createJsonArrayParser(): FrameParser {
   let buffer = ''
   let depth = 0
@@ -60,8 +57,7 @@ export function createJsonArrayParser(): FrameParser {
         }
         if (c === '"') inString = true
         else if (c === '{' || c === '[') {
-          // depth 1 is inside the outer array: an element starts here
-          if (depth === 1) elementStart = i
+          if (depth === 1) elementStart = i // inside the outer array: an element starts
           depth++
         } else if (c === '}' || c === ']') {
           depth--
@@ -71,7 +67,7 @@ export function createJsonArrayParser(): FrameParser {
           }
         }
       }
-      // Keep only the element in progress (its offsets move with the cut).
+      // Keep only the element in progress.
       const keep = elementStart === -1 ? buffer.length : elementStart
       buffer = buffer.slice(keep)
       if (elementStart !== -1) elementStart = 0

@@ -1,9 +1,6 @@
 import type { SseEvent } from '../canonical/codec.ts'
 
-/**
- * Incremental Server-Sent Events parser: feed text chunks as they arrive, get complete events.
- * Handles `\n`, `\r\n` and `\r` line ends, multi-line `data:`, comments, and events split across chunks.
- */
+/** Incremental SSE parser: text chunks in, whole events out (`\n`, `\r\n`, `\r` line ends, multi-line `data:`, comments). */
 export function createSseParser() {
   let buffer = ''
   let event: string | undefined
@@ -39,7 +36,7 @@ export function createSseParser() {
       const out: SseEvent[] = []
       buffer += chunk
       let start = 0
-      // Most upstreams end lines with \n alone: jump between them instead of reading every character.
+      // Most upstreams end lines with \n alone: jump between them.
       if (buffer.indexOf('\r') === -1) {
         for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n', start)) {
           line(buffer.slice(start, i), out)
@@ -51,8 +48,7 @@ export function createSseParser() {
       for (let i = 0; i < buffer.length; i++) {
         const c = buffer.charCodeAt(i)
         if (c !== 10 && c !== 13) continue
-        // a lone \r at the very end may be half of \r\n: wait for the next chunk
-        if (c === 13 && i === buffer.length - 1) break
+        if (c === 13 && i === buffer.length - 1) break // maybe half of \r\n: wait for the next chunk
         line(buffer.slice(start, i), out)
         if (c === 13 && buffer.charCodeAt(i + 1) === 10) i++
         start = i + 1

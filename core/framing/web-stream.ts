@@ -1,9 +1,6 @@
 import type { Readable } from 'node:stream'
 
-/**
- * A Node stream as a web stream, paused while the web side holds a chunk; cancel destroys it. Half the
- * cost per chunk of Node 20's `Readable.toWeb`.
- */
+/** A Node stream as a web stream, paused while the web side holds a chunk (half the cost of `Readable.toWeb`). */
 export function webStreamOf(node: Readable): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {

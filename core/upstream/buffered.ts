@@ -6,8 +6,7 @@ export interface BufferedUpstreamResponse {
   status: number
   headers: UpstreamHttpResponse['headers']
   text: string
-  /** performance.now() when the response headers arrived. */
-  headersAt: number
+  headersAt: number // performance.now() when the headers arrived
 }
 
 /** Why a buffered exchange failed: before any response (connection, timeout, abort) or inside its body. */
@@ -23,7 +22,7 @@ class ClientGoneError extends Error {
   constructor() { super('the client went away') }
 }
 
-/** One exchange read whole (non-stream answers) by a dispatch handler: no Readable and AsyncResource per call as `request()` builds. */
+/** One exchange read whole by a dispatch handler: no Readable and AsyncResource per call as `request()` builds. */
 export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<BufferedUpstreamResponse> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined
@@ -40,8 +39,7 @@ export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSi
         if (gone || signal?.aborted) c.abort(new ClientGoneError())
       },
       onResponseStart(_c, statusCode, responseHeaders) {
-        // 1xx informational answers come first; only the final one counts.
-        if (statusCode < 200) return
+        if (statusCode < 200) return // 1xx come first; only the final answer counts
         status = statusCode
         headers = responseHeaders as UpstreamHttpResponse['headers']
         headersAt = performance.now()

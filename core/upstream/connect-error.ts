@@ -22,11 +22,7 @@ const innermost = (error: NetError): NetError => {
   return current
 }
 
-/**
- * An upstream request that got no answer, told two ways: `message` for the client (which failed and
- * why, never an address), `detail` for the operator's log (the error as it came). With an outbound
- * proxy it says whether the proxy could not be reached or answered the tunnel with an error.
- */
+/** A request that got no answer: `message` for the client (never an address; whether an outbound proxy failed), `detail` for the log. */
 export function describeConnectFailure(error: Error, proxyUrl?: string): { message: string; detail: string } {
   const cause = innermost(error as NetError)
   const code = cause.code ?? (error as NetError).code

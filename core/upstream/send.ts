@@ -7,11 +7,11 @@ export interface UpstreamHttpRequest {
   url: string
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
   headers: Record<string, string>
-  /** JSON body: a handle to read, replace or edit, written once after every `before-upstream` hook (untouched: the client's bytes). */
+  /** JSON body, written once after every `before-upstream` hook (untouched: the client's bytes). */
   json?: JsonBody
-  /** Raw body; a stream is sent as it arrives (the partner proxy passes client bodies through). */
+  /** Raw body; a stream is sent as it arrives. */
   body?: string | Buffer | Readable
-  /** Outbound proxy for this request; '' or undefined = direct. */
+  /** Outbound proxy; '' or undefined = direct. */
   proxyUrl?: string
 }
 
@@ -25,7 +25,7 @@ export interface UpstreamHttpResponse {
 const agentOptions = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 }
 const newAgent = () => new Agent(agentOptions)
 
-/** Process-wide pools (one module graph per process: core/plugin-host/module-graph.ts), one keep-alive pool for every sender. */
+/** Process-wide keep-alive pools, shared by every sender. */
 let directAgent = newAgent()
 const dispatchers = new Map<string, Dispatcher>()
 
@@ -35,7 +35,6 @@ export const proxyDispatcherFactories = new Map<string, (proxyUrl: string) => Di
 export function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
   if (!proxyUrl) {
     if (!connectMs) return directAgent
-    // One pool per connect timeout (in practice: one per process).
     const key = `direct:${connectMs}`
     let agent = dispatchers.get(key)
     if (!agent) dispatchers.set(key, agent = new Agent({ ...agentOptions, connect: { timeout: connectMs } }))
@@ -54,7 +53,7 @@ export function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher
 
 export interface UpstreamTimeouts { connectMs?: number; firstByteMs?: number; idleMs?: number }
 
-/** `https://host:port/path?query` -> [origin, path]: undici's dispatcher takes them apart, no URL object per request. */
+/** `https://host:port/path?query` -> [origin, path], no URL object per request. */
 export function splitUrl(url: string): [string, string] {
   const slash = url.indexOf('/', url.indexOf('//') + 2)
   return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)]
@@ -64,16 +63,13 @@ export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | u
   return req.body ?? req.json?.bytes()
 }
 
-/** A written-out body this large is handed over to be read once (below): a smaller one costs less kept. */
+/** A written body this large goes as a stream read once (`sentOnce`); a smaller one costs less kept. */
 const letGoBytes = 16 * 1024
 
-/**
- * undici keeps a request's body until its answer ends (1,000 translated 76 KB streams kept ~100 MB): a
- * large body goes as a stream read once, with the content-length undici would have written.
- */
+/** undici keeps a body until its answer ends (1,000 translated 76 KB streams: ~100 MB): a large one goes as a stream read once. */
 function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; headers: UpstreamHttpRequest['headers'] } {
   const body = bodyOf(req)
-  // Only a body of this module (a hook's own `body` is sent as the hook gave it).
+  // Only a JsonBody (a hook's own `body` goes as the hook gave it).
   const json = req.body === undefined ? req.json : undefined
   if (!json || !Buffer.isBuffer(body)) return { body, headers: req.headers }
   const length = body.length
@@ -102,7 +98,7 @@ export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSign
     headers,
     body,
     signal: signal as AbortSignal | undefined,
-    // undici: headersTimeout = until the response starts; bodyTimeout = the longest silence inside it.
+    // headersTimeout: until the response starts; bodyTimeout: the longest silence inside it.
     headersTimeout: timeouts.firstByteMs,
     bodyTimeout: timeouts.idleMs,
   })
@@ -114,6 +110,6 @@ export async function closeUpstreamPools(force = false): Promise<void> {
   const closing = [directAgent, ...dispatchers.values()]
   directAgent = newAgent()
   dispatchers.clear()
-  // `force`: what still runs is abandoned (a drain that ran out); otherwise in-flight calls finish first.
+  // `force`: what still runs is abandoned (a drain that ran out).
   await Promise.allSettled(closing.map(d => force ? d.destroy() : d.close()))
 }

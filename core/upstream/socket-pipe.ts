@@ -1,9 +1,6 @@
 import type { Readable, Writable } from 'node:stream'
 
-/**
- * A Node stream as a body srvx only knows to `pipe`: given the Readable, srvx runs `stream.pipeline`, whose
- * per-stream AbortController builds a DOMException on end (~45 µs a request). A response closed early destroys the source.
- */
+/** A Node stream as a body srvx can only `pipe` (its `stream.pipeline` builds a DOMException per stream); an early close destroys it. */
 export class SocketPipe {
   constructor(readonly source: Readable) {}
 
@@ -14,7 +11,7 @@ export class SocketPipe {
     return this.source.pipe(destination)
   }
 
-  /** Let the source go (srvx calls `abort` unbound when someone reads the web body, `destroy` when the response is already gone). */
+  /** srvx calls `abort` unbound when someone reads the web body, `destroy` when the response is gone. */
   readonly abort = (): void => {
     this.source.destroy()
   }
