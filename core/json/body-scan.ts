@@ -118,18 +118,14 @@ function scanObject(bytes: Buffer, open: number, depth: number, maxDepth: number
 /** Index just past a list opening at `open` (a `[`), its elements noted in `elements`, or -1. */
 function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
   if (depth + 1 > maxDepth) return -1
-  const close = elementsFrom(bytes, open + 1, false, depth + 1, maxDepth, elements, longs)
+  const close = elementsFrom(bytes, open + 1, depth + 1, maxDepth, elements, longs)
   return close === -1 ? -1 : close + 1
 }
 
-/** Notes a list's elements from `from` (past its `[` or an element): the index of its `]`, or -1. */
-function elementsFrom(bytes: Buffer, from: number, afterElement: boolean, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
+/** Notes a list's elements from `from` (just past its `[`): the index of its `]`, or -1. */
+function elementsFrom(bytes: Buffer, from: number, depth: number, maxDepth: number, elements: ValueRange[], longs?: number[]): number {
   let i = skipSpace(bytes, from)
   if (bytes[i] === CLOSE_BRACKET) return i
-  if (afterElement) {
-    if (bytes[i] !== COMMA) return -1
-    i = skipSpace(bytes, i + 1)
-  }
   for (;;) {
     const end = valueEnd(bytes, i, depth, maxDepth, longs)
     if (end === -1 || end === i) return -1
@@ -156,7 +152,7 @@ export function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: 
 export function arrayElements(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): ValueRange[] | undefined {
   if (bytes[range.start] !== OPEN_BRACKET) return undefined
   const elements: ValueRange[] = []
-  return elementsFrom(bytes, range.start + 1, false, depth, maxDepth, elements) === range.end - 1 ? elements : undefined
+  return elementsFrom(bytes, range.start + 1, depth, maxDepth, elements) === range.end - 1 ? elements : undefined
 }
 
 /** The keys of an object at `range` and their values' ranges, or undefined when the scan cannot follow it. */
@@ -190,17 +186,17 @@ export function hasLongString(longs: number[], start: number, end: number): bool
   return at < longs.length && longs[at]! < end
 }
 
+const unfollowable = () => new SyntaxError('the body cannot be followed here')
+
 /** What to pick out of a body: `true` the value; an object, those keys; `[shape]`, each element. */
 export type BodyShape = true | { [key: string]: BodyShape } | [BodyShape]
 
 /** The value at `range` reduced to what `shape` names, each leaf parsed from its bytes; throws where it cannot follow them. */
 export function skeletonOf(bytes: Buffer, range: ValueRange, shape: BodyShape, depth: number, maxDepth: number): unknown {
   const [value, end] = pick(bytes, range.start, shape, depth, maxDepth)
-  if (end !== range.end) throw new SyntaxError('the body cannot be followed here')
+  if (end !== range.end) throw unfollowable()
   return value
 }
-
-const unfollowable = () => new SyntaxError('the body cannot be followed here')
 
 /** The skeleton of the value starting at `start` and the index just past it. */
 function pick(bytes: Buffer, start: number, shape: BodyShape, depth: number, maxDepth: number): [unknown, number] {
