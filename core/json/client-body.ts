@@ -4,7 +4,7 @@ import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { checkByParts, parseByParts, wholeBytes } from './json-parts.ts'
 import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
-import { turnCache } from './caches.ts'
+import { turnCache } from './turn-cache.ts'
 
 const invalid = (message: string) => new ProxyError(400, message, 'invalid_request_error', 'invalid_json')
 
@@ -106,9 +106,7 @@ export class ClientBody {
 
   /** The body reduced to what `shape` names (body-scan.ts), or the whole object once built. */
   skeleton(shape: { [key: string]: BodyShape }): Record<string, unknown> {
-    const whole = this.#parsed ?? this.#checked
-    if (whole) return whole
-    return this.writtenSkeleton(shape) ?? this.object()
+    return this.#parsed ?? this.#checked ?? this.writtenSkeleton(shape) ?? this.object()
   }
 
   /** The skeleton as the client wrote it, even once parsed (undefined: the bytes cannot be followed there). */
@@ -141,20 +139,14 @@ export class ClientBody {
     return key === undefined ? this.#scan && this.#scan.repeated.size > 0 : this.#scan?.repeated.has(key)
   }
 
-  /** Whether the bytes contain an ASCII `marker`, jumping between its rarer byte's occurrences (memchr; README). */
+  /** Whether the bytes contain an ASCII `marker`, jumping between the occurrences of its first upper-case letter or digit (README). */
   contains(marker: string): boolean {
     const bytes = this.bytes
-    const at = pivotOf(marker)
+    const at = Math.max(0, marker.search(/[A-Z0-9]/))
     const pivot = marker.charCodeAt(at)
     for (let j = bytes.indexOf(pivot, at); j !== -1; j = bytes.indexOf(pivot, j + 1)) {
       if (bytes.toString('latin1', j - at, j - at + marker.length) === marker) return true
     }
     return false
   }
-}
-
-/** The marker's first upper-case letter or digit (rarer in prose), else its first byte. */
-function pivotOf(marker: string): number {
-  const at = marker.search(/[A-Z0-9]/)
-  return at === -1 ? 0 : at
 }

@@ -13,4 +13,4 @@ export { TurnCache } from './turn-cache.ts'
 export { joined, sliced } from './derived-strings.ts'
 
 // The one cache's statistics and budget (0: off).
-export { jsonCacheStats, setJsonCacheBudget, type JsonCacheStats, type CacheCounts } from './caches.ts'
+export { jsonCacheStats, setJsonCacheBudget, type JsonCacheStats, type CacheCounts } from './turn-cache.ts'

@@ -1,6 +1,7 @@
 import { ClientBody } from './client-body.ts'
 import { jsonBytes } from './json-bytes.ts'
-import { turnCache } from './caches.ts'
+import { turnCache } from './turn-cache.ts'
+import { skipSpace } from './body-scan.ts'
 
 /** How a body is written anew: for which client key, and from which client body's long strings. */
 export interface BodyWriting { scope?: string; client?: ClientBody }
@@ -60,14 +61,10 @@ export class JsonBody {
     return this.edit(body => { body[key] = value })
   }
 
-  get asClientSent(): boolean {
-    return this.#client !== undefined
-  }
+  get asClientSent(): boolean { return this.#client !== undefined }
 
   /** Lets go of the written bytes (a later `bytes()` writes them again): undici would hold them until the answer ends. */
-  forgetWritten(): void {
-    this.#written = undefined
-  }
+  forgetWritten(): void { this.#written = undefined }
 
   /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once. */
   bytes(): Buffer {
@@ -79,9 +76,7 @@ export class JsonBody {
 /** JSON object bytes with `"field":value` written first, the client's text untouched after it. */
 export function withLeadingBytes(bytes: Buffer, field: string, value: unknown): Buffer {
   const open = bytes.indexOf(0x7b)
-  let next = open + 1
-  while (next < bytes.length && (bytes[next] === 0x20 || bytes[next] === 0x0a || bytes[next] === 0x0d || bytes[next] === 0x09)) next++
-  const empty = bytes[next] === 0x7d
+  const empty = bytes[skipSpace(bytes, open + 1)] === 0x7d
   const inserted = Buffer.from(`${JSON.stringify(field)}:${JSON.stringify(value)}${empty ? '' : ','}`, 'utf8')
   return Buffer.concat([bytes.subarray(0, open + 1), inserted, bytes.subarray(open + 1)])
 }

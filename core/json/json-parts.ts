@@ -2,7 +2,7 @@ import { arrayElements, COLON, firstLongStringAt, hasLongString, objectFields, O
 import { maxJsonDepth } from './json-depth.ts'
 import { isAscii } from 'node:buffer'
 import { RawStrings } from './raw-strings.ts'
-import { plainCopy } from './plain-json.ts'
+import { plainCopy, setOwn } from './plain-json.ts'
 import type { LongString, TurnCache } from './turn-cache.ts'
 
 /** Values over this many bytes are parsed by parts: a string over 128 KB lands in V8's large-object space (README.md). */
@@ -53,12 +53,9 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
 /** A large top-level value: an object looked up in the cache whole, a list element by element. */
 function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   const first = parts.bytes[range.start]
-  if ((first !== OPEN_BRACKET && first !== OPEN_BRACE) ) return parseRange(parts, range, 1)
-  let value: unknown
+  if (first === OPEN_BRACE) return parseCached(parts, key, -1, range, 1)
   const elements = first === OPEN_BRACKET ? parts.lists?.get(key) ?? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
-  if (elements) value = elements.map((element, i) => parseCached(parts, key, i, element, 2))
-  else value = first === OPEN_BRACE ? parseCached(parts, key, -1, range, 1) : parseRange(parts, range, 1)
-  return value
+  return elements ? elements.map((element, i) => parseCached(parts, key, i, element, 2)) : parseRange(parts, range, 1)
 }
 
 /** A part copied from the cache when its bytes were parsed before, else parsed and kept. */
@@ -168,10 +165,4 @@ function restore(container: Record<string, unknown> | unknown[], parts: Parts, h
       setOwn(items, key, longString(parts, holes[k]!, holes[k + 1]!))
     }
   }
-}
-
-/** `object[key] = value`, `__proto__` an own key as JSON.parse makes it (an assignment would set the prototype). */
-function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
-  else object[key] = value
 }

@@ -45,9 +45,13 @@ export function plainCopy(value: unknown): unknown {
     if (!Object.hasOwn(value, key)) continue
     const item = plainCopy((value as Record<string, unknown>)[key])
     if (item === notPlain) return notPlain
-    // A key named __proto__ stays an own key (an assignment would set the prototype).
-    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
-    else out[key] = item
+    setOwn(out, key, item)
   }
   return out
+}
+
+/** `object[key] = value`, `__proto__` an own key as JSON.parse makes it (an assignment would set the prototype). */
+export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
+  else object[key] = value
 }

@@ -8,7 +8,7 @@ import { notPlain, plainCopy, sameJson } from './plain-json.ts'
 export class TurnCache {
   readonly #keys = new Map<string, KeyParts>() // least recently used first
   #last: string | undefined // the key used last, already at the end
-  readonly #counts: Record<Side, { hits: number; misses: number; bytes: number }> = { read: { hits: 0, misses: 0, bytes: 0 }, written: { hits: 0, misses: 0, bytes: 0 } }
+  readonly #counts: Record<Side, CacheCounts> = { read: { hits: 0, misses: 0, bytes: 0 }, written: { hits: 0, misses: 0, bytes: 0 } }
 
   /** `maxBytes`: JSON bytes kept (their objects cost about as much again); 0 keeps nothing. */
   constructor(public maxBytes = 16 * 1024 * 1024, readonly perPlace = 4) {}
@@ -102,7 +102,26 @@ export class TurnCache {
   get size(): number { return this.#counts.read.bytes + this.#counts.written.bytes }
 
   /** Hits, misses and bytes held, per side (`/metrics`). */
-  stats(side: Side): { hits: number; misses: number; bytes: number } { return { ...this.#counts[side] } }
+  stats(side: Side): CacheCounts { return { ...this.#counts[side] } }
+}
+
+/** The JSON layer's one cache, per process. */
+export const turnCache = new TurnCache()
+
+/** Sets the budget in bytes; 0 turns the cache off (then every body is read and written from scratch). */
+export function setJsonCacheBudget(bytes: number): void {
+  turnCache.maxBytes = bytes
+  if (bytes <= 0) turnCache.clear()
+}
+
+export interface CacheCounts { hits: number; misses: number; bytes: number }
+export interface JsonCacheStats extends CacheCounts { budget: number; bySide: { parse: CacheCounts; write: CacheCounts } }
+
+/** Hits, misses and bytes held: in all, and per side (`parse`: as read from clients, `write`: as written upstream). */
+export function jsonCacheStats(): JsonCacheStats {
+  const parse = turnCache.stats('read')
+  const write = turnCache.stats('written')
+  return { hits: parse.hits + write.hits, misses: parse.misses + write.misses, bytes: turnCache.size, budget: turnCache.maxBytes, bySide: { parse, write } }
 }
 
 /** A long string of a read part: its value and where its token sits, relative to the part's first byte. */
