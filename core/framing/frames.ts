@@ -67,7 +67,6 @@ export function createJsonArrayParser(): FrameParser {
           }
         }
       }
-      // Keep only the element in progress.
       const keep = elementStart === -1 ? buffer.length : elementStart
       buffer = buffer.slice(keep)
       if (elementStart !== -1) elementStart = 0

@@ -67,7 +67,6 @@ export class ClientBody {
   /** Whether the whole object has been built (then it is the truth: hooks may have changed it). */
   get parsed(): boolean { return this.#parsed !== undefined }
 
-  /** The whole body, parsed once on first use. */
   object(): Record<string, unknown> {
     return this.#parsed ??= this.#build()
   }
