@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -14,6 +14,23 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port))
     })
   })
+}
+
+/**
+ * A loopback port nothing listens on, for an address that must refuse connections. Taken below the
+ * kernel's ephemeral range (32768 and up on Linux), so no server of this run that listens on port 0 is
+ * handed it later (a port `freePort` just released can come back to the next such server).
+ */
+export async function closedPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const refused = await new Promise<boolean>(resolve => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => { socket.destroy(); resolve(false) })
+      socket.once('error', () => resolve(true))
+    })
+    if (refused) return port
+  }
 }
 
 export interface OwnRedis {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startConnectProxy, startSocksProxy, type ForwardProxy } from '../helpers/forward-proxies.ts'
-import { freePort } from '../helpers/redis-server.ts'
+import { closedPort } from '../helpers/redis-server.ts'
 
 let upstream: MockUpstream
 let connect: ForwardProxy
@@ -80,7 +80,7 @@ describe('outbound proxies (rule 13)', () => {
   })
 
   it.each(['http', 'socks5'])('a %s outbound proxy that is down: the client hears it was the outbound proxy, never its address', async (scheme) => {
-    const port = await freePort()
+    const port = await closedPort()
     const response = await chatThrough({ 'proxy-url': `${scheme}://127.0.0.1:${port}`, 'request-retry': 0 })
     expect(response.status).toBe(502)
     const body = await response.json() as { error: { message: string } }
@@ -89,7 +89,7 @@ describe('outbound proxies (rule 13)', () => {
   })
 
   it('an upstream that is down, no proxy: the reason without the address', async () => {
-    const port = await freePort()
+    const port = await closedPort()
     const proxy = await startTestProxy({
       'api-keys': ['k'], 'request-retry': 0,
       'compat-provider': [{ name: 'gone', 'base-url': `http://127.0.0.1:${port}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'mock-gpt', alias: '' }] }],
