@@ -11,6 +11,8 @@ describe('firstEventOffset', () => {
     ['CRLF blocks', ': x\r\n\r\ndata: {"b":2}\r\n\r\n', 7],
     ['data without a space', 'data:{"c":3}\n\n', 0],
     ['multi-line data', 'data: {"d":\ndata: 4}\n\n', 0],
+    ['LF lines, a CRLF blank line', ': x\n\r\ndata: {"e":5}\n\r\n', 6],
+    ['LF lines, a CR blank line', 'data: {"f":6}\n\r', 0],
     ['nothing but comments', ': a\n\n: b\n\n', undefined],
     ['junk only', '\u0000\u0007garbage }{ \r\nmore garbage\n\n\n', undefined],
   ])('%s', (_name, text, offset) => {

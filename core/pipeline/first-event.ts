@@ -13,11 +13,10 @@ export class BrokenFirstEvent extends Error {
  * byte and must not reach the client as half a frame. Only ever run on the head of a stream.
  */
 export function firstEventOffset(text: string): number | undefined {
-  const separator = /\r\n\r\n|\n\n|\r\r/g
   let start = 0
   while (start < text.length) {
-    separator.lastIndex = start
-    const end = separator.exec(text)?.index ?? text.length
+    const blank = blankLineIn(text, start)
+    const end = blank?.[0] ?? text.length
     const data: string[] = []
     for (const line of text.slice(start, end).split(/\r\n|\n|\r/)) {
       if (line.startsWith('data:')) data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5))
@@ -27,9 +26,24 @@ export function firstEventOffset(text: string): number | undefined {
       if (payload !== '[DONE]') {
         try { JSON.parse(payload) } catch { throw new BrokenFirstEvent(payload) }
       }
+      // From its first line: line ends before it close what came before (a `\r\n` cut between chunks).
+      while (text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13) start++
       return start
     }
-    start = separator.lastIndex > end ? separator.lastIndex : text.length
+    start = blank?.[1] ?? text.length
+  }
+  return undefined
+}
+
+/** The first blank line in text at or after `from` (a CR/LF run holding two line ends, as in sse-bounds.ts): [start, end]. */
+function blankLineIn(text: string, from: number): [number, number] | undefined {
+  const isLineEnd = (at: number) => text.charCodeAt(at) === 10 || text.charCodeAt(at) === 13
+  for (let i = from; i < text.length; i++) {
+    if (!isLineEnd(i)) continue
+    const start = i
+    let ends = 0
+    for (; isLineEnd(i); i++, ends++) if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) i++
+    if (ends >= 2) return [start, i]
   }
   return undefined
 }

@@ -1,37 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import fc from 'fast-check'
 import { chatCodec } from '../../providers/compat/codec/index.ts'
 import type { ProxyKernel } from '../kernel/kernel.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
-import { createStreamTransform, lastEventEnd } from './stream-transform.ts'
+import { createStreamTransform } from './stream-transform.ts'
 import type { AnswerPlan } from './answer-plan.ts'
-
-describe('lastEventEnd', () => {
-  it.each([
-    ['no blank line', 'data: a\n', 0],
-    ['one LF event', 'data: a\n\n', 9],
-    ['an event and a partial one', 'data: a\n\ndata: b', 9],
-    ['CRLF events', 'data: a\r\n\r\ndata: b\r\n\r\n', 22],
-    ['CR events', 'data: a\r\rdata: b', 9],
-    ['CRLF after an LF event', 'data: a\n\ndata: b\r\n\r\nda', 20],
-    ['LF after a CRLF event', 'data: a\r\n\r\ndata: b\n\nx', 20],
-  ])('%s', (_name, text, expected) => {
-    expect(lastEventEnd(Buffer.from(text))).toBe(expected)
-  })
-
-  // The plain definition: past the last of any separator, searched in the text.
-  const plain = (text: string) => Math.max(0, ...['\n\n', '\r\n\r\n', '\r\r'].map(separator => {
-    const at = text.lastIndexOf(separator)
-    return at === -1 ? 0 : at + separator.length
-  }))
-  it('is the plain search for any bytes (the ends-with-a-blank-line shortcut included)', () => {
-    const piece = fc.constantFrom('\n', '\r', '\r\n', '\n\n', '\r\n\r\n', '\r\r', 'data: x', ':', ' ')
-    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), pieces => {
-      const text = pieces.join('')
-      expect(lastEventEnd(Buffer.from(text, 'latin1'))).toBe(plain(text))
-    }), { numRuns: 3000 })
-  })
-})
 
 const frame = (model: string, content: string) => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"${model}","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}\n\n`
 const upstreamText = frame('up', 'héllo wörld ✓') + frame('up', 'ünïcode') + 'data: [DONE]\n\n'

@@ -7,6 +7,7 @@ import { Utf8Decoder } from '../framing/utf8-decoder.ts'
 import { requestField } from './request.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { firstEventOffset } from './first-event.ts'
+import { lastEventEnd, trailingBlankLine } from '../framing/sse-bounds.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
 import { escapeRegExp, isBlank, isWholeEvent, UsageTap } from './usage-tap.ts'
@@ -36,24 +37,6 @@ const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.
 
 /** How much of a stream's first chunk is decoded to find its first event. */
 const headBytes = 4096
-
-const lfSeparator = Buffer.from('\n\n')
-const crlfSeparator = Buffer.from('\r\n\r\n')
-const crSeparator = Buffer.from('\r\r')
-
-/** Index just past the last blank line (`\n\n`, `\r\n\r\n` or `\r\r`) in `buffer`, 0 when there is none. */
-export function lastEventEnd(buffer: Buffer): number {
-  // Upstreams send whole events: a chunk that ends with a blank line ends there (no search).
-  const size = buffer.length
-  if (size >= 2 && buffer[size - 1] === 0x0a && (buffer[size - 2] === 0x0a || (size >= 4 && buffer[size - 2] === 0x0d && buffer[size - 3] === 0x0a && buffer[size - 4] === 0x0d))) return size
-  const lf = buffer.lastIndexOf(lfSeparator)
-  // The other separators count only past the last `\n\n`: search the tail alone, not the whole chunk.
-  const from = lf === -1 ? 0 : lf
-  const tail = from ? buffer.subarray(from) : buffer
-  const crlf = tail.lastIndexOf(crlfSeparator)
-  const cr = tail.lastIndexOf(crSeparator)
-  return Math.max(lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : from + crlf + 4, cr === -1 ? 0 : from + cr + 2)
-}
 
 // The transforms are classes, not object literals with `get primed()`: a literal with its own accessor
 // functions gets a hidden class of its own, which keeps the stream's whole state alive through young
@@ -133,7 +116,9 @@ class PassthroughTransform implements StreamTransform {
     const carry = this.#carry
     this.#carry = undefined
     let tail: Buffer | undefined
-    if (carry && !isBlank(carry)) {
+    // A last event whose blank line ends in a CR (no `\n` can follow now): whole as it came.
+    if (carry && !isBlank(carry) && trailingBlankLine(carry) !== undefined) tail = carry
+    else if (carry && !isBlank(carry)) {
       const whole = isWholeEvent(carry)
       if (whole === false) this.cut = 'the upstream stream ended mid-event'
       else if (whole) tail = Buffer.concat([carry, Buffer.from('\n\n')])
@@ -144,7 +129,8 @@ class PassthroughTransform implements StreamTransform {
       tap.end()
       this.cut ??= tap.terminated() ? undefined : 'the upstream stream ended before its last event'
     }
-    return tail?.length ? this.#out(tail) : undefined
+    // Line ends after the last event (a blank line cut between its `\r` and `\n`): the upstream's bytes, as they came.
+    return tail?.length ? this.#out(tail) : carry?.length && isBlank(carry) ? carry : undefined
   }
 
   fail(message: string, status = 502): Uint8Array | undefined {

@@ -1,47 +1,32 @@
 import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
+import { blankLineAfter, blankLineBefore, trailingBlankLine } from '../framing/sse-bounds.ts'
 
 /** Where one whole SSE event sits in a buffer of whole events: [start, end of its text, end with its blank line]. */
 type Span = [number, number, number]
 
 const newline = 0x0a
 const carriage = 0x0d
-const separators = ['\n\n', '\r\n\r\n', '\r\r'].map(text => Buffer.from(text))
-
-/** The blank line a stream's events end with, from its first whole events. */
-function separatorOf(buffer: Buffer): Buffer {
-  let best = separators[0]!
-  let at = Infinity
-  for (const separator of separators) {
-    const found = buffer.indexOf(separator)
-    if (found !== -1 && found < at) { at = found; best = separator }
-  }
-  return best
-}
 
 /** The first `count` events of a buffer of whole events. */
-function firstSpans(buffer: Buffer, separator: Buffer, count: number): Span[] {
+function firstSpans(buffer: Buffer, count: number): Span[] {
   const spans: Span[] = []
   let start = 0
   while (spans.length < count && start < buffer.length) {
-    const found = buffer.indexOf(separator, start)
-    const end = found === -1 ? buffer.length : found
-    const after = found === -1 ? buffer.length : found + separator.length
-    spans.push([start, end, after])
-    start = after
+    const blank = blankLineAfter(buffer, start)
+    spans.push(blank ? [start, blank[0], blank[1]] : [start, buffer.length, buffer.length])
+    start = blank ? blank[1] : buffer.length
   }
   return spans
 }
 
 /** The last `count` events of a buffer of whole events, oldest first. */
-function lastSpans(buffer: Buffer, separator: Buffer, count: number): Span[] {
+function lastSpans(buffer: Buffer, count: number): Span[] {
   const spans: Span[] = []
   let after = buffer.length
   while (spans.length < count && after > 0) {
-    const ends = after >= separator.length && buffer.compare(separator, 0, separator.length, after - separator.length, after) === 0
-    const end = ends ? after - separator.length : after
-    const previous = end >= separator.length ? buffer.lastIndexOf(separator, end - separator.length) : -1
-    const start = previous === -1 ? 0 : previous + separator.length
+    const end = trailingBlankLine(buffer, after) ?? after
+    const start = blankLineBefore(buffer, end)?.[1] ?? 0
     spans.unshift([start, end, after])
     after = start
   }
@@ -83,15 +68,18 @@ function needlesOf(marker: StreamMarker): string[] {
  * Whether a text holds any of the needles, as one regular expression: ~200 ns an event where
  * `String.includes` once per needle costs ~280 ns a needle (a chat codec has seven).
  */
-export function anyOf(needles: string[]): RegExp {
-  return needles.length ? new RegExp(needles.map(escapeRegExp).join('|')) : /(?!)/
+export function anyOf(needles: string[]): (text: string) => boolean {
+  if (!needles.length) return () => false
+  const pattern = new RegExp(needles.map(escapeRegExp).join('|'))
+  return text => pattern.test(text)
 }
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** A codec's markers as needles, worked out once per codec. */
-const needleCache = new WeakMap<StreamMarker[], { eager: RegExp; last: RegExp }>()
-function needlesFor(markers: StreamMarker[]): { eager: RegExp; last: RegExp } {
+const needleCache = new WeakMap<StreamMarker[], { eager: Needles; last: Needles }>()
+type Needles = (text: string) => boolean
+function needlesFor(markers: StreamMarker[]): { eager: Needles; last: Needles } {
   let needles = needleCache.get(markers)
   if (!needles) {
     const eager: string[] = []
@@ -131,10 +119,9 @@ const tailBuffers = 8
  */
 export class UsageTap {
   readonly #decoder: StreamDecoder
-  readonly #eager: RegExp
-  readonly #last: RegExp
+  readonly #eager: Needles
+  readonly #last: Needles
   readonly #dropUsageOnly: ((frame: StreamFrame) => boolean) | undefined
-  #separator: Buffer | undefined
   #headLeft = headEvents
   /** Events read at the head, so the end does not read them again. */
   readonly #read = new Set<string>()
@@ -160,11 +147,10 @@ export class UsageTap {
 
   /** Whole events on their way to the client: the same bytes back, less a usage-only frame the client did not ask for. */
   pass(events: Buffer): Buffer {
-    const separator = this.#separator ??= separatorOf(events)
     const id = this.#buffers++
     // The head: up to the first data event (comments before it are no event); never past the first buffer that has one.
     for (let from = 0; this.#headLeft > 0 && from < events.length;) {
-      const [span] = firstSpans(events.subarray(from), separator, 1)
+      const [span] = firstSpans(events.subarray(from), 1)
       if (!span) break
       const start = from + span[0]
       const end = from + span[1]
@@ -172,11 +158,11 @@ export class UsageTap {
       const text = events.toString('latin1', start, end)
       if (!text.includes('data:')) continue
       this.#headLeft--
-      if (!this.#eager.test(text) && !this.#last.test(text)) continue
+      if (!this.#eager(text) && !this.#last(text)) continue
       this.#read.add(`${id}:${start}`)
       this.#decodeText(events, [start, end, from])
     }
-    if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events, separator)
+    if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events)
     if (events.length) {
       this.#tail.push({ buffer: events, id })
       if (this.#tail.length > tailBuffers * 2) this.#tail = this.#tail.slice(-tailBuffers)
@@ -186,23 +172,22 @@ export class UsageTap {
 
   /** The upstream ended: its last events are read (the last running total once), then the decoder's closing usage taken. */
   end(): void {
-    const separator = this.#separator
     const found: Array<[Buffer, Span]> = []
     let last: [Buffer, Span] | undefined
     let lastSeen = false
     let looked = 0
-    for (let b = this.#tail.length - 1; b >= 0 && looked < endEvents && separator; b--) {
+    for (let b = this.#tail.length - 1; b >= 0 && looked < endEvents; b--) {
       const { buffer, id } = this.#tail[b]!
-      const spans = lastSpans(buffer, separator, endEvents - looked)
+      const spans = lastSpans(buffer, endEvents - looked)
       looked += spans.length
       for (let i = spans.length - 1; i >= 0; i--) {
         const span = spans[i]!
         if (this.#read.has(`${id}:${span[0]}`)) continue
         const text = buffer.toString('latin1', span[0], span[1])
-        const eager = this.#eager.test(text)
+        const eager = this.#eager(text)
         if (eager) found.unshift([buffer, span])
         // Only the newest running total counts (read with the eager ones when it is one of them).
-        if (!lastSeen && this.#last.test(text)) {
+        if (!lastSeen && this.#last(text)) {
           lastSeen = true
           if (!eager) last = [buffer, span]
         }
@@ -214,12 +199,12 @@ export class UsageTap {
     for (const event of this.#decoder.end()) if (event.type === 'finish' && event.usage) this.usage = event.usage
   }
 
-  #withoutUsageOnly(events: Buffer, separator: Buffer): Buffer {
+  #withoutUsageOnly(events: Buffer): Buffer {
     // Nearly every buffer holds no empty list at all: a byte search, not three events as text.
     if (!hasEmptyList(events)) return events
     let dropped: Span[] | undefined
-    for (const span of lastSpans(events, separator, usageOnlyEvents)) {
-      if (!emptyChoices.test(events.toString('latin1', span[0], span[1]))) continue
+    for (const span of lastSpans(events, usageOnlyEvents)) {
+      if (!emptyChoices(events.toString('latin1', span[0], span[1]))) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
       // Read now: it never reaches the kept tail.
       if (frame && this.#dropUsageOnly!(frame)) {

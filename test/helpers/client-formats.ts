@@ -31,16 +31,23 @@ export async function callClient(baseUrl: string, format: ClientFormat, model: s
 
 export interface SseFrame { event?: string; data: string }
 
-/** Parse SSE text strictly enough to notice a broken frame. */
+/** Parse SSE text strictly enough to notice a broken frame (lines end with `\n`, `\r\n` or `\r`; a blank line ends an event). */
 export function parseSseFrames(text: string): SseFrame[] {
   const frames: SseFrame[] = []
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    const lines = block.split(/\r?\n/).filter(line => line && !line.startsWith(':'))
-    if (!lines.length) continue
+  let block: string[] = []
+  const flush = () => {
+    const lines = block.filter(line => !line.startsWith(':'))
+    block = []
+    if (!lines.length) return
     const event = lines.find(line => line.startsWith('event:'))?.slice(6).trim()
     const data = lines.filter(line => line.startsWith('data:')).map(line => line.slice(5).trimStart()).join('\n')
     frames.push(event === undefined ? { data } : { event, data })
   }
+  for (const line of text.split(/\r\n|\n|\r/)) {
+    if (line) block.push(line)
+    else flush()
+  }
+  flush()
   return frames
 }
 

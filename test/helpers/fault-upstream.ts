@@ -18,13 +18,14 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * without `Retry-After`. Clean closes (the upstream ends its answer as if it were whole): `empty-pre` sends
  * only a comment, `cut-post` stops after the first text events, `midframe-post` stops inside an event.
  * `trickle` is no fault: a whole answer, one event every 250 ms (slower in all than the idle timeout of the
- * tests, never idle that long at once), as a slow upstream sends tokens.
+ * tests, never idle that long at once), as a slow upstream sends tokens. `mixed-line-ends` is no fault either:
+ * the whole answer an event per write, its line ends a mix of `\n`, `\r\n` and `\r` (valid SSE).
  */
 export type Fault =
   | 'ok' | 'braced-garbage-pre' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
   | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-429-bare' | 'status-500'
-  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post' | 'trickle'
-export const faults: Fault[] = ['ok', 'braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post', 'trickle']
+  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post' | 'trickle' | 'mixed-line-ends'
+export const faults: Fault[] = ['mixed-line-ends', 'ok', 'braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post', 'trickle']
 
 export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
@@ -116,6 +117,16 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
     if (fault === 'ok' || !stream || answer.status !== 200) return void res.end(text)
 
     const events = splitEvents(text)
+    if (fault === 'mixed-line-ends') {
+      const lineEnds = ['\n', '\r\n', '\r']
+      const blankLines = ['\n\r\n', '\r\n\n', '\r\r', '\n\r', '\r\n\r\n', '\r\r\n']
+      for (const [i, event] of events.entries()) {
+        if (res.destroyed) return
+        res.write(event.replace(/(\r?\n)+$/, '').split(/\r?\n/).join(lineEnds[i % 3]) + blankLines[i % blankLines.length])
+        await new Promise(resolve => setImmediate(resolve))
+      }
+      return void res.end()
+    }
     if (fault === 'trickle') {
       for (const event of events) {
         if (res.destroyed) return

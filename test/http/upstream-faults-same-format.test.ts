@@ -17,7 +17,10 @@ let upstreams: Record<UpstreamFamily, FaultUpstream>
 let proxy: TestProxy
 beforeAll(async () => {
   upstreams = await startFaultUpstreams(own.map(([family]) => family))
-  const entries = mergeEntries(own.flatMap(([family]) => [...pre, ...post].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `same-${family}-${fault}`, true))))
+  const entries = mergeEntries(own.flatMap(([family]) => [
+    ...[...pre, ...post].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `same-${family}-${fault}`, true)),
+    familyEntries(family, upstreams[family].baseUrl, ['mixed-line-ends'], `same-${family}-mixed`, true),
+  ]))
   proxy = await startFaultProxy(entries)
 })
 afterAll(() => closeFaultProxy(proxy, upstreams))
@@ -39,5 +42,17 @@ describe.concurrent('same format, same model name: a fault after the first byte 
     expect(status).toBe(200)
     expect(text).toContain('Hello')
     expect(streamErrorEnding(client, text), text).toBeUndefined()
+  })
+})
+
+describe.concurrent('same format, same model name: line ends as SSE allows them', () => {
+  it.each(own)('%s: an upstream mixing \\n, \\r\\n and \\r streams through as it came', async (family, client) => {
+    const { status, text } = await callClient(proxy.url, client, `same-${family}-mixed`, true)
+    expect(status, text).toBe(200)
+    expect(text).toContain('playground')
+    // Its own bytes (no other credential to fail over to), whole to the terminal event.
+    expect(text).toContain('\n\r\n')
+    expect(streamCompleted(client, text), text).toBeUndefined()
+    expect(upstreams[family].requests.filter(r => r.key === 'mixed-line-ends')).toHaveLength(1)
   })
 })
