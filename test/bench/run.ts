@@ -10,7 +10,7 @@ import { benchProxy } from './proxy/index.ts'
 import { benchAgent } from './proxy/agent.ts'
 import { benchStack } from './proxy/stack.ts'
 import { benchUpstreamClient } from './proxy/upstream-client.ts'
-import { slowStreamRows } from './proxy/slow-streams.ts'
+import { openRate, slowStreamRows } from './proxy/slow-streams.ts'
 import { cpus } from 'node:os'
 
 const withGateway = process.argv.includes('--gateway') || process.env.BENCH_GATEWAY === 'portkey'
@@ -38,7 +38,7 @@ const tables: Array<[string, () => Promise<Array<[string, Array<Record<string, s
   ['slow streams', async () => {
     const [rows, memory] = await slowStreamRows()
     return [
-      ['1,000 concurrent slow streams of the 76 KB request (200 events, one each 100 ms: all open at once): RSS with all open after a full collection, peak RSS, and time to first byte from the body sent, medians of fresh processes', rows],
+      [`1,000 concurrent slow streams of the 76 KB request (200 events, one each 100 ms: all open at once; ${openRate() ? `opened ${openRate()} a second` : 'opened all at once'}): RSS with all open after a full collection, peak RSS, and time to first byte from the body sent, medians of fresh processes`, rows],
       ['where the memory is (process.memoryUsage(), MB, medians): idle, the burst\'s high-water (each field its own), all open after a full collection', memory],
     ]
   }],
