@@ -24,3 +24,5 @@ export { answerHead } from '../edge/head.ts'
 export { pickClientHeaders } from '../edge/client-headers.ts'
 /** Send a request upstream through the shared pool, and the dispatchers an outbound proxy plugs in. */
 export { proxyDispatcherFactories, sendUpstream, type UpstreamHttpResponse } from '../upstream/send.ts'
+/** All of undici, loaded on first use (the upstream path loads only its agent: core/upstream/undici.ts). */
+export { loadUndici } from '../upstream/undici.ts'

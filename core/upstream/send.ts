@@ -1,5 +1,6 @@
 import type { JsonBody } from '../json/index.ts'
-import { Agent, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
+import { Agent } from './undici.ts'
 import { Readable } from 'node:stream'
 import type { ClientSignal } from '../edge/client-abort.ts'
 

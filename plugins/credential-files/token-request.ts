@@ -1,4 +1,4 @@
-import { request } from 'undici'
+import { loadUndici } from 'model-proxy/kit/http'
 import type { OAuthClient } from './oauth-clients.ts'
 import { maskValues } from 'model-proxy/kit/access'
 
@@ -8,7 +8,7 @@ export interface TokenResponse { access_token?: string; refresh_token?: string; 
 export async function tokenRequest(client: OAuthClient, params: Record<string, string>): Promise<TokenResponse> {
   const fields = { ...params, ...(client['client-id'] && { client_id: client['client-id'] }), ...(client['client-secret'] && { client_secret: client['client-secret'] }) }
   const json = client['token-format'] === 'json'
-  const response = await request(client['token-url'], {
+  const response = await loadUndici().request(client['token-url'], {
     method: 'POST',
     headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: json ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),

@@ -1,8 +1,8 @@
-import { request } from 'undici'
 import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { addApiCallRoute } from './routes-api-call.ts'
+import { loadUndici } from 'model-proxy/kit/http'
 import pkg from '../../package.json' with { type: 'json' }
 
 const releaseTimeoutMs = 5000
@@ -20,7 +20,7 @@ export function addMiscRoutes(kernel: ProxyKernel, guard: Guard): void {
   addManagementRoute(kernel, guard, 'GET', '/latest-version', async () => {
     const url = kernel.config['release-url'] || `https://registry.npmjs.org/${pkg.name}/latest`
     try {
-      const response = await request(url, { headersTimeout: releaseTimeoutMs, bodyTimeout: releaseTimeoutMs, headers: { accept: 'application/json', 'user-agent': `${pkg.name}/${pkg.version}` } })
+      const response = await loadUndici().request(url, { headersTimeout: releaseTimeoutMs, bodyTimeout: releaseTimeoutMs, headers: { accept: 'application/json', 'user-agent': `${pkg.name}/${pkg.version}` } })
       const text = await response.body.text()
       if (response.statusCode >= 400) throw new Error(`release listing answered ${response.statusCode}`)
       const tag = tagOf(JSON.parse(text))

@@ -1,4 +1,4 @@
-import { request } from 'undici'
+import { loadUndici } from 'model-proxy/kit/http'
 import type { CredentialFilePrepare } from 'model-proxy'
 import { maskValues } from 'model-proxy/kit/access'
 
@@ -7,7 +7,7 @@ const onboardPollMs = 2000
 const onboardAttempts = 15
 
 async function call(baseUrl: string, token: string, method: string, body: unknown): Promise<Record<string, any>> {
-  const response = await request(`${baseUrl}/v1internal:${method}`, {
+  const response = await loadUndici().request(`${baseUrl}/v1internal:${method}`, {
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), headersTimeout: 15_000, bodyTimeout: 15_000,
   })
   const text = await response.body.text()
