@@ -115,10 +115,12 @@ class PassthroughTransform implements StreamTransform {
   end(): Uint8Array | undefined {
     const carry = this.#carry
     this.#carry = undefined
+    // Line ends after the last event (a blank line cut between its `\r` and `\n`) go as they came.
+    const blank = carry !== undefined && isBlank(carry)
     let tail: Buffer | undefined
-    // A last event whose blank line ends in a CR (no `\n` can follow now): whole as it came.
-    if (carry && !isBlank(carry) && trailingBlankLine(carry) !== undefined) tail = carry
-    else if (carry && !isBlank(carry)) {
+    // A last event whose blank line ends in a CR (no `\n` can follow now) is whole as it came.
+    if (carry && !blank && trailingBlankLine(carry) !== undefined) tail = carry
+    else if (carry && !blank) {
       const whole = isWholeEvent(carry)
       if (whole === false) this.cut = 'the upstream stream ended mid-event'
       else if (whole) tail = Buffer.concat([carry, Buffer.from('\n\n')])
@@ -129,8 +131,7 @@ class PassthroughTransform implements StreamTransform {
       tap.end()
       this.cut ??= tap.terminated() ? undefined : 'the upstream stream ended before its last event'
     }
-    // Line ends after the last event (a blank line cut between its `\r` and `\n`): the upstream's bytes, as they came.
-    return tail?.length ? this.#out(tail) : carry?.length && isBlank(carry) ? carry : undefined
+    return tail?.length ? this.#out(tail) : blank && carry.length ? carry : undefined
   }
 
   fail(message: string, status = 502): Uint8Array | undefined {

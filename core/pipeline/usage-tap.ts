@@ -107,7 +107,6 @@ const usageOnlyEvents = 3
 /** Buffers kept for the end: their last events are the stream's last. */
 const tailBuffers = 8
 
-
 /**
  * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
  * that hold one of its markers, and so knows the usage the upstream reported and whether the stream
