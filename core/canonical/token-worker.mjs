@@ -2,8 +2,9 @@
 // that serves requests. Plain JS so Node can start it; the counting itself is TypeScript, through jiti.
 import { parentPort } from 'node:worker_threads'
 import { createJiti } from 'jiti'
+import { transform } from '../plugin-host/transpile.mjs'
 
-const jiti = createJiti(import.meta.url, { interopDefault: false })
+const jiti = createJiti(import.meta.url, { interopDefault: false, transform })
 const { countTexts } = await jiti.import('./token-counter.ts')
 
 parentPort.on('message', ({ id, texts }) => {

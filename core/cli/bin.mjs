@@ -3,6 +3,7 @@
 // The server's flags (core/cli/heap-flags.ts) come from npm start / npm run dev, or a log line asks for them.
 // The CLI is TypeScript: jiti runs it directly, no build step.
 import { createJiti } from 'jiti'
+import { transform } from '../plugin-host/transpile.mjs'
 
 // interopDefault off: jiti otherwise hands every module out behind a Proxy, and every call across
 // modules pays its get trap (~5-10% of a proxied request's CPU). Babel's own interop still covers static
@@ -10,5 +11,5 @@ import { createJiti } from 'jiti'
 // No colour codes in piped or redirected output (help text, errors): citty and consola read NO_COLOR.
 if (!(process.stdout.isTTY && process.stderr.isTTY) && !process.env.FORCE_COLOR) process.env.NO_COLOR = '1'
 
-const jiti = createJiti(import.meta.url, { interopDefault: false })
+const jiti = createJiti(import.meta.url, { interopDefault: false, transform })
 await jiti.import('./main.ts')

@@ -11,6 +11,7 @@ import { builtinPlugins } from '../plugin-host/builtins.ts'
 import { familySchemas } from './family-schemas.ts'
 import { expandHome, readYamlConfig } from './yaml-layers.ts'
 import { entryAliases, forgetProjectModules, shareHostEntries } from '../plugin-host/module-graph.ts'
+import { transform } from '../plugin-host/transpile.mjs'
 
 export interface LoadedProject {
   project: ProxyProjectConfig
@@ -51,7 +52,7 @@ export async function loadProject(options: { cwd: string; projectFile?: string; 
     dotenv: false,
     packageJson: false,
     giget: false,
-    jitiOptions: { alias: entryAliases, moduleCache: true },
+    jitiOptions: { alias: entryAliases, moduleCache: true, transform },
   })
   const root = configFile && existsSync(configFile) ? dirname(configFile) : options.cwd
   // Extended layers (c12 `extends`, e.g. a preset): their plugins and YAML resolve from their own folder.

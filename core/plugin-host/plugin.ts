@@ -4,6 +4,7 @@ import type { ProxyKernel } from '../kernel/kernel.ts'
 import type { ProviderDef } from '../provider/provider.ts'
 import { entryAliases, forgetProjectModules, isBuiltinFile, shareHostEntries } from './module-graph.ts'
 import { isAbsolute } from 'node:path'
+import { transform } from './transpile.mjs'
 
 export interface ProxyPlugin {
   name: string
@@ -37,7 +38,7 @@ export type PluginSpec = string | ProxyPlugin
  */
 export async function loadPlugins(specs: PluginSpec[], cwd: string): Promise<ProxyPlugin[]> {
   await shareHostEntries()
-  const options = { moduleCache: true, alias: entryAliases }
+  const options = { moduleCache: true, alias: entryAliases, transform }
   const own = createJiti(`${cwd}/`, { ...options, interopDefault: false })
   const foreign = createJiti(`${cwd}/`, options)
   if (specs.some(spec => typeof spec === 'string' && !(isAbsolute(spec) && isBuiltinFile(spec)))) forgetProjectModules()
