@@ -1,4 +1,4 @@
-import { consola } from 'consola'
+import { consola } from '../kernel/logger.ts'
 import { ConfigError } from '../config/validate.ts'
 import { startProxy, type StartOptions } from '../runtime/start.ts'
 import { missingServerFlags } from './heap-flags.ts'
@@ -11,10 +11,6 @@ const drainMs = Number(process.env.PROXY_DRAIN_SECONDS ?? 10) * 1000
 export async function serveUntilSignal(options: StartOptions): Promise<void> {
   // consola goes quiet under NODE_ENV=test and friends; a server's start-up line must always show.
   consola.level = 3
-  // consola formats a local time for every line and shows it only beside a terminal's right edge. Each
-  // format loads ICU's date and time zone data: ~5.5 MB of the Node binary resident and ~2 MB of heap
-  // outside V8 from the first line on, for nothing when the output goes to a file or a collector.
-  if (!process.stdout.isTTY) consola.options.formatOptions.date = false
   // This process's stdout is the server's: request lines go there (plugins/access-log).
   processRole.cliServer = true
   let running

@@ -1,4 +1,4 @@
-import { consola } from 'consola'
+import { consola } from '../kernel/logger.ts'
 
 /** A mistake in how the CLI was called: shown as one line, never a stack trace. */
 export class UsageError extends Error {

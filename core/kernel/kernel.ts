@@ -1,5 +1,6 @@
 import { H3, type H3Event } from 'h3'
-import { consola, type ConsolaInstance } from 'consola'
+import type { ConsolaInstance } from 'consola'
+import { consola } from './logger.ts'
 import type { Storage } from 'unstorage'
 import type { WireCodec, WireFormat } from '../canonical/codec.ts'
 import type { ProxyConfig } from '../config/schema.ts'

@@ -1,7 +1,7 @@
 import { readFileSync, watch, type FSWatcher } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ConsolaInstance } from 'consola'
-import { consola } from 'consola'
+import { consola } from '../kernel/logger.ts'
 import { createProxy, type Proxy } from '../app.ts'
 import { loadProject, type LoadedProject } from '../config/load.ts'
 import { ConfigError } from '../config/validate.ts'

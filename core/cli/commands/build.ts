@@ -1,5 +1,5 @@
 import { defineCommand } from 'citty'
-import { consola } from 'consola'
+import { consola } from '../../kernel/logger.ts'
 import { buildServer } from '../build-server.ts'
 import { exitOnUsageError } from '../usage-error.ts'
 import { serverNodeFlags } from '../heap-flags.ts'
