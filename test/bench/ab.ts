@@ -3,7 +3,8 @@
 //   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/node_modules
 //   node --import jiti/register test/bench/ab.ts /tmp/base [.]      (BENCH_ROUNDS, BENCH_SECONDS)
 // AB_CASE=agent-80 / agent-150 (same format, messages -> beta), agent-80-translated (messages -> compat) or
-// agent-80-chat (same format, chat -> compat):
+// agent-80-chat (same format, chat -> compat); `-screenshot` at the end puts a 1.1 MB pasted screenshot in
+// the first user message (agent-150-translated-screenshot):
 // the agent-sized requests of `npm run bench -- agent` at c=16 instead of a small chat request at c=32.
 // AB_STREAM=1: the small chat request streamed, from a mock that writes each of its 64 events on its own
 // (the token-by-token rows of `npm run bench -- proxy`).
@@ -18,7 +19,7 @@
 // its processes' rounds, and each process's own median is printed beside it.
 import { resolve } from 'node:path'
 import { load, median, varyMark } from './proxy/load.ts'
-import { agentBody, agentHeaders, chatAgentBody } from './proxy/agent-body.ts'
+import { agentBody, agentHeaders, chatAgentBody, withScreenshot } from './proxy/agent-body.ts'
 import { cpuMicros, startMock, startPassthrough, startProxy, type Running } from './proxy/processes.ts'
 
 const [baseline, candidate = '.'] = process.argv.slice(2)
@@ -28,13 +29,17 @@ if (!baseline) {
 }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
-const agentCase = /^agent-(\d+)(-translated|-chat)?$/.exec(process.env.AB_CASE ?? '')
+const agentCase = /^agent-(\d+)(-translated|-chat)?(-screenshot)?$/.exec(process.env.AB_CASE ?? '')
 const chat = agentCase?.[2] === '-chat'
 const streamed = process.env.AB_STREAM === '1'
 if (streamed && agentCase) throw new Error('AB_STREAM is for the small request (agent cases stream already)')
 const body = !agentCase ? { model: 'bench', messages: [{ role: 'user', content: 'hello' }], ...(streamed && { stream: true }) }
   : chat ? chatAgentBody(Number(agentCase[1]), 'bench')
   : agentBody(Number(agentCase[1]), agentCase[2] ? 'bench' : 'bench-claude')
+if (agentCase?.[3]) {
+  if (chat) throw new Error('-screenshot is for the messages agent body')
+  Object.assign(body, withScreenshot(body))
+}
 const vary = process.env.AB_VARY
 if (vary && !agentCase) throw new Error('AB_VARY needs an agent case (AB_CASE=agent-150...)')
 if (vary === 'last') (body.messages as unknown[]).push({ role: 'user', content: `turn ${varyMark}` })

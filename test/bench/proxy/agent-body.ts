@@ -2,6 +2,7 @@
 // (test/fixtures/clients/claude-code-tool-result.json): its prose placeholders (`<N chars>`) filled back to
 // their recorded length, its tool list widened to a real session's 24 tools, and, for the history case,
 // tool turns appended until the body reaches the size a working session passes.
+import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { messagesCodec } from '../../../providers/beta/codec/index.ts'
@@ -56,6 +57,21 @@ export function agentBody(kb: number, model: string): Record<string, unknown> {
   for (let i = 0; JSON.stringify({ ...body, messages }).length < kb * 1024; i++) messages.push(...toolTurn(i, 3000))
   // Keep the conversation ending on a user turn, as a client sends it.
   return { ...body, messages }
+}
+
+/** A 1.1 MB PNG's worth of base64 (1.5 MB of JSON), made once: what a pasted screenshot weighs. */
+let screenshotData: string | undefined
+
+/**
+ * The agent body with a screenshot pasted into its first user message, as Claude Code sends an image the
+ * user pasted: an image block before the text, sent again with the whole history every turn.
+ */
+export function withScreenshot(body: Record<string, unknown>): Record<string, unknown> {
+  screenshotData ??= randomBytes(1_100_000).toString('base64')
+  const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: screenshotData } }
+  const [first, ...rest] = body.messages as Array<{ role: string; content: unknown }>
+  const content = typeof first!.content === 'string' ? [{ type: 'text', text: first!.content }] : first!.content as unknown[]
+  return { ...body, messages: [{ ...first, content: [image, ...content] }, ...rest] }
 }
 
 /**

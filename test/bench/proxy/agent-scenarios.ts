@@ -2,7 +2,7 @@
 // session's history) messages requests, answered by streams of 200 deltas. The floor pipes the same bytes
 // to the same mock; the proxy serves them same-format (beta upstream) and translated (compat upstream).
 import { request, Agent } from 'undici'
-import { agentBody, agentHeaders } from './agent-body.ts'
+import { agentBody, agentHeaders, withScreenshot } from './agent-body.ts'
 import { load, median, varyMark } from './load.ts'
 import { benchKey, cpuMicros, rssMb, startMock, startProxy, type Running } from './processes.ts'
 
@@ -10,13 +10,15 @@ export interface Side { name: string; run: Running; headers?: Record<string, str
 type Row = Record<string, string | number>
 
 const fmt = (n: number, digits = 2) => Number(n.toFixed(digits))
-export interface AgentCase { kb: number; mode: string; model: string; first?: boolean }
+export interface AgentCase { kb: number; mode: string; model: string; first?: boolean; screenshot?: boolean }
 export const agentCases: readonly AgentCase[] = [
   { kb: 76, mode: 'same format (messages -> beta)', model: 'bench-claude' },
   { kb: 76, mode: 'translated (messages -> compat)', model: 'bench' },
   { kb: 150, mode: 'same format (messages -> beta)', model: 'bench-claude' },
   { kb: 150, mode: 'translated (messages -> compat)', model: 'bench' },
 ]
+/** The 150 KB next turn translated, with a screenshot the user pasted at the session's start (resent every turn). */
+export const screenshotCase: AgentCase = { kb: 150, mode: 'translated (messages -> compat)', model: 'bench', screenshot: true }
 /** The 76 KB request as the first of a session: nothing in it was sent before (no cache can answer for it). */
 export const firstRequestCases: readonly AgentCase[] = agentCases.filter(test => test.kb === 76).map(test => ({ ...test, first: true }))
 
@@ -65,7 +67,8 @@ async function sequential(sides: Side[], body: Record<string, unknown>, count: n
 export async function agentRows(floor: Running, proxy: Running, peers: Array<Side & { cases: 'translated' | 'same' }>, seconds: number, rounds: number, cases: readonly AgentCase[] = agentCases): Promise<Row[]> {
   const rows: Row[] = []
   for (const test of cases) {
-    const body = (test.first ? firstTurn : nextTurn)(agentBody(test.kb, test.model))
+    const agent = agentBody(test.kb, test.model)
+    const body = (test.first ? firstTurn : nextTurn)(test.screenshot ? withScreenshot(agent) : agent)
     const translated = test.model === 'bench'
     const sides: Side[] = [{ name: 'floor', run: floor }, { name: 'this proxy', run: proxy }, ...peers.filter(p => p.cases === (translated ? 'translated' : 'same'))]
     // Warm: JIT, pools. The proxy's first seconds cost about twice its steady state, and it idles while the peers run.
@@ -80,7 +83,7 @@ export async function agentRows(floor: Running, proxy: Running, peers: Array<Sid
       const rps = median(list.map(r => r.rps))
       const cpu = median(list.map(r => r.cpu))
       rows.push({
-        case: `${Math.round(JSON.stringify(body).length / 1024)} KB${test.first ? ' first request' : ''}, ${test.mode}`, side: side.name,
+        case: `${Math.round(JSON.stringify(body).length / 1024)} KB${test.first ? ' first request' : ''}${test.screenshot ? ' (a screenshot in its history)' : ''}, ${test.mode}`, side: side.name,
         'rps c=16': fmt(rps, 0), 'ratio to floor': fmt(rps / floorRps), 'p99 ms': median(list.map(r => r.p99)),
         'CPU ms/request': fmt(cpu / 1000, 2), 'CPU / floor': side.name === 'floor' ? '' : fmt(cpu / floorCpu),
         'c=1 ms': fmt(c1.get(side.name)!, 2), 'added c=1 ms': side.name === 'floor' ? '' : fmt(c1.get(side.name)! - c1.get('floor')!, 2),

@@ -1,7 +1,7 @@
 // `npm run bench -- agent`: the agent-sized tables, with the peers beside this proxy in the same run
 // (BENCH_PEERS=0 leaves the peers out; they install into temp folders on first use), and the 150 KB cases
 // again with a mock that writes its answer token by token (BENCH_CHUNKED=0 leaves those out).
-import { agentCases, agentMemoryRow, agentRows, firstRequestCases, type Side } from './agent-scenarios.ts'
+import { agentCases, agentMemoryRow, agentRows, firstRequestCases, screenshotCase, type Side } from './agent-scenarios.ts'
 import { routerName, startCodingRouter } from './coding-router.ts'
 import { gatewayName, startGateway } from './gateway.ts'
 import { startMock, startPassthrough, startProxy, type Running } from './processes.ts'
@@ -51,7 +51,7 @@ export async function benchAgent(): Promise<Array<[string, Rows]>> {
     const chunkedFloor = await startPassthrough(chunkedMock.url)
     const chunkedProxy = await startProxy(chunkedMock.url, nodeArgs)
     try {
-      tables.push(['answered token by token (the mock writes each of the 200 events on its own; no peers): the 76 KB first request of a session, the 150 KB next turn', await agentRows(chunkedFloor, chunkedProxy, [], seconds, rounds, [...firstRequestCases, ...agentCases.filter(test => test.kb === 150)])])
+      tables.push(['answered token by token (the mock writes each of the 200 events on its own; no peers): the 76 KB first request of a session, the 150 KB next turn (also with a screenshot in its history)', await agentRows(chunkedFloor, chunkedProxy, [], seconds, rounds, [...firstRequestCases, ...agentCases.filter(test => test.kb === 150), screenshotCase])])
     } finally {
       await Promise.all([chunkedProxy.stop(), chunkedFloor.stop()])
       await chunkedMock.stop()
