@@ -5,6 +5,7 @@ import type { ProviderDef } from '../provider/provider.ts'
 import { entryAliases, forgetProjectModules, isBuiltinFile, shareHostEntries } from './module-graph.ts'
 import { isAbsolute } from 'node:path'
 import { transform } from './transpile.mjs'
+import { ConfigError } from '../config/validate.ts'
 
 export interface ProxyPlugin {
   name: string
@@ -45,10 +46,25 @@ export async function loadPlugins(specs: PluginSpec[], cwd: string): Promise<Pro
   const plugins: ProxyPlugin[] = []
   for (const spec of specs) {
     if (typeof spec !== 'string') { plugins.push(spec); continue }
-    const jiti = isAbsolute(spec) && isBuiltinFile(spec) ? own : foreign
-    const mod = await jiti.import<ProxyPlugin>(spec, { default: true })
-    if (!mod || (typeof mod.setup !== 'function' && !Array.isArray(mod.providers))) throw new Error(`plugin ${spec} does not export a defineProxyPlugin() default`)
+    const builtin = isAbsolute(spec) && isBuiltinFile(spec)
+    let mod: ProxyPlugin | undefined
+    try {
+      mod = await (builtin ? own : foreign).import<ProxyPlugin>(spec, { default: true })
+    } catch (error) {
+      // A project's plugin that cannot load is the operator's to fix: which one and why, not the loader's stack.
+      if (builtin) throw error
+      throw new ConfigError([`plugins: ${spec}: ${loadFailure(error, spec, cwd)}`])
+    }
+    if (!mod || (typeof mod.setup !== 'function' && !Array.isArray(mod.providers))) throw new ConfigError([`plugins: ${spec} does not export a defineProxyPlugin() default`])
     plugins.push(mod)
   }
   return plugins
+}
+
+/** Why a plugin did not load, in a line: not found, or the error's message without the loader's require stack. */
+function loadFailure(error: unknown, spec: string, cwd: string): string {
+  const { code, message } = error as { code?: string; message?: string }
+  const text = String(message ?? error)
+  if (code === 'MODULE_NOT_FOUND' && text.includes(`'${spec}'`)) return `not found (from ${cwd})`
+  return text.split(/\n\s*Require stack:/)[0]!.replace(/\s+/g, ' ').trim()
 }
