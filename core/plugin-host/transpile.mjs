@@ -12,50 +12,60 @@ import { receiveMessageOnPort, MessageChannel, Worker } from 'node:worker_thread
 const require = createRequire(import.meta.url)
 // jiti's own lazy transform requires this file; its package exports do not name it, so by path.
 const babelPath = join(dirname(require.resolve('jiti')), '../dist/babel.cjs')
-const idleMs = 2_000
-const waitMs = 60_000
 
-let thread // { worker, port, signal } while it runs
-let idleTimer
+/**
+ * A synchronous transform backed by a worker thread: `transform(options)` as jiti calls it, `running()`.
+ * A worker that is not up within `bootMs`, cannot load Babel, or does not answer within `waitMs` is
+ * dropped, and this transpiler transpiles in this thread from then on, as jiti would. `idleMs`: the
+ * worker ends this long after its last file.
+ */
+export function createTranspiler({ babel = babelPath, worker: workerUrl = new URL('./transpile-worker.mjs', import.meta.url), idleMs = 2_000, bootMs = 10_000, waitMs = 60_000 } = {}) {
+  let thread // { worker, port, signal } while it runs
+  let idleTimer
+  let inThread = false
 
-function startThread() {
-  const { port1, port2 } = new MessageChannel()
-  const signal = new Int32Array(new SharedArrayBuffer(4))
-  const worker = new Worker(new URL('./transpile-worker.mjs', import.meta.url), { workerData: { babelPath, port: port2, signal }, transferList: [port2] })
-  worker.unref()
-  worker.on('error', () => stopThread())
-  return { worker, port: port1, signal }
-}
-
-function stopThread() {
-  clearTimeout(idleTimer)
-  const ending = thread
-  thread = undefined
-  if (ending) { ending.port.close(); void ending.worker.terminate() }
-}
-
-/** In this thread, as jiti would (a worker that does not answer in time). */
-function inProcess(options) {
-  return require(babelPath)(options)
-}
-
-/** jiti's `transform` option: `(options) => { code, error? }`, synchronous, as jiti calls it. */
-function transpileInWorker(options) {
-  clearTimeout(idleTimer)
-  thread ??= startThread()
-  const { port, signal } = thread
-  Atomics.store(signal, 0, 0)
-  port.postMessage(options)
-  const woke = Atomics.wait(signal, 0, 0, waitMs)
-  const reply = receiveMessageOnPort(port)?.message
-  if (woke === 'timed-out' || !reply) {
-    stopThread()
-    return inProcess(options)
+  const stop = () => {
+    clearTimeout(idleTimer)
+    const ending = thread
+    thread = undefined
+    if (ending) { ending.port.close(); void ending.worker.terminate() }
   }
-  idleTimer = setTimeout(stopThread, idleMs)
-  idleTimer.unref()
-  return reply
+
+  const start = () => {
+    const { port1, port2 } = new MessageChannel()
+    const signal = new Int32Array(new SharedArrayBuffer(8))
+    const worker = new Worker(workerUrl, { workerData: { babelPath: babel, port: port2, signal }, transferList: [port2] })
+    worker.unref()
+    const started = { worker, port: port1, signal }
+    worker.on('error', () => { if (thread === started) stop() })
+    return started
+  }
+
+  const fallBack = options => {
+    stop()
+    inThread = true
+    return require(babel)(options)
+  }
+
+  function transform(options) {
+    if (inThread) return require(babel)(options)
+    clearTimeout(idleTimer)
+    thread ??= start()
+    const { port, signal } = thread
+    if (Atomics.wait(signal, 1, 0, bootMs) === 'timed-out') return fallBack(options)
+    Atomics.store(signal, 0, 0)
+    port.postMessage(options)
+    const woke = Atomics.wait(signal, 0, 0, waitMs)
+    const reply = receiveMessageOnPort(port)?.message
+    if (woke === 'timed-out' || !reply || reply.unavailable) return fallBack(options)
+    idleTimer = setTimeout(stop, idleMs)
+    idleTimer.unref()
+    if (reply.thrown !== undefined) throw new Error(reply.thrown)
+    return reply
+  }
+
+  return { transform, running: () => thread !== undefined }
 }
 
-/** Undefined when jiti's Babel is not where this jiti keeps it: jiti then uses its own transform. */
-export const transform = existsSync(babelPath) ? transpileInWorker : undefined
+/** jiti's `transform` option; undefined when jiti's Babel is not where this jiti keeps it (jiti then uses its own). */
+export const transform = existsSync(babelPath) ? createTranspiler().transform : undefined
