@@ -28,18 +28,18 @@ RUN node panel/build.mjs \
 # jiti's cache of the transpiled TypeScript, made by starting the server once: without it every container
 # start (its /tmp is new) transpiles every file again, ~3.5 s before it listens. Started from another
 # folder, as the image starts from /data: jiti puts a cache beside a node_modules it finds next to the
-# working folder, and the build stage has one at /. A module first loaded later is transpiled then.
+# working folder, and the build stage has one at /. A module first loaded later is transpiled then. It
+# ships in /app/.jiti-cache; the bin copies it to /tmp/jiti at start (PROXY_JITI_CACHE_SEED below), so a
+# /tmp mounted over the image's (Kubernetes, read-only root) gets it too.
 RUN set -e; mkdir -p /tmp/warm-up; cd /tmp/warm-up; printf 'api-keys: [warm-up]\n' > config.yaml; \
     HOME=/tmp/warm-up NODE_ENV=production PROXY_ACCESS_LOG=json node /app/core/cli/bin.mjs start --project /app/proxy.config.mjs --config /tmp/warm-up/config.yaml --host 127.0.0.1 --port 0 > log 2>&1 & pid=$!; \
     for i in $(seq 1 120); do grep -q 'listening on' log && break; sleep 0.5; done; \
     kill $pid; wait $pid || true; grep -q 'listening on' log || { cat log; exit 1; }; \
-    rm -rf /tmp/warm-up /data
+    rm -rf /tmp/warm-up /data; mv /tmp/jiti /app/.jiti-cache
 # The runtime's whole filesystem: node and the shared libraries ldd names (paths kept: any architecture),
-# users root and node (1000), a /tmp (with jiti's cache: the directory writable by all, sticky, as jiti
-# requires of its cache; the files root's), and the app.
+# users root and node (1000), a /tmp, and the app.
 RUN set -e; root=/out/rootfs; node_bin="$(command -v node)"; \
     mkdir -p "$root/tmp" "$root/etc" "$root$(dirname "$node_bin")" /out/owned/data; chmod 1777 "$root/tmp"; \
-    cp -a /tmp/jiti "$root/tmp/jiti"; chmod 1777 "$root/tmp/jiti"; chmod 644 "$root"/tmp/jiti/*; \
     cp "$node_bin" "$root$node_bin"; \
     for lib in $(ldd "$node_bin" | grep -o '/[^ ]*'); do mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; done; \
     printf 'root:x:0:0:root:/root:/sbin/nologin\nnode:x:1000:1000:node:/data:/sbin/nologin\n' > "$root/etc/passwd"; \
@@ -52,6 +52,7 @@ COPY --from=build /out/rootfs /
 COPY --from=build --chown=1000:1000 /out/owned /
 ENV PATH=/usr/local/bin:/usr/bin:/bin \
     NODE_ENV=production \
+    PROXY_JITI_CACHE_SEED=/app/.jiti-cache \
     PROXY_ACCESS_LOG=json \
     PROXY_DRAIN_SECONDS=20 \
     HOME=/data
