@@ -8,6 +8,7 @@ import { startSettlementRig, stopSettlementRig } from './settlement-rig.ts'
 import { ask, settlementClients } from './settlement-clients.ts'
 import { costOf, tokensOf, managementReader, settlementPrice } from './settlement-prices.ts'
 import { scriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
 
 /**
  * Every answer is settled with the usage its upstream reported: same-format streams (bytes passed
@@ -56,11 +57,6 @@ async function settledMinuteTokens(name: string, want: number): Promise<number> 
   }
 }
 
-/** Not in the last 3 s of a minute: the key's tpm window (a clock minute) still holds the request when it is read. */
-async function awayFromMinuteEdge(): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000)
-  if (left < 3000) await new Promise(resolve => setTimeout(resolve, left + 50))
-}
 
 describe('one settlement per request, from the usage the upstream reported', () => {
   it('every client format x family, streaming and not: charged exactly, and every view agrees', async () => {
