@@ -18,7 +18,8 @@ if (!(process.stdout.isTTY && process.stderr.isTTY) && !process.env.FORCE_COLOR)
 // copied to where jiti keeps it when that is empty (a new container; Kubernetes mounts an empty /tmp over
 // a read-only root), so a start reads it instead of transpiling every file (docs/deploy.md).
 const seed = process.env.PROXY_JITI_CACHE_SEED
-if (seed && !existsSync(join(tmpdir(), 'jiti'))) try { cpSync(seed, join(tmpdir(), 'jiti'), { recursive: true }) } catch {}
+const jitiCache = join(tmpdir(), 'jiti')
+if (seed && !existsSync(jitiCache)) try { cpSync(seed, jitiCache, { recursive: true }) } catch {}
 
 const jiti = createJiti(import.meta.url, { interopDefault: false, transform })
 await jiti.import('./main.ts')

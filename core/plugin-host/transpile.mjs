@@ -44,7 +44,7 @@ export function createTranspiler({ babel = babelPath, worker: workerUrl = new UR
   const fallBack = options => {
     stop()
     inThread = true
-    return require(babel)(options)
+    return transform(options)
   }
 
   function transform(options) {
