@@ -13,35 +13,74 @@ export interface Caller {
   cancelled(requestId: string | number): AbortSignal | undefined
 }
 
-const serverInfo = { name: 'model-proxy-mcp-gateway', title: 'model proxy MCP gateway', version: '1' }
+export const serverInfo = { name: 'model-proxy-mcp-gateway', title: 'model proxy MCP gateway', version: '1' }
+export const serverOptions = {
+  capabilities: { completions: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
+  instructions: 'Tools, resources and prompts of the MCP servers this proxy fronts, each named after its server (server__tool).',
+}
+
+/** What a handler gets from either SDK's request context. */
+export interface HandlerContext {
+  requestId: string | number
+  signal: AbortSignal
+  progressToken: string | number | undefined
+  notify(notification: { method: 'notifications/progress'; params: Record<string, unknown> }): Promise<void>
+}
+
+/** Params arrive validated by the SDK's schema for the method. */
+type Params = any
 
 /**
- * The gateway as one MCP server for one caller: the SDK's `Server` does the protocol, the handlers ask
- * the gateway with the caller's access. Made per HTTP exchange (sessions live in storage, not here).
+ * The gateway's answer to each MCP method for one caller, the same for both protocol eras: the
+ * 2025 sessions (SDK 1, `gatewayServer`) and the stateless 2026-07-28 requests (SDK 2, modern.ts).
+ */
+export function gatewayMethods(gateway: Gateway, caller: Caller) {
+  return {
+    'tools/list': () => ({ tools: gateway.listTools(caller.access()) }),
+    'tools/call': (params: Params, context: HandlerContext) => {
+      const cancelled = caller.cancelled(context.requestId)
+      const { progressToken } = context
+      return gateway.callTool({
+        keyId: caller.keyId,
+        access: caller.access(),
+        signal: cancelled ? AbortSignal.any([context.signal, cancelled]) : context.signal,
+        onprogress: progressToken === undefined ? undefined : (progress) => {
+          void context.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => {})
+        },
+      }, params.name, params.arguments)
+    },
+    'prompts/list': () => ({ prompts: gateway.listPrompts(caller.access()) }),
+    'prompts/get': (params: Params, context: HandlerContext) => gateway.getPrompt(caller.access(), params.name, params.arguments, context.signal),
+    'resources/list': () => ({ resources: gateway.listResources(caller.access()) }),
+    'resources/templates/list': () => ({ resourceTemplates: gateway.listResourceTemplates(caller.access()) }),
+    'resources/read': (params: Params, context: HandlerContext) => gateway.readResource(caller.access(), params.uri, context.signal),
+    'completion/complete': (params: Params, context: HandlerContext) => gateway.complete(caller.access(), params, context.signal),
+  }
+}
+
+export type GatewayMethod = keyof ReturnType<typeof gatewayMethods>
+
+const schemas = {
+  'tools/list': ListToolsRequestSchema, 'tools/call': CallToolRequestSchema, 'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema, 'resources/list': ListResourcesRequestSchema, 'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema, 'completion/complete': CompleteRequestSchema,
+} as const
+
+/**
+ * The gateway as one MCP server for one caller over the 2025 protocol: the SDK's `Server` does the
+ * protocol, the handlers ask the gateway with the caller's access. Made per HTTP exchange (sessions
+ * live in storage, not here).
  */
 export function gatewayServer(gateway: Gateway, caller: Caller): Server {
-  const server = new Server(serverInfo, {
-    capabilities: { completions: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
-    instructions: 'Tools, resources and prompts of the MCP servers this proxy fronts, each named after its server (server__tool).',
-  })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: gateway.listTools(caller.access()) }))
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const progressToken = request.params._meta?.progressToken
-    const cancelled = caller.cancelled(extra.requestId)
-    return gateway.callTool({
-      keyId: caller.keyId,
-      access: caller.access(),
-      signal: cancelled ? AbortSignal.any([extra.signal, cancelled]) : extra.signal,
-      onprogress: progressToken === undefined ? undefined : (progress) => {
-        void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => {})
-      },
-    }, request.params.name, request.params.arguments)
-  })
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: gateway.listPrompts(caller.access()) }))
-  server.setRequestHandler(GetPromptRequestSchema, (request, extra) => gateway.getPrompt(caller.access(), request.params.name, request.params.arguments, extra.signal))
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: gateway.listResources(caller.access()) }))
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: gateway.listResourceTemplates(caller.access()) }))
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => gateway.readResource(caller.access(), request.params.uri, extra.signal))
-  server.setRequestHandler(CompleteRequestSchema, (request, extra) => gateway.complete(caller.access(), request.params, extra.signal))
+  const server = new Server(serverInfo, serverOptions)
+  const methods = gatewayMethods(gateway, caller)
+  for (const method of Object.keys(schemas) as GatewayMethod[]) {
+    server.setRequestHandler(schemas[method] as typeof ListToolsRequestSchema, (request, extra) => methods[method](request.params as Params, {
+      requestId: extra.requestId,
+      signal: extra.signal,
+      progressToken: request.params?._meta?.progressToken,
+      notify: notification => extra.sendNotification(notification as never),
+    }) as never)
+  }
   return server
 }

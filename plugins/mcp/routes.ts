@@ -10,6 +10,7 @@ import type { Sessions } from './sessions.ts'
 import type { KeyAccess } from './access.ts'
 import { whenBodyEnds } from './body-end.ts'
 import { rpcError } from './rpc-error.ts'
+import { claimsModern, type ModernEndpoint } from './modern.ts'
 
 export const sessionHeader = 'mcp-session-id'
 
@@ -22,6 +23,8 @@ export interface GatewayRoutes {
   listeners: Set<Server>
   /** The legacy SSE stream, for a GET with no session (an older client falling back). */
   legacyStream?(key: string | undefined): Promise<Response>
+  /** Requests of the stateless revision (2026-07-28 on). */
+  modern?: ModernEndpoint
 }
 
 /** The client key, or the 401/403 as a JSON-RPC error. */
@@ -89,14 +92,22 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     } catch (error) {
       return rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
     }
+    const legacy = () => legacyPost(event, auth.key, body)
+    const headerVersion = event.req.headers.get('mcp-protocol-version')
+    if (routes.modern && claimsModern(body, headerVersion)) return routes.modern.serve(event.req as Request, body, routes.caller(auth.key), legacy)
+    return legacy()
+  })
+
+  /** A POST of the 2025 protocol: `initialize` opens a session, anything else names one. */
+  const legacyPost = async (event: H3Event, key: string | undefined, body: unknown): Promise<Response> => {
     const messages = asList(body)
     if (messages.some(isInitializeRequest)) {
       if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone')
-      const response = await serve(event, auth.key, undefined, body)
-      if (response.status === 200) response.headers.set(sessionHeader, await routes.sessions.open(auth.key))
+      const response = await serve(event, key, undefined, body)
+      if (response.status === 200) response.headers.set(sessionHeader, await routes.sessions.open(key))
       return response
     }
-    const session = await sessionOf(event, auth.key)
+    const session = await sessionOf(event, key)
     if (session instanceof Response) return session
     for (const message of messages) {
       if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
@@ -104,8 +115,8 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
         if (id !== undefined) routes.sessions.cancel(session!, id)
       }
     }
-    return serve(event, auth.key, session, body)
-  })
+    return serve(event, key, session, body)
+  }
 
   kernel.app.on('GET', '/mcp', async (event) => {
     const auth = authorize(kernel, event)

@@ -10,6 +10,7 @@ import type { ListKind } from './upstream.ts'
 import { createGatewayMetrics } from './metrics.ts'
 import { addToolLoop } from './loop/index.ts'
 import { addLegacyRoutes } from './routes-legacy.ts'
+import { createModernEndpoint, type ModernEndpoint } from './modern.ts'
 
 const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
   tools: 'sendToolListChanged', resources: 'sendResourceListChanged', prompts: 'sendPromptListChanged',
@@ -18,10 +19,12 @@ const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged
 /** The gateway, its routes (`/mcp`, management, the tool loop) and its observers, started once MCP servers are configured. */
 export function startGateway(kernel: ProxyKernel): void {
     const listeners = new Set<Server>()
+    let modern: ModernEndpoint | undefined
     const observers: Array<(record: ToolCallRecord) => void> = (kernel.services.mcpToolCall ??= [])
     const gateway = new Gateway(mcpSettingsOf(kernel.config), {
       changed: kind => {
         for (const server of listeners) void server[notices[kind]]().catch(() => {})
+        modern?.changed(kind)
       },
       called: record => {
         for (const observer of observers) {
@@ -46,12 +49,14 @@ export function startGateway(kernel: ProxyKernel): void {
       return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
     }
     const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller }, kernel.fleet)
-    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream })
+    modern = createModernEndpoint(gateway, error => kernel.logger.debug(`mcp: ${error.message}`))
+    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream, modern })
     addToolLoop(kernel, gateway, caller)
     kernel.hooks.hook('close', async () => {
       legacy.close()
       sessions.dispose()
       for (const server of listeners) void server.close().catch(() => {})
+      await modern?.close()
       await gateway.close()
     })
 }

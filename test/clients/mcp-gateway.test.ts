@@ -48,6 +48,10 @@ describe.concurrent('[lab] coding agents with the proxy\'s /mcp', () => {
         ENABLE_TOOL_SEARCH: 'false',
       },
     }))
+    // It probes the stateless revision (server/discover) and keeps to it: nothing refused, no initialize, no session.
+    const mcp = run.calls.filter(call => call.path === '/mcp')
+    expect(mcp.filter(call => call.status >= 400).map(call => `${call.status} ${call.body.slice(0, 80)}`)).toEqual([])
+    if (mcp[0]?.body.includes('"server/discover"')) expect(mcp.filter(call => call.body.includes('"initialize"') || call.headers['mcp-session-id'])).toEqual([])
     expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
     expect(gatewayCalls(run).length).toBe(1)
     expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)

@@ -1,0 +1,68 @@
+import { createMcpHandler, isLegacyRequest, Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server'
+import type { Gateway } from './gateway.ts'
+import { gatewayMethods, serverInfo, serverOptions, type Caller, type GatewayMethod } from './mcp-server.ts'
+import type { ListKind } from './upstream.ts'
+
+/** The header and `_meta` key by which a request claims a per-request-metadata (2026-07-28 or later) protocol revision. */
+const versionKey = 'io.modelcontextprotocol/protocolVersion'
+const firstModern = '2026-07-28'
+
+/**
+ * Whether a POST is in the stateless protocol era (revision 2026-07-28 on): its params carry the
+ * protocol version in `_meta`, or its `MCP-Protocol-Version` header names such a revision. The SDK's
+ * own classification decides in the end (`ModernEndpoint.serve`); this only keeps 2025 traffic off it.
+ */
+export function claimsModern(body: unknown, headerVersion: string | null): boolean {
+  if (headerVersion !== null && headerVersion >= firstModern) return true
+  const messages = Array.isArray(body) ? body : [body]
+  return messages.some(message => {
+    const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta
+    return meta !== null && typeof meta === 'object' && meta[versionKey] !== undefined
+  })
+}
+
+/** Who asks, carried to the server factory through the SDK's `authInfo` (the client key was checked before). */
+const callerOf = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra as { caller: Caller }).caller
+
+export interface ModernEndpoint {
+  /** Answers a modern request; `legacy()` when the SDK finds it is not one after all. */
+  serve(request: Request, body: unknown, caller: Omit<Caller, 'cancelled'>, legacy: () => Promise<Response>): Promise<Response>
+  /** Tells the open `subscriptions/listen` streams that a list changed. */
+  changed(kind: ListKind): void
+  close(): Promise<void>
+}
+
+const notices = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts: 'promptsChanged' } as const
+
+/**
+ * `/mcp` for the stateless revision (2026-07-28): no `initialize`, no session; each request carries its
+ * version and the client's identity, and is answered on its own (JSON, or SSE when progress is asked
+ * for). The SDK 2 handler does the protocol: `server/discover`, version and header checks, the
+ * `subscriptions/listen` stream, cancellation when the client closes the response. The gateway answers
+ * with the same methods as for 2025 sessions, so access, bounds, metrics and the recorder are the same.
+ */
+export function createModernEndpoint(gateway: Gateway, onerror: (error: Error) => void): ModernEndpoint {
+  const handler = createMcpHandler(({ authInfo }) => {
+    const server = new Server(serverInfo, serverOptions)
+    const methods = gatewayMethods(gateway, callerOf(authInfo))
+    for (const method of Object.keys(methods) as GatewayMethod[]) {
+      server.setRequestHandler(method, (request: { params?: unknown }, context: ServerContext) => methods[method](request.params as never, {
+        requestId: context.mcpReq.id,
+        signal: context.mcpReq.signal,
+        progressToken: context.mcpReq._meta?.progressToken,
+        notify: notification => context.mcpReq.notify(notification),
+      }) as never)
+    }
+    return server
+  }, { legacy: 'reject', onerror })
+  return {
+    async serve(request, body, caller, legacy) {
+      if (await isLegacyRequest(request, body)) return legacy()
+      // Cancellation is the client closing this request's stream: no notice travels between requests.
+      const authInfo: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { caller: { ...caller, cancelled: () => undefined } } }
+      return handler.fetch(request, { parsedBody: body, authInfo })
+    },
+    changed: kind => handler.notify[notices[kind]](),
+    close: () => handler.close(),
+  }
+}
