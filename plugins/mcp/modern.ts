@@ -22,7 +22,11 @@ export function claimsModern(body: unknown, headerVersion: string | null): boole
 }
 
 /** Who asks, carried to the server factory through the SDK's `authInfo` (the client key was checked before). */
-const callerOf = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra as { caller: Caller }).caller
+function callerOf(authInfo: AuthInfo | undefined): Caller {
+  const caller = (authInfo?.extra as { caller?: Caller } | undefined)?.caller
+  if (!caller) throw new Error('the gateway answers only the requests it authorized')
+  return caller
+}
 
 export interface ModernEndpoint {
   /** Answers a modern request; `legacy()` when the SDK finds it is not one after all. */
