@@ -165,6 +165,19 @@ describe('usage tap', () => {
   })
 })
 
+describe('usage tap: the head of a stream', () => {
+  it('messages: a ping before message_start does not hide the prompt usage', () => {
+    const events = streams.messages!.events(20)
+    events.splice(1, 0, sse({ type: 'ping' }, 'ping'))
+    const whole = events.join('')
+    for (const cuts of [[], events.map((_, i) => Buffer.byteLength(events.slice(0, i).join('')))]) {
+      const { usage } = passThrough('messages', Buffer.from(whole), cuts)
+      expect(usage).toEqual(decodedUsage(messagesCodec, whole))
+      expect(usage).toMatchObject({ cachedInputTokens: 700, cacheCreationInputTokens: 100 })
+    }
+  })
+})
+
 describe('anyOf', () => {
   it('matches exactly when some needle is in the text (regular expression characters included)', () => {
     const piece = fc.constantFrom('"usage"', ':', ' ', '{', '"', '[DONE]', '[', ']', '.', '*', '(', '|', '\\', '$', 'a', 'é')

@@ -100,8 +100,12 @@ function hasEmptyList(bytes: Buffer): boolean {
   return false
 }
 
-/** Events read at the head (a `message_start`), and at the end (finish, usage, terminal, error), and looked at for a usage-only frame. */
-const headEvents = 1
+/**
+ * Data events looked at the head for the first one with a marker (a `message_start`, read then): a few, as
+ * an upstream may send a `ping` before it. Events read at the end (finish, usage, terminal, error), and
+ * looked at for a usage-only frame.
+ */
+const headEvents = 4
 const endEvents = 8
 const usageOnlyEvents = 3
 /** Buffers kept for the end: their last events are the stream's last. */
@@ -147,7 +151,7 @@ export class UsageTap {
   /** Whole events on their way to the client: the same bytes back, less a usage-only frame the client did not ask for. */
   pass(events: Buffer): Buffer {
     const id = this.#buffers++
-    // The head: up to the first data event (comments before it are no event); never past the first buffer that has one.
+    // The head: up to the first data event with a marker (comments before it are no event), `headEvents` at most.
     for (let from = 0; this.#headLeft > 0 && from < events.length;) {
       const [span] = firstSpans(events.subarray(from), 1)
       if (!span) break
@@ -158,6 +162,7 @@ export class UsageTap {
       if (!text.includes('data:')) continue
       this.#headLeft--
       if (!this.#eager(text) && !this.#last(text)) continue
+      this.#headLeft = 0
       this.#read.add(`${id}:${start}`)
       this.#decodeText(events, [start, end, from])
     }
