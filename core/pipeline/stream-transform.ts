@@ -35,6 +35,9 @@ export interface StreamTransform {
 const bytes = (text: string) => text ? Buffer.from(text, 'utf8') : undefined
 const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
 
+/** A UTF-8 byte order mark a stream may start with: the SSE parser drops it (utf8-decoder.ts), so must the passthrough. */
+const withoutBom = (bytes: Buffer) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
+
 /** How much of a stream's first chunk is decoded to find its first event. */
 const headBytes = 4096
 
@@ -80,7 +83,9 @@ class PassthroughTransform implements StreamTransform {
   }
 
   push(chunk: Uint8Array): Uint8Array | undefined {
-    const buffer = this.#carry ? Buffer.concat([this.#carry, chunk]) : asBuffer(chunk)
+    let buffer = this.#carry ? Buffer.concat([this.#carry, chunk]) : asBuffer(chunk)
+    // Not primed: nothing went out yet, so the bytes start the stream (a BOM waits here with its first event).
+    if (!this.primed) buffer = withoutBom(buffer)
     const cut = lastEventEnd(buffer)
     this.#carry = cut < buffer.length ? buffer.subarray(cut) : undefined
     if (!cut) return undefined

@@ -166,6 +166,19 @@ describe('usage tap', () => {
 })
 
 describe('usage tap: the head of a stream', () => {
+  for (const format of Object.keys(streams)) {
+    it(`${format}: a UTF-8 BOM before the first event is dropped, as the SSE parser drops it: every event reaches the client`, () => {
+      const whole = streams[format]!.events(5).join('').replace(/^: keep-alive\n\n/, '')
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(whole)])
+      for (const cuts of [[], [1], [2, 3, 4]]) {
+        const { text: sent, usage, cut } = passThrough(format, bytes, cuts)
+        expect(sent).toBe(whole)
+        expect(usage).toEqual(decodedUsage(streams[format]!.codec, whole))
+        expect(cut).toBeUndefined()
+      }
+    })
+  }
+
   it('messages: a ping before message_start does not hide the prompt usage', () => {
     const events = streams.messages!.events(20)
     events.splice(1, 0, sse({ type: 'ping' }, 'ping'))
