@@ -1,5 +1,8 @@
-/** Statuses after which another credential (or the same one later) may succeed (routing rule 9, plus quota and auth). */
-const retryable = new Set([401, 403, 408, 429, 500, 502, 503, 504])
+/**
+ * Statuses after which another credential (or the same one later) may succeed (routing rule 9, plus quota
+ * and auth). 529 is the messages API's "overloaded": a 5xx like 503, never the client's fault.
+ */
+const retryable = new Set([401, 403, 408, 429, 500, 502, 503, 504, 529])
 
 export function classifyUpstreamStatus(status: number): 'ok' | 'retry' | 'fail' {
   // 0 = no answer at all (refused, reset, timed out): another credential may well answer.
