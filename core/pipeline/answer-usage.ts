@@ -25,3 +25,18 @@ export function answerObject(text: string): Record<string, unknown> | undefined 
     return undefined
   }
 }
+
+/** Fields that make a whole answer an answer in some format (chat, messages, generateContent, responses). */
+const answerFields = ['choices', 'content', 'candidates', 'output']
+
+/**
+ * The status of a 200 whose body is an upstream error and no answer (`{"error": {...}}`, the messages
+ * `{"type": "error", ...}`): the error's own code when it is an HTTP error status, else 502. Undefined
+ * for an answer. Such a body is a failed attempt, never a 200 the client is charged for.
+ */
+export function errorAnswerStatus(json: Record<string, unknown>): number | undefined {
+  const error = json.error
+  if (!error || typeof error !== 'object' || answerFields.some(field => field in json)) return undefined
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : 502
+}

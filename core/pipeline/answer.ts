@@ -10,7 +10,9 @@ import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
 import { watchTransform } from './reply-hook.ts'
 import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
 import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
-import { answerObject, usageOfAnswer } from './answer-usage.ts'
+import { answerObject, errorAnswerStatus, usageOfAnswer } from './answer-usage.ts'
+import { statusFailure } from './exchange.ts'
+import { scrubSecrets } from '../provider/credential.ts'
 
 /** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
 export const droppedHeader = 'x-proxy-dropped'
@@ -68,6 +70,9 @@ export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>)
   // on every path (a passed-through answer is parsed for its usage anyway): the next credential may answer.
   const json = answerObject(text)
   if (!json) return failAttempt(attempt, { status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
+  // An error body with a 200 (some gateways and relays): the attempt failed as with the error's own status.
+  const errorStatus = errorAnswerStatus(json)
+  if (errorStatus !== undefined) return failAttempt(attempt, statusFailure(kernel, { ...reply, status: errorStatus }, plan.upstream, scrubSecrets(text, attempt.candidate.credential)), errorStatus)
   const ctx = responseContext(attempt, reply)
   ctx.upstreamMs = clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)
