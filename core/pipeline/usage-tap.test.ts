@@ -119,6 +119,25 @@ describe('usage tap', () => {
       }), { numRuns: 150 })
     })
 
+    it(`${format}: pings and comments anywhere, however many after the usage, each its own write or not: the plain parser's usage`, () => {
+      const filler = fc.constantFrom(': keep-alive\n\n', ':\n\n', 'event: ping\ndata: {"type": "ping"}\n\n', 'data: {"type":"ping"}\n\n', 'retry: 1000\n\n')
+      fc.assert(fc.property(fc.integer({ min: 1, max: 20 }), fc.array(fc.tuple(fc.nat(), filler), { maxLength: 60 }), fc.boolean(), (n, inserts, ownWrites) => {
+        const events = streams[format]!.events(n)
+        const first = events.findIndex(event => event.includes('data:'))
+        // Most after the last few events, where the usage and the terminal event are.
+        for (const [at, text] of inserts) events.splice(Math.max(first + 1, events.length - (at % 4)), 0, text)
+        if (format === 'chat' || format === 'generate') for (let i = events.length - 1; i >= 0; i--) if (events[i]!.includes('ping')) events.splice(i, 1) // pings are the messages format's
+        const whole = events.join('')
+        const bytes = Buffer.from(whole)
+        const cuts = ownWrites ? events.map((_, i) => Buffer.byteLength(events.slice(0, i).join(''))) : []
+        const { text: sent, usage, cut } = passThrough(format, bytes, cuts)
+        expect(sent).toBe(events.slice(first).join(''))
+        expect(usage).toEqual(decodedUsage(streams[format]!.codec, whole))
+        expect(usage?.inputTokens).toBe(900)
+        expect(cut).toBeUndefined()
+      }), { numRuns: 200 })
+    })
+
     it(`${format}: without its terminal event, or cut mid-event, the stream is cut`, () => {
       fc.assert(fc.property(fc.integer({ min: 3, max: 30 }), fc.array(fc.nat(), { maxLength: 10 }), fc.nat(), (n, cuts, within) => {
         const events = streams[format]!.events(n)

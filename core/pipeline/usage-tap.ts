@@ -110,6 +110,14 @@ const endEvents = 8
 const usageOnlyEvents = 3
 /** Buffers kept for the end: their last events are the stream's last. */
 const tailBuffers = 8
+/**
+ * Buffers this small (a ping, a keep-alive comment) do not count among the kept ones, nor do such events
+ * among the last eight: however many come after the usage, it stays in reach. Bounded all the same.
+ */
+const fillerBytes = 64
+const maxTailBuffers = 512
+/** An event that is no marker's: a comment (no data) or a ping. */
+const isPing = anyOf(['"type":"ping"', '"type": "ping"'])
 
 /**
  * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
@@ -169,9 +177,17 @@ export class UsageTap {
     if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events)
     if (events.length) {
       this.#tail.push({ buffer: events, id })
-      if (this.#tail.length > tailBuffers * 2) this.#tail = this.#tail.slice(-tailBuffers)
+      if (this.#tail.length > tailBuffers * 2) this.#tail = this.#tail.slice(this.#keptFrom())
     }
     return events
+  }
+
+  /** Where the kept tail starts: the last `tailBuffers` buffers of more than filler size, and the small ones among and after them. */
+  #keptFrom(): number {
+    let counted = 0
+    let at = this.#tail.length
+    while (at > 0 && counted < tailBuffers && this.#tail.length - at < maxTailBuffers) if (this.#tail[--at]!.buffer.length > fillerBytes) counted++
+    return at
   }
 
   /** The upstream ended: its last events are read (the last running total once), then the decoder's closing usage taken. */
@@ -180,15 +196,18 @@ export class UsageTap {
     let last: [Buffer, Span] | undefined
     let lastSeen = false
     let looked = 0
+    let skipped = 0
     for (let b = this.#tail.length - 1; b >= 0 && looked < endEvents; b--) {
       const { buffer, id } = this.#tail[b]!
-      const spans = lastSpans(buffer, endEvents - looked)
-      looked += spans.length
-      for (let i = spans.length - 1; i >= 0; i--) {
-        const span = spans[i]!
-        if (this.#read.has(`${id}:${span[0]}`)) continue
+      for (let after = buffer.length; after > 0 && looked < endEvents;) {
+        const [span] = lastSpans(buffer.subarray(0, after), 1) as [Span]
+        after = span[0]
+        if (this.#read.has(`${id}:${span[0]}`)) { looked++; continue }
         const text = buffer.toString('latin1', span[0], span[1])
         const eager = this.#eager(text)
+        // Comments and pings are no event of the stream's end: they neither count nor hide one.
+        if (!eager && (!text.includes('data:') || isPing(text)) && !this.#last(text) && ++skipped <= maxTailBuffers) continue
+        looked++
         if (eager) found.unshift([buffer, span])
         // Only the newest running total counts (read with the eager ones when it is one of them).
         if (!lastSeen && this.#last(text)) {
