@@ -1,6 +1,7 @@
 import type { WireFormat } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel/kernel.ts'
+import { sentErrorStatus } from './upstream-status.ts'
 
 /**
  * The usage a whole answer in the upstream's format reports, read by its codec (the answer's bytes go
@@ -31,12 +32,11 @@ const answerFields = ['choices', 'content', 'candidates', 'output']
 
 /**
  * The status of a 200 whose body is an upstream error and no answer (`{"error": {...}}`, the messages
- * `{"type": "error", ...}`): the error's own code when it is an HTTP error status, else 502. Undefined
- * for an answer. Such a body is a failed attempt, never a 200 the client is charged for.
+ * `{"type": "error", ...}`), as `sentErrorStatus` reads it; undefined for an answer. Such a body is a
+ * failed attempt, never a 200 the client is charged for (a stream's first event alike: first-event.ts).
  */
 export function errorAnswerStatus(json: Record<string, unknown>): number | undefined {
   const error = json.error
   if (!error || typeof error !== 'object' || answerFields.some(field => field in json)) return undefined
-  const code = (error as { code?: unknown }).code
-  return typeof code === 'number' && code >= 400 && code < 600 ? code : 502
+  return sentErrorStatus(error as Record<string, unknown>)
 }

@@ -36,6 +36,9 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   }
   const answer = new AnswerStream(reply.body, transform)
   const broken = await answer.primed
+  // A first event that is an error: nothing went out, so it fails as a 200 whole error body does (answerBuffered).
+  const error = answer.errorFirst
+  if (error) return failAttempt(attempt, statusFailure(kernel, { ...reply, status: error.status }, plan.upstream, scrubSecrets(error.data, attempt.candidate.credential)), error.status)
   if (broken !== undefined) return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${broken}`, type: 'server_error' }, 502, { bootstrap: true })
   clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { firstEventOffset } from './first-event.ts'
+import { firstEvent, firstEventError, firstEventOffset } from './first-event.ts'
+import { sentErrorStatus } from './upstream-status.ts'
+import { chatCodec } from '../../providers/compat/codec/index.ts'
+import { messagesCodec } from '../../providers/beta/codec/index.ts'
+import { responsesCodec } from '../../providers/gamma/codec/index.ts'
+import { generateCodec } from '../../providers/alpha/codec/index.ts'
+import type { WireCodec } from '../canonical/codec.ts'
 
 describe('firstEventOffset', () => {
   it.each([
@@ -25,5 +31,54 @@ describe('firstEventOffset', () => {
     ['after a comment', ': hi\n\ndata: {"x"\n\n'],
   ])('%s: throws', (_name, text) => {
     expect(() => firstEventOffset(text)).toThrow(/not valid JSON/)
+  })
+})
+
+describe('firstEvent', () => {
+  it('gives the frame, its name included', () => {
+    expect(firstEvent(': x\n\nevent: error\ndata: {"type":"error"}\n\n')).toEqual({ at: 5, frame: { event: 'error', data: '{"type":"error"}' } })
+    expect(firstEvent('data:{"a":1}\n\n')).toEqual({ at: 0, frame: { data: '{"a":1}' } })
+  })
+})
+
+const codecs: Record<string, WireCodec> = { compat: chatCodec, beta: messagesCodec, gamma: responsesCodec, alpha: generateCodec }
+
+describe('firstEventError', () => {
+  it.each([
+    ['compat', 'an error with an HTTP code', { data: '{"error":{"message":"busy","type":"server_error","code":503}}' }, 503],
+    ['compat', 'a rate limit by type', { data: '{"error":{"message":"slow down","type":"rate_limit_error","code":null}}' }, 429],
+    ['compat', 'insufficient quota', { data: '{"error":{"message":"pay","type":"insufficient_quota"}}' }, 429],
+    ['compat', 'a code that is no HTTP status', { data: '{"error":{"message":"x","type":"server_error","code":1234}}' }, 502],
+    ['compat', 'a string code', { data: '{"error":{"message":"x","code":"upstream_failed"}}' }, 502],
+    ['compat', 'an answer chunk', { data: '{"id":"c","choices":[{"index":0,"delta":{"content":"error"}}]}' }, undefined],
+    ['compat', '[DONE]', { data: '[DONE]' }, undefined],
+    ['beta', 'overloaded', { event: 'error', data: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' }, 529],
+    ['beta', 'rate limited', { event: 'error', data: '{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}' }, 429],
+    ['beta', 'an api error', { event: 'error', data: '{"type":"error","error":{"type":"api_error","message":"oops"}}' }, 502],
+    ['beta', 'message_start', { event: 'message_start', data: '{"type":"message_start","message":{"id":"m","model":"x","usage":{"input_tokens":1}}}' }, undefined],
+    ['beta', 'a ping', { event: 'ping', data: '{"type":"ping"}' }, undefined],
+    ['gamma', 'response.failed', { data: '{"type":"response.failed","response":{"id":"r","status":"failed","error":{"code":"server_error","message":"down"}}}' }, 502],
+    ['gamma', 'response.failed, rate limited', { data: '{"type":"response.failed","response":{"id":"r","error":{"code":"rate_limit_exceeded","message":"slow"}}}' }, 429],
+    ['gamma', 'a flat error event', { event: 'error', data: '{"type":"error","code":"rate_limit_exceeded","message":"slow","param":null}' }, 429],
+    ['gamma', 'a nested error event', { data: '{"type":"error","error":{"type":"invalid_request_error","code":"overloaded","message":"busy"}}' }, 529],
+    ['gamma', 'response.created', { data: '{"type":"response.created","response":{"id":"r","status":"in_progress","error":null}}' }, undefined],
+    ['alpha', 'RESOURCE_EXHAUSTED', { data: '{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}' }, 429],
+    ['alpha', 'UNAVAILABLE', { data: '{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}' }, 503],
+    ['alpha', 'a status name only', { data: '{"error":{"message":"quota","status":"RESOURCE_EXHAUSTED"}}' }, 429],
+    ['alpha', 'a candidate', { data: '{"candidates":[{"content":{"parts":[{"text":"hi"}]}}]}' }, undefined],
+  ])('%s: %s', (family, _name, frame, status) => {
+    const error = firstEventError(codecs[family]!, frame)
+    expect(error?.status).toBe(status)
+    if (error) expect(error.data).toBe(frame.data)
+  })
+})
+
+describe('sentErrorStatus', () => {
+  it.each([
+    [{ code: 400 }, 400], [{ code: 599 }, 599], [{ code: 600 }, 502], [{ code: 200 }, 502], [{ code: '503' }, 502],
+    [{ type: 'overloaded_error' }, 529], [{ code: 529 }, 529], [{ status: 'RESOURCE_EXHAUSTED' }, 429],
+    [{ type: 'rate_limit_error', code: 503 }, 503], [{ message: 'no names' }, 502],
+  ])('%j -> %i', (error, status) => {
+    expect(sentErrorStatus(error)).toBe(status)
   })
 })

@@ -1,3 +1,6 @@
+import type { StreamFrame, WireCodec } from '../canonical/codec.ts'
+import { sentErrorStatus } from './upstream-status.ts'
+
 /** Thrown when the upstream's first event is broken: the attempt failed before the first byte. */
 export class BrokenFirstEvent extends Error {
   constructor(data: string) {
@@ -7,19 +10,50 @@ export class BrokenFirstEvent extends Error {
 }
 
 /**
- * Where the first real event starts in whole SSE events from an upstream (UTF-16 offset), or undefined
- * when there is none yet. Blocks before it without a `data:` line (comments, junk that is not SSE) are
- * skipped; the first event's data must be JSON (or `[DONE]`), or the stream is broken before its first
- * byte and must not reach the client as half a frame. Only ever run on the head of a stream.
+ * Thrown when the upstream's first event is an error (relays and gateways send one after a 200): the
+ * attempt failed before the first byte, with `status`; `data` is the event's JSON, the error's body.
  */
-export function firstEventOffset(text: string): number | undefined {
+export class ErrorFirstEvent extends Error {
+  constructor(readonly status: number, readonly data: string) {
+    super(`the upstream's first event is an error (status ${status})`)
+    this.name = 'ErrorFirstEvent'
+  }
+}
+
+/**
+ * The upstream's first frame as an ErrorFirstEvent when its format's codec decodes it to an error (and
+ * nothing before it), else undefined. Passthrough and translated streams both ask this of the same
+ * frame, so both fail alike; the status is `sentErrorStatus` of the error object, where it may be.
+ */
+export function firstEventError(codec: WireCodec, frame: StreamFrame): ErrorFirstEvent | undefined {
+  let first
+  try { first = codec.stream.createDecoder().push(frame)[0] } catch { return undefined }
+  if (first?.type !== 'error') return undefined
+  let json: unknown
+  try { json = JSON.parse(frame.data) } catch {}
+  const body = (Array.isArray(json) ? json[0] : json) as { error?: unknown; response?: { error?: unknown } } | null | undefined
+  // `{error}` (chat, generateContent, messages), `{response: {error}}` (a failed response), or flat (responses' `error` event).
+  const error = [body?.error, body?.response?.error, body].find(value => value && typeof value === 'object') ?? {}
+  return new ErrorFirstEvent(sentErrorStatus(error as Record<string, unknown>), frame.data)
+}
+
+/**
+ * The first real event in whole SSE events from an upstream: where it starts (UTF-16 offset) and its
+ * frame, or undefined when there is none yet. Blocks before it without a `data:` line (comments, junk
+ * that is not SSE) are skipped; the first event's data must be JSON (or `[DONE]`), or the stream is
+ * broken before its first byte and must not reach the client as half a frame. Only ever run on the
+ * head of a stream.
+ */
+export function firstEvent(text: string): { at: number; frame: StreamFrame } | undefined {
   let start = 0
   while (start < text.length) {
     const blank = blankLineIn(text, start)
     const end = blank?.[0] ?? text.length
     const data: string[] = []
+    let event: string | undefined
     for (const line of text.slice(start, end).split(/\r\n|\n|\r/)) {
       if (line.startsWith('data:')) data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5))
+      else if (line.startsWith('event:')) event = line.slice(line.charCodeAt(6) === 32 ? 7 : 6)
     }
     if (data.length) {
       const payload = data.join('\n')
@@ -28,12 +62,15 @@ export function firstEventOffset(text: string): number | undefined {
       }
       // From its first line: line ends before it close what came before (a `\r\n` cut between chunks).
       while (text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13) start++
-      return start
+      return { at: start, frame: event === undefined ? { data: payload } : { event, data: payload } }
     }
     start = blank?.[1] ?? text.length
   }
   return undefined
 }
+
+/** Where the first real event starts (`firstEvent`), or undefined. */
+export const firstEventOffset = (text: string): number | undefined => firstEvent(text)?.at
 
 /** The first blank line in text at or after `from` (a CR/LF run holding two line ends, as in sse-bounds.ts): [start, end]. */
 function blankLineIn(text: string, from: number): [number, number] | undefined {

@@ -1,4 +1,4 @@
-import type { StreamEncoder, StreamDecoder, StreamFraming } from '../canonical/codec.ts'
+import type { StreamEncoder, StreamDecoder, StreamFrame, WireCodec } from '../canonical/codec.ts'
 import type { StreamEvent, Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel/kernel.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
@@ -6,7 +6,7 @@ import { createFrameParser } from '../framing/frames.ts'
 import { Utf8Decoder } from '../framing/utf8-decoder.ts'
 import { requestField } from './request.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
-import { firstEventOffset } from './first-event.ts'
+import { firstEvent, firstEventError } from './first-event.ts'
 import { lastEventEnd, trailingBlankLine } from '../framing/sse-bounds.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
@@ -61,9 +61,12 @@ class PassthroughTransform implements StreamTransform {
   /** Makes the format's error event should the stream fail (made then: most never do). */
   readonly #errorEncoder: (() => StreamEncoder) | undefined
   readonly #rename: { pattern: RegExp; value: string } | undefined
+  /** The format's codec (the upstream's and the client's): tells whether the first event is an error. */
+  readonly #codec: WireCodec | undefined
 
   constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
     const codec = kernel.formats.get(request.inbound)
+    this.#codec = codec
     const markers = codec?.stream.markers
     this.#tap = markers && new UsageTap(codec.stream.createDecoder(), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
     this.#errorEncoder = codec && (() => codec.stream.createEncoder({ model: request.model }))
@@ -99,18 +102,26 @@ class PassthroughTransform implements StreamTransform {
     // Only the head is decoded to find it (a whole answer can arrive in this one chunk).
     const head = events.length > headBytes ? events.subarray(0, lastEventEnd(events.subarray(0, headBytes)) || events.length) : events
     const text = head.toString('utf8')
-    const first = firstEventOffset(text)
-    if (first === 0) {
+    const first = firstEvent(text)
+    if (first?.at === 0) {
+      this.#failOnError(first.frame)
       this.primed = true
       return this.#out(events)
     }
     // Something to skip, or only comments in the head: the whole chunk as text (bytes that are not
     // UTF-8 make text offsets differ from byte offsets), as it always was.
     const whole = head === events ? text : events.toString('utf8')
-    const at = head === events ? first : firstEventOffset(whole)
-    if (at === undefined) return undefined
+    const found = head === events ? first : firstEvent(whole)
+    if (found === undefined) return undefined
+    this.#failOnError(found.frame)
     this.primed = true
-    return this.#out(Buffer.from(whole.slice(at), 'utf8'))
+    return this.#out(Buffer.from(whole.slice(found.at), 'utf8'))
+  }
+
+  /** A first event that is an error fails the attempt (throws ErrorFirstEvent), as a translated stream's does. */
+  #failOnError(frame: StreamFrame): void {
+    const error = this.#codec && firstEventError(this.#codec, frame)
+    if (error) throw error
   }
 
   /**
@@ -153,16 +164,30 @@ class TranslatingTransform implements StreamTransform {
   upstreamError: string | undefined = undefined
   delivered = 0
   #finished = false
+  /** The first frame was looked at (an error there fails the attempt: first-event.ts). */
+  #seenFirst = false
   readonly #parser: ReturnType<typeof createFrameParser>
   readonly #text = new Utf8Decoder()
 
   constructor(
-    private readonly decoder: StreamDecoder, private readonly encoder: StreamEncoder, framing?: StreamFraming,
+    /** The upstream's format. */
+    private readonly source: WireCodec,
+    private readonly decoder: StreamDecoder, private readonly encoder: StreamEncoder,
     private readonly onAnswer?: (events: StreamEvent) => void,
     /** Gives calls of grouped tools their group back (core/canonical/tool-namespaces.ts). */
     private readonly restore?: ReturnType<typeof namespaceRestorer>,
   ) {
-    this.#parser = createFrameParser(framing)
+    this.#parser = createFrameParser(source.stream.framing)
+  }
+
+  /** One upstream frame -> client text; the first, when it is an error, throws ErrorFirstEvent instead. */
+  #decode(frame: StreamFrame): string {
+    if (!this.#seenFirst) {
+      this.#seenFirst = true
+      const error = firstEventError(this.source, frame)
+      if (error) throw error
+    }
+    return this.#emit(this.decoder.push(frame))
   }
 
   #emit(events: StreamEvent[]): string {
@@ -184,14 +209,14 @@ class TranslatingTransform implements StreamTransform {
 
   push(chunk: Uint8Array): Uint8Array | undefined {
     let out = ''
-    for (const sse of this.#parser.push(this.#text.write(chunk))) out += this.#emit(this.decoder.push(sse))
+    for (const sse of this.#parser.push(this.#text.write(chunk))) out += this.#decode(sse)
     return bytes(out)
   }
 
   end(): Uint8Array | undefined {
     let out = ''
-    for (const sse of this.#parser.push(this.#text.end())) out += this.#emit(this.decoder.push(sse))
-    for (const sse of this.#parser.end()) out += this.#emit(this.decoder.push(sse))
+    for (const sse of this.#parser.push(this.#text.end())) out += this.#decode(sse)
+    for (const sse of this.#parser.end()) out += this.#decode(sse)
     if (this.decoder.terminated?.() === false) {
       // Cut before its terminal event: what came goes out, never a finish; the usage so far is kept.
       this.cut = 'the upstream stream ended before its last event'
@@ -216,7 +241,7 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   const includeUsage = (requestField(request, 'stream_options') as { include_usage?: unknown } | undefined)?.include_usage === true
   const encoder = target.stream.createEncoder({ model: request.model, sse, includeUsage })
   const onAnswer = !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined
-  return new TranslatingTransform(source.stream.createDecoder(), encoder, source.stream.framing, onAnswer, namespaceRestorer(request.canonical?.tools))
+  return new TranslatingTransform(source, source.stream.createDecoder(), encoder, onAnswer, namespaceRestorer(request.canonical?.tools))
 }
 
 /** Keeps a chat client's signed thinking once its stream finishes (core/pipeline/signature-store.ts). */

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import type { Usage } from '../canonical/types.ts'
 import type { StreamTransform } from './stream-transform.ts'
 import type { OpenAnswer, OpenAnswers } from './open-answers.ts'
+import { ErrorFirstEvent } from './first-event.ts'
 
 export { createStreamTransform } from './stream-transform.ts'
 
@@ -40,6 +41,8 @@ export class AnswerStream extends Readable {
   #primed: ((broken: string | undefined) => void) | undefined
   /** Undefined once the first whole event is in, or why the stream broke before it (the upstream is let go). */
   readonly primed: Promise<string | undefined>
+  /** Set when the stream broke because its first event was an error: the attempt fails with its status. */
+  errorFirst: ErrorFirstEvent | undefined
   /** What a drain ends (not the Readable itself: stream utilities read `end` as a Writable's). */
   readonly #entry: OpenAnswer = { end: (message, status) => this.#endNow(message, status) }
 
@@ -73,7 +76,7 @@ export class AnswerStream extends Readable {
     try {
       out = this.#transform.push(chunk)
     } catch (error) {
-      if (this.#primed) return this.#broken((error as Error).message)
+      if (this.#primed) return this.#broken((error as Error).message, error)
       // After the first byte there is no retry: tell the client in its own format and end cleanly.
       return this.#failUpstream(error as Error)
     }
@@ -111,7 +114,8 @@ export class AnswerStream extends Readable {
     this.#body.destroy()
   }
 
-  #broken(reason: string): void {
+  #broken(reason: string, cause?: unknown): void {
+    if (cause instanceof ErrorFirstEvent) this.errorFirst = cause
     const resolve = this.#primed!
     this.#primed = undefined
     this.#closed = true

@@ -20,3 +20,17 @@ export function retryAfterSeconds(header: string | string[] | undefined, now = D
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
 }
+
+/**
+ * The status of an error an upstream sent with a 200 (a whole body, a stream's first event): its code
+ * when that is an HTTP error status, 529 when it says overloaded, 429 when it says rate limit or quota
+ * (whatever field the format names it in), else 502. Each is a failed attempt, never a charged answer.
+ */
+export function sentErrorStatus(error: Record<string, unknown>): number {
+  const code = error.code
+  if (typeof code === 'number' && code >= 400 && code < 600) return code
+  const names = [error.type, code, error.status].filter(name => typeof name === 'string').join(' ')
+  if (/overload/i.test(names)) return 529
+  if (/rate.?limit|quota|resource_exhausted|too_many_requests/i.test(names)) return 429
+  return 502
+}

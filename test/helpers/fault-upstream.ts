@@ -20,12 +20,14 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * `trickle` is no fault: a whole answer, one event every 250 ms (slower in all than the idle timeout of the
  * tests, never idle that long at once), as a slow upstream sends tokens. `mixed-line-ends` is no fault either:
  * the whole answer an event per write, its line ends a mix of `\n`, `\r\n` and `\r` (valid SSE).
+ * `error-first` answers a stream with 200 and the family's error event first (`errorFirstEvents`), as
+ * relays and gateways do. A key may carry `#anything` after the fault's name: another credential, the same fault.
  */
 export type Fault =
   | 'ok' | 'braced-garbage-pre' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
   | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-429-bare' | 'status-500'
-  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post' | 'trickle' | 'mixed-line-ends'
-export const faults: Fault[] = ['mixed-line-ends', 'ok', 'braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post', 'trickle']
+  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'cut-post' | 'midframe-post' | 'trickle' | 'mixed-line-ends' | 'error-first'
+export const faults: Fault[] = ['mixed-line-ends', 'ok', 'braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'cut-post', 'midframe-post', 'trickle', 'error-first']
 
 export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
@@ -44,6 +46,17 @@ export interface FaultUpstream {
 
 export interface FaultUpstreamOptions { choose?: (key: string) => Fault }
 
+/**
+ * Each family's error as the first event of a 200 stream (the key in the message, to be masked), and the
+ * status the attempt fails with: a numeric code (compat, alpha), overloaded (beta), a rate limit (gamma).
+ */
+export const errorFirstEvents: Record<UpstreamFamily, { status: number; text: (key: string) => string }> = {
+  compat: { status: 503, text: key => `data: {"error":{"message":"upstream busy (key ${key})","type":"server_error","code":503}}\n\ndata: [DONE]\n\n` },
+  beta: { status: 529, text: key => `event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded (key ${key})"}}\n\n` },
+  gamma: { status: 429, text: key => `event: response.failed\ndata: {"type":"response.failed","sequence_number":0,"response":{"id":"resp_x","object":"response","status":"failed","error":{"code":"rate_limit_exceeded","message":"slow down (key ${key})"}}}\n\n` },
+  alpha: { status: 500, text: key => `data: {"error":{"code":500,"message":"internal (key ${key})","status":"INTERNAL"}}\n\n` },
+}
+
 const keyOf = (req: IncomingMessage) => String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, ''))
 
 /** SSE events of a complete answer, each with its blank line. */
@@ -59,7 +72,8 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks).toString('utf8')
     const key = keyOf(req)
-    const fault = options.choose?.(key) ?? (faults.includes(key as Fault) ? key as Fault : 'ok')
+    const named = key.split('#')[0]!
+    const fault = options.choose?.(key) ?? (faults.includes(named as Fault) ? named as Fault : 'ok')
     const stream = /"stream"\s*:\s*true/.test(body) || /stream/i.test(req.url ?? '')
     const record: FaultRecord = { key, fault, url: req.url ?? '', at: Date.now(), stream }
     requests.push(record)
@@ -81,6 +95,10 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
       return void res.end(JSON.stringify({ error: { message: `injected ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' }, type: 'error' }))
     }
     const type = stream ? 'text/event-stream' : 'application/json'
+    if (fault === 'error-first' && stream) {
+      res.writeHead(200, { 'content-type': type })
+      return void res.end(errorFirstEvents[family].text(key))
+    }
     if (fault === 'nonjson-pre') {
       res.writeHead(200, { 'content-type': type })
       return void res.end('<html><body>502 Bad Gateway (an HTML page from a load balancer)</body></html>')

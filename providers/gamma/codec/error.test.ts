@@ -26,6 +26,7 @@ describe('error decode', () => {
     ['same as JSON text', 429, '{"error":{"message":"Slow down","type":"requests","code":"rate_limit_exceeded"}}', { status: 429, message: 'Slow down', type: 'requests', code: 'rate_limit_exceeded' }],
     ['numeric code', 500, { error: { message: 'x', code: 500 } }, { status: 500, message: 'x', type: 'server_error', code: '500' }],
     ['a failed response', 500, { response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } }, { status: 500, message: 'boom', code: 'server_error' }],
+    ['a stream error event', 429, { type: 'error', code: 'rate_limit_exceeded', message: 'Slow down', param: null }, { status: 429, message: 'Slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' }],
     ['gateway detail', 403, { detail: 'Forbidden' }, { status: 403, message: 'Forbidden', type: 'permission_error' }],
     ['error as string', 401, { error: 'bad key' }, { status: 401, message: 'bad key', type: 'authentication_error' }],
     ['plain text', 502, 'Bad Gateway', { status: 502, message: 'Bad Gateway', type: 'server_error' }],

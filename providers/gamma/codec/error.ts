@@ -24,7 +24,9 @@ function fromJson(status: number, value: unknown, fallback: string): ProxyErrorI
   // `{error:{...}}` (API), `{response:{error}}` (a failed response), `{detail}` (some gateways), or flat.
   const nested = isObject(body.error) ? body.error : isObject(body.response) && isObject(body.response.error) ? body.response.error : body
   const message = str(nested.message) ?? str(body.error) ?? str(body.detail) ?? str(body.message) ?? fallback
-  const info: ProxyErrorInfo = { status, message, type: str(nested.type) ?? errorTypeFor(status) }
+  // A stream's flat `error` event: its `type` names the event, not the error.
+  const type = nested === body && body.type === 'error' ? undefined : str(nested.type)
+  const info: ProxyErrorInfo = { status, message, type: type ?? errorTypeFor(status) }
   const code = codeOf(nested.code)
   if (code !== undefined) info.code = code
   return info
