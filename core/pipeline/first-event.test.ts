@@ -48,16 +48,16 @@ describe('firstEventError', () => {
     ['compat', 'an error with an HTTP code', { data: '{"error":{"message":"busy","type":"server_error","code":503}}' }, 503],
     ['compat', 'a rate limit by type', { data: '{"error":{"message":"slow down","type":"rate_limit_error","code":null}}' }, 429],
     ['compat', 'insufficient quota', { data: '{"error":{"message":"pay","type":"insufficient_quota"}}' }, 429],
-    ['compat', 'a code that is no HTTP status', { data: '{"error":{"message":"x","type":"server_error","code":1234}}' }, 502],
+    ['compat', 'a code that is no HTTP status', { data: '{"error":{"message":"x","type":"server_error","code":1234}}' }, 500],
     ['compat', 'a string code', { data: '{"error":{"message":"x","code":"upstream_failed"}}' }, 502],
     ['compat', 'an answer chunk', { data: '{"id":"c","choices":[{"index":0,"delta":{"content":"error"}}]}' }, undefined],
     ['compat', '[DONE]', { data: '[DONE]' }, undefined],
     ['beta', 'overloaded', { event: 'error', data: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' }, 529],
     ['beta', 'rate limited', { event: 'error', data: '{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}' }, 429],
-    ['beta', 'an api error', { event: 'error', data: '{"type":"error","error":{"type":"api_error","message":"oops"}}' }, 502],
+    ['beta', 'an api error', { event: 'error', data: '{"type":"error","error":{"type":"api_error","message":"oops"}}' }, 500],
     ['beta', 'message_start', { event: 'message_start', data: '{"type":"message_start","message":{"id":"m","model":"x","usage":{"input_tokens":1}}}' }, undefined],
     ['beta', 'a ping', { event: 'ping', data: '{"type":"ping"}' }, undefined],
-    ['gamma', 'response.failed', { data: '{"type":"response.failed","response":{"id":"r","status":"failed","error":{"code":"server_error","message":"down"}}}' }, 502],
+    ['gamma', 'response.failed', { data: '{"type":"response.failed","response":{"id":"r","status":"failed","error":{"code":"server_error","message":"down"}}}' }, 500],
     ['gamma', 'response.failed, rate limited', { data: '{"type":"response.failed","response":{"id":"r","error":{"code":"rate_limit_exceeded","message":"slow"}}}' }, 429],
     ['gamma', 'a flat error event', { event: 'error', data: '{"type":"error","code":"rate_limit_exceeded","message":"slow","param":null}' }, 429],
     ['gamma', 'a nested error event', { data: '{"type":"error","error":{"type":"invalid_request_error","code":"overloaded","message":"busy"}}' }, 529],
@@ -78,6 +78,12 @@ describe('sentErrorStatus', () => {
     [{ code: 400 }, 400], [{ code: 599 }, 599], [{ code: 600 }, 502], [{ code: 200 }, 502], [{ code: '503' }, 502],
     [{ type: 'overloaded_error' }, 529], [{ code: 529 }, 529], [{ status: 'RESOURCE_EXHAUSTED' }, 429],
     [{ type: 'rate_limit_error', code: 503 }, 503], [{ message: 'no names' }, 502],
+    // A request the client got wrong stays its 400, an auth error another credential may fix a 401.
+    [{ type: 'invalid_request_error', message: 'prompt is too long' }, 400], [{ type: 'authentication_error' }, 401],
+    [{ type: 'permission_error' }, 403], [{ type: 'not_found_error' }, 404], [{ type: 'request_too_large' }, 413],
+    [{ type: 'api_error' }, 500], [{ type: 'server_error', code: 'server_error' }, 500], [{ code: 'invalid_api_key' }, 401],
+    [{ type: 'insufficient_quota' }, 429], [{ status: 'UNAVAILABLE' }, 503], [{ status: 'INVALID_ARGUMENT' }, 400],
+    [{ type: 'some_new_error', message: 'server overloaded' }, 502],
   ])('%j -> %i', (error, status) => {
     expect(sentErrorStatus(error)).toBe(status)
   })

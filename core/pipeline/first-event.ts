@@ -26,6 +26,8 @@ export class ErrorFirstEvent extends Error {
  * frame, so both fail alike; the status is `sentErrorStatus` of the error object, where it may be.
  */
 export function firstEventError(codec: WireCodec, frame: StreamFrame): ErrorFirstEvent | undefined {
+  // Every format's error names itself so; most first events do not, and skip the decoder.
+  if (!frame.data.includes('"error"') && !frame.data.includes('failed')) return undefined
   let first
   try { first = codec.stream.createDecoder().push(frame)[0] } catch { return undefined }
   if (first?.type !== 'error') return undefined

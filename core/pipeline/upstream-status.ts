@@ -29,8 +29,30 @@ export function retryAfterSeconds(header: string | string[] | undefined, now = D
 export function sentErrorStatus(error: Record<string, unknown>): number {
   const code = error.code
   if (typeof code === 'number' && code >= 400 && code < 600) return code
-  const names = [error.type, code, error.status].filter(name => typeof name === 'string').join(' ')
-  if (/overload/i.test(names)) return 529
-  if (/rate.?limit|quota|resource_exhausted|too_many_requests/i.test(names)) return 429
+  // The code names the error more closely than the type (a responses error: type invalid_request_error, code overloaded).
+  const names = [code, error.type, error.status].filter(name => typeof name === 'string') as string[]
+  const text = names.join(' ')
+  if (/overload/i.test(text)) return 529
+  if (/rate.?limit|quota|resource_exhausted|too_many_requests/i.test(text)) return 429
+  for (const name of names) {
+    const status = errorNames[name.toLowerCase()]
+    if (status) return status
+  }
   return 502
+}
+
+/**
+ * The error names the wire formats give (messages `type`, chat `type`/`code`, generateContent `status`)
+ * and the status each family's own API answers them with: a request the client got wrong stays its 400.
+ */
+const errorNames: Record<string, number> = {
+  invalid_request_error: 400, invalid_argument: 400, failed_precondition: 400,
+  authentication_error: 401, invalid_api_key: 401, unauthenticated: 401,
+  permission_error: 403, permission_denied: 403,
+  not_found_error: 404, not_found: 404, model_not_found: 404,
+  request_too_large: 413,
+  rate_limit_error: 429, rate_limit_exceeded: 429, insufficient_quota: 429, resource_exhausted: 429,
+  api_error: 500, server_error: 500, internal: 500,
+  unavailable: 503, deadline_exceeded: 504,
+  overloaded_error: 529,
 }
