@@ -22,3 +22,5 @@ export { messagesBudget, messagesDefaults } from '../canonical/request-rules.ts'
 export { chatSearchModel, chatSearchOptions } from '../canonical/chat-search.ts'
 /** Random hex characters for response and call ids (cheap: drawn from a cached entropy pool). */
 export { randomToken } from '../canonical/random-id.ts'
+/** A token count an upstream reported, or undefined when it is none (usage decoders read every field through it). */
+export { tokenCount } from '../canonical/token-count.ts'

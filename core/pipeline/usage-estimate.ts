@@ -1,3 +1,4 @@
+import { tokenCount } from '../canonical/token-count.ts'
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
 
@@ -25,12 +26,6 @@ export function settledUsage(promptTokens: number, reported: Usage | undefined, 
 }
 
 const countFields = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens', 'cacheCreationInputTokens', 'reasoningTokens'] as const
-
-/** A token count: a whole number from 0 up to the largest safe integer (a numeric string is read as its number). */
-function tokenCount(value: unknown): number | undefined {
-  const count = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
-  return typeof count === 'number' && Number.isSafeInteger(Math.round(count)) && count >= 0 ? Math.round(count) : undefined
-}
 
 /**
  * The reported usage as counts every reader can add up: the codecs copy the upstream's values as they

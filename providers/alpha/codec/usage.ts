@@ -1,15 +1,18 @@
 import type { Usage } from 'model-proxy'
+import { tokenCount } from 'model-proxy/kit/codec'
 
-interface UsageMetadata { promptTokenCount?: number; candidatesTokenCount?: number; totalTokenCount?: number; cachedContentTokenCount?: number; thoughtsTokenCount?: number }
+interface UsageMetadata { promptTokenCount?: unknown; candidatesTokenCount?: unknown; totalTokenCount?: unknown; cachedContentTokenCount?: unknown; thoughtsTokenCount?: unknown }
 
 /** Output counts thoughts too (reasoningTokens says how many), as the chat and responses formats do. */
 export function usageFromGenerate(raw: unknown): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined
   const u = raw as UsageMetadata
-  const thoughts = u.thoughtsTokenCount ?? 0
-  const usage: Usage = { inputTokens: u.promptTokenCount ?? 0, outputTokens: (u.candidatesTokenCount ?? 0) + thoughts }
-  if (u.totalTokenCount !== undefined) usage.totalTokens = u.totalTokenCount
-  if (u.cachedContentTokenCount) usage.cachedInputTokens = u.cachedContentTokenCount
+  const thoughts = tokenCount(u.thoughtsTokenCount) ?? 0
+  const usage: Usage = { inputTokens: tokenCount(u.promptTokenCount) ?? 0, outputTokens: (tokenCount(u.candidatesTokenCount) ?? 0) + thoughts }
+  const total = tokenCount(u.totalTokenCount)
+  const cached = tokenCount(u.cachedContentTokenCount)
+  if (total !== undefined) usage.totalTokens = total
+  if (cached) usage.cachedInputTokens = cached
   if (thoughts) usage.reasoningTokens = thoughts
   return usage
 }

@@ -1,15 +1,17 @@
 import type { Usage } from 'model-proxy'
+import { tokenCount } from 'model-proxy/kit/codec'
 
-interface MessagesUsage { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number }
+interface MessagesUsage { input_tokens?: unknown; output_tokens?: unknown; cache_read_input_tokens?: unknown; cache_creation_input_tokens?: unknown }
 
 /** Canonical input counts every prompt token: the format splits out cache reads and writes. */
 export function usageFromMessages(raw: unknown, base?: Usage): Usage | undefined {
   if (!raw || typeof raw !== 'object') return base
   const u = raw as MessagesUsage
-  const cacheRead = u.cache_read_input_tokens ?? base?.cachedInputTokens ?? 0
-  const cacheWrite = u.cache_creation_input_tokens ?? base?.cacheCreationInputTokens ?? 0
-  const input = u.input_tokens !== undefined ? u.input_tokens + cacheRead + cacheWrite : base?.inputTokens ?? 0
-  const usage: Usage = { inputTokens: input, outputTokens: u.output_tokens ?? base?.outputTokens ?? 0 }
+  const cacheRead = tokenCount(u.cache_read_input_tokens) ?? base?.cachedInputTokens ?? 0
+  const cacheWrite = tokenCount(u.cache_creation_input_tokens) ?? base?.cacheCreationInputTokens ?? 0
+  const prompt = tokenCount(u.input_tokens)
+  const input = prompt !== undefined ? prompt + cacheRead + cacheWrite : base?.inputTokens ?? 0
+  const usage: Usage = { inputTokens: input, outputTokens: tokenCount(u.output_tokens) ?? base?.outputTokens ?? 0 }
   if (cacheRead) usage.cachedInputTokens = cacheRead
   if (cacheWrite) usage.cacheCreationInputTokens = cacheWrite
   return usage

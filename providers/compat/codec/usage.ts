@@ -1,19 +1,22 @@
 import type { Usage } from 'model-proxy'
+import { tokenCount } from 'model-proxy/kit/codec'
 
 interface ChatUsage {
-  prompt_tokens?: number
-  completion_tokens?: number
-  total_tokens?: number
-  prompt_tokens_details?: { cached_tokens?: number }
-  completion_tokens_details?: { reasoning_tokens?: number }
+  prompt_tokens?: unknown
+  completion_tokens?: unknown
+  total_tokens?: unknown
+  prompt_tokens_details?: { cached_tokens?: unknown } | null
+  completion_tokens_details?: { reasoning_tokens?: unknown } | null
 }
 
 export function usageFromChat(raw: unknown): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined
   const usage = raw as ChatUsage
-  const out: Usage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0, totalTokens: usage.total_tokens }
-  if (usage.prompt_tokens_details?.cached_tokens) out.cachedInputTokens = usage.prompt_tokens_details.cached_tokens
-  if (usage.completion_tokens_details?.reasoning_tokens) out.reasoningTokens = usage.completion_tokens_details.reasoning_tokens
+  const out: Usage = { inputTokens: tokenCount(usage.prompt_tokens) ?? 0, outputTokens: tokenCount(usage.completion_tokens) ?? 0, totalTokens: tokenCount(usage.total_tokens) }
+  const cached = tokenCount(usage.prompt_tokens_details?.cached_tokens)
+  const reasoning = tokenCount(usage.completion_tokens_details?.reasoning_tokens)
+  if (cached) out.cachedInputTokens = cached
+  if (reasoning) out.reasoningTokens = reasoning
   return out
 }
 
