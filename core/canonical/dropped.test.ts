@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { WireFormat } from './codec.ts'
 import type { CanonicalRequest } from './types.ts'
-import { droppedFields } from './dropped.ts'
+import { droppedFields, droppedHeaderValue, headerSafeName } from './dropped.ts'
 
 const base: CanonicalRequest = { model: 'm', messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], stream: false }
 
@@ -35,5 +35,21 @@ describe('droppedFields', () => {
   it('adapted fields follow, in the client\'s words', () => {
     expect(droppedFields(base, 'chat', 'messages', ['reasoning', 'topP'])).toEqual(['reasoning_effort', 'top_p'])
     expect(droppedFields(base, 'generate', 'chat', ['stop'])).toEqual(['generationConfig.stopSequences'])
+  })
+})
+
+describe('droppedHeaderValue', () => {
+  it('joins the names as they are when they fit', () => {
+    expect(droppedHeaderValue(['top_k', 'stop_sequences'])).toBe('top_k,stop_sequences')
+  })
+
+  it('cuts a long name (an unknown role of 5,000 letters) and a long list, so the answer\'s headers stay readable', () => {
+    const long = droppedHeaderValue([headerSafeName(`role:${'é'.repeat(5000)}`)])
+    expect(long.length).toBeLessThan(200)
+    expect(long.endsWith('...')).toBe(true)
+    const many = droppedHeaderValue(Array.from({ length: 1000 }, (_, i) => `unknown_field_${i}`))
+    expect(many.length).toBeLessThanOrEqual(2048)
+    expect(many).toMatch(/^unknown_field_0,unknown_field_1,.*,\.\.\.\(\d+ more\)$/)
+    expect(Number(/\((\d+) more\)$/.exec(many)![1]) + many.split(',').length - 1).toBe(1000)
   })
 })

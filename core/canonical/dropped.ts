@@ -91,3 +91,22 @@ export function droppedFields(request: CanonicalRequest, client: WireFormat, ups
 export function headerSafeName(name: string): string {
   return /^[\x20-\x2b\x2d-\x7e]*$/.test(name) ? name : name.replace(/[^\x20-\x2b\x2d-\x7e]/g, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
+
+/** The header's room: clients refuse a whole answer whose headers pass 16 KB (Node's and undici's default). */
+const headerBytes = 2048
+const nameChars = 128
+
+/**
+ * The `x-proxy-dropped` value: the names joined, each cut to `nameChars` and the list to `headerBytes`
+ * (unknown keys and roles are the client's own words, of any length or number), the rest counted.
+ */
+export function droppedHeaderValue(names: readonly string[]): string {
+  let value = ''
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!.length > nameChars ? `${names[i]!.slice(0, nameChars)}...` : names[i]!
+    const rest = names.length - i - 1
+    if (value.length + name.length + 1 > headerBytes - (rest ? 16 : 0)) return `${value},...(${names.length - i} more)`
+    value = value ? `${value},${name}` : name
+  }
+  return value
+}

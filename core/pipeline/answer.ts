@@ -13,6 +13,7 @@ import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
 import { answerObject, errorAnswerStatus, usageOfAnswer } from './answer-usage.ts'
 import { statusFailure } from './exchange.ts'
 import { scrubSecrets } from '../provider/credential.ts'
+import { droppedHeaderValue } from '../canonical/dropped.ts'
 
 /** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
 export const droppedHeader = 'x-proxy-dropped'
@@ -96,7 +97,7 @@ function responseContext({ request, candidate }: Attempt, reply: Reply<'buffered
 }
 
 /** What the translation could not carry is said in the answer (docs/clients.md). */
-const droppedHeaders = (request: Attempt['request']): Record<string, string> => request.dropped?.length ? { [droppedHeader]: request.dropped.join(',') } : {}
+const droppedHeaders = (request: Attempt['request']): Record<string, string> => request.dropped?.length ? { [droppedHeader]: droppedHeaderValue(request.dropped) } : {}
 
 async function respondWhole(attempt: Attempt, ctx: ResponseContext, body: string): Promise<AttemptOutcome> {
   ctx.answerText = body
