@@ -5,6 +5,7 @@ import { authorizeClient } from './client-access.ts'
 import { bodyTooLarge, ProxyError } from '../errors/proxy-error.ts'
 import { ClientBody, parseJsonObject } from '../json/index.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
+import { decodeBody } from './body-encoding.ts'
 
 export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
 export { ClientBody } from '../json/index.ts'
@@ -47,7 +48,8 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
   const declared = Number(event.req.headers.get('content-length') ?? Number.NaN)
   // On Node the IncomingMessage itself: srvx's web stream around it costs more than the parse.
   const nodeRequest = (event.req as { runtime?: { node?: { req?: NodeBody } } }).runtime?.node?.req
-  if (nodeRequest && !nodeRequest.readableEnded && !nodeRequest.destroyed) return (await readNodeBody(nodeRequest, limit, declared)) ?? empty
+  const encoding = event.req.headers.get('content-encoding')
+  if (nodeRequest && !nodeRequest.readableEnded && !nodeRequest.destroyed) return decodeBody((await readNodeBody(nodeRequest, limit, declared)) ?? empty, encoding, limit)
   const source = event.req.body as unknown as AsyncIterable<Uint8Array> | null
   if (!source) return empty
   const chunks: Uint8Array[] = []
@@ -57,7 +59,7 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
     if (size <= limit && !(declared > limit)) chunks.push(chunk)
   }
   if (size > limit || declared > limit) throw bodyTooLarge(limit)
-  return Buffer.concat(chunks)
+  return decodeBody(Buffer.concat(chunks), encoding, limit)
 }
 
 const empty = Buffer.alloc(0)
