@@ -85,12 +85,14 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   }
   const tools: ToolDef[] = []
   const otherTools: Raw[] = []
-  for (const tool of Array.isArray(raw.tools) ? raw.tools : []) {
+  for (const [i, tool] of (Array.isArray(raw.tools) ? raw.tools : []).entries()) {
     const declarations = pick(tool, 'functionDeclarations', 'function_declarations')
     const search = obj(pick(tool, 'googleSearch', 'google_search'))
     if (search && Object.keys(tool).length === 1) { request.webSearch = {}; continue }
     if (!Array.isArray(declarations)) { otherTools.push(tool); continue }
-    for (const d of declarations) {
+    for (const [j, d] of declarations.entries()) {
+      // The API refuses a declaration that is no object (null, a string) with its 400 as well.
+      if (!obj(d)) throw new RequestValidationError(`tools[${i}].functionDeclarations[${j}] must be an object`, `tools[${i}].functionDeclarations[${j}]`)
       const parameters = obj(pick(d, 'parametersJsonSchema', 'parameters_json_schema')) ?? (obj(d.parameters) && schemaFromGemini(d.parameters))
       tools.push({ name: String(d.name), ...(typeof d.description === 'string' && { description: d.description }), ...(parameters && { parameters }) })
     }

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import { RequestValidationError } from 'model-proxy'
+import { decodeGenerateRequest } from './request-decode.ts'
+
+const body = (tools: unknown) => ({ model: 'm', contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools })
+
+describe('decodeGenerateRequest: function declarations', () => {
+  it.each([null, 'f', 42, [{ name: 'f' }]])('a declaration that is no object (%j) is the client\'s 400, not a TypeError (a 500)', (declaration) => {
+    const decode = () => decodeGenerateRequest(body([{ functionDeclarations: [{ name: 'ok' }, declaration] }]))
+    expect(decode).toThrow(RequestValidationError)
+    expect(decode).toThrow('tools[0].functionDeclarations[1] must be an object')
+  })
+
+  it('object declarations still decode, in either spelling', () => {
+    const request = decodeGenerateRequest(body([{ functionDeclarations: [{ name: 'a', description: 'd' }] }, { function_declarations: [{ name: 'b' }] }]))
+    expect(request.tools).toEqual([{ name: 'a', description: 'd' }, { name: 'b' }])
+  })
+})
