@@ -26,6 +26,8 @@ export interface ProxyErrorInfo {
   /** OpenAI-style type (`invalid_request_error`, `authentication_error`, `rate_limit_error`, `api_error`...). */
   type?: string
   code?: string
+  /** The request field at fault (`input[3].role`), for the formats whose errors name one (chat, responses). */
+  param?: string
 }
 
 /** Stateful per request: feed upstream frames in (as the codec's `stream.framing` cuts them), get canonical events out. */

@@ -10,7 +10,8 @@ export function toErrorInfo(error: unknown): ProxyErrorInfo {
   if (error instanceof ProxyError) return error.info
   if (error instanceof RequestValidationError) {
     const { param, message } = error
-    return { status: 400, message, type: 'invalid_request_error', code: param ? `invalid_${param.replace(/\W+/g, '_')}` : undefined }
+    // OpenAI's own code for a field with a bad value, and the field by its path.
+    return { status: 400, message, type: 'invalid_request_error', ...(param && { code: 'invalid_value', param }) }
   }
   const status = (error as { status?: number, statusCode?: number })?.statusCode ?? (error as { status?: number })?.status
   if (status === 413) return { status, message: 'request body too large', type: errorTypeFor(413) }

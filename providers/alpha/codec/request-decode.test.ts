@@ -11,6 +11,12 @@ describe('decodeGenerateRequest: function declarations', () => {
     expect(decode).toThrow('tools[0].functionDeclarations[1] must be an object')
   })
 
+  it.each([{}, { name: '' }, { name: 7 }, { name: null, description: 'd' }])('a declaration without a name (%j) is the client\'s 400, as the API gives (it went upstream as "undefined")', (declaration) => {
+    const decode = () => decodeGenerateRequest(body([{ functionDeclarations: [declaration] }]))
+    expect(decode).toThrow(RequestValidationError)
+    expect(decode).toThrow('tools[0].functionDeclarations[0].name: name cannot be empty')
+  })
+
   it('object declarations still decode, in either spelling', () => {
     const request = decodeGenerateRequest(body([{ functionDeclarations: [{ name: 'a', description: 'd' }] }, { function_declarations: [{ name: 'b' }] }]))
     expect(request.tools).toEqual([{ name: 'a', description: 'd' }, { name: 'b' }])

@@ -93,8 +93,10 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
     for (const [j, d] of declarations.entries()) {
       // The API refuses a declaration that is no object (null, a string) with its 400 as well.
       if (!obj(d)) throw new RequestValidationError(`tools[${i}].functionDeclarations[${j}] must be an object`, `tools[${i}].functionDeclarations[${j}]`)
+      // A declaration needs its name (the API's 400 too): otherwise it went upstream as "undefined".
+      if (typeof d.name !== 'string' || !d.name) throw new RequestValidationError(`tools[${i}].functionDeclarations[${j}].name: name cannot be empty`, `tools[${i}].functionDeclarations[${j}].name`)
       const parameters = obj(pick(d, 'parametersJsonSchema', 'parameters_json_schema')) ?? (obj(d.parameters) && schemaFromGemini(d.parameters))
-      tools.push({ name: String(d.name), ...(typeof d.description === 'string' && { description: d.description }), ...(parameters && { parameters }) })
+      tools.push({ name: d.name, ...(typeof d.description === 'string' && { description: d.description }), ...(parameters && { parameters }) })
     }
   }
   if (tools.length) request.tools = tools

@@ -3,7 +3,7 @@ import { errorTypeFor } from 'model-proxy/kit/errors'
 
 /** The spec's client error body. */
 export function encodeChatError(error: ProxyErrorInfo): Record<string, unknown> {
-  return { error: { message: error.message, type: error.type ?? errorTypeFor(error.status), code: error.code ?? null } }
+  return { error: { message: error.message, type: error.type ?? errorTypeFor(error.status), param: error.param ?? null, code: error.code ?? null } }
 }
 
 const typeStatus: Record<string, number> = {

@@ -4,7 +4,7 @@ import { isObject, num, str, type Json } from './guards.ts'
 
 /** `{error: {message, type, code, param}}`, typed by status as OpenAI does when no type is known. */
 export function encodeError(error: ProxyErrorInfo): Json {
-  return { error: { message: error.message, type: error.type ?? errorTypeFor(error.status), code: error.code ?? null, param: null } }
+  return { error: { message: error.message, type: error.type ?? errorTypeFor(error.status), code: error.code ?? null, param: error.param ?? null } }
 }
 
 /** HTTP status for an error code met inside a stream (`error` event, `response.failed`), where no status exists. */
