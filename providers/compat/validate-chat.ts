@@ -28,7 +28,7 @@ export function validateChatRequest(body: Record<string, unknown>): void {
     // Any role name passes: a compatible upstream may define its own, and the decoder skips the ones other formats lack.
     const message = messages[i] as { role?: unknown } | null
     if (!message || typeof message !== 'object' || !isRoleName(message.role)) {
-      throw new RequestValidationError(`messages[${i}].role must be one of system, user, assistant, tool`, `messages[${i}].role`)
+      throw new RequestValidationError(message && typeof message === 'object' ? `messages[${i}].role must be a role name (system, user, assistant, tool, ...)` : `messages[${i}] must be an object with a role`, `messages[${i}].role`)
     }
   }
   range(body, 'temperature', 0, 2)
