@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { useAgentLab, type AgentRun, type RunPlace } from './lab/agent-lab.ts'
-import { clientBin, skipWithoutAgents } from './lab/clients.ts'
+import { clientBin, clientVersion, skipWithoutAgents } from './lab/clients.ts'
 
 skipWithoutAgents()
 
@@ -23,6 +23,16 @@ const answered = (run: AgentRun) => run.stdout.includes('The tool said:') && run
 /** The tool names each model request offered (what the mock model could call). */
 const offered = (run: AgentRun) => JSON.stringify(run.upstream(family).map(body => body.tools?.map((tool: { name?: string; function?: { name: string } }) => tool.function?.name ?? tool.name)))
 const gatewayCalls = (run: AgentRun) => run.calls.filter(call => call.path === '/mcp' && call.body.includes('"tools/call"'))
+
+/** opencode installs its plugin package in the background unless its config folder lists it as installed (opencode.test.ts). */
+function opencodePluginInstalled(): Record<string, string> {
+  const dependencies = { '@opencode-ai/plugin': clientVersion('opencode') }
+  return {
+    '.config/opencode/package.json': JSON.stringify({ dependencies }),
+    '.config/opencode/package-lock.json': JSON.stringify({ packages: { '': { dependencies } } }),
+    '.config/opencode/node_modules/.keep': '',
+  }
+}
 
 const memoryDir = mkdtempSync(join(tmpdir(), 'lab-memory-'))
 afterAll(() => rmSync(memoryDir, { recursive: true, force: true }))
@@ -77,6 +87,52 @@ describe.concurrent('[lab] coding agents with the proxy\'s /mcp', () => {
     }))
     expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
     expect(gatewayCalls(run).length).toBe(1)
+    expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)
+    expect(run.outside).toEqual([])
+  })
+
+  it('Qwen Code (mcpServers in settings.json, httpUrl with headers)', { timeout: 180_000 }, async () => {
+    const run = await lab.run(family, place => ({
+      bin: clientBin('qwen'),
+      // Qwen Code keeps MCP tools deferred (tool_search / tool_call) even when it preloads its own: the model calls it through tool_call.
+      args: ['--auth-type', 'openai', '--model', place.model, '-p', `(${place.nonce}) call tool_call with {"name":"mcp__proxy__${tool}","arguments":{"query":"proxy"}}`, '--output-format', 'json'],
+      env: { OPENAI_BASE_URL: `${place.url}/v1`, OPENAI_API_KEY: place.key, OPENAI_MODEL: place.model },
+      home: {
+        '.qwen/settings.json': JSON.stringify({
+          security: { auth: { selectedType: 'openai' } },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          general: { disableAutoUpdate: true, disableUpdateNag: true },
+          mcpServers: { proxy: { httpUrl: `${place.url}/mcp`, headers: { Authorization: `Bearer ${place.key}` }, trust: true } },
+        }),
+      },
+    }))
+    expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
+    expect(run.calls.filter(call => call.path === '/mcp' && call.status >= 400).map(call => `${call.status} ${call.body.slice(0, 80)}`)).toEqual([])
+    expect(gatewayCalls(run).length).toBe(1)
+    expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)
+    expect(run.outside).toEqual([])
+  })
+
+  it('opencode (mcp in opencode.json, a remote server with headers)', { timeout: 180_000 }, async () => {
+    const run = await lab.run(family, place => ({
+      bin: clientBin('opencode'),
+      args: ['run', '--model', `proxy/${place.model}`, ...prompt(place).split(' ')],
+      env: { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_DEFAULT_PLUGINS: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' },
+      home: {
+        '.config/opencode/opencode.json': JSON.stringify({
+          $schema: 'https://opencode.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          provider: { proxy: { npm: '@ai-sdk/openai-compatible', name: 'model proxy', options: { baseURL: `${place.url}/v1`, apiKey: place.key }, models: { [place.model]: { name: place.model } } } },
+          mcp: { proxy: { type: 'remote', url: `${place.url}/mcp`, headers: { Authorization: `Bearer ${place.key}` }, enabled: true } },
+        }),
+        ...opencodePluginInstalled(),
+      },
+    }))
+    expect(run.code, run.stderr.slice(-1500) + run.stdout.slice(-1500)).toBe(0)
+    expect(run.calls.filter(call => call.path === '/mcp' && call.status >= 400).map(call => `${call.status} ${call.body.slice(0, 80)}`)).toEqual([])
+    expect(gatewayCalls(run).length, offered(run) + run.stdout.slice(-1500)).toBe(1)
     expect(answered(run), offered(run) + run.stdout.slice(-800)).toBe(true)
     expect(run.outside).toEqual([])
   })
