@@ -143,9 +143,8 @@ export class Gateway {
       releaseKey = await slots.acquire(signal)
       releaseServer = await server.slots.acquire(signal)
       const client = server.connected()
-      const result = await client.callTool({ name: split.name, arguments: args }, undefined, {
-        signal, timeout: timeoutMs, onprogress: context.onprogress, resetTimeoutOnProgress: false,
-      }) as CallToolResult
+      const tool = server.lists.tools.find(listed => listed.name === split.name)
+      const result = await client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool })
       const bytes = Buffer.byteLength(JSON.stringify(result))
       const max = this.settings['max-result-kb'] * 1024
       if (bytes > max) {
@@ -187,7 +186,7 @@ export class Gateway {
     const split = ref.type === 'ref/prompt' ? splitName(ref.name ?? '') : splitUri(ref.uri ?? '')
     const server = this.serverFor(access, split?.server, `${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.name ?? ref.uri}`)
     const own = ref.type === 'ref/prompt' ? { type: 'ref/prompt' as const, name: (split as { name: string }).name } : { type: 'ref/resource' as const, uri: (split as { uri: string }).uri }
-    if (!server.connected().getServerCapabilities()?.completions) return { completion: { values: [], hasMore: false } }
+    if (!server.connected().capabilities()?.completions) return { completion: { values: [], hasMore: false } }
     return this.bounded(server, signal, (client, options) => client.complete({ ...params, ref: own }, options))
   }
 

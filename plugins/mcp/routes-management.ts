@@ -54,6 +54,8 @@ export function addMcpManagementRoutes(kernel: ProxyKernel, guard: Guard, gatewa
     failures: server.failures,
     nextRetryAt: server.nextRetryAt,
     pid: server.pid,
+    // The stateless revision it speaks (2026-07-28), or undefined for a 2025-era handshake.
+    protocolVersion: server.protocolVersion,
     tools: server.lists.tools.length,
     resources: server.lists.resources.length,
     prompts: server.lists.prompts.length,

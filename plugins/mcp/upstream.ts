@@ -1,19 +1,14 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import {
-  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
-  type Prompt, type Resource, type ResourceTemplate, type Tool,
-} from '@modelcontextprotocol/sdk/types.js'
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
 import { isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
+import { connectLegacy, connectNegotiated, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
 
 export type ServerState = 'starting' | 'up' | 'down'
-export type ListKind = 'tools' | 'resources' | 'prompts'
+export type { ListKind } from './upstream-client.ts'
 
 /** What the gateway knows of one configured server's lists, fetched on connect and on each list-changed notice. */
 export interface ServerLists {
@@ -48,7 +43,7 @@ export class UpstreamServer {
   nextRetryAt?: number
   lists: ServerLists = { tools: [], resources: [], templates: [], prompts: [] }
   readonly slots: Semaphore
-  private client?: Client
+  private client?: UpstreamClient
   private stdio?: StdioClientTransport
   private retryTimer?: NodeJS.Timeout
   private pingTimer?: NodeJS.Timeout
@@ -67,8 +62,11 @@ export class UpstreamServer {
   /** A local server's process id while it runs. */
   get pid(): number | undefined { return this.stdio?.pid ?? undefined }
 
+  /** The revision the server speaks, once connected (undefined: a 2025-era handshake). */
+  get protocolVersion(): string | undefined { return this.client?.protocolVersion }
+
   /** The connected client, or an error saying why there is none. */
-  connected(): Client {
+  connected(): UpstreamClient {
     if (this.state !== 'up' || !this.client) throw new Error(`MCP server ${this.name} is unavailable${this.error ? `: ${this.error}` : ''}`)
     return this.client
   }
@@ -77,7 +75,8 @@ export class UpstreamServer {
     void this.connect()
   }
 
-  private transport(): Transport {
+  /** Connects in the way the config names: a command (stdio) or the legacy SSE transport with the 2025 handshake, Streamable HTTP negotiating. */
+  private open(events: ClientEvents): Promise<UpstreamClient> {
     const config = this.config
     if (isStdio(config)) {
       const transport = new StdioClientTransport({
@@ -86,34 +85,33 @@ export class UpstreamServer {
       })
       transport.stderr?.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000) })
       this.stdio = transport
-      return transport
+      return connectLegacy(transport, events, connectTimeoutMs)
     }
     const headers: Record<string, string> = { ...config.headers }
     if (config['bearer-token']) headers.authorization = `Bearer ${config['bearer-token']}`
     const url = new URL(config.url)
     const authorized = (base: typeof fetch) => this.oauth ? withOAuth(this.oauth, base) : base
+    if (config.transport !== 'sse') return connectNegotiated(url, { headers, fetch: authorized(fetch) }, events, connectTimeoutMs)
     const withHeaders: typeof fetch = (input, init) => {
       const merged = new Headers(init?.headers)
       for (const [name, value] of Object.entries(headers)) merged.set(name, value)
       return fetch(input, { ...init, headers: merged })
     }
-    return config.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit: { headers }, fetch: authorized(fetch), eventSourceInit: { fetch: authorized(withHeaders) } })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: authorized(fetch) })
+    return connectLegacy(new SSEClientTransport(url, { requestInit: { headers }, fetch: authorized(fetch), eventSourceInit: { fetch: authorized(withHeaders) } }), events, connectTimeoutMs)
   }
 
   private async connect(): Promise<void> {
     if (this.closed) return
     // The last failure stays readable while it starts again.
     this.setState('starting', this.error)
-    const client = new Client({ name: 'model-proxy-mcp-gateway', version: '1' }, { capabilities: {} })
-    client.onclose = () => { if (this.client === client) this.fail(new Error(this.exitReason('the connection closed'))) }
-    client.onerror = error => this.events.warn(`MCP server ${this.name}: ${error.message}`)
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refresh('tools'))
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refresh('resources'))
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refresh('prompts'))
+    let client: UpstreamClient | undefined
+    const events: ClientEvents = {
+      closed: () => { if (client && this.client === client) this.fail(new Error(this.exitReason('the connection closed'))) },
+      error: error => this.events.warn(`MCP server ${this.name}: ${error.message}`),
+      changed: kind => { if (client && this.client === client) void this.refresh(kind) },
+    }
     try {
-      await client.connect(this.transport(), { timeout: connectTimeoutMs })
+      client = await this.open(events)
       if (this.closed) return void client.close().catch(() => {})
       this.client = client
       await Promise.all((['tools', 'resources', 'prompts'] as const).map(kind => this.fetchList(kind)))
@@ -124,8 +122,8 @@ export class UpstreamServer {
       this.pingTimer = setInterval(() => void this.ping(), pingEveryMs)
       this.pingTimer.unref()
     } catch (error) {
-      if (this.client === client) this.client = undefined
-      void client.close().catch(() => {})
+      if (client && this.client === client) this.client = undefined
+      void client?.close().catch(() => {})
       this.fail(new Error(this.exitReason((error as Error).message)))
     }
   }
@@ -165,7 +163,7 @@ export class UpstreamServer {
     const client = this.client
     if (!client) return
     try {
-      await client.ping({ timeout: 10_000 })
+      await client.ping(10_000)
     } catch (error) {
       if (this.client === client) this.fail(new Error(`no answer to ping: ${(error as Error).message}`))
     }
@@ -182,13 +180,13 @@ export class UpstreamServer {
 
   private async fetchList(kind: ListKind): Promise<void> {
     const client = this.client
-    const capabilities = client?.getServerCapabilities()
+    const capabilities = client?.capabilities()
     if (!client || !capabilities?.[kind]) return
-    if (kind === 'tools') this.lists.tools = await pages(cursor => client.listTools({ cursor }), page => page.tools)
-    if (kind === 'prompts') this.lists.prompts = await pages(cursor => client.listPrompts({ cursor }), page => page.prompts)
+    if (kind === 'tools') this.lists.tools = await pages(cursor => client.tools(cursor))
+    if (kind === 'prompts') this.lists.prompts = await pages(cursor => client.prompts(cursor))
     if (kind === 'resources') {
-      this.lists.resources = await pages(cursor => client.listResources({ cursor }), page => page.resources)
-      this.lists.templates = await pages(cursor => client.listResourceTemplates({ cursor }), page => page.resourceTemplates).catch(() => [])
+      this.lists.resources = await pages(cursor => client.resources(cursor))
+      this.lists.templates = await pages(cursor => client.templates(cursor)).catch(() => [])
     }
   }
 
@@ -214,12 +212,12 @@ export class UpstreamServer {
 }
 
 /** Every page of a paginated list (bounded: a server that pages forever stops at 100 pages). */
-async function pages<P extends { nextCursor?: string }, T>(fetchPage: (cursor?: string) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+async function pages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
   const all: T[] = []
   let cursor: string | undefined
   for (let i = 0; i < 100; i++) {
     const page = await fetchPage(cursor)
-    all.push(...items(page))
+    all.push(...page.items)
     cursor = page.nextCursor
     if (!cursor) break
   }
