@@ -171,6 +171,20 @@ describe('usage tap', () => {
     }
   })
 
+  it('chat, usage not asked: a usage-only chunk after [DONE] is no part of the answer, as the plain parser finds; before it, it counts', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 12 }), (n, after, cuts) => {
+      const events = streams.chat!.events(n)
+      const usage = events.splice(events.findIndex(event => event.includes('"choices":[]')), 1)[0]!
+      events.splice(after ? events.length : events.length - 1, 0, usage)
+      const whole = events.join('')
+      const bytes = Buffer.from(whole)
+      const result = passThrough('chat', bytes, cuts.map(cut => cut % bytes.length), {})
+      expect(result.text).toBe(events.filter(event => event !== usage).join(''))
+      expect(result.usage).toEqual(decodedUsage(chatCodec, whole))
+      expect(result.usage?.inputTokens ?? 0).toBe(after ? 0 : 900)
+    }), { numRuns: 200 })
+  })
+
   it('chat, usage not asked: any chunking, brackets in the text included, drops only the usage-only chunk', () => {
     const bracketed = fc.constantFrom('[]', '[ ]', ']', '[', 'a[i]', '"choices":[]', 'x')
     fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.array(bracketed, { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 12 }), (n, pieces, cuts) => {

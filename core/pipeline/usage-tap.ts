@@ -118,6 +118,7 @@ const fillerBytes = 64
 const maxTailBuffers = 512
 /** An event that is no marker's: a comment (no data) or a ping. */
 const isPing = anyOf(['"type":"ping"', '"type": "ping"'])
+const isDone = anyOf(['data: [DONE]', 'data:[DONE]'])
 
 /**
  * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
@@ -138,6 +139,8 @@ export class UsageTap {
   readonly #read = new Set<string>()
   /** The last event buffers, oldest first, with their number in the stream. */
   #tail: Array<{ buffer: Buffer; id: number }> = []
+  /** Usage-only frames taken out for a client that did not ask for them, read at the end unless they came after `[DONE]`. */
+  #usageOnly: Array<{ id: number; at: number; frame: StreamFrame }> = []
   #buffers = 0
   usage: Usage | undefined
   /** An error event the upstream sent (it reaches the client as it came). */
@@ -174,7 +177,7 @@ export class UsageTap {
       this.#read.add(`${id}:${start}`)
       this.#decodeText(events, [start, end, from])
     }
-    if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events)
+    if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events, id)
     if (events.length) {
       this.#tail.push({ buffer: events, id })
       if (this.#tail.length > tailBuffers * 2) this.#tail = this.#tail.slice(this.#keptFrom())
@@ -197,6 +200,7 @@ export class UsageTap {
     let lastSeen = false
     let looked = 0
     let skipped = 0
+    let done: { id: number; at: number } | undefined
     for (let b = this.#tail.length - 1; b >= 0 && looked < endEvents; b--) {
       const { buffer, id } = this.#tail[b]!
       for (let after = buffer.length; after > 0 && looked < endEvents;) {
@@ -204,6 +208,7 @@ export class UsageTap {
         after = span[0]
         if (this.#read.has(`${id}:${span[0]}`)) { looked++; continue }
         const text = buffer.toString('latin1', span[0], span[1])
+        if (isDone(text)) done = { id, at: span[0] }
         const eager = this.#eager(text)
         // Comments and pings are no event of the stream's end: they neither count nor hide one.
         if (!eager && (!text.includes('data:') || isPing(text)) && !this.#last(text) && ++skipped <= maxTailBuffers) continue
@@ -217,21 +222,25 @@ export class UsageTap {
       }
     }
     this.#tail = []
+    // A usage-only frame after `[DONE]` is no part of the answer, as the decoder reading every frame finds. In
+    // one buffer `at` is where the frame was before it was taken out: `[DONE]` right after it now starts there.
+    for (const { id, at, frame } of this.#usageOnly) if (!done || id < done.id || (id === done.id && at <= done.at)) this.#decode(frame)
+    this.#usageOnly = []
     for (const [buffer, span] of found) this.#decodeText(buffer, span)
     if (last) this.#decodeText(last[0], last[1])
     for (const event of this.#decoder.end()) if (event.type === 'finish' && event.usage) this.usage = event.usage
   }
 
-  #withoutUsageOnly(events: Buffer): Buffer {
+  #withoutUsageOnly(events: Buffer, id: number): Buffer {
     // Nearly every buffer holds no empty list at all: a byte search, not three events as text.
     if (!hasEmptyList(events)) return events
     let dropped: Span[] | undefined
     for (const span of lastSpans(events, usageOnlyEvents)) {
       if (!emptyChoices(events.toString('latin1', span[0], span[1]))) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
-      // Read now: it never reaches the kept tail.
+      // Kept aside: it never reaches the kept tail.
       if (frame && this.#dropUsageOnly!(frame)) {
-        this.#decode(frame)
+        this.#usageOnly.push({ id, at: span[0], frame })
         ;(dropped ??= []).push(span)
       }
     }
