@@ -20,14 +20,17 @@ export class ErrorFirstEvent extends Error {
   }
 }
 
+const namesError = /"error"\s*:\s*(?!null)|"type"\s*:\s*"error"|failed/
+
 /**
  * The upstream's first frame as an ErrorFirstEvent when its format's codec decodes it to an error (and
  * nothing before it), else undefined. Passthrough and translated streams both ask this of the same
  * frame, so both fail alike; the status is `sentErrorStatus` of the error object, where it may be.
  */
 export function firstEventError(codec: WireCodec, frame: StreamFrame): ErrorFirstEvent | undefined {
-  // Every format's error names itself so; most first events do not, and skip the decoder.
-  if (!frame.data.includes('"error"') && !frame.data.includes('failed')) return undefined
+  // Every format's error names itself so; most first events do not (a created response's `"error":null`
+  // neither), and skip the decoder.
+  if (!namesError.test(frame.data)) return undefined
   let first
   try { first = codec.stream.createDecoder().push(frame)[0] } catch { return undefined }
   if (first?.type !== 'error') return undefined
