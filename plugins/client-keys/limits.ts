@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { Fleet } from 'model-proxy/kit/fleet'
 import { LocalLimits } from './limits-local.ts'
 import { commitScript, limitKeys, readScript, reserveScript, settlementDoneKey } from './redis-scripts.ts'
@@ -25,12 +26,20 @@ export class KeyLimits {
   readonly local = new LocalLimits()
   private pending: Pending[] = []
   private seq = 0
+  /**
+   * What this process's reservation and settlement ids start with: the instance id is stable across
+   * restarts, and the sequence starts over, so without a per-run part a restarted instance would reuse
+   * the ids whose settlement markers Redis still keeps, and its settlements would be dropped as replays.
+   */
+  private readonly run: string
   /** The reconciliation running now: the store's "up" event and the retry timer share it. */
   private reconciling: Promise<void> | undefined
   /** Epoch ms since limits are counted per instance because Redis is away; undefined while shared. */
   localSince?: number
 
-  constructor(private fleet: Fleet, private events: { down(error: unknown): void; up(written: number): void }) {}
+  constructor(private fleet: Fleet, private events: { down(error: unknown): void; up(written: number): void }) {
+    this.run = `${fleet.instanceId}.${randomBytes(6).toString('hex')}`
+  }
 
   private keys(name: string, window: number, periods: string[]): string[] {
     return limitKeys(name => this.fleet.key(name), name, window, periods)
@@ -55,7 +64,7 @@ export class KeyLimits {
     const window = windowOf(now)
     const periods = trackedPeriods.map(period => periodOf(period, now).id)
     if (this.shared()) {
-      const hold: Hold = { id: `${this.fleet.instanceId}:${(this.seq++).toString(36)}`, name, window, tokens: estimate.tokens, nano: estimate.nano, periods, shared: true, expires: now + holdTtlMs }
+      const hold: Hold = { id: `${this.run}:${(this.seq++).toString(36)}`, name, window, tokens: estimate.tokens, nano: estimate.nano, periods, shared: true, expires: now + holdTtlMs }
       const budget = periodOf(rules.period, now)
       try {
         const answer = await this.fleet.eval(reserveScript, this.keys(name, window, periods), [
@@ -72,7 +81,7 @@ export class KeyLimits {
       }
     }
     const result = this.local.reserve(name, rules, estimate, now)
-    if ('id' in result && this.fleet.shared) this.pending.push({ id: `${this.fleet.instanceId}:admit:${result.id}`, name, window, periods, requests: 1, tokens: 0, nano: 0 })
+    if ('id' in result && this.fleet.shared) this.pending.push({ id: `${this.run}:admit:${result.id}`, name, window, periods, requests: 1, tokens: 0, nano: 0 })
     return result
   }
 
@@ -93,7 +102,7 @@ export class KeyLimits {
 
   /** One id per reservation's settlement, unique in the fleet (a local hold's id is this instance's own). */
   private settlementId(hold: Hold): string {
-    return `settle:${hold.shared ? hold.id : `${this.fleet.instanceId}:${hold.id}`}`
+    return `settle:${hold.shared ? hold.id : `${this.run}:${hold.id}`}`
   }
 
   private commit(item: Pending, keepMarker = settledKeepMs.reconciled): Promise<unknown> {
