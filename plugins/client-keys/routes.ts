@@ -5,12 +5,38 @@ import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { RecentRequests } from './recent.ts'
 import { clientKeyEntrySchema, clientKeysOf, type ClientKeyEntry } from './schema.ts'
-import { generateClientKey, hashClientKey } from './key-hash.ts'
+import { generateClientKey, hashClientKey, isKeyHash, storedHash } from './key-hash.ts'
 import { keyView } from './view.ts'
 import { saveEntries } from './save.ts'
 
 /** Fields a client may set; `null` in a PATCH removes one. */
 const editable = ['owner', 'models', 'rpm', 'tpm', 'budget', 'expires', 'disabled'] as const
+
+/** Every field a PATCH may carry: a misspelt one (`rpn`) or `key` must not be answered "ok" and ignored. */
+const patchable = new Set<string>([...editable, 'name', 'rotate'])
+
+/** Why a PATCH body cannot be applied as sent (an unknown field, `name` or `rotate` of the wrong type), or undefined. */
+export function patchProblem(body: Record<string, unknown>): string | undefined {
+  const unknown = Object.keys(body).filter(field => !patchable.has(field))
+  if (unknown.length) return `unknown field(s) ${unknown.map(field => JSON.stringify(field)).join(', ')}: a PATCH may change ${[...patchable].join(', ')} (the key itself changes with rotate: true)`
+  if ('name' in body && typeof body.name !== 'string') return 'name: must be a string'
+  if ('rotate' in body && typeof body.rotate !== 'boolean') return 'rotate: must be true or false'
+  return undefined
+}
+
+/**
+ * The key a POST names, as the plain key to answer (undefined: the client sent its hash, and knows the
+ * key) and the hash to store. Absent: a new key is generated. Anything but a non-empty string is the
+ * client's mistake, never a reason to generate one silently.
+ */
+export function postedKey(key: unknown): { plain?: string; hash: string } {
+  if (key === undefined) {
+    const plain = generateClientKey()
+    return { plain, hash: hashClientKey(plain) }
+  }
+  if (typeof key !== 'string' || !key) throw new ManagementError(400, 'invalid body', { message: 'key: must be a non-empty string (the key, or its sha256:<64 hex> hash); leave it out to have one generated' })
+  return isKeyHash(key) ? { hash: key } : { plain: key, hash: hashClientKey(key) }
+}
 
 const nameOf = (event: H3Event) => decodeURIComponent(event.context.params?.name ?? '')
 
@@ -43,11 +69,13 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
   addManagementRoute(kernel, guard, 'POST', '/client-keys', async (event) => {
     const body = await readBody(event) as Record<string, unknown> | null
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ManagementError(400, 'invalid body')
-    const plain = typeof body.key === 'string' && body.key ? body.key : generateClientKey()
-    const entry = parseEntry({ ...body, key: hashClientKey(plain) })
+    const { plain, hash } = postedKey(body.key)
+    const entry = parseEntry({ ...body, key: hash })
     if (entries().some(e => e.name === entry.name)) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(entry.name)} exists` })
-    if (parts.directory().entryOf(plain) || kernel.config['api-keys'].includes(plain)) throw new ManagementError(409, 'duplicate', { message: 'this key is in use' })
+    // Compared by hash: a key sent as its hash is found too.
+    if (entries().some(e => storedHash(e.key) === hash) || kernel.config['api-keys'].some(key => hashClientKey(key) === hash)) throw new ManagementError(409, 'duplicate', { message: 'this key is in use' })
     await saveEntries(kernel, { add: entry })
+    if (!plain) return { status: 'ok', name: entry.name }
     return { status: 'ok', name: entry.name, key: plain, note: 'the key is shown this once: the proxy keeps only its hash' }
   })
 
@@ -55,6 +83,8 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
     const current = find(nameOf(event))
     const body = await readBody(event) as Record<string, unknown> | null
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ManagementError(400, 'invalid body')
+    const problem = patchProblem(body)
+    if (problem) throw new ManagementError(400, 'invalid body', { message: problem })
     const next: Record<string, unknown> = { ...current }
     for (const field of editable) {
       if (!(field in body)) continue
