@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from 'model-proxy'
+import { defineProxyPlugin, defineRequestState } from 'model-proxy'
 import { recordFrom } from './record.ts'
 import { UsageStore } from './store.ts'
 import { addUsageRoutes } from './routes.ts'
@@ -31,10 +31,14 @@ export default defineProxyPlugin({
     // While Redis is away records wait in memory (retried every second and at reconnect): none is lost or counted twice.
     const store = new UsageStore(kernel.storage, error => kernel.warnLimited('usage-flush', `usage records kept in memory (${store.buffered} waiting): ${(error as Error).message}`))
     const retention = () => kernel.config['usage-retention-days']
+    // A named key's name as it was served: a key rotated, renamed or deleted while its answer streams is
+    // unknown by the end, and would be counted under its anonymous id.
+    const servedAs = defineRequestState<string>('usage key name')
+    const nameOf = (key: string | undefined) => key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
+    kernel.hooks.hook('route-resolve', (ctx) => { servedAs.set(ctx.request, nameOf(ctx.request.clientKey)) })
     kernel.hooks.hook('after-response', (ctx) => {
       if (!kernel.config['usage-statistics-enabled']) return
-      const key = ctx.request.clientKey
-      const keyName = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
+      const keyName = servedAs.get(ctx.request) ?? nameOf(ctx.request.clientKey)
       const cost = kernel.services.prices?.costOfUsage(ctx.usage, ctx.request.model, ctx.candidate?.upstreamModel)
       store.add(recordFrom(ctx, { keyName, cost }))
     })
