@@ -5,7 +5,7 @@ import type { Hold, KeyRules } from './limit-types.ts'
 import { policyOf, type ClientKeyEntry } from './schema.ts'
 import type { KeyMetrics } from './key-metrics.ts'
 import type { RecentRequests } from './recent.ts'
-import { declaredMaxOutput } from './estimate.ts'
+import { declaredMaxOutput, reservable } from './estimate.ts'
 import { limitRefusal, limitsUnavailable, modelRefusal, unpricedRefusal } from './refusals.ts'
 import { denialText, modelDenial } from './model-access.ts'
 import type { UnpricedModels } from './unpriced.ts'
@@ -74,7 +74,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     const outputTokens = declaredMaxOutput(key => requestField(request, key))
     const price = prices()?.price(request.model, ctx.candidates[0]?.upstreamModel)
     const nano = price ? toNano((inputTokens * price.input + outputTokens * price.output) / 1_000_000) : 0
-    const result = await limits.reserve(entry.name, rulesOf(entry), { tokens: inputTokens + outputTokens, nano })
+    const result = await limits.reserve(entry.name, rulesOf(entry), { tokens: reservable(inputTokens + outputTokens), nano: reservable(nano) })
     if ('id' in result) {
       if (closed && !result.shared) {
         // The store failed during the reservation: it was taken locally; give it back and refuse.

@@ -17,3 +17,9 @@ export function declaredMaxOutput(field: (key: string) => unknown): number {
 export function estimateTokens(bodyChars: number, body: Record<string, unknown>): number {
   return Math.ceil(bodyChars / charsPerToken) + declaredMaxOutput(key => body[key])
 }
+
+/**
+ * A reservation's count, at most the largest safe integer: Redis keeps it in a member's text, which a
+ * number past 1e21 would write as `1e+25` (not read back as digits), and a count past 2^53 is not exact.
+ */
+export const reservable = (count: number) => Math.min(count, Number.MAX_SAFE_INTEGER)
