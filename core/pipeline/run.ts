@@ -12,6 +12,7 @@ import type { RunOptions } from './answer-plan.ts'
 import { attemptOnce } from './attempt.ts'
 import { pickCandidate } from './pick.ts'
 import type { Failure } from './outcome.ts'
+import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
 
 export type { RunOptions } from './answer-plan.ts'
 
@@ -77,7 +78,7 @@ async function tryCandidates(kernel: ProxyKernel, request: ProxyRequest, options
 
     const outcome = await attemptOnce(kernel, { request, candidate, number, signal, options })
     if (outcome.kind === 'answered') return outcome.response
-    if (signal.aborted) return new Response(null, { status: 499 })
+    if (signal.aborted) return clientLeft(kernel, request, candidate)
     lastError = outcome.failure
     if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, withRetryAfter(kernel, outcome.failure, route.candidates))
     next = outcome.result.retryWith
@@ -99,6 +100,17 @@ function withRetryAfter(kernel: ProxyKernel, failure: Failure, candidates: Candi
     if (typeof ready === 'number' && ready > now && (earliest === undefined || ready < earliest)) earliest = ready
   }
   return { ...failure, retryAfter: earliest === undefined ? 1 : Math.ceil((earliest - now) / 1000) }
+}
+
+/**
+ * The client left before its answer began: nobody reads an answer, but `after-response` observers see
+ * the request end like any other (a client key's reservation is settled now, not when it lapses; usage
+ * records it). The prompt went upstream: it is charged as estimated, as a stream the client left is.
+ */
+async function clientLeft(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate): Promise<Response> {
+  const usage = settledUsage(promptTokensEstimate(request), undefined, true, 0)
+  await kernel.hooks.callObservers('after-response', { request, candidate, status: 499, error: 'the client closed the connection before the answer began', usage, durationMs: Date.now() - request.startedAt, responseHeaders: {} })
+  return new Response(null, { status: 499 })
 }
 
 /** A failed request: `after-response` observers see it, the client gets the error in its own format. */
