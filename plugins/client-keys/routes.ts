@@ -5,7 +5,7 @@ import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { RecentRequests } from './recent.ts'
 import { clientKeyEntrySchema, clientKeysOf, type ClientKeyEntry } from './schema.ts'
-import { generateClientKey, hashClientKey, isKeyHash, storedHash } from './key-hash.ts'
+import { generateClientKey, hashClientKey, isKeyHash } from './key-hash.ts'
 import { keyView } from './view.ts'
 import { saveEntries } from './save.ts'
 
@@ -36,6 +36,19 @@ export function postedKey(key: unknown): { plain?: string; hash: string } {
   }
   if (typeof key !== 'string' || !key) throw new ManagementError(400, 'invalid body', { message: 'key: must be a non-empty string (the key, or its sha256:<64 hex> hash); leave it out to have one generated' })
   return isKeyHash(key) ? { hash: key } : { plain: key, hash: hashClientKey(key) }
+}
+
+/** The entry a PATCH body makes of `current` (unchecked): `null` removes a field, `name` renames, `plain` is a rotated key. */
+export function patched(current: ClientKeyEntry, body: Record<string, unknown>, plain?: string): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...current }
+  for (const field of editable) {
+    if (!(field in body)) continue
+    if (body[field] === null) delete next[field]
+    else next[field] = body[field]
+  }
+  if (typeof body.name === 'string') next.name = body.name
+  if (plain) next.key = hashClientKey(plain)
+  return next
 }
 
 const nameOf = (event: H3Event) => decodeURIComponent(event.context.params?.name ?? '')
@@ -71,35 +84,23 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ManagementError(400, 'invalid body')
     const { plain, hash } = postedKey(body.key)
     const entry = parseEntry({ ...body, key: hash })
-    if (entries().some(e => e.name === entry.name)) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(entry.name)} exists` })
-    // Compared by hash: a key sent as its hash is found too.
-    if (entries().some(e => storedHash(e.key) === hash) || kernel.config['api-keys'].some(key => hashClientKey(key) === hash)) throw new ManagementError(409, 'duplicate', { message: 'this key is in use' })
+    // Compared by hash: a key sent as its hash is found too. Named keys are checked when the entry is written.
+    if (kernel.config['api-keys'].some(key => hashClientKey(key) === hash)) throw new ManagementError(409, 'duplicate', { message: 'this key is in use' })
     await saveEntries(kernel, { add: entry })
     if (!plain) return { status: 'ok', name: entry.name }
     return { status: 'ok', name: entry.name, key: plain, note: 'the key is shown this once: the proxy keeps only its hash' }
   })
 
   addManagementRoute(kernel, guard, 'PATCH', '/client-keys/:name', async (event) => {
-    const current = find(nameOf(event))
+    const name = find(nameOf(event)).name
     const body = await readBody(event) as Record<string, unknown> | null
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ManagementError(400, 'invalid body')
     const problem = patchProblem(body)
     if (problem) throw new ManagementError(400, 'invalid body', { message: problem })
-    const next: Record<string, unknown> = { ...current }
-    for (const field of editable) {
-      if (!(field in body)) continue
-      if (body[field] === null) delete next[field]
-      else next[field] = body[field]
-    }
-    if (typeof body.name === 'string' && body.name !== current.name) {
-      if (entries().some(e => e.name === body.name)) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(body.name)} exists` })
-      next.name = body.name
-    }
     const plain = body.rotate === true ? generateClientKey() : undefined
-    if (plain) next.key = hashClientKey(plain)
-    const entry = parseEntry(next)
-    await saveEntries(kernel, { replace: current.name, with: entry })
-    return { status: 'ok', name: entry.name, ...(plain && { key: plain, note: 'the new key is shown this once; the old one no longer works' }) }
+    // Made on the entry as written when the change takes its turn: a concurrent PATCH is never overwritten.
+    const entry = await saveEntries(kernel, { edit: name, with: current => parseEntry(patched(current, body, plain)) })
+    return { status: 'ok', name: entry!.name, ...(plain && { key: plain, note: 'the new key is shown this once; the old one no longer works' }) }
   })
 
   addManagementRoute(kernel, guard, 'DELETE', '/client-keys/:name', async (event) => {

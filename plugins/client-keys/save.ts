@@ -1,42 +1,82 @@
 import { isMap, isSeq, type Document } from 'yaml'
 import type { ProxyKernel } from 'model-proxy'
-import { updateConfig } from '../management/api.ts'
+import { ManagementError, updateConfig } from '../management/api.ts'
 import { clientKeysOf, type ClientKeyEntry } from './schema.ts'
+import { storedHash } from './key-hash.ts'
 
-export type KeysChange = { add: ClientKeyEntry } | { replace: string; with: ClientKeyEntry } | { remove: string }
+/**
+ * A change to the `client-keys` list. `edit` builds the new entry from the one written when the change
+ * takes its turn (never from a copy read before: two edits of one key at once would overwrite each
+ * other), given every entry then (to refuse a rename onto another name).
+ */
+export type KeysChange =
+  | { add: ClientKeyEntry }
+  | { edit: string; with: (entry: ClientKeyEntry, entries: ClientKeyEntry[]) => ClientKeyEntry }
+  | { remove: string }
 
-/** The entries after `change` (pure: also what a proxy without a config file applies). */
-export function applyChange(entries: ClientKeyEntry[], change: KeysChange): ClientKeyEntry[] {
-  if ('add' in change) return [...entries, change.add]
-  if ('remove' in change) return entries.filter(entry => entry.name !== change.remove)
-  return entries.map(entry => entry.name === change.replace ? change.with : entry)
-}
+const missing = (name: string) => new ManagementError(404, 'item not found', { message: `no client key named ${JSON.stringify(name)}` })
 
-/** Index of the entry named `name` in the document's `client-keys` list. */
-function indexIn(doc: Document, name: string): number {
-  const list = doc.get('client-keys')
-  if (!isSeq(list)) return -1
-  return list.items.findIndex(item => isMap(item) && item.get('name') === name)
+/** Why `entry` cannot join `others` (its name or its key is taken), as the 409 to answer, or undefined. */
+export function conflictOf(entry: ClientKeyEntry, others: ClientKeyEntry[]): ManagementError | undefined {
+  if (others.some(other => other.name === entry.name)) return new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(entry.name)} exists` })
+  if (others.some(other => typeof other.key === 'string' && storedHash(other.key) === storedHash(entry.key))) return new ManagementError(409, 'duplicate', { message: 'this key is in use' })
+  return undefined
 }
 
 /**
- * Write a change to the YAML in place (other entries keep their comments), or to the live config when
- * the proxy runs without a file.
+ * Where the change goes in `entries` and what is written there (`entry` undefined: removed, `at` =
+ * length: appended). Pure: the file and the live config apply it alike. Throws the client's 404 or 409.
  */
-export async function saveEntries(kernel: ProxyKernel, change: KeysChange): Promise<void> {
-  if (!kernel.configFile) {
-    await kernel.applyConfig({ ...kernel.config, 'client-keys': applyChange(clientKeysOf(kernel.config), change) })
-    return
+export function placeChange(entries: ClientKeyEntry[], change: KeysChange): { at: number; entry?: ClientKeyEntry } {
+  if ('add' in change) {
+    const conflict = conflictOf(change.add, entries)
+    if (conflict) throw conflict
+    return { at: entries.length, entry: change.add }
   }
+  const name = 'remove' in change ? change.remove : change.edit
+  const at = entries.findIndex(entry => entry.name === name)
+  if (at < 0) throw missing(name)
+  if ('remove' in change) return { at }
+  const entry = change.with(entries[at]!, entries)
+  const conflict = conflictOf(entry, entries.filter((_, i) => i !== at))
+  if (conflict) throw conflict
+  return { at, entry }
+}
+
+/** The entries with a placed change made. */
+function withPlaced(entries: ClientKeyEntry[], { at, entry }: { at: number; entry?: ClientKeyEntry }): ClientKeyEntry[] {
+  const next = [...entries]
+  if (entry) next[at] = entry
+  else next.splice(at, 1)
+  return next
+}
+
+/** The document's `client-keys` entries as plain objects (what the file says now). */
+function entriesIn(doc: Document): ClientKeyEntry[] {
+  const list = doc.get('client-keys')
+  return isSeq(list) ? list.items.map(item => (isMap(item) ? item.toJSON() : {}) as ClientKeyEntry) : []
+}
+
+/**
+ * Write a change to the YAML in place (other entries keep their comments), under the file's write
+ * queue, or to the live config when the proxy runs without a file. Answers the entry written (none for
+ * a removal).
+ */
+export async function saveEntries(kernel: ProxyKernel, change: KeysChange): Promise<ClientKeyEntry | undefined> {
+  if (!kernel.configFile) {
+    const entries = clientKeysOf(kernel.config)
+    const placed = placeChange(entries, change)
+    await kernel.applyConfig({ ...kernel.config, 'client-keys': withPlaced(entries, placed) })
+    return placed.entry
+  }
+  let written: ClientKeyEntry | undefined
   await updateConfig(kernel, (doc) => {
-    if ('add' in change) {
-      if (isSeq(doc.get('client-keys'))) doc.addIn(['client-keys'], doc.createNode(change.add))
-      else doc.set('client-keys', doc.createNode([change.add]))
-      return
-    }
-    const at = indexIn(doc, 'remove' in change ? change.remove : change.replace)
-    if (at < 0) return
-    if ('remove' in change) doc.deleteIn(['client-keys', at])
-    else doc.setIn(['client-keys', at], doc.createNode(change.with))
+    const { at, entry } = placeChange(entriesIn(doc), change)
+    written = entry
+    if (!entry) doc.deleteIn(['client-keys', at])
+    else if ('add' in change && isSeq(doc.get('client-keys'))) doc.addIn(['client-keys'], doc.createNode(entry))
+    else if ('add' in change) doc.set('client-keys', doc.createNode([entry]))
+    else doc.setIn(['client-keys', at], doc.createNode(entry))
   })
+  return written
 }
