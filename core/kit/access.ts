@@ -7,6 +7,6 @@
 /** The client key a request carries (each SDK sends it its own way), its short id (safe to log), the key directory. */
 export { clientKeyId, readClientKey, type ClientKeyDirectory } from '../edge/client-key.ts'
 /** The client-key rule for a request or socket, a route's caller check, a loopback address, a trusted in-process call. */
-export { authorizeClient, checkClientAccess, isLoopback, trustedClient, type SocketPeer } from '../edge/client-access.ts'
+export { authorizeClient, checkClientAccess, checkModelAllowed, isLoopback, trustedClient, type SocketPeer } from '../edge/client-access.ts'
 /** Mask a secret for display, mask given secrets inside a text, scrub a credential an upstream echoed. */
 export { maskSecret, maskValues, scrubSecrets } from '../provider/credential.ts'

@@ -2,6 +2,7 @@ import { type ProxyKernel, ProxyError } from 'model-proxy'
 import { pathErrorResponse } from 'model-proxy/kit/errors'
 import { addClientRoute, readClientBody, createProxyRequest, runPipeline, jsonResponse } from 'model-proxy/kit/http'
 import { countRequestTokens } from 'model-proxy/kit/tokens'
+import { checkModelAllowed } from 'model-proxy/kit/access'
 import { generateCodec } from './codec/index.ts'
 
 /** `models/gemini-x:generateContent` or `gemini-x:generateContent` -> [model, method]. */
@@ -37,7 +38,10 @@ export function addGenerateRoutes(kernel: ProxyKernel): void {
           ? raw.generateContentRequest as Record<string, unknown>
           : raw
         const canonical = generateCodec.request.decode({ ...body, model })
-        if (method === 'countTokens') return jsonResponse({ totalTokens: await countRequestTokens(canonical) })
+        if (method === 'countTokens') {
+          checkModelAllowed(kernel, clientKey, model)
+          return jsonResponse({ totalTokens: await countRequestTokens(canonical) })
+        }
         const stream = method === 'streamGenerateContent'
         const request = createProxyRequest(event, { inbound: 'generate', endpoint: 'generate', body, model, stream, clientKey, clientBytes: client.bytes })
         request.canonical = { ...canonical, stream }
