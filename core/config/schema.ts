@@ -69,6 +69,8 @@ export const configSchema = z.looseObject({
     'connect-seconds': int(1, 3600).default(10),
     'first-byte-seconds': int(1, 3600).default(300),
     'stream-idle-seconds': int(1, 3600).default(300),
+    /** How long one async plugin listener (or a plugin's setup) may run before it counts as failed. */
+    'hook-seconds': int(1, 3600).default(60),
   }).prefault({}),
   /** Largest request body accepted, MB (413 in the client's format above it). Our addition. */
   'max-request-body-mb': int(1, 4096).default(64),

@@ -18,6 +18,8 @@ export const observerHooks = ['attempt-result', 'upstream-reply', 'before-respon
 export interface HookBusOptions {
   /** Where failures of observer listeners go (rate-limited per plugin and hook). */
   logError: (message: string) => void
+  /** How long one async listener may take, ms (`timeouts.hook-seconds`), read per call: 0 = no bound. */
+  timeoutMs?: () => number
 }
 
 /**
@@ -33,10 +35,12 @@ export class ProxyHookBus extends HookableCore<ProxyHooks> {
   private readonly owners = new WeakMap<Listener, string>()
   private owner: string | undefined
   private readonly report: (kind: string, message: string) => void
+  private readonly timeoutMs: () => number
 
   constructor(options: HookBusOptions) {
     super()
     this.report = createLogLimiter(options.logError)
+    this.timeoutMs = options.timeoutMs ?? (() => 0)
   }
 
   override hook<N extends HookName>(name: N, fn: ProxyHooks[N]): () => void {
@@ -119,10 +123,11 @@ export class ProxyHookBus extends HookableCore<ProxyHooks> {
       let result: unknown
       try {
         result = fn(...args)
+        // Inside the try: a returned value whose `then` throws (a hostile Proxy) is this listener's failure too.
+        if (isThenable(result)) return bounded(result, this.timeoutMs()).then(() => this.decide(name, list, args, i + 1), (error) => { throw this.failed(name, fn, error) })
       } catch (error) {
         return Promise.reject(this.failed(name, fn, error))
       }
-      if (isThenable(result)) return Promise.resolve(result).then(() => this.decide(name, list, args, i + 1), (error) => { throw this.failed(name, fn, error) })
     }
   }
 
@@ -132,7 +137,7 @@ export class ProxyHookBus extends HookableCore<ProxyHooks> {
       try {
         const result = fn(...args)
         if (isThenable(result)) {
-          return Promise.resolve(result).then(
+          return bounded(result, this.timeoutMs()).then(
             () => this.observe(name, list, args, i + 1),
             (error) => {
               this.logObserverFailure(name, fn, error)
@@ -153,13 +158,44 @@ export class ProxyHookBus extends HookableCore<ProxyHooks> {
     } catch {}
   }
 
-  /** What a failed deciding listener turns into: its own client error, or a 500 that names it. */
+  /**
+   * What a failed deciding listener turns into: its own client error (a 4xx or 5xx status), or a 500 that
+   * names it. Whatever it threw is only read inside a try: a thrown Proxy whose traps throw is a failure too.
+   */
   private failed(name: string, fn: Listener, error: unknown): unknown {
-    const kind = (error as Error | undefined)?.name
-    if (kind === 'ProxyError' || kind === 'RequestValidationError') return error
+    let meant = false
+    let late = false
+    try {
+      const kind = (error as Error | undefined)?.name
+      meant = (kind === 'ProxyError' && isErrorStatus((error as ProxyError).status)) || kind === 'RequestValidationError'
+      late = error instanceof HookTimeout
+    } catch {}
+    if (meant) return error
+    if (late) return new ProxyError(500, `${this.ownerOf(fn)} did not finish its ${name} hook within ${(error as HookTimeout).seconds} s`, 'server_error', 'plugin_hook_timeout')
     return new ProxyError(500, `${this.ownerOf(fn)} failed in its ${name} hook`, 'server_error', 'plugin_hook_failed', { cause: error })
   }
 }
+
+/** A listener still running after the bound (`timeouts.hook-seconds`): its call goes on without it. */
+class HookTimeout extends Error {
+  constructor(readonly seconds: number) {
+    super(`it did not finish within ${seconds} s (timeouts.hook-seconds)`)
+    this.name = 'HookTimeout'
+    // Logged as it is: where the timer fired says nothing about the listener.
+    this.stack = `${this.name}: ${this.message}`
+  }
+}
+
+/** `result`, or a HookTimeout after `ms`: a listener that never settles must not hold its request (or shutdown) forever. */
+function bounded(result: PromiseLike<unknown>, ms: number): Promise<unknown> {
+  if (!(ms > 0 && ms < 2 ** 31)) return Promise.resolve(result)
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new HookTimeout(ms / 1000)), ms) })
+  return Promise.race([result, late]).finally(() => clearTimeout(timer))
+}
+
+/** A status a client may get as an error: anything else (a 200, a 999, a string) from a listener is a bug in it. */
+export const isErrorStatus = (status: unknown): status is number => Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> => !!value && typeof (value as PromiseLike<unknown>).then === 'function'
 const describe = (error: unknown) => error instanceof Error ? error.stack ?? `${error.name}: ${error.message}` : String(error)

@@ -107,7 +107,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
 
   const kernel: ProxyKernel = {
     app: new H3(),
-    hooks: createProxyHooks({ logError: message => logger.error(message) }),
+    hooks: createProxyHooks({ logError: message => logger.error(message), timeoutMs: () => config.timeouts['hook-seconds'] * 1000 }),
     storage: options.storage,
     logger,
     get config() { return config },
