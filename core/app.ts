@@ -5,6 +5,7 @@ import { createKernel, type ProxyKernel } from './kernel/kernel.ts'
 import { loadPlugins, type PluginSpec } from './plugin-host/plugin.ts'
 import { builtinPlugins } from './plugin-host/builtins.ts'
 import { orderPlugins } from './plugin-host/plugin-order.ts'
+import { setupPlugin } from './plugin-host/setup.ts'
 import { corsHeaders, discardBody, hasBaseHeaders, jsonResponse } from './edge/respond.ts'
 import { pathErrorResponse } from './errors/path-errors.ts'
 import { answerHead } from './edge/head.ts'
@@ -85,7 +86,7 @@ export async function createProxy(options: CreateProxyOptions): Promise<Proxy> {
   kernel.checkPayloadProtocols()
   for (const plugin of plugins) {
     if (plugin.configSchema) kernel.addConfigSchema(plugin.configSchema)
-    await kernel.hooks.asPlugin(plugin.name, () => plugin.setup?.(kernel))
+    await setupPlugin(kernel, plugin)
   }
 
   // After the plugins' own close hooks, which may still share something on the way out.
