@@ -3,6 +3,7 @@ import { ConfigError } from '../config/validate.ts'
 import { startProxy, type StartOptions } from '../runtime/start.ts'
 import { missingServerFlags } from './heap-flags.ts'
 import { processRole } from '../runtime/process-role.ts'
+import { guardProcess } from '../runtime/process-guard.ts'
 
 /** Start and stay up until SIGINT/SIGTERM, then close cleanly and exit 0. Config errors exit 1 with no stack. */
 /** How long open streams may run on after SIGINT/SIGTERM (PROXY_DRAIN_SECONDS). */
@@ -30,6 +31,8 @@ export async function serveUntilSignal(options: StartOptions): Promise<void> {
   // Said for `start` only: `dev` serves one developer, where the flag changes nothing that matters.
   const missing = options.watchCode ? [] : missingServerFlags()
   if (missing.length) running.proxy.kernel.logger.info(`node was started without ${missing.join(' ')}: under load after idling, V8's memory reducer can double the CPU per request (docs/operations.md, "Node flags")`)
+  // From here on, a plugin's stray rejection or timer error is logged, not the end of every open request.
+  guardProcess(message => running.proxy.kernel.logger.error(message))
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

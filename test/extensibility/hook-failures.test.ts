@@ -26,6 +26,11 @@ export default defineProxyPlugin({
     })
     kernel.hooks.hook('route-resolve', (ctx) => {
       if (ctx.request.model === 'explode') throw new Error('route-resolve broke: internal detail')
+      // Failures no hook sees: a promise nobody awaits, an error thrown in the plugin's own timer.
+      if (ctx.request.model === 'stray') {
+        Promise.reject(new Error('stray rejection on purpose'))
+        setTimeout(() => { throw new Error('stray timer error on purpose') }, 1)
+      }
       if (ctx.request.model === 'refuse') throw new ProxyError(429, 'this key spent its budget', 'rate_limit_error', 'budget_spent')
     })
   },
@@ -121,6 +126,17 @@ describe('a plugin whose deciding hook fails', () => {
     const error = await openai.chat.completions.create({ model: 'refuse', messages: [{ role: 'user', content: 'hi' }] }).catch(e => e)
     expect(error.status).toBe(429)
     expect(error.error).toMatchObject({ message: 'this key spent its budget', type: 'rate_limit_error', code: 'budget_spent' })
+  })
+
+  it('a stray rejection or timer error of the plugin is logged; the process keeps serving', async () => {
+    const error = await openai.chat.completions.create({ model: 'stray', messages: [{ role: 'user', content: 'hi' }] }).catch(e => e)
+    expect(error.status).toBe(404)
+    await new Promise(resolve => setTimeout(resolve, 200))
+    alive()
+    expect(cli.output()).toMatch(/a promise rejected and nobody handled it[^\n]*stray rejection on purpose/)
+    expect(cli.output()).toMatch(/an error was thrown outside any request[^\n]*stray timer error on purpose/)
+    const completion = await openai.chat.completions.create({ model: 'mock-gpt', messages: [{ role: 'user', content: 'still?' }] })
+    expect(completion.choices[0]!.message.content).toContain('You said: still?')
   })
 
   it('the operator\'s log has the original error; the server keeps serving', async () => {
