@@ -5,7 +5,7 @@ import { jsonDeeperThan, maxJsonDepth } from 'model-proxy/kit/guards'
 import { bridgeRequest } from './bridge.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { resolveEnvelopePath } from './envelope-path.ts'
-import type { Peer } from './peer-context.ts'
+import { socketClosed, socketSignal, type Peer } from './peer-context.ts'
 
 const parse = (text: string | undefined) => {
   try { return JSON.parse(text ?? '') } catch { return text }
@@ -26,9 +26,11 @@ async function serveEnvelope(kernel: ProxyKernel, peer: Peer, text: string): Pro
   const path = resolveEnvelopePath(envelope.path)
   if (!path) return send({ type: 'error', status: 404, body: { error: { message: `not a client endpoint: ${envelope.path.slice(0, 200)}`, type: 'invalid_request_error', code: 'not_found' } } })
   // Every call is checked as the socket's client: an open socket (ws-auth false) opens no credentials.
-  const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer!, undefined, peer.id)
+  const signal = socketSignal(peer)
+  if (signal.aborted) return
+  const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer!, signal, peer.id)
   if (!reply.events) return send(reply.status < 400 ? { type: 'response', status: reply.status, body: parse(reply.body) } : { type: 'error', status: reply.status, body: parse(reply.body) })
-  for await (const event of reply.events) send({ type: 'event', ...(event.event && { event: event.event }), data: parse(event.data) })
+  for await (const event of reply.events) if (!signal.aborted) send({ type: 'event', ...(event.event && { event: event.event }), data: parse(event.data) })
   send({ type: 'done', status: reply.status })
 }
 
@@ -53,5 +55,6 @@ export function addApiSocket(kernel: ProxyKernel): void {
         peer.send(JSON.stringify({ id: null, type: 'error', status: 500, body: { error: { message: (error as Error).message, type: 'server_error' } } }))
       })
     },
+    close(peer) { socketClosed(peer) },
   }, upgradeRequired(kernel)))
 }

@@ -27,15 +27,33 @@ export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unk
   if (!response.headers.get('content-type')?.includes('text/event-stream') || !response.body) {
     return { status: response.status, body: await response.text() }
   }
-  return { status: response.status, events: readEvents(response.body) }
+  return { status: response.status, events: readEvents(response.body, signal) }
 }
 
-async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event?: string; data: string }> {
+/**
+ * The answer's SSE events. `signal` (the socket closed) cancels the answer: the pipeline then ends the
+ * upstream call and settles its accounting at what was delivered, as for an HTTP client that left.
+ */
+async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<{ event?: string; data: string }> {
   const parser = createSseParser()
   const decoder = new Utf8Decoder()
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    yield* parser.push(decoder.write(chunk))
+  const reader = body.getReader()
+  let ended = false
+  const cancel = () => { reader.cancel().catch(() => {}) }
+  signal?.addEventListener('abort', cancel, { once: true })
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      yield* parser.push(decoder.write(value))
+    }
+    ended = !signal?.aborted
+  } finally {
+    signal?.removeEventListener('abort', cancel)
+    // A consumer that stopped early (or a closed socket) leaves nothing running behind it.
+    if (!ended) cancel()
   }
+  if (signal?.aborted) return
   yield* parser.push(decoder.end())
   yield* parser.end()
 }

@@ -5,7 +5,7 @@ import { jsonDeeperThan, maxJsonDepth } from 'model-proxy/kit/guards'
 import { bridgeRequest } from './bridge.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { expandRequest, linkAfter, warmupEvents } from './response-chain.ts'
-import type { Peer } from './peer-context.ts'
+import { socketClosed, socketSignal, type Peer } from './peer-context.ts'
 
 /** One `response.create` message -> the responses stream events, each as a JSON text message. */
 async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promise<void> {
@@ -41,7 +41,8 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     for (const event of events) peer.send(JSON.stringify(event))
     return
   }
-  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer!, undefined, peer.id)
+  const signal = socketSignal(peer)
+  const reply = await bridgeRequest(kernel, '/v1/responses', body, peer.context.peer!, signal, peer.id)
   if (!reply.events) {
     let error: unknown = reply.body
     try { error = JSON.parse(reply.body ?? '').error } catch {}
@@ -49,6 +50,7 @@ async function serveCreate(kernel: ProxyKernel, peer: Peer, text: string): Promi
     return
   }
   for await (const event of reply.events) {
+    if (signal.aborted) break
     if (event.event === 'response.completed' || event.data.includes('"response.completed"')) {
       try {
         const parsed = JSON.parse(event.data)
@@ -75,9 +77,11 @@ export function addResponsesSocket(kernel: ProxyKernel): void {
       }
       // One request at a time per socket, in the order sent.
       const queue = peer.context.queue ?? Promise.resolve()
-      peer.context.queue = queue.then(() => serveCreate(kernel, peer, message.text())).catch((error) => {
+      // A message still queued when the socket closes is never sent upstream.
+      peer.context.queue = queue.then(() => socketSignal(peer).aborted ? undefined : serveCreate(kernel, peer, message.text())).catch((error) => {
         peer.send(JSON.stringify({ type: 'error', error: { type: 'server_error', message: (error as Error).message } }))
       })
     },
+    close(peer) { socketClosed(peer) },
   }, upgradeRequired(kernel)))
 }
