@@ -14,6 +14,7 @@ import { answerObject, errorAnswerStatus, usageOfAnswer } from './answer-usage.t
 import { statusFailure } from './exchange.ts'
 import { scrubSecrets } from '../provider/credential.ts'
 import { droppedHeaderValue } from '../canonical/dropped.ts'
+import { answerHeaders } from './answer-headers.ts'
 
 /** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
 export const droppedHeader = 'x-proxy-dropped'
@@ -106,7 +107,10 @@ async function respondWhole(attempt: Attempt, ctx: ResponseContext, body: string
   return respond(attempt, ctx, body, jsonType)
 }
 
-function respond({ request }: Attempt, ctx: ResponseContext, body: AnswerBody, contentType: Record<string, string>): AttemptOutcome {
-  if (request.timing) ctx.responseHeaders[overheadHeader] = overheadValue(request.timing)
-  return { kind: 'answered', response: answerResponse(request.event, body, { ...ctx.responseHeaders, ...contentType }) }
+function respond({ kernel, request }: Attempt, ctx: ResponseContext, body: AnswerBody, contentType: Record<string, string>): AttemptOutcome {
+  const own = request.timing ? { ...contentType, [overheadHeader]: overheadValue(request.timing) } : contentType
+  // Observers that run after (a stream's after-response: the recorder) see it too, if the listeners left an object to write to.
+  if (request.timing) try { ctx.responseHeaders[overheadHeader] = own[overheadHeader]! } catch {}
+  const headers = answerHeaders(ctx.responseHeaders, own, message => kernel.warnLimited('before-response-headers', `request ${request.id}: ${message}`))
+  return { kind: 'answered', response: answerResponse(request.event, body, headers) }
 }

@@ -34,8 +34,9 @@ export class StreamResponseContext implements ResponseContext {
     return this.#web ??= webStreamOf(this.#node)
   }
 
+  /** Only a web stream replaces the answer: anything else a listener assigns (a number, a string) is ignored. */
   set stream(stream: ReadableStream<Uint8Array>) {
-    this.#web = stream
+    if (stream instanceof ReadableStream) this.#web = stream
   }
 
   /** What the client gets: the hooks' web stream if one was asked for, else the Node stream (piped by `SocketPipe`). */
