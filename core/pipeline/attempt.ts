@@ -15,6 +15,7 @@ import { announceReply } from './reply-hook.ts'
 import { scrubSecrets } from '../provider/credential.ts'
 import { askUpstreamForUsage } from './usage-option.ts'
 import type { AttemptOutcome } from './outcome.ts'
+import { upstreamRequestProblem } from './upstream-check.ts'
 
 export interface AttemptInput {
   request: ProxyRequest
@@ -58,5 +59,7 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await kernel.hooks.callHook('before-upstream', { request, candidate, http })
+  const problem = upstreamRequestProblem(http)
+  if (problem) throw new ProxyError(500, `the before-upstream hooks left an upstream request that cannot be sent: ${problem}`, 'server_error', 'plugin_hook_failed')
   return http
 }

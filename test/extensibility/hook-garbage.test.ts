@@ -23,16 +23,23 @@ const beforeResponse: Record<string, (ctx: any) => unknown> = {
   'stream-number': (ctx) => { ctx.stream = 42 },
   'hang': never,
 }
+const beforeUpstream: Record<string, (ctx: any) => unknown> = {
+  'upstream-url': (ctx) => { ctx.http.url = 42 },
+  'upstream-header-newline': (ctx) => { ctx.http.headers['x-bad'] = 'a\r\nx-injected: 1' },
+  'upstream-header-object': (ctx) => { ctx.http.headers['x-bad'] = { a: 1 } },
+  'upstream-proxy-url': (ctx) => { ctx.http.proxyUrl = 'not a url' },
+}
 const plugin = defineProxyPlugin({
   name: 'garbage',
   setup(kernel) {
     kernel.hooks.hook('before-response', ctx => beforeResponse[ctx.request.model]?.(ctx))
+    kernel.hooks.hook('before-upstream', ctx => beforeUpstream[ctx.request.model]?.(ctx))
     kernel.hooks.hook('after-response', ctx => ctx.request.model === 'after-hang' ? never() : undefined)
     kernel.hooks.hook('route-resolve', ctx => ctx.request.model === 'route-hang' ? never() : undefined)
   },
 })
 
-const models = [...Object.keys(beforeResponse), 'after-hang', 'route-hang', 'fine']
+const models = [...Object.keys(beforeResponse), ...Object.keys(beforeUpstream), 'after-hang', 'route-hang', 'fine']
 let upstream: MockUpstream
 let proxy: TestProxy
 beforeAll(async () => {
@@ -65,6 +72,16 @@ describe('before-response listeners that leave garbage', () => {
     expect(response.headers.get('x-bad')).toBeNull()
     expect(response.headers.get('x-injected')).toBeNull()
     if (model === 'headers-frozen') expect(response.headers.get('x-kept')).toBe('yes')
+  })
+})
+
+describe('before-upstream listeners that leave a request that cannot be sent', () => {
+  it.each(Object.keys(beforeUpstream))('%s: the plugin\'s 500 in the client\'s format, not a 502 blaming the upstream', async (model) => {
+    const sent = upstream.requests.length
+    const response = await ask(model, false)
+    expect(response.status).toBe(500)
+    expect((await response.json()).error).toMatchObject({ code: 'plugin_hook_failed', message: expect.stringContaining('the before-upstream hooks left an upstream request that cannot be sent') })
+    expect(upstream.requests.length).toBe(sent)
   })
 })
 

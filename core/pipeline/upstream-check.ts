@@ -1,0 +1,25 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http'
+import type { UpstreamHttpRequest } from '../upstream/send.ts'
+
+/**
+ * What is wrong with an upstream request as `before-upstream` listeners left it, or undefined. Checked
+ * before it is sent: a URL that is no URL or a header no request may carry would otherwise fail inside
+ * the HTTP client, read as "upstream connection failed" (a 502 blaming the upstream, and a failover that
+ * repeats the same mistake on every credential) when it is the plugin's bug.
+ */
+export function upstreamRequestProblem(http: UpstreamHttpRequest): string | undefined {
+  const { url, headers, proxyUrl } = http as { url: unknown; headers: unknown; proxyUrl: unknown }
+  if (typeof url !== 'string' || !/^https?:$/.test(URL.parse(url)?.protocol ?? '')) return 'its url is no http(s) URL'
+  if (proxyUrl !== undefined && proxyUrl !== '' && (typeof proxyUrl !== 'string' || !URL.canParse(proxyUrl))) return 'its proxyUrl is no URL'
+  if (!headers || typeof headers !== 'object') return 'its headers are no object'
+  for (const name of Object.keys(headers)) {
+    const value = (headers as Record<string, unknown>)[name]
+    if (typeof value !== 'string' && typeof value !== 'number') return `header ${JSON.stringify(name.slice(0, 64))} is no string`
+    try {
+      validateHeaderName(name)
+      validateHeaderValue(name, String(value))
+    } catch {
+      return `header ${JSON.stringify(name.slice(0, 64))} is not one a request may carry`
+    }
+  }
+}
