@@ -13,6 +13,7 @@ import { attemptOnce } from './attempt.ts'
 import { pickCandidate } from './pick.ts'
 import type { Failure } from './outcome.ts'
 import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
+import { checkCandidates, checkHookError } from './hook-results.ts'
 
 export type { RunOptions } from './answer-plan.ts'
 
@@ -50,8 +51,8 @@ async function runAttempts(kernel: ProxyKernel, request: ProxyRequest, options: 
 async function tryCandidates(kernel: ProxyKernel, request: ProxyRequest, options: RunOptions, state: { candidate?: Candidate }): Promise<Response> {
   const route: RouteContext = { request, candidates: [] }
   await kernel.hooks.callHook('route-resolve', route)
-  if (route.error) return finishWithError(kernel, request, undefined, route.error)
-  if (!route.candidates.length) {
+  if (route.error) return finishWithError(kernel, request, undefined, checkHookError(route.error, 'route-resolve'))
+  if (!checkCandidates(route.candidates).length) {
     return finishWithError(kernel, request, undefined, new ProxyError(404, `model ${JSON.stringify(request.model)} is not served by any configured provider`, 'invalid_request_error', 'model_not_found').info)
   }
 

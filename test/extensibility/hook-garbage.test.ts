@@ -36,10 +36,14 @@ const plugin = defineProxyPlugin({
     kernel.hooks.hook('before-upstream', ctx => beforeUpstream[ctx.request.model]?.(ctx))
     kernel.hooks.hook('after-response', ctx => ctx.request.model === 'after-hang' ? never() : undefined)
     kernel.hooks.hook('route-resolve', ctx => ctx.request.model === 'route-hang' ? never() : undefined)
+    kernel.hooks.hook('route-resolve', (ctx) => {
+      if (ctx.request.model === 'route-error-200') ctx.error = { status: 200, message: 'not an error' }
+      if (ctx.request.model === 'route-candidates') ctx.candidates = [{} as never]
+    })
   },
 })
 
-const models = [...Object.keys(beforeResponse), ...Object.keys(beforeUpstream), 'after-hang', 'route-hang', 'fine']
+const models = [...Object.keys(beforeResponse), ...Object.keys(beforeUpstream), 'after-hang', 'route-hang', 'route-error-200', 'route-candidates', 'fine']
 let upstream: MockUpstream
 let proxy: TestProxy
 beforeAll(async () => {
@@ -82,6 +86,15 @@ describe('before-upstream listeners that leave a request that cannot be sent', (
     expect(response.status).toBe(500)
     expect((await response.json()).error).toMatchObject({ code: 'plugin_hook_failed', message: expect.stringContaining('the before-upstream hooks left an upstream request that cannot be sent') })
     expect(upstream.requests.length).toBe(sent)
+  })
+})
+
+describe('route-resolve listeners that leave garbage', () => {
+  // Before: a 200 carrying an error body; candidates that crashed the routing plugin, which got the blame.
+  it.each([['route-error-200', 'an error that is no error'], ['route-candidates', 'candidates that are no list of candidates']])('%s: the plugins\' 500 saying what', async (model, what) => {
+    const response = await ask(model, false)
+    expect(response.status).toBe(500)
+    expect((await response.json()).error).toMatchObject({ code: 'plugin_hook_failed', message: expect.stringContaining(`the route-resolve hooks left ${what}`) })
   })
 })
 
