@@ -13,7 +13,7 @@ import { attemptOnce } from './attempt.ts'
 import { pickCandidate } from './pick.ts'
 import type { Failure } from './outcome.ts'
 import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
-import { checkCandidates, checkHookError } from './hook-results.ts'
+import { checkCandidates, checkHookError, isCandidate } from './hook-results.ts'
 
 export type { RunOptions } from './answer-plan.ts'
 
@@ -82,7 +82,8 @@ async function tryCandidates(kernel: ProxyKernel, request: ProxyRequest, options
     if (signal.aborted) return clientLeft(kernel, request, candidate)
     lastError = outcome.failure
     if (outcome.result.action !== 'retry') return finishWithError(kernel, request, candidate, withRetryAfter(kernel, outcome.failure, route.candidates))
-    next = outcome.result.retryWith
+    // attempt-result is an observer: a retryWith that is no candidate is ignored like a failed listener.
+    next = isCandidate(outcome.result.retryWith) ? outcome.result.retryWith : undefined
   }
 
   return finishWithError(kernel, request, state.candidate, withRetryAfter(kernel, lastError ?? { status: 503, message: `no credential is available for model ${JSON.stringify(request.model)}`, type: 'server_error', code: 'no_credential_available' }, route.candidates))

@@ -34,6 +34,11 @@ const plugin = defineProxyPlugin({
   setup(kernel) {
     kernel.hooks.hook('before-response', ctx => beforeResponse[ctx.request.model]?.(ctx))
     kernel.hooks.hook('before-upstream', ctx => beforeUpstream[ctx.request.model]?.(ctx))
+    // An upstream 404 (a path the mock does not serve), then a retry with a candidate that is no candidate.
+    kernel.hooks.hook('before-upstream', (ctx) => { if (ctx.request.model === 'retry-garbage') ctx.http.url += '-nowhere' })
+    kernel.hooks.hook('attempt-result', (ctx) => {
+      if (ctx.request.model === 'retry-garbage' && ctx.attempt === 0) Object.assign(ctx, { action: 'retry', retryWith: {} })
+    })
     kernel.hooks.hook('after-response', ctx => ctx.request.model === 'after-hang' ? never() : undefined)
     kernel.hooks.hook('route-resolve', ctx => ctx.request.model === 'route-hang' ? never() : undefined)
     kernel.hooks.hook('route-resolve', (ctx) => {
@@ -43,7 +48,7 @@ const plugin = defineProxyPlugin({
   },
 })
 
-const models = [...Object.keys(beforeResponse), ...Object.keys(beforeUpstream), 'after-hang', 'route-hang', 'route-error-200', 'route-candidates', 'fine']
+const models = [...Object.keys(beforeResponse), ...Object.keys(beforeUpstream), 'after-hang', 'route-hang', 'route-error-200', 'route-candidates', 'retry-garbage', 'fine']
 let upstream: MockUpstream
 let proxy: TestProxy
 beforeAll(async () => {
@@ -95,6 +100,14 @@ describe('route-resolve listeners that leave garbage', () => {
     const response = await ask(model, false)
     expect(response.status).toBe(500)
     expect((await response.json()).error).toMatchObject({ code: 'plugin_hook_failed', message: expect.stringContaining(`the route-resolve hooks left ${what}`) })
+  })
+})
+
+describe('an attempt-result listener that asks for a retry with garbage', () => {
+  it('ignored, as a failed observer is: the kernel\'s own pick (none left here), the upstream\'s error, not an internal 500', async () => {
+    const response = await ask('retry-garbage', false)
+    expect(response.status).toBe(404)
+    expect((await response.json()).error.message).not.toBe('internal server error')
   })
 })
 
