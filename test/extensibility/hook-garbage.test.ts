@@ -12,7 +12,7 @@ import { defineProxyPlugin } from '../../core/plugin-host/plugin.ts'
  */
 const hostile = new Proxy({}, { ownKeys() { throw new Error('trap') }, get() { throw new Error('trap') } })
 const never = () => new Promise<void>(() => {})
-const beforeResponse: Record<string, (ctx: any) => unknown> = {
+const beforeResponse: Record<string, (ctx: any) => void | Promise<void>> = {
   'header-newline': (ctx) => { ctx.responseHeaders['x-bad'] = 'a\r\nx-injected: 1' },
   'header-name': (ctx) => { ctx.responseHeaders['bad name'] = 'v' },
   'header-object': (ctx) => { ctx.responseHeaders['x-bad'] = { a: 1 } },
@@ -23,7 +23,7 @@ const beforeResponse: Record<string, (ctx: any) => unknown> = {
   'stream-number': (ctx) => { ctx.stream = 42 },
   'hang': never,
 }
-const beforeUpstream: Record<string, (ctx: any) => unknown> = {
+const beforeUpstream: Record<string, (ctx: any) => void | Promise<void>> = {
   'upstream-url': (ctx) => { ctx.http.url = 42 },
   'upstream-header-newline': (ctx) => { ctx.http.headers['x-bad'] = 'a\r\nx-injected: 1' },
   'upstream-header-object': (ctx) => { ctx.http.headers['x-bad'] = { a: 1 } },
