@@ -15,6 +15,7 @@ import { statusFailure } from './exchange.ts'
 import { scrubSecrets } from '../provider/credential.ts'
 import { droppedHeaderValue } from '../canonical/dropped.ts'
 import { answerHeaders } from './answer-headers.ts'
+import { clientSignal } from '../edge/client-abort.ts'
 
 /** Names what a translated request lost on its way upstream, comma-separated in the client's field names. */
 export const droppedHeader = 'x-proxy-dropped'
@@ -36,7 +37,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
     reply.body.destroy()
     throw error
   }
-  const answer = new AnswerStream(reply.body, transform)
+  const answer = new AnswerStream(reply.body, transform, clientSignal(request.event))
   const broken = await answer.primed
   // A first event that is an error: nothing went out, so it fails as a 200 whole error body does (answerBuffered).
   const error = answer.errorFirst

@@ -46,9 +46,13 @@ export class AnswerStream extends Readable {
   /** What a drain ends (not the Readable itself: stream utilities read `end` as a Writable's). */
   readonly #entry: OpenAnswer = { end: (message, status) => this.#endNow(message, status) }
 
-  constructor(body: Readable, transform: StreamTransform) {
+  /** The client's signal: an in-process caller (a WebSocket) that leaves aborts it, which cuts the upstream. */
+  readonly #gone: { readonly aborted: boolean } | undefined
+
+  constructor(body: Readable, transform: StreamTransform, gone?: { readonly aborted: boolean }) {
     super()
     this.#body = body
+    this.#gone = gone
     this.#transform = transform
     this.primed = new Promise((resolve) => { this.#primed = resolve })
     body.on('data', this.#onData)
@@ -106,6 +110,8 @@ export class AnswerStream extends Readable {
 
   #onError = (error: Error): void => {
     if (this.#primed) return this.#broken(error.message)
+    // The upstream was cut because the client left (its signal): a client that disconnected, not an upstream failure.
+    if (this.#gone?.aborted) return void this.destroy()
     this.#failUpstream(error)
   }
 

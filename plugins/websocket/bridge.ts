@@ -34,26 +34,23 @@ export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unk
  * The answer's SSE events. `signal` (the socket closed) cancels the answer: the pipeline then ends the
  * upstream call and settles its accounting at what was delivered, as for an HTTP client that left.
  */
+/**
+ * The answer's SSE events, until `signal` (the socket closed). The request carries that signal too: its
+ * abort cuts the upstream call, and the pipeline ends the answer as a client that left (accounted for what
+ * was delivered). The reader is dropped, never cancelled: cancelling a web body srvx made from a Node
+ * stream can close an already cancelled stream inside Node's fetch (an uncaught exception).
+ */
 async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<{ event?: string; data: string }> {
   const parser = createSseParser()
   const decoder = new Utf8Decoder()
   const reader = body.getReader()
-  let ended = false
-  const cancel = () => { reader.cancel().catch(() => {}) }
-  signal?.addEventListener('abort', cancel, { once: true })
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      yield* parser.push(decoder.write(value))
-    }
-    ended = !signal?.aborted
-  } finally {
-    signal?.removeEventListener('abort', cancel)
-    // A consumer that stopped early (or a closed socket) leaves nothing running behind it.
-    if (!ended) cancel()
+  const gone = signal && new Promise<undefined>(resolve => signal.aborted ? resolve(undefined) : signal.addEventListener('abort', () => resolve(undefined), { once: true }))
+  for (;;) {
+    const next = gone ? await Promise.race([reader.read(), gone]) : await reader.read()
+    if (!next) return
+    if (next.done) break
+    yield* parser.push(decoder.write(next.value))
   }
-  if (signal?.aborted) return
   yield* parser.push(decoder.end())
   yield* parser.end()
 }

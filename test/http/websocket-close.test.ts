@@ -40,8 +40,21 @@ describe('a WebSocket closed mid-answer', () => {
     await sleep(600)
     expect(upstream.requests.length - before).toBe(1)
     expect(openAnswersOf(proxy.proxy.kernel).size).toBe(0)
-    // Accounted for what was delivered: the answer ended early, with its (estimated) usage.
+    // Accounted for what was delivered, as a client that left (not an upstream that failed).
+    expect(ended.at(-1)).toMatchObject({ error: 'client disconnected', usage: { estimated: true } })
     expect(ended.at(-1)?.usage?.inputTokens).toBeGreaterThan(0)
+  })
+
+  it('/v1/responses: closed right after response.completed (the upstream not yet ended): nothing thrown anywhere', async () => {
+    // Cancelling the bridged web body here made Node's fetch close a cancelled stream: an uncaught
+    // exception (vitest fails the file on one). The trickle upstream ends 250 ms after its last event.
+    const socket = await openSocket(wsUrl('/v1/responses'), { authorization: 'Bearer k' })
+    const completed = new Promise<void>(resolve => socket.on('message', (data) => { if (String(data).includes('"response.completed"')) resolve() }))
+    socket.send(JSON.stringify({ type: 'response.create', model: 'slow', input: 'done' }))
+    await completed
+    socket.close()
+    await sleep(500)
+    expect(openAnswersOf(proxy.proxy.kernel).size).toBe(0)
   })
 
   it('/v1/ws: the same for an envelope stream', async () => {
