@@ -3,6 +3,7 @@ import type { ProxyKernel } from '../kernel/kernel.ts'
 import { genericErrorBody, errorTypeFor, ProxyError } from '../errors/proxy-error.ts'
 import { RequestValidationError } from '../canonical/errors.ts'
 import { jsonResponse } from '../edge/respond.ts'
+import { isErrorStatus } from '../kernel/hook-bus.ts'
 
 /** Any thrown value -> what the client may see. Unknown errors become a 500 without internals. */
 export function toErrorInfo(error: unknown): ProxyErrorInfo {
@@ -13,9 +14,21 @@ export function toErrorInfo(error: unknown): ProxyErrorInfo {
     // OpenAI's own code for a field with a bad value, and the field by its path.
     return { status: 400, message, type: 'invalid_request_error', ...(param && { code: 'invalid_value', param }) }
   }
+  // A refusal the hook bus passes on by its name (a plugin's own copy of the class): the client gets it too.
+  if (isProxyErrorLike(error)) return { status: error.status, message: error.message, type: typeof error.type === 'string' ? error.type : errorTypeFor(error.status), code: typeof error.code === 'string' ? error.code : undefined }
   const status = (error as { status?: number, statusCode?: number })?.statusCode ?? (error as { status?: number })?.status
   if (status === 413) return { status, message: 'request body too large', type: errorTypeFor(413) }
   return { status: 500, message: 'internal server error', type: 'server_error' }
+}
+
+/** Named ProxyError, with a status a client may get as an error and a message: what core/kernel/hook-bus.ts lets through. */
+function isProxyErrorLike(error: unknown): error is { status: number; message: string; type?: unknown; code?: unknown } {
+  try {
+    const { name, status, message } = (error ?? {}) as { name?: unknown; status?: unknown; message?: unknown }
+    return name === 'ProxyError' && isErrorStatus(status) && typeof message === 'string'
+  } catch {
+    return false
+  }
 }
 
 /** An error body in the wire format the client speaks (falls back to the spec's generic body). */

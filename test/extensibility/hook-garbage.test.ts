@@ -44,11 +44,13 @@ const plugin = defineProxyPlugin({
     kernel.hooks.hook('route-resolve', (ctx) => {
       if (ctx.request.model === 'route-error-200') ctx.error = { status: 200, message: 'not an error' }
       if (ctx.request.model === 'route-candidates') ctx.candidates = [{} as never]
+      // A refusal from a plugin's own copy of ProxyError: the bus passes it on by its name.
+      if (ctx.request.model === 'route-lookalike') throw Object.assign(new Error('over budget'), { name: 'ProxyError', status: 429, type: 'rate_limit_error', code: 'budget' })
     })
   },
 })
 
-const models = [...Object.keys(beforeResponse), ...Object.keys(beforeUpstream), 'after-hang', 'route-hang', 'route-error-200', 'route-candidates', 'retry-garbage', 'fine']
+const models = [...Object.keys(beforeResponse), ...Object.keys(beforeUpstream), 'after-hang', 'route-hang', 'route-error-200', 'route-candidates', 'route-lookalike', 'retry-garbage', 'fine']
 let upstream: MockUpstream
 let proxy: TestProxy
 beforeAll(async () => {
@@ -100,6 +102,14 @@ describe('route-resolve listeners that leave garbage', () => {
     const response = await ask(model, false)
     expect(response.status).toBe(500)
     expect((await response.json()).error).toMatchObject({ code: 'plugin_hook_failed', message: expect.stringContaining(`the route-resolve hooks left ${what}`) })
+  })
+})
+
+describe('a refusal thrown as a ProxyError look-alike', () => {
+  it('reaches the client with its status and message, as the bus passes it on (not a bare 500)', async () => {
+    const response = await ask('route-lookalike', false)
+    expect(response.status).toBe(429)
+    expect((await response.json()).error).toMatchObject({ message: 'over budget', type: 'rate_limit_error', code: 'budget' })
   })
 })
 
