@@ -30,6 +30,9 @@ function withPluginKeys(config: ProxyConfig, schemas: z.ZodType[]): ProxyConfig 
   return out
 }
 
+/** `timeouts.hook-seconds`; an embedder's config that skipped validation has no `timeouts`: the default. */
+export const hookSeconds = (config: ProxyConfig): number => config.timeouts?.['hook-seconds'] ?? 60
+
 /** Services plugins offer each other (e.g. `routing`); plugins augment this interface with `declare module`. */
 export interface ProxyServices {
   /** Routing state: whether a candidate is selectable now (true), cooling down until (ms), or out (false). */
@@ -107,7 +110,7 @@ export function createKernel(options: KernelOptions): ProxyKernel {
 
   const kernel: ProxyKernel = {
     app: new H3(),
-    hooks: createProxyHooks({ logError: message => logger.error(message), timeoutMs: () => config.timeouts['hook-seconds'] * 1000 }),
+    hooks: createProxyHooks({ logError: message => logger.error(message), timeoutMs: () => hookSeconds(config) * 1000 }),
     storage: options.storage,
     logger,
     get config() { return config },

@@ -1,4 +1,4 @@
-import type { ProxyKernel } from '../kernel/kernel.ts'
+import { hookSeconds, type ProxyKernel } from '../kernel/kernel.ts'
 import { ConfigError } from '../config/validate.ts'
 import type { ProxyPlugin } from './plugin.ts'
 
@@ -10,7 +10,7 @@ import type { ProxyPlugin } from './plugin.ts'
  */
 export async function setupPlugin(kernel: ProxyKernel, plugin: ProxyPlugin): Promise<void> {
   if (typeof plugin.setup !== 'function') return
-  const seconds = kernel.config.timeouts['hook-seconds']
+  const seconds = hookSeconds(kernel.config)
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ConfigError([`plugin "${plugin.name}": its setup did not finish within ${seconds} s (timeouts.hook-seconds)`])), seconds * 1000)

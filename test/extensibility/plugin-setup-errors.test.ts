@@ -32,6 +32,18 @@ describe('a plugin whose setup fails', () => {
   })
 })
 
+describe('an embedder\'s config without `timeouts` (not validated)', () => {
+  it('async setups and async listeners run with the default bound', async () => {
+    const { timeouts: _timeouts, ...bare } = config
+    let decided = false
+    const plugin = defineProxyPlugin({ name: 'async', async setup(kernel) { kernel.hooks.hook('route-resolve', async () => { decided = true }) } })
+    const proxy = await createProxy({ config: bare as typeof config, plugins: [plugin], builtins: false })
+    await proxy.kernel.hooks.callHook('route-resolve', { request: {}, candidates: [] } as never)
+    expect(decided).toBe(true)
+    await proxy.close()
+  })
+})
+
 describe('`proxy start` with such a plugin', () => {
   let dir: string
   beforeAll(() => {
