@@ -68,7 +68,7 @@ describe('upstream errors come back in the client format', () => {
     setup.upstreams.beta.handler = () => new Response(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'messages: roles must alternate' } }), { status: 400 })
     const response = await post('/v1/chat/completions', { model: familyModels.beta, messages: [{ role: 'user', content: 'x' }] })
     expect(response.status).toBe(400)
-    expect(await response.json()).toEqual({ error: { message: 'messages: roles must alternate', type: 'invalid_request_error', code: null } })
+    expect(await response.json()).toEqual({ error: { message: 'messages: roles must alternate', type: 'invalid_request_error', param: null, code: null } })
   })
 
   it('a generateContent 429 reaches a messages client as a rate_limit_error', async () => {
