@@ -36,7 +36,12 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
   const clock = startUpstreamClock(request.timing ??= startTiming())
   const attempt: Attempt = { kernel, request, candidate, provider, plan, number, clock }
   const reply = await exchange(http, request.stream, signal, upstreamTimeouts(kernel.config))
-  if (reply.kind === 'unreachable') return failAttempt(attempt, reply.failure, reply.status, { detail: reply.detail })
+  if (reply.kind === 'unreachable') {
+    // Not sent at all: a request the hooks left unsendable is the plugin's bug, the same on every credential.
+    const problem = reply.status === 0 ? upstreamRequestProblem(http) : undefined
+    if (problem) throw new ProxyError(500, `the before-upstream hooks left an upstream request that cannot be sent: ${problem}`, 'server_error', 'plugin_hook_failed')
+    return failAttempt(attempt, reply.failure, reply.status, { detail: reply.detail })
+  }
   clock.firstByteMs = reply.headersAt - clock.sentAt
   if (reply.status >= 400) {
     const text = scrubSecrets(reply.kind === 'buffered' ? reply.text : await reply.body.text().catch(() => ''), candidate.credential)
@@ -59,7 +64,5 @@ async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candi
   // Rule 13: the entry's own proxy-url wins; '' there means direct; otherwise the global one.
   http.proxyUrl ??= kernel.config['proxy-url'] || undefined
   await kernel.hooks.callHook('before-upstream', { request, candidate, http })
-  const problem = upstreamRequestProblem(http)
-  if (problem) throw new ProxyError(500, `the before-upstream hooks left an upstream request that cannot be sent: ${problem}`, 'server_error', 'plugin_hook_failed')
   return http
 }
