@@ -21,9 +21,6 @@ export function buildModelIndex(credentials: Credential[], forceModelPrefix: boo
       if (!credential.prefix || !forceModelPrefix) add(offer.id, candidate)
     }
   }
-  // Routing hands these very lists to route-resolve listeners: one that narrowed its request's list in
-  // place narrowed it for every later request. Frozen, such a listener fails its own request only.
-  for (const list of index.values()) Object.freeze(list)
   return index
 }
 
