@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dropRedisKeys } from '../helpers/redis-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { scriptedUsage, startUsageUpstream, type UsageUpstream } from '../helpers/usage-upstream.ts'
 import { clientCall, clientHeaders, type ClientFormat } from '../helpers/client-formats.ts'
-import { createProxyStorage, redisOf } from '../../core/storage/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
 
 /**
@@ -32,11 +33,7 @@ const config = (url: string) => ({
 beforeAll(async () => { upstream = await startUsageUpstream({ frameDelayMs: 20 }) })
 afterAll(async () => {
   await upstream?.close()
-  const storage = await createProxyStorage({ driver: 'redis', url: 'redis://127.0.0.1:6379', base })
-  const client = redisOf(storage)!.client as import('ioredis').Redis
-  const keys = await client.keys(`${base}*`)
-  if (keys.length) await client.del(...keys)
-  await storage.dispose()
+  await dropRedisKeys(base)
 })
 
 describe.each(['memory', 'redis'] as const)('a burst of 50 on %s', (driver) => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dropRedisKeys } from '../helpers/redis-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startUsageUpstream, type UsageUpstream } from '../helpers/usage-upstream.ts'
-import { createProxyStorage, redisOf } from '../../core/storage/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 /**
  * A request that allows an absurd output (`max_tokens: 1e25`) reserves that much, on Redis as on one
@@ -33,11 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const proxy of Object.values(proxies)) await proxy.close()
   await upstream?.close()
-  const storage = await createProxyStorage({ driver: 'redis', url: 'redis://127.0.0.1:6379', base })
-  const client = redisOf(storage)!.client as import('ioredis').Redis
-  const keys = await client.keys(`${base}*`)
-  if (keys.length) await client.del(...keys)
-  await storage.dispose()
+  await dropRedisKeys(base)
 })
 
 const chat = (url: string, key: string, maxTokens: number) => fetch(`${url}/v1/chat/completions`, {

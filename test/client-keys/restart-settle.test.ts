@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dropRedisKeys } from '../helpers/redis-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { scriptedUsage, startUsageUpstream, type UsageUpstream } from '../helpers/usage-upstream.ts'
-import { createProxyStorage, redisOf } from '../../core/storage/storage.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
 
 /**
  * An instance restarted under the same instance id (`PROXY_INSTANCE_ID`, or host and port: stable by
@@ -41,11 +42,7 @@ beforeAll(async () => { upstream = await startUsageUpstream() })
 afterAll(async () => {
   await proxy?.close()
   await upstream?.close()
-  const storage = await createProxyStorage({ driver: 'redis', url: 'redis://127.0.0.1:6379', base })
-  const client = redisOf(storage)!.client as import('ioredis').Redis
-  const keys = await client.keys(`${base}*`)
-  if (keys.length) await client.del(...keys)
-  await storage.dispose()
+  await dropRedisKeys(base)
 })
 
 describe('a restarted instance, same id, same Redis', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { useAgentLab, type AgentRun, type RunPlace } from './lab/agent-lab.ts'
-import { clientBin, clientVersion, skipWithoutAgents } from './lab/clients.ts'
+import { clientBin, opencodePluginInstalled, skipWithoutAgents } from './lab/clients.ts'
 
 skipWithoutAgents()
 
@@ -23,16 +23,6 @@ const answered = (run: AgentRun) => run.stdout.includes('The tool said:') && run
 /** The tool names each model request offered (what the mock model could call). */
 const offered = (run: AgentRun) => JSON.stringify(run.upstream(family).map(body => body.tools?.map((tool: { name?: string; function?: { name: string } }) => tool.function?.name ?? tool.name)))
 const gatewayCalls = (run: AgentRun) => run.calls.filter(call => call.path === '/mcp' && call.body.includes('"tools/call"'))
-
-/** opencode installs its plugin package in the background unless its config folder lists it as installed (opencode.test.ts). */
-function opencodePluginInstalled(): Record<string, string> {
-  const dependencies = { '@opencode-ai/plugin': clientVersion('opencode') }
-  return {
-    '.config/opencode/package.json': JSON.stringify({ dependencies }),
-    '.config/opencode/package-lock.json': JSON.stringify({ packages: { '': { dependencies } } }),
-    '.config/opencode/node_modules/.keep': '',
-  }
-}
 
 const memoryDir = mkdtempSync(join(tmpdir(), 'lab-memory-'))
 afterAll(() => rmSync(memoryDir, { recursive: true, force: true }))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { families, greeting, type Family } from '../helpers/family-proxy.ts'
 import { useAgentLab, type AgentRun, type AgentSpec, type RunPlace } from './lab/agent-lab.ts'
-import { clientBin, clientRow, clientVersion, labTitle, skipWithoutAgents } from './lab/clients.ts'
+import { clientBin, clientRow, labTitle, opencodePluginInstalled, skipWithoutAgents } from './lab/clients.ts'
 import { saveFixture } from './lab/fixtures.ts'
 
 skipWithoutAgents()
@@ -15,20 +15,6 @@ skipWithoutAgents()
 const lab = useAgentLab()
 const row = clientRow('opencode')
 
-/**
- * opencode installs `@opencode-ai/plugin` into its config folder in the background on every start (npm,
- * over the network). A folder that already lists it as installed is left alone: this is what a
- * finished install leaves behind, minus the package itself, which `run` never loads.
- */
-function pluginInstalled(): Record<string, string> {
-  const dependencies = { '@opencode-ai/plugin': clientVersion('opencode') }
-  return {
-    '.config/opencode/package.json': JSON.stringify({ dependencies }),
-    '.config/opencode/package-lock.json': JSON.stringify({ packages: { '': { dependencies } } }),
-    '.config/opencode/node_modules/.keep': '',
-  }
-}
-
 function opencode(place: RunPlace, args: string[], prompt: string): AgentSpec {
   const config = {
     $schema: 'https://opencode.ai/config.json',
@@ -41,7 +27,7 @@ function opencode(place: RunPlace, args: string[], prompt: string): AgentSpec {
     // `run` quotes a message word that holds a space: the prompt goes as separate words, as a shell passes them.
     args: ['run', '--model', `proxy/${place.model}`, ...args, ...prompt.split(' ')],
     env: { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_DEFAULT_PLUGINS: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' },
-    home: { '.config/opencode/opencode.json': JSON.stringify(config), ...pluginInstalled() },
+    home: { '.config/opencode/opencode.json': JSON.stringify(config), ...opencodePluginInstalled() },
     work: { 'notes.txt': `fog ${place.nonce}\n` },
   }
 }

@@ -92,3 +92,13 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     },
   }
 }
+
+/** Deletes every key a test wrote under `base` on the shared Redis at 6379 (its own prefix: others' keys stay). */
+export async function dropRedisKeys(base: string): Promise<void> {
+  const { createProxyStorage, redisOf } = await import('../../core/storage/storage.ts')
+  const storage = await createProxyStorage({ driver: 'redis', url: 'redis://127.0.0.1:6379', base })
+  const client = redisOf(storage)!.client as import('ioredis').Redis
+  const keys = await client.keys(`${base}*`)
+  if (keys.length) await client.del(...keys)
+  await storage.dispose()
+}

@@ -72,3 +72,17 @@ export function skipWithoutAgents(): void {
   console.warn(`client lab: skipped: ${agentsUnavailable}`)
   beforeEach(context => context.skip(agentsUnavailable))
 }
+
+/**
+ * opencode installs `@opencode-ai/plugin` into its config folder in the background on every start (npm,
+ * over the network). A folder that already lists it as installed is left alone: this is what a finished
+ * install leaves behind, minus the package itself, which `run` never loads.
+ */
+export function opencodePluginInstalled(): Record<string, string> {
+  const dependencies = { '@opencode-ai/plugin': clientVersion('opencode') }
+  return {
+    '.config/opencode/package.json': JSON.stringify({ dependencies }),
+    '.config/opencode/package-lock.json': JSON.stringify({ packages: { '': { dependencies } } }),
+    '.config/opencode/node_modules/.keep': '',
+  }
+}
