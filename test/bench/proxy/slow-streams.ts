@@ -28,16 +28,17 @@ import { fileURLToPath } from 'node:url'
 import { request as undiciRequest } from 'undici'
 import { agentBody, agentHeaders } from './agent-body.ts'
 import { median, varyMark } from './load.ts'
-import { benchKey, rssMb, startMock, startPassthrough, startProxy, type Running } from './processes.ts'
+import { benchKey, cpuMicros, rssMb, startMock, startPassthrough, startProxy, type Running } from './processes.ts'
 
 type Row = Record<string, string | number>
 const fmt = (n: number, digits = 0) => Number(n.toFixed(digits))
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
-const gcArgs = ['--expose-gc', '--import', fileURLToPath(new URL('./memory-on-signal.mjs', import.meta.url))]
+// BENCH_NODE_ARGS: more flags for every measured process, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to see where the burst's CPU goes.
+const gcArgs = ['--expose-gc', '--import', fileURLToPath(new URL('./memory-on-signal.mjs', import.meta.url)), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])]
 
 interface Memory { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number }
-interface Burst { peak: number; open: number; openStreams: number; firsts: number[]; fromStart: number[]; errors: number; seconds: number; memory: { now: Memory; peak: Memory } }
+interface Burst { cpu: number; peak: number; open: number; openStreams: number; firsts: number[]; fromStart: number[]; errors: number; seconds: number; memory: { now: Memory; peak: Memory } }
 
 /** A full collection in `running`, then its memory now and its high-water since the last call (memory-on-signal.mjs). */
 async function memoryOf(running: Running): Promise<{ now: Memory; peak: Memory }> {
@@ -109,6 +110,7 @@ async function burst(url: string, mockUrl: string, running: Running, model: stri
   let errors = 0
   let ended = 0
   const started = performance.now()
+  const cpuBefore = cpuMicros(running.pid)
   const target = new URL(`${url}/v1/messages`)
   const one = async (i: number) => {
     const ok = await post(target, agent, `${head}${i}${tail}`, (start, sent) => { fromStart.push(start); firsts.push(sent) })
@@ -120,6 +122,8 @@ async function burst(url: string, mockUrl: string, running: Running, model: stri
   const all = rate ? opening(count, rate, one) : Promise.all(Array.from({ length: count }, (_, i) => one(i)))
   // Every stream has its first byte (or failed): all are open now, if the drip is slow enough.
   while (firsts.length + errors < count) await sleep(20)
+  // The process's CPU from the first request to the last first byte: in the burst, what each stream's place in the queue waits on.
+  const cpu = (cpuMicros(running.pid) - cpuBefore) / 1e6
   const openStreams = await mockOpen(mockUrl)
   const memory = await memoryOf(running)
   const open = rssMb(running.pid)
@@ -127,7 +131,7 @@ async function burst(url: string, mockUrl: string, running: Running, model: stri
   await all
   clearInterval(sampler)
   agent.destroy()
-  return { peak, open, openStreams, firsts, fromStart, errors, seconds: (performance.now() - started) / 1000, memory }
+  return { cpu, peak, open, openStreams, firsts, fromStart, errors, seconds: (performance.now() - started) / 1000, memory }
 }
 
 /** BENCH_OPEN_RATE: streams opened a second (100 by default); 0 opens them all at once (the burst). */
@@ -159,7 +163,7 @@ export async function slowStreamRows(count = Number(process.env.BENCH_STREAMS ??
           const idle = rssMb(running.pid)
           const result = await burst(running.url, mock.url, running, model, count, rate)
           results.get(side)!.push({ ...result, idle, idleMemory, ttfb: median(result.firsts) })
-          console.error(`  run ${run + 1} ${side}: open ${fmt(result.open)} MB, peak ${fmt(result.peak)} MB, TTFB p50 ${fmt(median(result.firsts))} p99 ${fmt(quantile(result.firsts, 0.99))} ms from the body sent (${fmt(median(result.fromStart))} from the start), ${result.openStreams} open at the sample`)
+          console.error(`  run ${run + 1} ${side}: open ${fmt(result.open)} MB, peak ${fmt(result.peak)} MB, TTFB p50 ${fmt(median(result.firsts))} p99 ${fmt(quantile(result.firsts, 0.99))} ms from the body sent (${fmt(median(result.fromStart))} from the start), CPU ${fmt(result.cpu, 2)} s to the last first byte, ${result.openStreams} open at the sample`)
         } finally {
           await running.stop()
         }
@@ -185,6 +189,7 @@ export async function slowStreamRows(count = Number(process.env.BENCH_STREAMS ??
       'TTFB p50 ms': fmt(median(ttfbs)), 'TTFB spread ms': spread(ttfbs), 'added TTFB p50 ms': side === 'floor' ? '' : fmt(added),
       'TTFB p99 ms': fmt(of(side, b => quantile(b.firsts, 0.99))), 'added TTFB p99 ms': side === 'floor' ? '' : fmt(addedP99),
       'TTFB p50 from start ms': fmt(of(side, b => median(b.fromStart))),
+      'CPU s to last first byte': fmt(of(side, b => b.cpu), 2),
       'open at sample': Math.min(...bursts.map(b => b.openStreams)), errors: bursts.reduce((sum, b) => sum + b.errors, 0),
     }
   })
