@@ -30,7 +30,8 @@ const allowed: Array<{ file: string; word: string }> = [
   // The panel's chat page reads the client formats' stream events, whose incremental field is `delta` in each spec.
   { file: 'panel/src/chat-formats.ts', word: 'delta' },
   // The MCP tool loop writes the responses and messages stream events, whose incremental field is `delta` in each spec.
-  { file: 'plugins/mcp/loop/stream-out.ts', word: 'delta' },
+  { file: 'plugins/mcp/loop/live-responses.ts', word: 'delta' },
+  { file: 'plugins/mcp/loop/live-messages.ts', word: 'delta' },
 ]
 
 const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => {

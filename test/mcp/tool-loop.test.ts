@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import type { TestProxy } from '../helpers/proxy-server.ts'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
-import { referenceServers, until } from './servers.ts'
-import { scriptedChat, scriptedGenerate } from './scripted-model.ts'
+import { loopProxy, scriptedChat, scriptedGenerate } from './scripted-model.ts'
 
 /**
  * MCP tools for families whose upstream cannot call MCP servers: the responses API's `mcp` tool and
@@ -27,14 +26,10 @@ beforeAll(async () => {
     vendorBodies.push(body)
     return Response.json({ id: 'resp_1', object: 'response', created_at: 1, status: 'completed', model: body.model, output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'vendor did it', annotations: [] }] }], usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } })
   })
-  proxy = await startTestProxy({
+  proxy = await loopProxy(chat.url, generate.url, {
     'api-keys': ['loop-key'],
-    'compat-provider': [{ name: 'scripted', 'base-url': `${chat.url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: [{ name: 'scripted-gpt', alias: models.chat }] }],
-    'alpha-api-key': [{ 'api-key': 'up', 'base-url': generate.url, models: [{ name: 'scripted-gemini', alias: models.generate }] }],
     'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${vendor.url}/v1`, models: [{ name: 'vendor-model', alias: 'via-vendor' }] }],
-    'mcp-servers': [referenceServers('/tmp')[0]],
   })
-  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('everything')!.state === 'up')
 }, 60_000)
 
 afterAll(async () => {

@@ -4,12 +4,15 @@ import { authorizeClient, trustedClient } from 'model-proxy/kit/access'
 import { errorResponse, toErrorInfo } from 'model-proxy/kit/errors'
 import type { Gateway, CallContext } from '../gateway.ts'
 import { peekNodeBody } from './body-replay.ts'
-import { callSelf } from './self-call.ts'
+import { callSelf, sendSelf } from './self-call.ts'
 import { mcpToolsOf, runResponsesLoop } from './responses-loop.ts'
 import { mcpServersOfBody, runMessagesLoop } from './messages-loop.ts'
-import { messagesEvents, responsesEvents } from './stream-out.ts'
+import { liveAnswer, type LiveFormat, type LoopTurns } from './live-answer.ts'
+import { liveResponses } from './live-responses.ts'
+import { liveMessages } from './live-messages.ts'
 
-type Loop = (gateway: Gateway, context: CallContext, body: Record<string, unknown>, send: (body: Record<string, unknown>) => Promise<{ status: number; json: Record<string, unknown> | undefined }>) => Promise<{ status: number; body: Record<string, unknown> }>
+type LoopResult = { status: number; body: Record<string, unknown> }
+type Loop = (gateway: Gateway, context: CallContext, body: Record<string, unknown>, turns: LoopTurns) => Promise<LoopResult>
 
 interface LoopRoute {
   path: string
@@ -19,13 +22,14 @@ interface LoopRoute {
   /** A cheap look at the headers first: false when the request cannot be one. */
   may?(event: H3Event): boolean
   run: Loop
-  events(body: Record<string, unknown>): string
+  /** A streamed request's answer, written while the loop runs. */
+  live(write: (text: string) => void): LiveFormat
 }
 
 const loopRoutes: LoopRoute[] = [
-  { path: '/v1/responses', format: 'responses', servers: body => mcpToolsOf(body).map(tool => tool.server_label), run: runResponsesLoop, events: responsesEvents },
+  { path: '/v1/responses', format: 'responses', servers: body => mcpToolsOf(body).map(tool => tool.server_label), run: runResponsesLoop, live: liveResponses },
   {
-    path: '/v1/messages', format: 'messages', servers: body => mcpServersOfBody(body).map(server => server.name), run: runMessagesLoop, events: messagesEvents,
+    path: '/v1/messages', format: 'messages', servers: body => mcpServersOfBody(body).map(server => server.name), run: runMessagesLoop, live: liveMessages,
     // The vendor takes `mcp_servers` only with its MCP feature named in a header (`mcp-client-<date>`).
     may: event => [...event.req.headers].some(([name, value]) => name.startsWith('anthropic-') && value.includes('mcp-client')),
   },
@@ -62,14 +66,27 @@ export function addToolLoop(kernel: ProxyKernel, gateway: Gateway, caller: (key:
         }
         const who = caller(key)
         const context: CallContext = { keyId: who.keyId, access: who.access(), signal: event.req.signal }
-        const result = await route.run(gateway, context, body, next => callSelf(kernel, route.path, event.req.headers, next, key))
-        if (result.status === 200 && body.stream === true) {
-          return new Response(route.events(result.body), { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } })
-        }
+        const headers = event.req.headers
+        if (body.stream === true) return await streamed(route, turns => route.run(gateway, context, body, turns), (next, signal) => sendSelf(kernel, route.path, headers, next, key, signal))
+        const result = await route.run(gateway, context, body, { send: next => callSelf(kernel, route.path, headers, next, key), made: () => {} })
         return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'content-type': 'application/json' } })
       } catch (error) {
         return errorResponse(kernel, route.format, toErrorInfo(error))
       }
     }, { method: 'POST' })
   }
+}
+
+/**
+ * A streamed loop: each turn streamed from the model and relayed as it comes (text token by token),
+ * the loop's own items written as they are made. Until the first byte is written the answer may still
+ * be the first turn's error with its status; after it, an error is the format's error event.
+ */
+async function streamed(route: LoopRoute, run: (turns: LoopTurns) => Promise<LoopResult>, send: (body: Record<string, unknown>, signal: AbortSignal) => Promise<Response>): Promise<Response> {
+  const answer = liveAnswer(route.live, send)
+  const loop = run(answer.turns)
+  const first = await Promise.race([answer.opened.then(() => undefined), loop])
+  if (first && !answer.written && first.status !== 200) return new Response(JSON.stringify(first.body), { status: first.status, headers: { 'content-type': 'application/json' } })
+  loop.then(result => answer.finish(result), (error: unknown) => answer.finish({ status: 500, body: { error: { type: 'api_error', message: (error as Error).message } } }))
+  return new Response(answer.body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } })
 }

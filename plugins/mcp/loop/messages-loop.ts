@@ -1,4 +1,5 @@
 import type { Gateway, CallContext } from '../gateway.ts'
+import type { LoopTurns } from './live-answer.ts'
 import { loopRounds, loopTools, runTool } from './tool-set.ts'
 
 type Block = Record<string, unknown>
@@ -44,8 +45,7 @@ export function messagesForUpstream(messages: Message[]): Message[] {
  * answers with the blocks the vendor would (`mcp_tool_use` then `mcp_tool_result`, in place).
  */
 export async function runMessagesLoop(
-  gateway: Gateway, context: CallContext, body: Record<string, unknown>,
-  send: (body: Record<string, unknown>) => Promise<{ status: number; json: Record<string, unknown> | undefined }>,
+  gateway: Gateway, context: CallContext, body: Record<string, unknown>, turns: LoopTurns,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const servers = mcpServersOfBody(body)
   const toolsets = (Array.isArray(body.tools) ? body.tools : []).filter(tool => (tool as Block)?.type === 'mcp_toolset') as Toolset[]
@@ -55,10 +55,11 @@ export async function runMessagesLoop(
   const { mcp_servers: _servers, ...rest } = body
   const messages = messagesForUpstream(body.messages as Message[])
   const content: Block[] = []
+  const made = (block: Block) => { content.push(block); turns.made(block) }
   const usage = { input_tokens: 0, output_tokens: 0 }
   let last: Record<string, unknown> | undefined
   for (let round = 0; round < loopRounds; round++) {
-    const answer = await send({ ...rest, messages, tools: upstreamTools, stream: false })
+    const answer = await turns.send({ ...rest, messages, tools: upstreamTools, stream: false }, name => tools.tools.has(name))
     if (answer.status !== 200 || !answer.json) return { status: answer.status, body: answer.json ?? {} }
     last = answer.json
     const used = last.usage as Block | undefined
@@ -74,8 +75,8 @@ export async function runMessagesLoop(
       }
       const entry = tools.tools.get(block.name as string)!
       const result = await runTool(gateway, context, block.name as string, (block.input ?? {}) as Record<string, unknown>)
-      content.push({ type: 'mcp_tool_use', id: block.id, name: entry.name, server_name: entry.server, input: block.input ?? {} })
-      content.push({ type: 'mcp_tool_result', tool_use_id: block.id, is_error: result.isError, content: [{ type: 'text', text: result.text }] })
+      made({ type: 'mcp_tool_use', id: block.id, name: entry.name, server_name: entry.server, input: block.input ?? {} })
+      made({ type: 'mcp_tool_result', tool_use_id: block.id, is_error: result.isError, content: [{ type: 'text', text: result.text }] })
       results.push({ type: 'tool_result', tool_use_id: block.id, content: result.text, is_error: result.isError })
     }
     const foreign = blocks.some(block => block.type === 'tool_use' && !tools.tools.has(block.name as string))

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Gateway, CallContext } from '../gateway.ts'
+import type { LoopTurns } from './live-answer.ts'
 import { loopRounds, loopTools, runTool, type LoopTools } from './tool-set.ts'
 
 type Item = Record<string, unknown>
@@ -42,27 +43,27 @@ export interface ResponsesLoopResult { status: number; body: Record<string, unkn
  * function calls and outputs for the upstream; an approval in the input runs its call first.
  */
 export async function runResponsesLoop(
-  gateway: Gateway, context: CallContext, body: Record<string, unknown>,
-  send: (body: Record<string, unknown>) => Promise<{ status: number; json: Record<string, unknown> | undefined }>,
+  gateway: Gateway, context: CallContext, body: Record<string, unknown>, turns: LoopTurns,
 ): Promise<ResponsesLoopResult> {
   const specs = mcpToolsOf(body)
   const specOf = new Map(specs.map(spec => [spec.server_label, spec]))
   const tools = loopTools(gateway, context, specs.map(spec => ({ server: spec.server_label, allowed: allowedOf(spec) })))
   const output: Item[] = []
+  const made = (item: Item) => { output.push(item); turns.made(item) }
   const rawInput = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input as Item[] | undefined) ?? []
   const listedBefore = new Set(rawInput.filter(item => item.type === 'mcp_list_tools').map(item => item.server_label))
   for (const spec of specs) {
     if (listedBefore.has(spec.server_label)) continue
-    output.push({
+    made({
       type: 'mcp_list_tools', id: itemId('mcpl'), server_label: spec.server_label,
       tools: [...tools.tools.values()].filter(entry => entry.server === spec.server_label).map(({ name, tool }) => ({ name, description: tool.description ?? null, input_schema: tool.inputSchema, annotations: tool.annotations ?? null })),
     })
   }
-  const input = await inputForUpstream(gateway, context, rawInput, output)
+  const input = await inputForUpstream(gateway, context, rawInput, made)
   const usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
   let last: Record<string, unknown> | undefined
   for (let round = 0; round < loopRounds; round++) {
-    const answer = await send({ ...body, input, tools: upstreamTools(body, tools), stream: false, ...(typeof body.tool_choice === 'object' && (body.tool_choice as Item)?.type === 'mcp' && { tool_choice: 'auto' }) })
+    const answer = await turns.send({ ...body, input, tools: upstreamTools(body, tools), stream: false, ...(typeof body.tool_choice === 'object' && (body.tool_choice as Item)?.type === 'mcp' && { tool_choice: 'auto' }) }, name => tools.tools.has(name))
     if (answer.status !== 200 || !answer.json) return { status: answer.status, body: answer.json ?? {} }
     last = answer.json
     addUsage(usage, last.usage as Item | undefined)
@@ -78,12 +79,12 @@ export async function runResponsesLoop(
       }
       const entry = tools.tools.get(item.name as string)!
       if (needsApproval(specOf.get(entry.server)!, entry.name)) {
-        output.push({ type: 'mcp_approval_request', id: itemId('mcpr'), server_label: entry.server, name: entry.name, arguments: item.arguments })
+        made({ type: 'mcp_approval_request', id: itemId('mcpr'), server_label: entry.server, name: entry.name, arguments: item.arguments })
         stop = true
         continue
       }
       const result = await runTool(gateway, context, item.name as string, item.arguments as string)
-      output.push(mcpCall(entry.server, entry.name, item.arguments as string, result))
+      made(mcpCall(entry.server, entry.name, item.arguments as string, result))
       results.push({ type: 'function_call_output', call_id: item.call_id, output: result.text })
     }
     if (stop) break
@@ -113,7 +114,7 @@ function addUsage(total: { input_tokens: number; output_tokens: number; total_to
  * The client's input as the upstream understands it: MCP items become function calls and outputs;
  * an approved request runs now (its `mcp_call` joins this answer's output), a denied one is told so.
  */
-async function inputForUpstream(gateway: Gateway, context: CallContext, input: Item[], output: Item[]): Promise<Item[]> {
+async function inputForUpstream(gateway: Gateway, context: CallContext, input: Item[], made: (item: Item) => void): Promise<Item[]> {
   const requests = new Map(input.filter(item => item.type === 'mcp_approval_request').map(item => [item.id as string, item]))
   const out: Item[] = []
   for (const item of input) {
@@ -131,7 +132,7 @@ async function inputForUpstream(gateway: Gateway, context: CallContext, input: I
       const result = item.approve === true
         ? await runTool(gateway, context, name, asked.arguments as string)
         : { text: 'the user did not approve this call', isError: true }
-      if (item.approve === true) output.push(mcpCall(asked.server_label as string, asked.name as string, asked.arguments as string, result, asked.id as string))
+      if (item.approve === true) made(mcpCall(asked.server_label as string, asked.name as string, asked.arguments as string, result, asked.id as string))
       out.push({ type: 'function_call', call_id: asked.id, name, arguments: asked.arguments ?? '{}' })
       out.push({ type: 'function_call_output', call_id: asked.id, output: result.text })
       continue

@@ -4,9 +4,10 @@ import { trustedClient } from 'model-proxy/kit/access'
 /**
  * One turn of the tool loop sent through the proxy's own route for the client's format, in-process:
  * routing, translation to the upstream's format, limits, usage, recorder and traces all see it as the
- * client's request (under the client's key, already checked).
+ * client's request (under the client's key, already checked). The answer as the route gives it: a
+ * stream is read as it comes (live-turn.ts); `signal` ends the turn when the client leaves.
  */
-export async function callSelf(kernel: ProxyKernel, path: string, headers: Headers, body: Record<string, unknown>, key: string | undefined): Promise<{ status: number; json: Record<string, unknown> | undefined; response: Response }> {
+export function sendSelf(kernel: ProxyKernel, path: string, headers: Headers, body: Record<string, unknown>, key: string | undefined, signal?: AbortSignal): Promise<Response> {
   const sent = new Headers()
   for (const [name, value] of headers) {
     if (!name.startsWith('anthropic-') && !name.startsWith('openai-') && name !== 'user-agent' && name !== 'x-request-id') continue
@@ -15,13 +16,18 @@ export async function callSelf(kernel: ProxyKernel, path: string, headers: Heade
     if (kept) sent.set(name, kept)
   }
   sent.set('content-type', 'application/json')
-  const request = new Request(new URL(path, 'http://proxy.internal'), { method: 'POST', headers: sent, body: JSON.stringify(body) })
+  const request = new Request(new URL(path, 'http://proxy.internal'), { method: 'POST', headers: sent, body: JSON.stringify(body), signal })
   trustedClient.set(request, key ?? true)
-  const response = await kernel.app.fetch(request)
+  return Promise.resolve(kernel.app.fetch(request))
+}
+
+/** A turn answered whole: its status and JSON. */
+export async function callSelf(kernel: ProxyKernel, path: string, headers: Headers, body: Record<string, unknown>, key: string | undefined): Promise<{ status: number; json: Record<string, unknown> | undefined }> {
+  const response = await sendSelf(kernel, path, headers, body, key)
   const text = await response.text()
   let json: Record<string, unknown> | undefined
   try {
     json = JSON.parse(text)
   } catch {}
-  return { status: response.status, json, response: new Response(text, { status: response.status, headers: response.headers }) }
+  return { status: response.status, json }
 }
