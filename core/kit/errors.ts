@@ -14,5 +14,7 @@ export { bodyTooLarge } from '../errors/proxy-error.ts'
 export { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 /** An upstream status as `ok`, `retry` (another credential, or this one later, may succeed) or `fail`. */
 export { classifyUpstreamStatus } from '../pipeline/upstream-status.ts'
+/** A number that is an HTTP error status (400-599), else undefined: an upstream error's numeric code, taken as it is. */
+export { httpErrorStatus } from '../pipeline/upstream-status.ts'
 /** An error for a request path, in the format that path serves (the generic body when none). */
 export { pathErrorResponse } from '../errors/path-errors.ts'

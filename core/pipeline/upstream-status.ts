@@ -11,6 +11,13 @@ export function classifyUpstreamStatus(status: number): 'ok' | 'retry' | 'fail' 
   return retryable.has(status) ? 'retry' : 'fail'
 }
 
+/**
+ * The value when it is an HTTP error status (a number 400-599), else undefined: an error's numeric code
+ * (relays and generateContent put the HTTP status there) or a decoder's status, taken as it is.
+ */
+export const httpErrorStatus = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 400 && value < 600 ? value : undefined
+
 /** `Retry-After` as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
 export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): number | undefined {
   const value = Array.isArray(header) ? header[0] : header

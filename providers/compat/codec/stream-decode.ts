@@ -2,7 +2,7 @@ import type { SseEvent, StreamDecoder, FinishReason, StreamEvent, Usage } from '
 import { ChunkTemplate } from 'model-proxy/kit/codec'
 import { finishFromChat } from './map-finish-reason.ts'
 import { usageFromChat } from './usage.ts'
-import { statusForErrorType } from './error.ts'
+import { statusForChatError } from './error.ts'
 
 type Raw = Record<string, any>
 
@@ -103,8 +103,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
       if (chunk.error) {
         ended = true
         terminal = true
-        const status = typeof chunk.error.code === 'number' ? chunk.error.code : statusForErrorType(chunk.error.type)
-        return [{ type: 'error', status, message: String(chunk.error.message ?? 'upstream stream error'), errorType: chunk.error.type }]
+        return [{ type: 'error', status: statusForChatError(chunk.error), message: String(chunk.error.message ?? 'upstream stream error'), errorType: chunk.error.type }]
       }
       if (!started) {
         started = true
