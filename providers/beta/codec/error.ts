@@ -1,10 +1,24 @@
 import type { ProxyErrorInfo } from 'model-proxy'
+import { httpErrorStatus } from 'model-proxy/kit/errors'
 
 const typeByStatus: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' }
-const statusByType: Record<string, number> = Object.fromEntries(Object.entries(typeByStatus).map(([status, type]) => [type, Number(status)]))
+// A Map: a type such as `constructor` is no entry.
+const statusByType = new Map([...Object.entries(typeByStatus).map(([status, type]) => [type, Number(status)] as const), ['api_error', 500]])
 
 export const messagesErrorType = (status: number) => typeByStatus[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')
-export const statusForMessagesError = (type: unknown) => statusByType[String(type)] ?? (type === 'api_error' ? 500 : 502)
+
+/**
+ * The status a messages error stands for where no HTTP status says it (a stream's error event, a body
+ * sent with a 200): a relay's numeric code when that is one; else the status the API answers its type
+ * with (overloaded_error 529); a relay's own type by its wording (overloaded, rate limit or quota); else 502.
+ */
+export function statusForMessagesError(error: { type?: unknown; code?: unknown }): number {
+  const type = typeof error.type === 'string' ? error.type.toLowerCase() : ''
+  const status = httpErrorStatus(error.code) ?? statusByType.get(type)
+  if (status) return status
+  if (type.includes('overload')) return 529
+  return /rate.?limit|quota|too_many_requests/.test(type) ? 429 : 502
+}
 
 /** `{type: 'error', error: {type, message}}`: the format's error body. */
 export function encodeMessagesError(error: ProxyErrorInfo): Record<string, unknown> {
