@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeError, encodeError, statusForCode } from './error.ts'
+import { decodeError, encodeError, statusForResponsesError } from './error.ts'
 
 describe('error encode', () => {
   it.each([
@@ -44,11 +44,19 @@ describe('error decode', () => {
   })
 })
 
-describe('statusForCode (errors inside streams)', () => {
-  it.each([
-    [undefined, 500], ['rate_limit_exceeded', 429], ['insufficient_quota', 429], ['invalid_prompt', 400],
-    ['context_length_exceeded', 400], ['invalid_api_key', 401], ['server_error', 500], ['weird', 500],
-  ])('%s -> %i', (code, status) => {
-    expect(statusForCode(code)).toBe(status)
+describe('statusForResponsesError (a stream error event or response.failed, a body sent with a 200)', () => {
+  it.each<[Record<string, unknown>, number]>([
+    [{}, 500], [{ code: 'rate_limit_exceeded' }, 429], [{ code: 'insufficient_quota' }, 429], [{ code: 'invalid_prompt' }, 400],
+    [{ code: 'context_length_exceeded' }, 400], [{ code: 'invalid_api_key' }, 401], [{ code: 'server_error' }, 500], [{ code: 'weird' }, 500],
+    // A numeric code that is an HTTP error status is taken as it is.
+    [{ code: 503 }, 503], [{ code: 1234, type: 'invalid_request_error' }, 400],
+    // The code names the error more closely than the type; a type that says more than an unknown code counts.
+    [{ type: 'invalid_request_error', code: 'overloaded' }, 529], [{ type: 'invalid_request_error', code: 'some_code' }, 400],
+    [{ type: 'rate_limit_error', code: null }, 429], [{ type: 'tokens', code: 'rate_limit_exceeded' }, 429],
+    [{ type: 'authentication_error' }, 401], [{ type: 'permission_error' }, 403], [{ code: 'model_not_found', type: 'invalid_request_error' }, 404],
+    // A stream's flat `error` event: its type names the event.
+    [{ type: 'error', code: 'rate_limit_exceeded', message: 'slow', param: null }, 429], [{ type: 'error', message: 'down' }, 500],
+  ])('%j -> %i', (error, status) => {
+    expect(statusForResponsesError(error)).toBe(status)
   })
 })

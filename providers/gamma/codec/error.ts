@@ -1,5 +1,5 @@
 import type { ProxyErrorInfo } from 'model-proxy'
-import { errorTypeFor } from 'model-proxy/kit/errors'
+import { errorTypeFor, httpErrorStatus } from 'model-proxy/kit/errors'
 import { isObject, num, str, type Json } from './guards.ts'
 
 /** `{error: {message, type, code, param}}`, typed by status as OpenAI does when no type is known. */
@@ -7,13 +7,29 @@ export function encodeError(error: ProxyErrorInfo): Json {
   return { error: { message: error.message, type: error.type ?? errorTypeFor(error.status), code: error.code ?? null, param: error.param ?? null } }
 }
 
-/** HTTP status for an error code met inside a stream (`error` event, `response.failed`), where no status exists. */
-export function statusForCode(code: string | undefined): number {
-  if (!code) return 500
-  if (/rate_limit|quota/.test(code)) return 429
-  if (/auth|api_key/.test(code)) return 401
-  if (/^invalid|context_length|too_large|too_small|not_found|unsupported/.test(code)) return 400
-  return 500
+/**
+ * What an error's code or type says, by the first of these any of them matches (OpenAI's codes are many
+ * and open-ended: `context_length_exceeded`, `invalid_prompt`...). Overloaded is the messages API's 529.
+ */
+const namePatterns: Array<[RegExp, number]> = [
+  [/overload/, 529],
+  [/rate.?limit|quota|resource_exhausted|too_many_requests/, 429],
+  [/auth|api_key/, 401],
+  [/permission/, 403],
+  [/not_found/, 404],
+  [/^invalid|context_length|too_large|too_small|unsupported/, 400],
+]
+
+/**
+ * The status a responses error stands for where no HTTP status says it (a stream's `error` event or
+ * `response.failed`, a body sent with a 200): a numeric code that is an HTTP error status, else what its
+ * code or type says (a client's invalid request stays its 400), else 500: the server failed.
+ */
+export function statusForResponsesError(error: Json): number {
+  const code = httpErrorStatus(error.code)
+  if (code) return code
+  const names = [str(error.code), str(error.type)].filter(name => name !== undefined).map(name => name.toLowerCase())
+  return namePatterns.find(([pattern]) => names.some(name => pattern.test(name)))?.[1] ?? 500
 }
 
 const codeOf = (value: unknown) => str(value) ?? (num(value) === undefined ? undefined : String(value))

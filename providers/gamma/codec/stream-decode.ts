@@ -1,5 +1,5 @@
 import type { SseEvent, StreamDecoder, StreamEvent } from 'model-proxy'
-import { statusForCode } from './error.ts'
+import { statusForResponsesError } from './error.ts'
 import { calledTool } from './namespace-tools.ts'
 import { isObject, num, str, type Json } from './guards.ts'
 import { responseId } from './ids.ts'
@@ -106,7 +106,7 @@ export function createStreamDecoder(): StreamDecoder {
   }
   const fail = (error: Json, fallback: string) => {
     const code = str(error.code) ?? str(error.type)
-    const event: StreamEvent = { type: 'error', status: statusForCode(code), message: str(error.message) ?? fallback }
+    const event: StreamEvent = { type: 'error', status: statusForResponsesError(error), message: str(error.message) ?? fallback }
     if (code) event.errorType = code
     out.push(event)
     closed = true
