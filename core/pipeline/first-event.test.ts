@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { firstEvent, firstEventError, firstEventOffset } from './first-event.ts'
-import { sentErrorStatus } from './upstream-status.ts'
 import { chatCodec } from '../../providers/compat/codec/index.ts'
 import { messagesCodec } from '../../providers/beta/codec/index.ts'
 import { responsesCodec } from '../../providers/gamma/codec/index.ts'
@@ -61,6 +60,7 @@ describe('firstEventError', () => {
     ['gamma', 'response.failed, rate limited', { data: '{"type":"response.failed","response":{"id":"r","error":{"code":"rate_limit_exceeded","message":"slow"}}}' }, 429],
     ['gamma', 'a flat error event', { event: 'error', data: '{"type":"error","code":"rate_limit_exceeded","message":"slow","param":null}' }, 429],
     ['gamma', 'a nested error event', { data: '{"type":"error","error":{"type":"invalid_request_error","code":"overloaded","message":"busy"}}' }, 529],
+    ['gamma', 'a client error by its code alone', { event: 'error', data: '{"type":"error","code":"context_length_exceeded","message":"too long","param":null}' }, 400],
     ['gamma', 'response.created', { data: '{"type":"response.created","response":{"id":"r","status":"in_progress","error":null}}' }, undefined],
     ['alpha', 'RESOURCE_EXHAUSTED', { data: '{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}' }, 429],
     ['alpha', 'UNAVAILABLE', { data: '{"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}}' }, 503],
@@ -71,20 +71,12 @@ describe('firstEventError', () => {
     expect(error?.status).toBe(status)
     if (error) expect(error.data).toBe(frame.data)
   })
-})
 
-describe('sentErrorStatus', () => {
-  it.each([
-    [{ code: 400 }, 400], [{ code: 599 }, 599], [{ code: 600 }, 502], [{ code: 200 }, 502], [{ code: '503' }, 502],
-    [{ type: 'overloaded_error' }, 529], [{ code: 529 }, 529], [{ status: 'RESOURCE_EXHAUSTED' }, 429],
-    [{ type: 'rate_limit_error', code: 503 }, 503], [{ message: 'no names' }, 502],
-    // A request the client got wrong stays its 400, an auth error another credential may fix a 401.
-    [{ type: 'invalid_request_error', message: 'prompt is too long' }, 400], [{ type: 'authentication_error' }, 401],
-    [{ type: 'permission_error' }, 403], [{ type: 'not_found_error' }, 404], [{ type: 'request_too_large' }, 413],
-    [{ type: 'api_error' }, 500], [{ type: 'server_error', code: 'server_error' }, 500], [{ code: 'invalid_api_key' }, 401],
-    [{ type: 'insufficient_quota' }, 429], [{ status: 'UNAVAILABLE' }, 503], [{ status: 'INVALID_ARGUMENT' }, 400],
-    [{ type: 'some_new_error', message: 'server overloaded' }, 502],
-  ])('%j -> %i', (error, status) => {
-    expect(sentErrorStatus(error)).toBe(status)
+  it("takes the decoder's status, a bad gateway's when it is no HTTP error status (a plugin's decoder)", () => {
+    const erring = (status: number): WireCodec => ({ ...chatCodec, stream: { ...chatCodec.stream, createDecoder: () => ({ push: () => [{ type: 'error', status, message: 'x' }], end: () => [] }) } })
+    const frame = { data: '{"error":{}}' }
+    expect(firstEventError(erring(418), frame)?.status).toBe(418)
+    expect(firstEventError(erring(200), frame)?.status).toBe(502)
+    expect(firstEventError(erring(0), frame)?.status).toBe(502)
   })
 })

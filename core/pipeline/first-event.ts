@@ -1,5 +1,5 @@
 import type { StreamFrame, WireCodec } from '../canonical/codec.ts'
-import { sentErrorStatus } from './upstream-status.ts'
+import { httpErrorStatus } from './upstream-status.ts'
 
 /** Thrown when the upstream's first event is broken: the attempt failed before the first byte. */
 export class BrokenFirstEvent extends Error {
@@ -25,7 +25,7 @@ const namesError = /"error"\s*:\s*(?!null)|"type"\s*:\s*"error"|failed/
 /**
  * The upstream's first frame as an ErrorFirstEvent when its format's codec decodes it to an error (and
  * nothing before it), else undefined. Passthrough and translated streams both ask this of the same
- * frame, so both fail alike; the status is `sentErrorStatus` of the error object, where it may be.
+ * frame, so both fail alike. The status is the decoder's: each format knows its own error names.
  */
 export function firstEventError(codec: WireCodec, frame: StreamFrame): ErrorFirstEvent | undefined {
   // Every format's error names itself so; most first events do not (a created response's `"error":null`
@@ -34,12 +34,8 @@ export function firstEventError(codec: WireCodec, frame: StreamFrame): ErrorFirs
   let first
   try { first = codec.stream.createDecoder().push(frame)[0] } catch { return undefined }
   if (first?.type !== 'error') return undefined
-  let json: unknown
-  try { json = JSON.parse(frame.data) } catch {}
-  const body = (Array.isArray(json) ? json[0] : json) as { error?: unknown; response?: { error?: unknown } } | null | undefined
-  // `{error}` (chat, generateContent, messages), `{response: {error}}` (a failed response), or flat (responses' `error` event).
-  const error = [body?.error, body?.response?.error, body].find(value => value && typeof value === 'object') ?? {}
-  return new ErrorFirstEvent(sentErrorStatus(error as Record<string, unknown>), frame.data)
+  // A plugin's decoder may give a status that is no HTTP error: the answer failed as a bad gateway's.
+  return new ErrorFirstEvent(httpErrorStatus(first.status) ?? 502, frame.data)
 }
 
 /**
