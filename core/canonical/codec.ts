@@ -136,6 +136,12 @@ export interface WireCodec {
     encode(error: ProxyErrorInfo): Record<string, unknown>
     /** Upstream error body (any JSON or text) of this format into a ProxyErrorInfo. */
     decode(status: number, body: unknown): ProxyErrorInfo
+    /**
+     * The HTTP status an error of this format stands for, read from the format's own names: the `error`
+     * object of a whole body sent with a 200 (relays and gateways send them). Without it such a body fails
+     * as a 502. A stream's error event carries the status its decoder gives.
+     */
+    status?(error: object): number
   }
 }
 

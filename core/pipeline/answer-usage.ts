@@ -1,7 +1,7 @@
-import type { WireFormat } from '../canonical/codec.ts'
+import type { WireCodec, WireFormat } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
 import type { ProxyKernel } from '../kernel/kernel.ts'
-import { sentErrorStatus } from './upstream-status.ts'
+import { httpErrorStatus } from './upstream-status.ts'
 
 /**
  * The usage a whole answer in the upstream's format reports, read by its codec (the answer's bytes go
@@ -32,11 +32,12 @@ const answerFields = ['choices', 'content', 'candidates', 'output']
 
 /**
  * The status of a 200 whose body is an upstream error and no answer (`{"error": {...}}`, the messages
- * `{"type": "error", ...}`), as `sentErrorStatus` reads it; undefined for an answer. Such a body is a
+ * `{"type": "error", ...}`), as the upstream format's codec reads its error (`error.status`): a codec that
+ * reads none, or gives no HTTP error status, makes it a 502. Undefined for an answer. Such a body is a
  * failed attempt, never a 200 the client is charged for (a stream's first event alike: first-event.ts).
  */
-export function errorAnswerStatus(json: Record<string, unknown>): number | undefined {
+export function errorAnswerStatus(codec: WireCodec | undefined, json: Record<string, unknown>): number | undefined {
   const error = json.error
   if (!error || typeof error !== 'object' || answerFields.some(field => field in json)) return undefined
-  return sentErrorStatus(error as Record<string, unknown>)
+  return httpErrorStatus(codec?.error.status?.(error)) ?? 502
 }

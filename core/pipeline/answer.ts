@@ -77,7 +77,7 @@ export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>)
   const json = answerObject(text)
   if (!json) return failAttempt(attempt, { status: 502, message: 'upstream returned a body that is not JSON', type: 'server_error', code: 'bad_upstream_response' }, 502)
   // An error body with a 200 (some gateways and relays): the attempt failed as with the error's own status.
-  const errorStatus = errorAnswerStatus(json)
+  const errorStatus = errorAnswerStatus(kernel.formats.get(plan.upstream), json)
   if (errorStatus !== undefined) return failAttempt(attempt, statusFailure(kernel, { ...reply, status: errorStatus }, plan.upstream, scrubSecrets(text, attempt.candidate.credential)), errorStatus)
   const ctx = responseContext(attempt, reply)
   ctx.upstreamMs = clock.stop()

@@ -5,7 +5,7 @@ import { encodeGenerateRequest } from './request-encode.ts'
 import { decodeGenerateResponse, encodeGenerateResponse } from './response.ts'
 import { createGenerateStreamDecoder } from './stream-decode.ts'
 import { createGenerateStreamEncoder } from './stream-encode.ts'
-import { decodeGenerateError, encodeGenerateError } from './error.ts'
+import { decodeGenerateError, encodeGenerateError, statusForGenerateError } from './error.ts'
 
 /** The generateContent wire format (`/v1beta/models/{model}:generateContent`), both directions. */
 export const generateCodec = defineCodec({
@@ -22,5 +22,5 @@ export const generateCodec = defineCodec({
     // Every chunk may repeat the running usage: the last one is read; a finish reason, a blocked prompt or an error ends the stream.
     markers: [{ text: '"usageMetadata"', value: 'object', last: true }, { text: '"finishReason"', value: 'string' }, { text: '"blockReason"', value: 'string' }, { text: '"error"', value: 'object' }],
   },
-  error: { encode: encodeGenerateError, decode: decodeGenerateError },
+  error: { encode: encodeGenerateError, decode: decodeGenerateError, status: statusForGenerateError },
 })

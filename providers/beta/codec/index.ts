@@ -5,7 +5,7 @@ import { encodeMessagesRequest } from './request-encode.ts'
 import { decodeMessagesResponse, encodeMessagesResponse } from './response.ts'
 import { createMessagesStreamDecoder } from './stream-decode.ts'
 import { createMessagesStreamEncoder } from './stream-encode.ts'
-import { decodeMessagesError, encodeMessagesError } from './error.ts'
+import { decodeMessagesError, encodeMessagesError, statusForMessagesError } from './error.ts'
 
 /** The messages wire format (`/v1/messages`), both directions. */
 export const messagesCodec = defineCodec({
@@ -19,7 +19,7 @@ export const messagesCodec = defineCodec({
     // Usage comes in message_start (prompt, cache reads and writes) and message_delta (output); message_stop or an error ends it.
     markers: [{ text: '"message_start"' }, { text: '"message_delta"' }, { text: '"message_stop"' }, { text: '"error"', value: 'object' }],
   },
-  error: { encode: encodeMessagesError, decode: decodeMessagesError },
+  error: { encode: encodeMessagesError, decode: decodeMessagesError, status: statusForMessagesError },
 })
 
 export { decodeCountTokens }

@@ -6,7 +6,7 @@ import { decodeChatResponse, encodeChatResponse } from './response.ts'
 import { createChatStreamDecoder } from './stream-decode.ts'
 import { createChatStreamEncoder } from './stream-encode.ts'
 import { chatStreamMarkers, chatUsageOption } from './usage-option.ts'
-import { decodeChatError, encodeChatError } from './error.ts'
+import { decodeChatError, encodeChatError, statusForChatError } from './error.ts'
 
 /** The chat-completions wire format (`/v1/chat/completions`), both directions. */
 export const chatCodec = defineCodec({
@@ -15,5 +15,5 @@ export const chatCodec = defineCodec({
   request: { decode: decodeChatRequest, encode: encodeChatRequest },
   response: { decode: decodeChatResponse, encode: encodeChatResponse },
   stream: { createDecoder: createChatStreamDecoder, createEncoder: createChatStreamEncoder, markers: chatStreamMarkers, usageOption: chatUsageOption },
-  error: { encode: encodeChatError, decode: decodeChatError },
+  error: { encode: encodeChatError, decode: decodeChatError, status: statusForChatError },
 })

@@ -25,7 +25,7 @@ const namePatterns: Array<[RegExp, number]> = [
  * `response.failed`, a body sent with a 200): a numeric code that is an HTTP error status, else what its
  * code or type says (a client's invalid request stays its 400), else 500: the server failed.
  */
-export function statusForResponsesError(error: Json): number {
+export function statusForResponsesError(error: { code?: unknown; type?: unknown }): number {
   const code = httpErrorStatus(error.code)
   if (code) return code
   const names = [str(error.code), str(error.type)].filter(name => name !== undefined).map(name => name.toLowerCase())

@@ -1,5 +1,5 @@
 import { defineCodec } from 'model-proxy'
-import { decodeError, encodeError } from './error.ts'
+import { decodeError, encodeError, statusForResponsesError } from './error.ts'
 import { decodeCompact, decodeRequest } from './request-decode.ts'
 import { encodeRequest } from './request-encode.ts'
 import { decodeResponse } from './response-decode.ts'
@@ -18,7 +18,7 @@ export const responsesCodec = defineCodec({
     // The final response carries the usage and ends the stream; so does an error event.
     markers: [{ text: '"response.completed"' }, { text: '"response.incomplete"' }, { text: '"response.failed"' }, { text: '"type":"error"' }, { text: '"type": "error"' }],
   },
-  error: { encode: encodeError, decode: decodeError },
+  error: { encode: encodeError, decode: decodeError, status: statusForResponsesError },
 })
 
 export { decodeCompact }
