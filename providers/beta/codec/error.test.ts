@@ -10,7 +10,7 @@ describe('statusForMessagesError (a stream error event, a body sent with a 200)'
     [{ type: 'overloaded_error' }, 529],
     // A relay's numeric code, and its own types by their wording.
     [{ type: 'api_error', code: 503 }, 503], [{ type: 'api_error', code: 200 }, 500], [{ type: 'upstream_overloaded' }, 529],
-    [{ type: 'rate_limit_exceeded' }, 429], [{ type: 'insufficient_quota' }, 429],
+    [{ type: 'rate_limit_exceeded' }, 429], [{ type: 'insufficient_quota' }, 429], [{ type: 'RESOURCE_EXHAUSTED' }, 429],
     // Nothing known: a bad gateway. Types are never an object's own properties.
     [{ message: 'server overloaded' }, 502], [{ type: 'some_new_error' }, 502], [{ type: 'constructor' }, 502], [{ type: 42 }, 502],
   ])('%j -> %i', (error, status) => {

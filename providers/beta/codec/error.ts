@@ -17,7 +17,7 @@ export function statusForMessagesError(error: { type?: unknown; code?: unknown }
   const status = httpErrorStatus(error.code) ?? statusByType.get(type)
   if (status) return status
   if (type.includes('overload')) return 529
-  return /rate.?limit|quota|too_many_requests/.test(type) ? 429 : 502
+  return /rate.?limit|quota|resource_exhausted|too_many_requests/.test(type) ? 429 : 502
 }
 
 /** `{type: 'error', error: {type, message}}`: the format's error body. */

@@ -14,6 +14,8 @@ describe('statusForChatError (a stream error chunk, a body sent with a 200)', ()
     [{ code: 'invalid_api_key' }, 401], [{ type: 'permission_error' }, 403], [{ type: 'not_found_error' }, 404],
     [{ code: 'model_not_found', type: 'invalid_request_error' }, 404], [{ type: 'request_too_large' }, 413],
     [{ type: 'api_error' }, 500], [{ type: 'server_error', code: 'server_error' }, 500], [{ type: 'SERVER_ERROR' }, 500],
+    // Gemini's OpenAI-compatible endpoint: generateContent status names.
+    [{ status: 'INVALID_ARGUMENT' }, 400], [{ status: 'RESOURCE_EXHAUSTED' }, 429], [{ status: 'UNAVAILABLE' }, 503], [{ status: 'DEADLINE_EXCEEDED' }, 504],
     // Nothing known: a bad gateway. Names are never an object's own properties.
     [{ message: 'server overloaded' }, 502], [{ type: 'some_new_error' }, 502], [{ code: 'upstream_failed' }, 502],
     [{ type: 'constructor' }, 502], [{ code: '__proto__', type: 'toString' }, 502],

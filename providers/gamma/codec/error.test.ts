@@ -54,6 +54,8 @@ describe('statusForResponsesError (a stream error event or response.failed, a bo
     [{ type: 'invalid_request_error', code: 'overloaded' }, 529], [{ type: 'invalid_request_error', code: 'some_code' }, 400],
     [{ type: 'rate_limit_error', code: null }, 429], [{ type: 'tokens', code: 'rate_limit_exceeded' }, 429],
     [{ type: 'authentication_error' }, 401], [{ type: 'permission_error' }, 403], [{ code: 'model_not_found', type: 'invalid_request_error' }, 404],
+    [{ code: 'server_error', type: 'invalid_request_error' }, 500], [{ code: 'model_not_found', type: 'authentication_error' }, 404],
+    [{ type: 'request_too_large' }, 413], [{ code: 'image_too_large' }, 400],
     // A stream's flat `error` event: its type names the event.
     [{ type: 'error', code: 'rate_limit_exceeded', message: 'slow', param: null }, 429], [{ type: 'error', message: 'down' }, 500],
   ])('%j -> %i', (error, status) => {

@@ -7,29 +7,39 @@ export function encodeError(error: ProxyErrorInfo): Json {
   return { error: { message: error.message, type: error.type ?? errorTypeFor(error.status), code: error.code ?? null, param: error.param ?? null } }
 }
 
-/**
- * What an error's code or type says, by the first of these any of them matches (OpenAI's codes are many
- * and open-ended: `context_length_exceeded`, `invalid_prompt`...). Overloaded is the messages API's 529.
- */
-const namePatterns: Array<[RegExp, number]> = [
+/** Wording that says what the error is whichever name holds it. Overloaded is the messages API's 529. */
+const wording: Array<[RegExp, number]> = [
   [/overload/, 529],
   [/rate.?limit|quota|resource_exhausted|too_many_requests/, 429],
+]
+
+/** What one name says, by the first pattern it matches (OpenAI's codes are many: `context_length_exceeded`, `invalid_prompt`...). */
+const namePatterns: Array<[RegExp, number]> = [
   [/auth|api_key/, 401],
   [/permission/, 403],
   [/not_found/, 404],
+  [/request_too_large/, 413],
   [/^invalid|context_length|too_large|too_small|unsupported/, 400],
+  [/server_error|api_error/, 500],
 ]
 
 /**
  * The status a responses error stands for where no HTTP status says it (a stream's `error` event or
- * `response.failed`, a body sent with a 200): a numeric code that is an HTTP error status, else what its
- * code or type says (a client's invalid request stays its 400), else 500: the server failed.
+ * `response.failed`, a body sent with a 200): a numeric code that is an HTTP error status; overload or
+ * rate-limit wording in its code or type; else what its code, then its type says (a client's invalid
+ * request stays its 400); else 500: the server failed.
  */
 export function statusForResponsesError(error: { code?: unknown; type?: unknown }): number {
   const code = httpErrorStatus(error.code)
   if (code) return code
   const names = [str(error.code), str(error.type)].filter(name => name !== undefined).map(name => name.toLowerCase())
-  return namePatterns.find(([pattern]) => names.some(name => pattern.test(name)))?.[1] ?? 500
+  const worded = wording.find(([pattern]) => names.some(name => pattern.test(name)))
+  if (worded) return worded[1]
+  for (const name of names) {
+    const named = namePatterns.find(([pattern]) => pattern.test(name))
+    if (named) return named[1]
+  }
+  return 500
 }
 
 const codeOf = (value: unknown) => str(value) ?? (num(value) === undefined ? undefined : String(value))
