@@ -3,7 +3,7 @@ import { httpErrorStatus } from 'model-proxy/kit/errors'
 
 const typeByStatus: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' }
 // A Map: a type such as `constructor` is no entry.
-const statusByType = new Map([...Object.entries(typeByStatus).map(([status, type]) => [type, Number(status)] as const), ['api_error', 500]])
+const statusByType = new Map([...Object.entries(typeByStatus).map(([status, type]): [string, number] => [type, Number(status)]), ['api_error', 500]])
 
 export const messagesErrorType = (status: number) => typeByStatus[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')
 
