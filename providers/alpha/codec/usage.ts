@@ -1,14 +1,19 @@
 import type { Usage } from 'model-proxy'
 import { tokenCount } from 'model-proxy/kit/codec'
 
-interface UsageMetadata { promptTokenCount?: unknown; candidatesTokenCount?: unknown; totalTokenCount?: unknown; cachedContentTokenCount?: unknown; thoughtsTokenCount?: unknown }
+interface UsageMetadata { promptTokenCount?: unknown; candidatesTokenCount?: unknown; totalTokenCount?: unknown; cachedContentTokenCount?: unknown; thoughtsTokenCount?: unknown; toolUsePromptTokenCount?: unknown }
 
-/** Output counts thoughts too (reasoningTokens says how many), as the chat and responses formats do. */
+/**
+ * Output counts thoughts too (reasoningTokens says how many), as the chat and responses formats do.
+ * Input counts the results of the vendor's own tools (search, code execution) that the model read
+ * (`toolUsePromptTokenCount`): the API bills them as input and its total includes them.
+ */
 export function usageFromGenerate(raw: unknown): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined
   const u = raw as UsageMetadata
   const thoughts = tokenCount(u.thoughtsTokenCount) ?? 0
-  const usage: Usage = { inputTokens: tokenCount(u.promptTokenCount) ?? 0, outputTokens: (tokenCount(u.candidatesTokenCount) ?? 0) + thoughts }
+  const toolUse = tokenCount(u.toolUsePromptTokenCount) ?? 0
+  const usage: Usage = { inputTokens: (tokenCount(u.promptTokenCount) ?? 0) + toolUse, outputTokens: (tokenCount(u.candidatesTokenCount) ?? 0) + thoughts }
   const total = tokenCount(u.totalTokenCount)
   const cached = tokenCount(u.cachedContentTokenCount)
   if (total !== undefined) usage.totalTokens = total
