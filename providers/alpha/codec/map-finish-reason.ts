@@ -1,6 +1,7 @@
 import type { FinishReason, TextPart } from 'model-proxy'
 
-const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE'])
+/** The reasons that mean the vendor withheld content (text or generated images). */
+const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION', 'LANGUAGE'])
 
 /** generateContent `finishReason` -> canonical; STOP with a functionCall part means tool calls. */
 export function finishFromGenerate(reason: unknown, hasToolCall: boolean): FinishReason {
