@@ -7,6 +7,9 @@ import { citationFromMessages, isWebSearchUse, webSearchFromBlocks } from './web
 
 type Raw = Record<string, any>
 
+/** Block types that have a canonical part (a web search's query block is read with its results). */
+const streamed = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use', 'web_search_tool_result'])
+
 /** Messages SSE -> canonical events; content block index order is the canonical index order. */
 export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean } = {}): StreamDecoder {
   const templates = options.chunkTemplates !== false
@@ -24,6 +27,9 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
   const emptyCalls = new Set<number>()
   // Web search query blocks by wire index (their input streams as JSON), and by id for the result block.
   const searchUses = new Map<number, { id: string; json: string }>()
+  // Wire indexes of blocks with no canonical form (other server tools, MCP calls and their results):
+  // their input deltas look like a tool_use's, and would reach a client as a call with no name.
+  const skipped = new Set<number>()
   let next = 0
   const indexOf = (block: unknown) => {
     const key = typeof block === 'number' ? block : indexes.size
@@ -64,6 +70,10 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
             searchUses.set(Number(data.index), { id: String(block.id ?? ''), json: block.input && Object.keys(block.input).length ? JSON.stringify(block.input) : '' })
             break
           }
+          if (!streamed.has(block.type)) {
+            skipped.add(Number(data.index))
+            break
+          }
           const index = indexOf(data.index)
           if (block.type === 'web_search_tool_result') {
             const use = [...searchUses.values()].find(search => search.id === block.tool_use_id)
@@ -81,6 +91,7 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
         }
         case 'content_block_delta': {
           const delta = data.delta ?? {}
+          if (skipped.has(Number(data.index))) break
           const search = searchUses.get(Number(data.index))
           if (search) {
             if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') search.json += delta.partial_json
@@ -100,7 +111,7 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
           break
         }
         case 'content_block_stop': {
-          if (searchUses.has(Number(data.index))) break
+          if (searchUses.has(Number(data.index)) || skipped.has(Number(data.index))) break
           const index = indexOf(data.index)
           if (emptyCalls.delete(index)) out.push({ type: 'tool_call_delta', index, delta: '{}' })
           break
