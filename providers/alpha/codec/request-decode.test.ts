@@ -22,3 +22,25 @@ describe('decodeGenerateRequest: function declarations', () => {
     expect(request.tools).toEqual([{ name: 'a', description: 'd' }, { name: 'b' }])
   })
 })
+
+describe('decodeGenerateRequest: thinkingConfig.thinkingLevel', () => {
+  const config = (thinkingConfig: unknown) => ({ model: 'm', contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { thinkingConfig } })
+  // The ThinkingLevel enum of @google/genai: MINIMAL, LOW, MEDIUM, HIGH, XHIGH, and the unset value.
+  it.each([
+    ['MINIMAL', { effort: 'minimal' }],
+    ['LOW', { effort: 'low' }],
+    ['high', { effort: 'high' }],
+    ['XHIGH', { effort: 'xhigh' }],
+    ['THINKING_LEVEL_UNSPECIFIED', {}],
+  ])('%s', (level, reasoning) => {
+    const request = decodeGenerateRequest(config({ thinkingLevel: level }))
+    expect(request.reasoning).toEqual(reasoning)
+    expect(request.unmapped).toBeUndefined()
+  })
+
+  it('a level of a later API version is no effort other formats would send on: it is named', () => {
+    const request = decodeGenerateRequest(config({ thinkingLevel: 'ULTRA', includeThoughts: true }))
+    expect(request.reasoning).toEqual({ includeThoughts: true })
+    expect(request.unmapped).toEqual(['generationConfig.thinkingConfig.thinkingLevel'])
+  })
+})

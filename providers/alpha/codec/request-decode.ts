@@ -10,6 +10,9 @@ const pick = (raw: Raw | undefined, camel: string, snake: string) => raw?.[camel
 const known = new Set(['model', 'contents', 'systemInstruction', 'system_instruction', 'tools', 'toolConfig', 'tool_config', 'generationConfig', 'generation_config'])
 const knownConfig = new Set(['maxOutputTokens', 'temperature', 'topP', 'topK', 'stopSequences', 'candidateCount', 'seed', 'presencePenalty', 'frequencyPenalty', 'responseMimeType', 'responseSchema', 'responseJsonSchema', 'thinkingConfig'])
 
+/** `thinkingConfig.thinkingLevel` values (the ThinkingLevel enum), each the canonical effort of the same name. */
+const levels: ReadonlySet<string> = new Set(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH', 'XHIGH'])
+
 function range(config: Raw, field: string, min: number, max: number) {
   const value = config[field]
   if (value !== undefined && (typeof value !== 'number' || value < min || value > max)) throw new RequestValidationError(`generationConfig.${field} must be a number between ${min} and ${max}`, `generationConfig.${field}`)
@@ -80,7 +83,10 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   if (thinking) {
     request.reasoning = {}
     if (typeof thinking.thinkingBudget === 'number') request.reasoning.budgetTokens = thinking.thinkingBudget
-    if (typeof thinking.thinkingLevel === 'string') request.reasoning.effort = thinking.thinkingLevel.toLowerCase() as ReasoningEffort
+    const level = typeof thinking.thinkingLevel === 'string' ? thinking.thinkingLevel.toUpperCase() : undefined
+    if (level && levels.has(level)) request.reasoning.effort = level.toLowerCase() as ReasoningEffort
+    // A level of a later API version means nothing to other formats (and would be sent on as an effort they refuse).
+    else if (level && level !== 'THINKING_LEVEL_UNSPECIFIED') unmapped.add('generationConfig.thinkingConfig.thinkingLevel')
     if (typeof thinking.includeThoughts === 'boolean') request.reasoning.includeThoughts = thinking.includeThoughts
   }
   const tools: ToolDef[] = []
