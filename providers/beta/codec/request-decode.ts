@@ -80,7 +80,8 @@ export function decodeMessagesBody(body: unknown, requireMaxTokens: boolean): Ca
   if (!raw) throw new RequestValidationError('request body must be a JSON object')
   if (typeof raw.model !== 'string' || !raw.model) throw new RequestValidationError('model: Field required', 'model')
   if (!Array.isArray(raw.messages)) throw new RequestValidationError('messages: Field required (an array)', 'messages')
-  if (requireMaxTokens && (!Number.isInteger(raw.max_tokens) || raw.max_tokens < 1)) throw new RequestValidationError('max_tokens: must be a positive integer', 'max_tokens')
+  // 0 is the API's cache pre-warm: the prompt is cached and nothing is generated.
+  if (requireMaxTokens && (!Number.isInteger(raw.max_tokens) || raw.max_tokens < 0)) throw new RequestValidationError('max_tokens: must be a non-negative integer', 'max_tokens')
   range(raw, 'temperature', 0, 2)
   range(raw, 'top_p', 0, 1)
   const unmapped = new Set<string>()

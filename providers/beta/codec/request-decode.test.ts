@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest'
+import { RequestValidationError } from 'model-proxy'
+import { decodeMessagesRequest } from './request-decode.ts'
+
+const body = (max_tokens: unknown) => ({ model: 'm', max_tokens, messages: [{ role: 'user', content: 'hi' }] })
+
+// `max_tokens: 0` pre-warms the prompt cache without generating (the API's prompt caching docs, and
+// the `max_tokens` doc of @anthropic-ai/sdk): the API takes it, so the proxy does.
+describe('decodeMessagesRequest: max_tokens', () => {
+  it.each([0, 1, 64000])('%j is taken', (value) => {
+    expect(decodeMessagesRequest(body(value)).maxTokens).toBe(value)
+  })
+
+  it.each([-1, 1.5, '5', null, undefined])('%j is the client\'s 400', (value) => {
+    expect(() => decodeMessagesRequest(body(value))).toThrow(RequestValidationError)
+  })
+})
