@@ -1,22 +1,28 @@
 import type { WireFormat } from './codec.ts'
 import type { FilePart, Message } from './types.ts'
-import { fileIdValidAt } from './files.ts'
+import { chatAudioFormat, fileIdValidAt } from './files.ts'
 
 /**
- * Content a target format cannot carry: a document (`file`), the error flag of a tool result (`isError`),
- * a replayed hosted web search (`webSearchResult`: only Anthropic's own goes back to the messages API,
- * whose results are encrypted; no other API takes a search's results as input).
+ * Content a target format cannot carry: a document or other media (`file`), a recording (`audio`), the
+ * error flag of a tool result (`isError`), a replayed hosted web search (`webSearchResult`: only
+ * Anthropic's own goes back to the messages API, whose results are encrypted; no other API takes a
+ * search's results as input).
  */
-export type ContentLoss = 'file' | 'isError' | 'webSearchResult'
+export type ContentLoss = 'file' | 'audio' | 'isError' | 'webSearchResult'
 
-/** Whether an upstream format can carry this document (the encoders skip the ones it cannot). */
+const kindOf = (part: FilePart) => part.mediaType?.split('/')[0]
+
+/** Whether an upstream format can carry this document or recording (the encoders skip the ones it cannot). */
 export function fileCarried(part: FilePart, upstream: WireFormat): boolean {
   if (part.data === undefined && part.url === undefined) return fileIdValidAt(part, upstream)
+  const kind = kindOf(part)
   switch (upstream) {
-    // chat `file` parts take inline data or an upload id, no URL.
-    case 'chat': return part.data !== undefined || fileIdValidAt(part, upstream)
-    // `document` blocks take PDFs (inline or by URL) and plain text.
-    case 'messages': return part.mediaType === 'application/pdf' || Boolean(part.mediaType?.startsWith('text/')) || part.data === undefined
+    // `input_audio` takes WAV and MP3 by value; `file` parts take inline documents or an upload id, no URL.
+    case 'chat': return kind === 'audio' ? part.data !== undefined && chatAudioFormat(part.mediaType) !== undefined : kind !== 'video' && (part.data !== undefined || fileIdValidAt(part, upstream))
+    // `document` blocks take PDFs (inline or by URL) and inline plain text: a URL of another type is no PDF.
+    case 'messages': return part.mediaType === 'application/pdf' || (part.data !== undefined ? kind === 'text' : part.mediaType === undefined)
+    // `input_file` holds documents: the API has no audio or video input.
+    case 'responses': return kind !== 'audio' && kind !== 'video'
     default: return true
   }
 }
@@ -27,7 +33,7 @@ export function contentLosses(messages: Message[], upstream: WireFormat): Conten
   const flagsErrors = upstream === 'messages' || upstream === 'generate'
   for (const message of messages) {
     for (const part of message.parts) {
-      if (part.type === 'file' && !fileCarried(part, upstream)) losses.add('file')
+      if (part.type === 'file' && !fileCarried(part, upstream)) losses.add(kindOf(part) === 'audio' ? 'audio' : 'file')
       else if (part.type === 'tool_result' && part.isError && !flagsErrors) losses.add('isError')
       else if (part.type === 'web_search' && (upstream !== 'messages' || part.origin !== 'messages')) losses.add('webSearchResult')
     }

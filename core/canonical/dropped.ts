@@ -23,20 +23,21 @@ export const clientFieldNames: Partial<Record<WireFormat, Partial<Record<Named, 
   chat: {
     presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty', responseFormat: 'response_format', parallelToolCalls: 'parallel_tool_calls', topK: 'top_k',
     promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier', topP: 'top_p', reasoning: 'reasoning_effort', maxTokens: 'max_tokens',
+    audio: 'input_audio',
   },
   responses: {
     responseFormat: 'text.format', parallelToolCalls: 'parallel_tool_calls', promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier',
-    verbosity: 'text.verbosity', webSearch: 'tool:web_search', topP: 'top_p', maxTokens: 'max_output_tokens', file: 'input_file',
+    verbosity: 'text.verbosity', webSearch: 'tool:web_search', topP: 'top_p', maxTokens: 'max_output_tokens', file: 'input_file', audio: 'input_file',
   },
   messages: {
     stop: 'stop_sequences', topK: 'top_k', user: 'metadata.user_id', responseFormat: 'output_config.format', parallelToolCalls: 'tool_choice.disable_parallel_tool_use',
-    webSearch: 'tool:web_search', topP: 'top_p', reasoning: 'thinking', maxTokens: 'max_tokens', file: 'document', isError: 'tool_result.is_error', webSearchResult: 'web_search_tool_result',
+    webSearch: 'tool:web_search', topP: 'top_p', reasoning: 'thinking', maxTokens: 'max_tokens', file: 'document', audio: 'document', isError: 'tool_result.is_error', webSearchResult: 'web_search_tool_result',
   },
   generate: {
     stop: 'generationConfig.stopSequences', topK: 'generationConfig.topK', seed: 'generationConfig.seed', n: 'generationConfig.candidateCount',
     presencePenalty: 'generationConfig.presencePenalty', frequencyPenalty: 'generationConfig.frequencyPenalty', responseFormat: 'generationConfig.responseMimeType',
     webSearch: 'tool:googleSearch', temperature: 'generationConfig.temperature', topP: 'generationConfig.topP', reasoning: 'generationConfig.thinkingConfig',
-    maxTokens: 'generationConfig.maxOutputTokens', file: 'inlineData', isError: 'functionResponse.response.error',
+    maxTokens: 'generationConfig.maxOutputTokens', file: 'inlineData', audio: 'inlineData', isError: 'functionResponse.response.error',
   },
 }
 

@@ -37,3 +37,10 @@ export const dataUrl = (mediaType: string | undefined, data: string) => joined(`
 
 /** Images are their own canonical part; any other media type a vendor sends inline is a document. */
 export const isImageType = (mediaType: unknown) => typeof mediaType === 'string' && mediaType.startsWith('image/')
+
+/** The chat format's `input_audio.format` for an audio media type: the API takes WAV and MP3 only. */
+export function chatAudioFormat(mediaType: string | undefined): 'wav' | 'mp3' | undefined {
+  if (mediaType === 'audio/wav' || mediaType === 'audio/x-wav' || mediaType === 'audio/wave') return 'wav'
+  if (mediaType === 'audio/mpeg' || mediaType === 'audio/mp3') return 'mp3'
+  return undefined
+}

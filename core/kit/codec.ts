@@ -11,7 +11,7 @@ export { ChunkTemplate, type PieceEvent } from '../canonical/chunk-template.ts'
 /** Puts interleaved tool-call stream events in order: one call at a time, each whole, as clients expect. */
 export { createToolCallSequencer } from '../canonical/tool-call-order.ts'
 /** Files and images: build, parse and split `data:` URLs, tell image types, whether a file id means something upstream. */
-export { dataUrl, fileIdValidAt, isImageType, parseDataUrl, splitDataUrl } from '../canonical/files.ts'
+export { chatAudioFormat, dataUrl, fileIdValidAt, isImageType, parseDataUrl, splitDataUrl } from '../canonical/files.ts'
 /** Whether an upstream format can carry a document (the encoders skip, and name as dropped, the others). */
 export { fileCarried } from '../canonical/content-losses.ts'
 /** Reasoning effort as a thinking-token budget, and canonical reasoning as the chat/responses effort knob. */

@@ -1,5 +1,5 @@
 import type { FilePart, ImagePart, Part, TextPart } from 'model-proxy'
-import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
+import { chatAudioFormat, dataUrl, fileCarried, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
 
 /** `data:image/png;base64,xxx` -> {mediaType, data}; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {
@@ -22,8 +22,21 @@ function fileFromPart(file: unknown): FilePart | undefined {
   return part.data !== undefined || part.fileId !== undefined ? part : undefined
 }
 
-/** A document as a chat `file` part; undefined when the format cannot carry it (a URL, another vendor's upload). */
+/** `input_audio` (base64 and its format, wav or mp3) -> a recording by value. */
+function audioFromPart(audio: unknown): FilePart | undefined {
+  const { data, format } = (audio && typeof audio === 'object' ? audio : {}) as Record<string, unknown>
+  if (typeof data !== 'string' || typeof format !== 'string') return undefined
+  return { type: 'file', mediaType: format === 'mp3' ? 'audio/mpeg' : `audio/${format}`, data }
+}
+
+/**
+ * A document as a chat `file` part, a recording as an `input_audio` part; undefined when the format
+ * cannot carry it (a URL, another vendor's upload, audio other than WAV and MP3, video).
+ */
 export function fileToPart(part: FilePart): Record<string, unknown> | undefined {
+  if (!fileCarried(part, 'chat')) return undefined
+  const format = chatAudioFormat(part.mediaType)
+  if (format && part.data !== undefined) return { type: 'input_audio', input_audio: { data: part.data, format } }
   const file: Record<string, unknown> = {}
   if (part.data !== undefined) file.file_data = dataUrl(part.mediaType, part.data)
   else if (fileIdValidAt(part, 'chat')) file.file_id = part.fileId
@@ -35,14 +48,18 @@ export function fileToPart(part: FilePart): Record<string, unknown> | undefined 
 
 type ContentPart = TextPart | ImagePart | FilePart
 
-/** Chat `content` (string, parts array, or null) -> canonical text, image and document parts. */
-export function partsFromContent(content: unknown): ContentPart[] {
+/**
+ * Chat `content` (string, parts array, or null) -> canonical text, image, document and audio parts. A
+ * part type with no canonical form (a compatible server's own) is named in `unmapped`: only the
+ * same-format path, which sends the body as it came, keeps it.
+ */
+export function partsFromContent(content: unknown, unmapped?: Set<string>): ContentPart[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : []
   if (!Array.isArray(content)) return []
   const parts: ContentPart[] = []
   for (const item of content) {
     if (!item || typeof item !== 'object') continue
-    const part = item as { type?: string; text?: unknown; image_url?: unknown; refusal?: unknown; file?: unknown }
+    const part = item as { type?: string; text?: unknown; image_url?: unknown; refusal?: unknown; file?: unknown; input_audio?: unknown }
     if ((part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string') parts.push({ type: 'text', text: part.text })
     else if (part.type === 'refusal' && typeof part.refusal === 'string') parts.push({ type: 'text', text: part.refusal, refusal: true })
     else if (part.type === 'file') {
@@ -52,7 +69,10 @@ export function partsFromContent(content: unknown): ContentPart[] {
       const ref = part.image_url
       const url = typeof ref === 'string' ? ref : (ref as { url?: unknown } | null)?.url
       if (typeof url === 'string') parts.push(imageFromUrl(url))
-    }
+    } else if (part.type === 'input_audio') {
+      const audio = audioFromPart(part.input_audio)
+      if (audio) parts.push(audio)
+    } else if (part.type !== 'text' && part.type !== 'input_text' && part.type !== 'refusal') unmapped?.add(`content:${String(part.type)}`)
   }
   return parts
 }

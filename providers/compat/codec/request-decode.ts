@@ -22,7 +22,7 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
   const role = raw.role === 'developer' ? 'system' : raw.role as Message['role'] | 'function'
   if (role === 'tool' || role === 'function') {
     const callId = typeof raw.tool_call_id === 'string' ? raw.tool_call_id : typeof raw.name === 'string' ? raw.name : ''
-    const parts = partsFromContent(raw.content).filter(part => part.type !== 'file') as Array<TextPart | ImagePart>
+    const parts = partsFromContent(raw.content, unmapped).filter(part => part.type !== 'file') as Array<TextPart | ImagePart>
     const content = typeof raw.content === 'string' ? raw.content : parts
     return [{ role: 'tool', parts: [{ type: 'tool_result', callId, content, ...(typeof raw.name === 'string' && { name: raw.name }) }] }]
   }
@@ -31,7 +31,7 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
     const reasoning = raw.reasoning_content ?? raw.reasoning
     if (typeof reasoning === 'string' && reasoning) parts.push({ type: 'thinking', text: reasoning })
   }
-  parts.push(...partsFromContent(raw.content))
+  parts.push(...partsFromContent(raw.content, unmapped))
   if (role === 'assistant' && Array.isArray(raw.tool_calls)) {
     raw.tool_calls.forEach((call, i) => {
       const fn = obj(obj(call)?.function)

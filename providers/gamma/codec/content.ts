@@ -1,5 +1,5 @@
 import { type FilePart, type ImagePart, type TextPart, RequestValidationError } from 'model-proxy'
-import { dataUrl, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
+import { dataUrl, fileCarried, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
 import { isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */
@@ -37,8 +37,9 @@ function fileFromPart(part: Record<string, unknown>, param: string): FilePart {
   return file
 }
 
-/** A document as an `input_file` part; undefined when it is another vendor's upload. */
+/** A document as an `input_file` part; undefined when it is another vendor's upload, audio or video. */
 export function fileToPart(file: FilePart): Record<string, unknown> | undefined {
+  if (!fileCarried(file, 'responses')) return undefined
   const part: Record<string, unknown> = { type: 'input_file' }
   if (file.data !== undefined) part.file_data = dataUrl(file.mediaType, file.data)
   else if (file.url !== undefined) part.file_url = file.url
