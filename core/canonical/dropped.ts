@@ -23,7 +23,7 @@ export const clientFieldNames: Partial<Record<WireFormat, Partial<Record<Named, 
   chat: {
     presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty', responseFormat: 'response_format', parallelToolCalls: 'parallel_tool_calls', topK: 'top_k',
     promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier', topP: 'top_p', reasoning: 'reasoning_effort', maxTokens: 'max_tokens',
-    audio: 'input_audio',
+    audio: 'input_audio', webSearch: 'web_search_options',
   },
   responses: {
     responseFormat: 'text.format', parallelToolCalls: 'parallel_tool_calls', promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier',

@@ -1,9 +1,10 @@
 import { type CanonicalRequest, type ImagePart, type Message, type Part, type TextPart, type ToolChoice, type ToolDef, type ReasoningEffort, RequestValidationError } from 'model-proxy'
 import { validateChatRequest } from '../validate-chat.ts'
 import { partsFromContent } from './content.ts'
+import { webSearchFromOptions } from './web-search-options.ts'
 
 /** Fields the canonical request models; everything else rides in `extensions.chat`. */
-const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user', 'prompt_cache_key', 'safety_identifier', 'verbosity', 'store'])
+const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user', 'prompt_cache_key', 'safety_identifier', 'verbosity', 'store', 'web_search_options'])
 /** Unknown fields whose effect every format has anyway: usage is always reported on a translated stream. */
 const noLoss = new Set(['stream_options'])
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function'])
@@ -103,6 +104,8 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
     request.responseFormat = { type: format.type, ...(schema && { name: schema.name as string, schema: schema.schema as Record<string, unknown>, strict: schema.strict as boolean }) }
   }
   decodeOpenAIExtras(raw, request)
+  const search = obj(raw.web_search_options)
+  if (search) request.webSearch = webSearchFromOptions(search)
   const extra: Record<string, unknown> = {}
   for (const key of Object.keys(raw)) {
     if (known.has(key) || key === '__proto__') continue

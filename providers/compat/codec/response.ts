@@ -1,7 +1,8 @@
-import type { CanonicalResponse, FinishReason, Part } from 'model-proxy'
+import type { CanonicalResponse, FinishReason, Part, TextPart } from 'model-proxy'
 import { contentFromParts, partsFromContent } from './content.ts'
 import { finishFromChat, finishToChat } from './map-finish-reason.ts'
 import { usageFromChat, usageToChat } from './usage.ts'
+import { annotationsToChat, citationsFromChat } from './annotations.ts'
 import { chatCompletionId } from './ids.ts'
 
 type Raw = Record<string, unknown>
@@ -13,7 +14,12 @@ function partsOfChoice(choice: Raw): Part[] {
   const parts: Part[] = []
   const reasoning = message.reasoning_content ?? message.reasoning
   if (typeof reasoning === 'string' && reasoning) parts.push({ type: 'thinking', text: reasoning })
-  parts.push(...partsFromContent(message.content))
+  const content = partsFromContent(message.content)
+  // A search model's citations count characters of the whole content: a string, one text part.
+  const citations = citationsFromChat(message.annotations)
+  const text = content.length === 1 && content[0]!.type === 'text' ? content[0] : undefined
+  if (text && citations.length) text.citations = citations
+  parts.push(...content)
   if (typeof message.refusal === 'string' && message.refusal) parts.push({ type: 'text', text: message.refusal, refusal: true })
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
@@ -46,6 +52,11 @@ export function decodeChatResponse(body: unknown): CanonicalResponse {
 /** Canonical parts -> one choice; refusal text goes to `message.refusal`, the format's place for it. */
 function choiceOf(parts: Part[], finishReason: FinishReason, index: number): Raw {
   const message: Raw = { role: 'assistant', content: contentFromParts(parts.filter(part => !(part.type === 'text' && part.refusal))) }
+  // Web citations count characters of the content, so only a content that is one string can have them.
+  if (typeof message.content === 'string') {
+    const annotations = annotationsToChat(parts.filter((part): part is TextPart => part.type === 'text' && !part.refusal))
+    if (annotations.length) message.annotations = annotations
+  }
   const refusal = parts.flatMap(part => part.type === 'text' && part.refusal ? [part.text] : []).join('')
   if (refusal) message.refusal = refusal
   const thinking = parts.filter(part => part.type === 'thinking' && !part.redacted).map(part => (part as { text: string }).text).join('')

@@ -3,11 +3,12 @@ import { ChunkTemplate } from 'model-proxy/kit/codec'
 import { finishFromChat } from './map-finish-reason.ts'
 import { usageFromChat } from './usage.ts'
 import { statusForChatError } from './error.ts'
+import { citationsFromChat } from './annotations.ts'
 
 type Raw = Record<string, any>
 
 /** One choice's running state: its open text/thinking run, its tool calls by the chunk's `index`, its finish. */
-interface ChoiceState { open?: { kind: 'text' | 'thinking' | 'refusal'; index: number }; tools: Map<number, number>; finish?: FinishReason }
+interface ChoiceState { open?: { kind: 'text' | 'thinking' | 'refusal'; index: number }; text?: number; tools: Map<number, number>; finish?: FinishReason }
 
 /**
  * chat.completion.chunk SSE -> canonical events. The finish reason is held until `[DONE]` (or the end)
@@ -33,6 +34,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
   }
   const run = (state: ChoiceState, kind: 'text' | 'thinking' | 'refusal') => {
     if (state.open?.kind !== kind) state.open = { kind, index: next++ }
+    if (kind === 'text') state.text = state.open.index
     return state.open.index
   }
   const close = (): StreamEvent[] => {
@@ -55,6 +57,8 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
       // The common event of a stream, built without spreading the (usually empty) choice tag.
       if (typeof delta.content === 'string' && delta.content) out.push(choice ? { type: 'text', index: run(state, 'text'), delta: delta.content, choice } : { type: 'text', index: run(state, 'text'), delta: delta.content })
       if (typeof delta.refusal === 'string' && delta.refusal) out.push({ type: 'text', index: run(state, 'refusal'), delta: delta.refusal, refusal: true, ...tag })
+      // A search model's citations come after the text they cite (its offsets count the whole content).
+      if (Array.isArray(delta.annotations)) for (const citation of citationsFromChat(delta.annotations)) out.push({ type: 'citation', index: state.text ?? run(state, 'text'), citation })
       if (Array.isArray(delta.tool_calls)) {
         for (const call of delta.tool_calls) {
           const key = typeof call?.index === 'number' ? call.index : state.tools.size

@@ -3,6 +3,7 @@ import { finishToChat } from './map-finish-reason.ts'
 import { usageToChat } from './usage.ts'
 import { chatCompletionId } from './ids.ts'
 import { encodeChatError } from './error.ts'
+import { annotationToChat } from './annotations.ts'
 
 /** Canonical events -> `data: <chat.completion.chunk>` frames, one stable id for the whole stream. */
 export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEncoder {
@@ -13,6 +14,12 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
   const started = new Set<number>()
   const toolSlots = new Map<number, number>()
   const slotCounts = new Map<number, number>()
+  // The first choice's content so far (where each text part starts in it) and the citations of its
+  // text: annotations count characters of the whole content and go out once it is whole, before the finish.
+  let contentLength = 0
+  let lastText = -1
+  const textStarts = new Map<number, number>()
+  const citations: Array<Extract<StreamEvent, { type: 'citation' }>> = []
 
   const frame = (delta: Record<string, unknown>, finish: string | null = null, choice = 0) =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [{ index: choice, delta, logprobs: null, finish_reason: finish }] })}\n\n`
@@ -26,12 +33,27 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
     return frame({ role: 'assistant', content: '' }, null, choice)
   }
 
+  /** Each citation over its text part's span of the content (a part's length: up to where the next one starts). */
+  const annotationsOf = () => {
+    const starts = [...textStarts.values(), contentLength].sort((a, b) => a - b)
+    return citations.map(({ index, citation }) => {
+      const start = textStarts.get(index) ?? 0
+      const end = starts.find(at => at > start) ?? contentLength
+      return annotationToChat(citation, start, end - start)
+    })
+  }
+
   return {
     push(event: StreamEvent): string {
       if (done) return ''
       switch (event.type) {
         case 'start': return begin()
-        case 'text': return begin(event.choice) + (event.refusal ? frame({ refusal: event.delta }, null, event.choice) : textFrame(event.delta, event.choice))
+        case 'text':
+          if (!event.choice && !event.refusal) {
+            if (event.index !== lastText) textStarts.set(lastText = event.index, contentLength)
+            contentLength += event.delta.length
+          }
+          return begin(event.choice) + (event.refusal ? frame({ refusal: event.delta }, null, event.choice) : textFrame(event.delta, event.choice))
         case 'thinking': return event.delta ? begin(event.choice) + frame({ reasoning_content: event.delta }, null, event.choice) : begin(event.choice)
         case 'tool_call_start': {
           const choice = event.choice ?? 0
@@ -46,16 +68,18 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
         }
         case 'finish': {
           done = true
-          // Every choice ends with its own finish_reason chunk.
-          let out = ''
+          // Every choice ends with its own finish_reason chunk; the first one's citations come just before.
+          let out = citations.length ? begin() + frame({ annotations: annotationsOf() }) : ''
           for (const [choice, reason] of (event.choices ?? [event.reason]).entries()) out += begin(choice) + frame({}, finishToChat(reason), choice)
           // Only a client that asked (`stream_options.include_usage`) gets the usage chunk: the API sends none otherwise.
           if (event.usage && options.includeUsage) out += `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: options.model, choices: [], usage: usageToChat(event.usage) })}\n\n`
           return out
         }
-        // Chat has no hosted web search: its results and citations have no place in a chat stream.
-        case 'web_search':
-        case 'citation': return ''
+        // A search's queries and results have no place in a chat stream; the citations of its text do.
+        case 'web_search': return ''
+        case 'citation':
+          citations.push(event)
+          return ''
         case 'error':
           done = true
           return `data: ${JSON.stringify(encodeChatError({ status: event.status, message: event.message, type: event.errorType }))}\n\n`
