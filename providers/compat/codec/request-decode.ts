@@ -93,6 +93,8 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   }
   const toolChoice = decodeToolChoice(raw.tool_choice)
   if (toolChoice) request.toolChoice = toolChoice
+  // `allowed_tools`, `custom`: no canonical form; a chat upstream gets it as it came, others lose it (named).
+  else if (raw.tool_choice !== undefined && raw.tool_choice !== null) unmapped.add('tool_choice')
   if (typeof raw.parallel_tool_calls === 'boolean') request.parallelToolCalls = raw.parallel_tool_calls
   if (typeof raw.reasoning_effort === 'string') {
     if (!efforts.has(raw.reasoning_effort)) throw new RequestValidationError('reasoning_effort must be one of none, minimal, low, medium, high, xhigh, max, auto', 'reasoning_effort')
@@ -107,6 +109,7 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   const search = obj(raw.web_search_options)
   if (search) request.webSearch = webSearchFromOptions(search)
   const extra: Record<string, unknown> = {}
+  if (!toolChoice && unmapped.has('tool_choice')) extra.tool_choice = raw.tool_choice
   for (const key of Object.keys(raw)) {
     if (known.has(key) || key === '__proto__') continue
     extra[key] = raw[key]
