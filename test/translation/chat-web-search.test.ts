@@ -95,13 +95,14 @@ describe('a chat search model\'s citations reach other formats', () => {
 describe('a chat client\'s web_search_options reach other formats', () => {
   it.each([false, true])('toward messages (stream %s): the web_search tool goes, the citations come back as annotations', async (stream) => {
     const ask = { model: 'claude', messages: [{ role: 'user' as const, content: 'Weather in Paris?' }], web_search_options: { search_context_size: 'low' as const, user_location: { type: 'approximate' as const, approximate: { city: 'Paris', country: 'FR' } } } }
-    let message: OpenAI.ChatCompletionMessage & { annotations?: unknown[] }
+    let message: OpenAI.ChatCompletionMessage
     if (stream) {
       const chunks = await openai().chat.completions.create({ ...ask, stream: true })
       let content = ''
-      const annotations: unknown[] = []
+      const annotations: OpenAI.ChatCompletionMessage.Annotation[] = []
       for await (const chunk of chunks) {
-        const delta = chunk.choices[0]?.delta as { content?: string; annotations?: unknown[] } | undefined
+        // The SDK's chunk type has no annotations; search models send them on a delta of their own.
+        const delta = chunk.choices[0]?.delta as { content?: string; annotations?: OpenAI.ChatCompletionMessage.Annotation[] } | undefined
         content += delta?.content ?? ''
         annotations.push(...delta?.annotations ?? [])
       }

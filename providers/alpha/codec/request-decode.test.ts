@@ -44,3 +44,17 @@ describe('decodeGenerateRequest: thinkingConfig.thinkingLevel', () => {
     expect(request.unmapped).toEqual(['generationConfig.thinkingConfig.thinkingLevel'])
   })
 })
+
+describe('decodeGenerateRequest: tools and toolConfig leave nothing behind unnamed', () => {
+  it('search, declarations and code execution in one tool object; several allowed functions; retrievalConfig', () => {
+    const request = decodeGenerateRequest({
+      ...body([{ googleSearch: { excludeDomains: ['a.test'] }, functionDeclarations: [{ name: 'f' }, { name: 'g' }], codeExecution: {} }]),
+      toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f', 'g'] }, retrievalConfig: { languageCode: 'fr' } },
+    })
+    expect(request.tools).toEqual([{ name: 'f' }, { name: 'g' }])
+    expect(request.webSearch).toEqual({ blockedDomains: ['a.test'] })
+    expect(request.toolChoice).toBe('required')
+    expect(request.unmapped).toEqual(expect.arrayContaining(['tool:codeExecution', 'toolConfig.retrievalConfig', 'toolConfig.functionCallingConfig.allowedFunctionNames']))
+    expect(request.extensions?.generate?.tools).toEqual([{ codeExecution: {} }])
+  })
+})

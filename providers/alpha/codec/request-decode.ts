@@ -1,7 +1,8 @@
-import { type CanonicalRequest, type Message, type ReasoningEffort, type ToolChoice, type ToolDef, RequestValidationError } from 'model-proxy'
+import { type CanonicalRequest, type Message, type ReasoningEffort, RequestValidationError } from 'model-proxy'
 import { isRoleName } from 'model-proxy/kit/codec'
 import { CallLedger, partsFromGenerate } from './parts.ts'
 import { schemaFromGemini } from './schema.ts'
+import { decodeToolConfig, decodeTools } from './tools-decode.ts'
 
 type Raw = Record<string, any>
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
@@ -16,16 +17,6 @@ const levels: ReadonlySet<string> = new Set(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH',
 function range(config: Raw, field: string, min: number, max: number) {
   const value = config[field]
   if (value !== undefined && (typeof value !== 'number' || value < min || value > max)) throw new RequestValidationError(`generationConfig.${field} must be a number between ${min} and ${max}`, `generationConfig.${field}`)
-}
-
-function toolChoiceFrom(config: Raw | undefined): ToolChoice | undefined {
-  const calling = obj(pick(config, 'functionCallingConfig', 'function_calling_config'))
-  const mode = String(calling?.mode ?? '').toUpperCase()
-  const allowed = pick(calling, 'allowedFunctionNames', 'allowed_function_names')
-  if (mode === 'NONE') return 'none'
-  if (mode === 'ANY') return Array.isArray(allowed) && allowed.length === 1 ? { name: allowed[0] } : 'required'
-  if (mode === 'AUTO' || mode === 'VALIDATED') return 'auto'
-  return undefined
 }
 
 /**
@@ -89,24 +80,10 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
     else if (level && level !== 'THINKING_LEVEL_UNSPECIFIED') unmapped.add('generationConfig.thinkingConfig.thinkingLevel')
     if (typeof thinking.includeThoughts === 'boolean') request.reasoning.includeThoughts = thinking.includeThoughts
   }
-  const tools: ToolDef[] = []
-  const otherTools: Raw[] = []
-  for (const [i, tool] of (Array.isArray(raw.tools) ? raw.tools : []).entries()) {
-    const declarations = pick(tool, 'functionDeclarations', 'function_declarations')
-    const search = obj(pick(tool, 'googleSearch', 'google_search'))
-    if (search && Object.keys(tool).length === 1) { request.webSearch = {}; continue }
-    if (!Array.isArray(declarations)) { otherTools.push(tool); continue }
-    for (const [j, d] of declarations.entries()) {
-      // The API refuses a declaration that is no object (null, a string) with its 400 as well.
-      if (!obj(d)) throw new RequestValidationError(`tools[${i}].functionDeclarations[${j}] must be an object`, `tools[${i}].functionDeclarations[${j}]`)
-      // A declaration needs its name (the API's 400 too): otherwise it went upstream as "undefined".
-      if (typeof d.name !== 'string' || !d.name) throw new RequestValidationError(`tools[${i}].functionDeclarations[${j}].name: name cannot be empty`, `tools[${i}].functionDeclarations[${j}].name`)
-      const parameters = obj(pick(d, 'parametersJsonSchema', 'parameters_json_schema')) ?? (obj(d.parameters) && schemaFromGemini(d.parameters))
-      tools.push({ name: d.name, ...(typeof d.description === 'string' && { description: d.description }), ...(parameters && { parameters }) })
-    }
-  }
-  if (tools.length) request.tools = tools
-  const toolChoice = toolChoiceFrom(obj(pick(raw, 'toolConfig', 'tool_config')))
+  const decoded = decodeTools(raw.tools, unmapped)
+  if (decoded.tools.length) request.tools = decoded.tools
+  if (decoded.webSearch) request.webSearch = decoded.webSearch
+  const toolChoice = decodeToolConfig(obj(pick(raw, 'toolConfig', 'tool_config')), unmapped)
   if (toolChoice) request.toolChoice = toolChoice
   const extra: Raw = {}
   for (const key of Object.keys(raw)) {
@@ -121,8 +98,7 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
     unmapped.add(`generationConfig.${key}`)
   }
   if (Object.keys(extraConfig).length) extra.generationConfig = extraConfig
-  if (otherTools.length) extra.tools = otherTools
-  for (const tool of otherTools) unmapped.add(`tool:${Object.keys(tool ?? {})[0] ?? 'empty'}`)
+  if (decoded.other.length) extra.tools = decoded.other
   if (Object.keys(extra).length) request.extensions = { generate: extra }
   if (unmapped.size) request.unmapped = [...unmapped]
   return request
