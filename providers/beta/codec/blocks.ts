@@ -54,7 +54,13 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
         else unmapped?.add('block:server_tool_use')
         break
       case 'web_search_tool_result': parts.push(webSearchFromBlocks(searches.get(String(block.tool_use_id ?? '')), block)); break
-      case 'image': { const image = imageFromBlock(block); if (image) parts.push(image); break }
+      case 'image': {
+        const image = imageFromBlock(block)
+        // An upload (`source.type: 'file'`) is valid at this vendor only.
+        if (image) parts.push(image)
+        else unmapped?.add('block:image')
+        break
+      }
       case 'document': {
         const file = fileFromDocument(block)
         if (file) parts.push(file)
@@ -63,7 +69,7 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
       }
       case 'tool_use': parts.push({ type: 'tool_call', id: String(block.id ?? ''), name: String(block.name ?? ''), arguments: JSON.stringify(block.input ?? {}) }); break
       case 'tool_result': {
-        const inner = typeof block.content === 'string' ? block.content : partsFromBlocks(block.content, unmapped).filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image')
+        const inner = typeof block.content === 'string' ? block.content : toolResultContent(partsFromBlocks(block.content, unmapped), unmapped)
         parts.push({ type: 'tool_result', callId: String(block.tool_use_id ?? ''), content: inner ?? '', ...(block.is_error === true && { isError: true }) })
         break
       }
@@ -74,6 +80,12 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
     }
   }
   return parts
+}
+
+/** What a tool result holds canonically (text and images); a document in it has no place there: named. */
+function toolResultContent(parts: Part[], unmapped?: Set<string>): Array<TextPart | ImagePart> {
+  if (parts.some(part => part.type !== 'text' && part.type !== 'image')) unmapped?.add('tool_result.document')
+  return parts.filter((p): p is TextPart | ImagePart => p.type === 'text' || p.type === 'image')
 }
 
 /** A thinking block's signature, unwrapped: another vendor's (in our envelope) keeps its origin. */

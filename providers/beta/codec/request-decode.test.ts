@@ -15,3 +15,13 @@ describe('decodeMessagesRequest: max_tokens', () => {
     expect(() => decodeMessagesRequest(body(value))).toThrow(RequestValidationError)
   })
 })
+
+describe('decodeMessagesRequest: content with no canonical form is named', () => {
+  it.each([
+    ['an uploaded image (source.type file)', { type: 'image', source: { type: 'file', file_id: 'file_01' } }, 'block:image'],
+    ['a document in a tool result', { type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'see' }, { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } }] }, 'tool_result.document'],
+  ])('%s', (_name, block, named) => {
+    const request = decodeMessagesRequest({ model: 'm', max_tokens: 10, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] }, { role: 'user', content: [block] }] })
+    expect(request.unmapped).toEqual([named])
+  })
+})
