@@ -42,8 +42,10 @@ function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string
       case 'function_call_output': {
         const callId = str(item.call_id)
         if (!callId) throw new RequestValidationError(`${param}.call_id must be a non-empty string`, param)
-        // Documents in a tool's output have no canonical place (tool results hold text and images).
-        const content = typeof item.output === 'string' ? item.output : decodeContent(item.output, `${param}.output`).filter((part): part is TextPart | ImagePart => part.type !== 'file')
+        // Documents in a tool's output have no canonical place (tool results hold text and images): named.
+        const decoded = typeof item.output === 'string' ? item.output : decodeContent(item.output, `${param}.output`)
+        if (typeof decoded !== 'string' && decoded.some(part => part.type === 'file')) unmapped.add('function_call_output.input_file')
+        const content = typeof decoded === 'string' ? decoded : decoded.filter((part): part is TextPart | ImagePart => part.type !== 'file')
         const name = callNames.get(callId)
         messages.push({ role: 'tool', parts: [name ? { type: 'tool_result', callId, name, content } : { type: 'tool_result', callId, content }] })
         return

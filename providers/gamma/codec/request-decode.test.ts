@@ -196,3 +196,14 @@ describe('request decode: validation', () => {
     expect((error as RequestValidationError).param).toBe(param)
   })
 })
+
+describe('request decode: a document in a function_call_output', () => {
+  it('is named (tool results hold text and images only); the text stays', () => {
+    const request = decode({ input: [
+      { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'c', output: [{ type: 'input_text', text: 'see' }, { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' }] },
+    ] })
+    expect(request.messages.at(-1)!.parts).toEqual([{ type: 'tool_result', callId: 'c', name: 'f', content: [{ type: 'text', text: 'see' }] }])
+    expect(request.unmapped).toEqual(['function_call_output.input_file'])
+  })
+})
