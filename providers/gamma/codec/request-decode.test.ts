@@ -105,7 +105,7 @@ describe('request decode: parameters', () => {
         reasoning: { summary: 'detailed' },
       } },
       // What another format cannot take.
-      unmapped: ['include', 'previous_response_id'],
+      unmapped: ['previous_response_id'],
     })
   })
 
@@ -205,5 +205,18 @@ describe('request decode: a document in a function_call_output', () => {
     ] })
     expect(request.messages.at(-1)!.parts).toEqual([{ type: 'tool_result', callId: 'c', name: 'f', content: [{ type: 'text', text: 'see' }] }])
     expect(request.unmapped).toEqual(['function_call_output.input_file'])
+  })
+})
+
+describe('request decode: include', () => {
+  // What a translated answer has anyway is no loss: Codex asks for reasoning.encrypted_content on every turn.
+  it.each([
+    [['reasoning.encrypted_content'], undefined],
+    [['reasoning.encrypted_content', 'web_search_call.action.sources'], undefined],
+    [['message.output_text.logprobs', 'reasoning.encrypted_content'], ['include:message.output_text.logprobs']],
+  ])('%j', (include, unmapped) => {
+    const request = decode({ input: 'hi', include })
+    expect(request.unmapped).toEqual(unmapped)
+    expect(request.extensions?.responses?.include).toEqual(include)
   })
 })

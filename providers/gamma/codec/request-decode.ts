@@ -12,6 +12,12 @@ const mapped: ReadonlySet<string> = new Set([
   'reasoning', 'text', 'parallel_tool_calls', 'user', 'stream', 'prompt_cache_key', 'safety_identifier', 'store',
 ])
 
+/**
+ * `include` values every translated answer has anyway: the reasoning items' `encrypted_content` (the
+ * signature slot, core/canonical/signature.ts) and a web search's sources. Only the others are lost.
+ */
+const answeredAnyway: ReadonlySet<string> = new Set(['reasoning.encrypted_content', 'web_search_call.action.sources'])
+
 /** An optional field: absent/null is undefined; present, `pick` must accept it or the request is invalid. */
 function field<T>(body: Json, key: string, pick: (value: unknown) => T | undefined, expected: string): T | undefined {
   const value = body[key]
@@ -78,7 +84,10 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (reasoning.wire) extension.reasoning = reasoning.wire
   if (format.wire) extension.text = format.wire
   if (Object.keys(extension).length) request.extensions = { responses: extension }
-  for (const key of Object.keys(unknownFields(body, mapped))) unmapped.add(key)
+  for (const key of Object.keys(unknownFields(body, mapped))) {
+    if (key === 'include' && Array.isArray(body.include)) for (const value of body.include) { if (!answeredAnyway.has(value as string)) unmapped.add(`include:${String(value)}`) }
+    else unmapped.add(key)
+  }
   for (const tool of tools.wire ?? []) if (tool.type !== 'function' && tool.type !== 'namespace' && !isWebSearch(tool)) unmapped.add(`tool:${String(tool.type)}`)
   for (const lost of tools.dropped ?? []) unmapped.add(lost)
   if (choice.wire) unmapped.add('tool_choice')
