@@ -38,3 +38,18 @@ describe('resultObject: a tool result as the functionResponse response', () => {
     expect(resultObject(text, isError)).toStrictEqual(expected)
   })
 })
+
+describe('partsFromGenerate: what has no canonical form is named', () => {
+  it.each<[string, unknown[], string[]]>([
+    ['a video clip\'s videoMetadata beside its fileData', [{ fileData: { mimeType: 'video/mp4', fileUri: 'https://youtu.be/x' }, videoMetadata: { startOffset: '10s', endOffset: '20s' } }], ['part:videoMetadata']],
+    ['a part\'s mediaResolution', [{ inlineData: { mimeType: 'image/png', data: 'AA==' }, mediaResolution: { level: 'MEDIA_RESOLUTION_HIGH' } }], ['part:mediaResolution']],
+    ['code execution', [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }], ['part:executableCode']],
+    ['a PDF a function returned', [{ functionResponse: { name: 'f', response: { result: 'ok' }, parts: [{ inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } }] } }], ['functionResponse.parts']],
+    ['an image a function returned is carried', [{ functionResponse: { name: 'f', response: { result: 'ok' }, parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }], []],
+    ['a signed text part', [{ text: 'x', thoughtSignature: 'sig' }], []],
+  ])('%s', (_name, raw, named) => {
+    const unmapped = new Set<string>()
+    partsFromGenerate(raw, new CallLedger(), unmapped)
+    expect([...unmapped]).toEqual(named)
+  })
+})

@@ -62,17 +62,24 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
       const failed = isFailure(response)
       const text = toolResultText(failed ? { result: response.error } : response)
       // Multimodal function responses carry their images in `parts`.
-      const images = (Array.isArray(raw.functionResponse.parts) ? raw.functionResponse.parts as Raw[] : [])
-        .flatMap(p => p?.inlineData && typeof p.inlineData.data === 'string' && isImageType(p.inlineData.mimeType) ? [{ type: 'image' as const, mediaType: p.inlineData.mimeType, data: p.inlineData.data }] : [])
+      const responseParts = Array.isArray(raw.functionResponse.parts) ? raw.functionResponse.parts as Raw[] : []
+      const images = responseParts.flatMap(p => p?.inlineData && typeof p.inlineData.data === 'string' && isImageType(p.inlineData.mimeType) ? [{ type: 'image' as const, mediaType: p.inlineData.mimeType, data: p.inlineData.data }] : [])
+      // Tool results hold text and images: a document (a PDF, a fileData) returned by a function is named.
+      if (images.length < responseParts.length) unmapped?.add('functionResponse.parts')
       const content = images.length ? [...(text ? [{ type: 'text' as const, text }] : []), ...images] : text
       parts.push({ type: 'tool_result', callId: ledger.answer(raw.functionResponse.name, raw.functionResponse.id), name: raw.functionResponse.name, content, ...(failed && { isError: true }) })
     } else if (!slot) {
-      // executableCode, codeExecutionResult, videoMetadata...: no canonical form.
+      // executableCode, codeExecutionResult, toolCall...: no canonical form.
       unmapped?.add(`part:${Object.keys(raw).find(key => key !== 'thought') ?? 'empty'}`)
     }
+    // What rides beside a mapped part (a video's clip `videoMetadata`, `mediaResolution`, `partMetadata`) is lost with it.
+    if (unmapped) for (const key of Object.keys(raw)) if (!partKeys.has(key)) unmapped.add(`part:${key}`)
   }
   return parts
 }
+
+/** Keys of a part that become canonical parts (or their signatures). */
+const partKeys = new Set(['text', 'thought', 'thoughtSignature', 'inlineData', 'fileData', 'functionCall', 'functionResponse'])
 
 /** Removes the unsigned thinking parts at the end of `parts` and returns their joined text. */
 function takeUnsignedThinking(parts: Part[]): string {
