@@ -16,12 +16,3 @@ export function chatSearchOptions(search: WebSearch): Record<string, unknown> {
     ...(location && Object.keys(location).length && { user_location: { type: 'approximate', approximate: { ...location } } }),
   }
 }
-
-/** What of a web search the chat parameter cannot carry, in the client's own words (`tool:web_search.allowed_domains`). */
-export function chatSearchLosses(search: WebSearch, toolName: string): string[] {
-  const lost: string[] = []
-  if (search.allowedDomains?.length) lost.push(`${toolName}.allowed_domains`)
-  if (search.blockedDomains?.length) lost.push(`${toolName}.blocked_domains`)
-  if (search.maxUses !== undefined) lost.push(`${toolName}.max_uses`)
-  return lost
-}

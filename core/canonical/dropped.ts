@@ -2,7 +2,8 @@ import type { WireFormat } from './codec.ts'
 import type { CanonicalRequest } from './types.ts'
 import type { AdaptedField } from './request-rules.ts'
 import { contentLosses, type ContentLoss } from './content-losses.ts'
-import { chatSearchLosses, chatSearchModel } from './chat-search.ts'
+import { chatSearchModel } from './chat-search.ts'
+import { webSearchLosses } from './web-search-losses.ts'
 
 type Field =
   | 'stop' | 'topK' | 'seed' | 'n' | 'presencePenalty' | 'frequencyPenalty' | 'responseFormat' | 'user' | 'parallelToolCalls'
@@ -76,7 +77,9 @@ export function droppedFields(request: CanonicalRequest, client: WireFormat, ups
     if (field === 'webSearch' && searching) continue
     if (asksSomething(request, field, upstream)) dropped.add(clientName(client, field))
   }
-  if (searching) for (const lost of chatSearchLosses(request.webSearch!, clientName(client, 'webSearch'))) dropped.add(lost)
+  // The search goes (a chat search model's parameter, the others' tool): what of its options cannot, is named.
+  const searchGoes = request.webSearch !== undefined && (upstream !== 'chat' || searching)
+  if (searchGoes) for (const lost of webSearchLosses(request.webSearch!, client, upstream, clientName(client, 'webSearch'))) dropped.add(lost)
   for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))
   for (const field of adapted) dropped.add(clientName(client, field))
   // Anthropic's search results come encrypted, for Anthropic alone: a client of another format gets them without.
