@@ -86,7 +86,8 @@ export function decodeRequest(body: unknown): CanonicalRequest {
   if (Object.keys(extension).length) request.extensions = { responses: extension }
   for (const key of Object.keys(unknownFields(body, mapped))) {
     if (key === 'include' && Array.isArray(body.include)) for (const value of body.include) { if (!answeredAnyway.has(value as string)) unmapped.add(`include:${String(value)}`) }
-    else unmapped.add(key)
+    // `stream_options.include_obfuscation`: a translated stream has no obfuscation padding to leave out.
+    else if (key !== 'stream_options') unmapped.add(key)
   }
   for (const tool of tools.wire ?? []) if (tool.type !== 'function' && tool.type !== 'namespace' && !isWebSearch(tool)) unmapped.add(`tool:${String(tool.type)}`)
   for (const lost of tools.dropped ?? []) unmapped.add(lost)
