@@ -58,3 +58,17 @@ describe('decodeGenerateRequest: tools and toolConfig leave nothing behind unnam
     expect(request.extensions?.generate?.tools).toEqual([{ codeExecution: {} }])
   })
 })
+
+describe('decodeGenerateRequest: responseMimeType', () => {
+  const config = (generationConfig: unknown) => ({ model: 'm', contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig })
+  it.each<[string, object, object | undefined, string[] | undefined]>([
+    ['JSON with a schema', { responseMimeType: 'application/json', responseJsonSchema: { type: 'object' } }, { type: 'json_schema', schema: { type: 'object' } }, undefined],
+    ['JSON mode', { responseMimeType: 'application/json' }, { type: 'json_object' }, undefined],
+    ['plain text asks nothing', { responseMimeType: 'text/plain' }, undefined, undefined],
+    ['an enum answer has no other form: named', { responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['a', 'b'] } }, undefined, ['generationConfig.responseMimeType']],
+  ])('%s', (_name, generationConfig, format, unmapped) => {
+    const request = decodeGenerateRequest(config(generationConfig))
+    expect(request.responseFormat).toEqual(format)
+    expect(request.unmapped).toEqual(unmapped)
+  })
+})

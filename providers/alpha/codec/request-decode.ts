@@ -70,6 +70,8 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   // `responseSchema` is the vendor's OpenAPI subset; other formats take JSON Schema.
   const schema = obj(config.responseJsonSchema) ?? (obj(config.responseSchema) && schemaFromGemini(config.responseSchema))
   if (config.responseMimeType === 'application/json') request.responseFormat = schema ? { type: 'json_schema', schema } : { type: 'json_object' }
+  // Another answer type (`text/x.enum` with its schema of values) has no form elsewhere: named, not lost unseen.
+  else if (config.responseMimeType !== undefined && config.responseMimeType !== 'text/plain') unmapped.add('generationConfig.responseMimeType')
   const thinking = obj(config.thinkingConfig)
   if (thinking) {
     request.reasoning = {}
