@@ -119,8 +119,9 @@ export function blocksFromParts(parts: Part[], audience: 'client' | 'upstream'):
         break
       }
       case 'web_search': blocks.push(...webSearchToBlocks(part, audience)); break
-      case 'image': blocks.push(imageToBlock(part)); break
-      case 'file': { const document = fileToDocument(part); if (document) blocks.push(document); break }
+      // An answer has no image or document blocks (a stream has none either): a generated image stays out.
+      case 'image': if (audience === 'upstream') blocks.push(imageToBlock(part)); break
+      case 'file': { const document = audience === 'upstream' ? fileToDocument(part) : undefined; if (document) blocks.push(document); break }
       case 'tool_call': blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseInput(part.arguments) }); break
       case 'tool_result': blocks.push({
         type: 'tool_result', tool_use_id: part.callId,

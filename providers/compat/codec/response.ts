@@ -1,5 +1,5 @@
 import type { CanonicalResponse, FinishReason, Part, TextPart } from 'model-proxy'
-import { contentFromParts, partsFromContent } from './content.ts'
+import { partsFromContent } from './content.ts'
 import { finishFromChat, finishToChat } from './map-finish-reason.ts'
 import { usageFromChat, usageToChat } from './usage.ts'
 import { annotationsToChat, citationsFromChat } from './annotations.ts'
@@ -51,12 +51,11 @@ export function decodeChatResponse(body: unknown): CanonicalResponse {
 
 /** Canonical parts -> one choice; refusal text goes to `message.refusal`, the format's place for it. */
 function choiceOf(parts: Part[], finishReason: FinishReason, index: number): Raw {
-  const message: Raw = { role: 'assistant', content: contentFromParts(parts.filter(part => !(part.type === 'text' && part.refusal))) }
-  // Web citations count characters of the content, so only a content that is one string can have them.
-  if (typeof message.content === 'string') {
-    const annotations = annotationsToChat(parts.filter((part): part is TextPart => part.type === 'text' && !part.refusal))
-    if (annotations.length) message.annotations = annotations
-  }
+  // An answer's content is text (a string): a generated image or file has no place in it (as in a stream).
+  const texts = parts.filter((part): part is TextPart => part.type === 'text' && !part.refusal)
+  const message: Raw = { role: 'assistant', content: texts.length ? texts.map(part => part.text).join('') : null }
+  const annotations = annotationsToChat(texts)
+  if (annotations.length) message.annotations = annotations
   const refusal = parts.flatMap(part => part.type === 'text' && part.refusal ? [part.text] : []).join('')
   if (refusal) message.refusal = refusal
   const thinking = parts.filter(part => part.type === 'thinking' && !part.redacted).map(part => (part as { text: string }).text).join('')
