@@ -1,11 +1,14 @@
 import type { FinishReason, TextPart } from 'model-proxy'
 
-/** The reasons that mean the vendor withheld content (text or generated images). */
-const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION', 'LANGUAGE'])
+/** The reasons that mean the vendor withheld content (text or generated images, a policy rule, Model Armor). */
+const filtered = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION', 'LANGUAGE', 'ESCALATION', 'PUP_LIMITED_DISABLED', 'MODEL_ARMOR'])
 
-/** generateContent `finishReason` -> canonical; STOP with a functionCall part means tool calls. */
+/**
+ * generateContent `finishReason` -> canonical; STOP with a functionCall part means tool calls.
+ * CONTINUATION: the per-request token limit cut an answer that is not done, as MAX_TOKENS does.
+ */
 export function finishFromGenerate(reason: unknown, hasToolCall: boolean): FinishReason {
-  if (reason === 'MAX_TOKENS') return 'length'
+  if (reason === 'MAX_TOKENS' || reason === 'CONTINUATION') return 'length'
   if (filtered.has(String(reason))) return 'content_filter'
   return hasToolCall ? 'tool_calls' : 'stop'
 }
