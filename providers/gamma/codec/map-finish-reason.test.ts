@@ -9,6 +9,10 @@ describe('finishFromWire', () => {
     ['incomplete', 'max_output_tokens', true, 'length'],
     ['incomplete', 'content_filter', false, 'content_filter'],
     ['incomplete', 'something_new', false, 'length'],
+    ['incomplete', 'max_messages', false, 'length'],
+    // Stopped at a safe boundary for the client's new input (WebSocket response.steer): nothing was cut.
+    ['incomplete', 'steered', false, 'stop'],
+    ['incomplete', 'steered', true, 'tool_calls'],
     [undefined, undefined, false, 'stop'],
     ['in_progress', undefined, true, 'tool_calls'],
   ] as const)('%s / %s / tool call %s -> %s', (status, reason, hasToolCall, expected) => {

@@ -8,7 +8,8 @@ export interface WireFinish { status: ResponseStatus; incomplete_details: { reas
  * `tool_calls` status: a completed response that contains a function_call item is a tool-call turn.
  */
 export function finishFromWire(status: unknown, incompleteReason: unknown, hasToolCall: boolean): FinishReason {
-  if (status === 'incomplete') return incompleteReason === 'content_filter' ? 'content_filter' : 'length'
+  // `steered`: the answer stopped at a safe boundary to take the client's new input (response.steer): not cut.
+  if (status === 'incomplete' && incompleteReason !== 'steered') return incompleteReason === 'content_filter' ? 'content_filter' : 'length'
   return hasToolCall ? 'tool_calls' : 'stop'
 }
 
