@@ -1,5 +1,6 @@
 import type { Cluster, Redis } from 'ioredis'
 import type { Fleet, FleetHealth } from './fleet.ts'
+import { stallMs, watchStalls } from './stall-watch.ts'
 
 /** Thrown at once, without waiting on a socket, while the shared store is down. */
 export class FleetOfflineError extends Error {
@@ -13,8 +14,9 @@ export class FleetOfflineError extends Error {
 const reasonOf = (error: Error & { code?: string }) => `Redis unreachable (${error.code ?? error.message.replace(/\s.*$/, '')})`
 
 /**
- * The fleet over the storage's own Redis connection: health follows the connection's events, messages
- * go over a second (subscriber) connection, and every `onUp` listener runs again after each reconnect.
+ * The fleet over the storage's own Redis connection: health follows the connection's events and a
+ * heartbeat (a server that hangs sends no event), messages go over a second (subscriber) connection,
+ * and every `onUp` listener runs again after each reconnect or stall.
  */
 export function redisFleet(client: Redis | Cluster, base: string, instanceId: string): Fleet {
   let up = client.status === 'ready'
@@ -64,6 +66,15 @@ export function redisFleet(client: Redis | Cluster, base: string, instanceId: st
   client.on('ready', onReady)
   client.on('error', onError)
   client.on('close', onClose)
+  // A hung server closes nothing: it is away while it leaves a PING unanswered, back at its next answer.
+  const stalls = watchStalls(client, {
+    stalled() {
+      if (!up) return
+      onClose()
+      reason = `Redis unreachable (no reply within ${stallMs} ms)`
+    },
+    answered() { if (!up && client.status === 'ready') onReady() },
+  })
 
   const ensureSubscriber = () => {
     if (subscriber) return
@@ -114,6 +125,7 @@ export function redisFleet(client: Redis | Cluster, base: string, instanceId: st
       return client.eval(script, keys.length, ...keys, ...args)
     },
     async close() {
+      stalls.stop()
       client.off('ready', onReady)
       client.off('error', onError)
       client.off('close', onClose)

@@ -41,6 +41,10 @@ export interface OwnRedis {
   start(): Promise<void>
   /** Remove what a saving stop wrote: the next start is empty. */
   forget(): void
+  /** SIGSTOP: connections stay open and commands hang (a frozen host, a long fork), no error reaches a client. */
+  pause(): void
+  /** SIGCONT after `pause`: the commands it held are run then. */
+  resume(): void
   close(): Promise<void>
 }
 
@@ -86,7 +90,11 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     stop,
     start,
     forget: () => rmSync(join(dir, 'dump.rdb'), { force: true }),
+    pause: () => { child?.kill('SIGSTOP') },
+    resume: () => { child?.kill('SIGCONT') },
     async close() {
+      // A test that failed while Redis was paused leaves no frozen server behind.
+      child?.kill('SIGCONT')
       await stop()
       rmSync(dir, { recursive: true, force: true })
     },

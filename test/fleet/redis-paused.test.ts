@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
+import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
+import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
+
+/**
+ * Redis paused (SIGSTOP) under a real proxy process: its connections stay open and no error arrives,
+ * the way a frozen host or a partition that drops packets behaves. The instance must notice on its own
+ * (readiness degraded, limits counted locally) instead of making every request wait out the command
+ * timeout, and come back by itself when Redis runs again.
+ */
+const secret = 'paused-admin'
+let redis: OwnRedis
+let upstream: MockUpstream
+let dir: string
+let cli: CliProcess
+let url: string
+
+beforeAll(async () => {
+  redis = await startOwnRedis()
+  upstream = await startMockOpenAI()
+  dir = mkdtempSync(join(tmpdir(), 'proxy-paused-'))
+  writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: 'paused' } }\n`)
+  writeFileSync(join(dir, 'config.yaml'), [
+    'host: 127.0.0.1',
+    `remote-management: { secret-key: '${secret}' }`,
+    'request-retry: 0',
+    'compat-provider:',
+    `  - { name: mock, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: up }], models: [{ name: mock-gpt, alias: m }] }`,
+    'model-prices: { m: { input: 1, output: 1 } }',
+    'client-keys:',
+    '  - { key: team-key, name: team, rpm: 1000 }',
+    '',
+  ].join('\n'))
+  cli = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
+  url = await cli.url
+}, 30_000)
+afterAll(async () => {
+  await cli?.kill('SIGKILL')
+  await upstream?.close()
+  await redis?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const chat = async () => {
+  const started = performance.now()
+  const response = await fetch(`${url}/v1/chat/completions`, {
+    method: 'POST', headers: { authorization: 'Bearer team-key', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+  })
+  await response.arrayBuffer()
+  return { status: response.status, ms: performance.now() - started }
+}
+const readiness = async () => (await (await fetch(`${url}/readyz`)).json()) as { status: string; reason?: string }
+
+describe('Redis paused (SIGSTOP)', () => {
+  it('the instance notices within a bound, stops waiting on it, and is ready again when it runs', async () => {
+    for (let i = 0; i < 3; i++) expect((await chat()).status).toBe(200)
+    redis.pause()
+    const pausedAt = performance.now()
+    await expect.poll(async () => (await readiness()).status, { timeout: 4000, interval: 50 }).toBe('degraded')
+    const noticedMs = performance.now() - pausedAt
+    expect((await readiness()).reason).toMatch(/^Redis unreachable \(no reply within \d+ ms\); serving with local state$/)
+    // Noticed: requests are answered without waiting on the paused server.
+    const during = []
+    for (let i = 0; i < 5; i++) during.push(await chat())
+    expect(during.map(r => r.status)).toEqual([200, 200, 200, 200, 200])
+    expect(Math.max(...during.map(r => r.ms))).toBeLessThan(1000)
+    redis.resume()
+    const resumedAt = performance.now()
+    await expect.poll(async () => (await readiness()).status, { timeout: 4000, interval: 50 }).toBe('ready')
+    console.log(`[paused] degraded ${noticedMs.toFixed(0)} ms after SIGSTOP; requests meanwhile ${during.map(r => r.ms.toFixed(0)).join(', ')} ms; ready ${(performance.now() - resumedAt).toFixed(0)} ms after SIGCONT`)
+    await expect.poll(() => cli.output(), { timeout: 3000 }).toContain('client-key limits: the shared store is back')
+  }, 30_000)
+})
