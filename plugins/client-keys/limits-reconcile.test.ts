@@ -15,7 +15,7 @@ let client: Redis
 
 /** A fleet on `client` whose Redis can be made to look away, slow, or to lose one reply. */
 function testFleet() {
-  const state = { down: false, delayMs: 0, loseReplies: 0, evals: 0 }
+  const state = { down: false, delayMs: 0, loseReplies: 0, evals: 0, hold: false, held: [] as Array<() => Promise<unknown>> }
   const fleet: Fleet = {
     instanceId: 'test-instance',
     shared: true,
@@ -27,6 +27,11 @@ function testFleet() {
     subscribe: () => () => {},
     async eval(script, keys, args) {
       if (state.down) throw new Error('redis is away')
+      // Sent to a paused Redis: the caller gives up waiting; the script runs when it resumes.
+      if (state.hold) {
+        state.held.push(() => client.eval(script, keys.length, ...keys, ...args))
+        throw new Error('Command timed out')
+      }
       state.evals++
       if (state.delayMs) await new Promise(resolve => setTimeout(resolve, state.delayMs))
       const answer = await client.eval(script, keys.length, ...keys, ...args)
@@ -52,9 +57,9 @@ afterAll(async () => {
 async function counters(name: string, now: number) {
   const window = windowOf(now)
   // The keys as the scripts name them (hash-tagged for a Redis Cluster).
-  const [requests, tokens, , spendDay] = limitKeys(part => prefix + part, name, window, [periodOf('day', now).id])
+  const [requests, tokens, held, spendDay] = limitKeys(part => prefix + part, name, window, [periodOf('day', now).id])
   const get = async (key: string) => Number(await client.get(key) ?? 0)
-  return { requests: await get(requests), tokens: await get(tokens), spendDay: await get(spendDay) }
+  return { requests: await get(requests), tokens: await get(tokens), spendDay: await get(spendDay), held: await client.zcard(held!) }
 }
 
 describe('reconciliation after an outage', () => {
@@ -77,7 +82,7 @@ describe('reconciliation after an outage', () => {
     await Promise.all([limits.reconcile(), limits.reconcile(), new Promise(resolve => setTimeout(resolve, 12)).then(() => limits.reconcile())])
     expect(limits.unreconciled).toBe(0)
     expect(state.evals).toBe(20)
-    expect(await counters('overlap', Date.now())).toEqual({ requests: 10, tokens: 1200, spendDay: 30_000 })
+    expect(await counters('overlap', Date.now())).toEqual({ requests: 10, tokens: 1200, spendDay: 30_000, held: 0 })
   })
 
   it('a write whose reply was lost is written again: the replay is a no-op', async () => {
@@ -97,7 +102,7 @@ describe('reconciliation after an outage', () => {
     await limits.reconcile()
     expect(limits.unreconciled).toBe(0)
     expect(state.evals).toBe(9)
-    expect(await counters('replay', Date.now())).toEqual({ requests: 4, tokens: 400, spendDay: 4000 })
+    expect(await counters('replay', Date.now())).toEqual({ requests: 4, tokens: 400, spendDay: 4000, held: 0 })
   })
 
   it('a settlement written at once, then replayed, counts once too', async () => {
@@ -111,6 +116,39 @@ describe('reconciliation after an outage', () => {
     expect(limits.unreconciled).toBe(1)
     await limits.reconcile()
     expect(limits.unreconciled).toBe(0)
-    expect(await counters('direct', Date.now())).toEqual({ requests: 1, tokens: 70, spendDay: 700 })
+    expect(await counters('direct', Date.now())).toEqual({ requests: 1, tokens: 70, spendDay: 700, held: 0 })
+  })
+
+  it('a reservation unanswered (Redis paused) runs before or after the write-back: the request counts once, nothing stays held', async () => {
+    if (Date.now() % minuteMs > minuteMs - 2000) await new Promise(resolve => setTimeout(resolve, 2500))
+    for (const runs of ['before', 'after'] as const) {
+      const name = `unanswered-${runs}`
+      const { fleet, state } = testFleet()
+      const limits = new KeyLimits(fleet, { down: () => {}, up: () => {} })
+      state.hold = true
+      const hold = await limits.reserve(name, { rpm: 10, period: 'day' }, { tokens: 500, nano: 5000 })
+      if (!('id' in hold)) throw new Error('refused')
+      expect(hold.shared).toBe(false)
+      await limits.settle(hold, { tokens: 90, nano: 900 })
+      state.hold = false
+      if (runs === 'before') for (const run of state.held) await run()
+      await limits.reconcile()
+      if (runs === 'after') for (const run of state.held) await run()
+      expect(limits.unreconciled).toBe(0)
+      expect(await counters(name, Date.now())).toEqual({ requests: 1, tokens: 90, spendDay: 900, held: 0 })
+    }
+  })
+
+  it('refused here while its reservation was unanswered, admitted there: not counted', async () => {
+    const { fleet, state } = testFleet()
+    const limits = new KeyLimits(fleet, { down: () => {}, up: () => {} })
+    // This instance's last view of the key: its minute spent (rpm 1).
+    limits.local.seed('refused-here', { window: windowOf(Date.now()), requests: 1, tokens: 0, spend: {} })
+    state.hold = true
+    expect(await limits.reserve('refused-here', { rpm: 1, period: 'day' }, { tokens: 10, nano: 0 })).toMatchObject({ reason: 'rpm' })
+    state.hold = false
+    for (const run of state.held) await run()
+    await limits.reconcile()
+    expect(await counters('refused-here', Date.now())).toMatchObject({ requests: 0, held: 0 })
   })
 })

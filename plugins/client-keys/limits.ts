@@ -5,8 +5,12 @@ import { commitScript, limitKeys, readScript, reserveScript, settlementDoneKey }
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'
 import { minuteMs, periodKeepMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
 
-/** Counted on this instance while Redis was away: written there when it returns, once (its `id` says which settlement it is). */
-interface Pending { id: string; name: string; window: number; periods: string[]; requests: number; tokens: number; nano: number; member?: string }
+/**
+ * Counted on this instance while Redis was away: written there when it returns, once (its `id` says
+ * which settlement it is). `unanswered`: an admission whose reservation (`member`) was sent to Redis
+ * and not answered: it may have run there, or may still run.
+ */
+interface Pending { id: string; name: string; window: number; periods: string[]; requests: number; tokens: number; nano: number; member?: string; unanswered?: boolean }
 
 /**
  * How long Redis remembers a written settlement id: one written at once only needs to outlive a retry of
@@ -15,6 +19,8 @@ interface Pending { id: string; name: string; window: number; periods: string[];
 const settledKeepMs = { now: holdTtlMs, reconciled: 2 * 86_400_000 }
 
 const memberOf = (hold: Hold) => `${hold.id}|${hold.window}|${hold.tokens}|${hold.nano}`
+/** The marker a reservation checks and its local write-back sets: whichever reaches Redis first counts the request. */
+const admitId = (hold: Hold) => `admit:${hold.id}`
 
 /**
  * Client-key limits for a fleet. With Redis: every reservation and settlement is one Lua script, so
@@ -63,11 +69,13 @@ export class KeyLimits {
   async reserve(name: string, rules: KeyRules, estimate: Estimate, now = Date.now()): Promise<Hold | Refusal> {
     const window = windowOf(now)
     const periods = trackedPeriods.map(period => periodOf(period, now).id)
+    let unanswered: Hold | undefined
     if (this.shared()) {
       const hold: Hold = { id: `${this.run}:${(this.seq++).toString(36)}`, name, window, tokens: estimate.tokens, nano: estimate.nano, periods, shared: true, expires: now + holdTtlMs }
       const budget = periodOf(rules.period, now)
       try {
-        const answer = await this.fleet.eval(reserveScript, this.keys(name, window, periods), [
+        const keys = [...this.keys(name, window, periods), settlementDoneKey(name => this.fleet.key(name), name, admitId(hold))]
+        const answer = await this.fleet.eval(reserveScript, keys, [
           now, window, rules.rpm ?? 0, rules.tpm ?? 0, rules.budgetNano ?? 0, rules.budgetNano === undefined ? 0 : trackedPeriods.indexOf(rules.period) + 1,
           memberOf(hold), hold.expires, window + minuteMs - now, budget.end ? budget.end - now : 0,
         ]) as [number, string, number, number, number, number, number, number, number, number, number]
@@ -78,10 +86,15 @@ export class KeyLimits {
         return { reason: reason as Refusal['reason'], ...(Number(retry) > 0 && { retryAfterMs: Number(retry) }) }
       } catch (error) {
         this.down(error)
+        unanswered = hold
       }
     }
     const result = this.local.reserve(name, rules, estimate, now)
-    if ('id' in result && this.fleet.shared) this.pending.push({ id: `${this.run}:admit:${result.id}`, name, window, periods, requests: 1, tokens: 0, nano: 0 })
+    const admitted = 'id' in result
+    // Decided here: written back when Redis returns. A reservation sent and not answered is settled with
+    // it (it may have run, or run later): the request then counts once, and no reservation stays held.
+    if (unanswered) this.pending.push({ id: admitId(unanswered), name, window, periods, requests: admitted ? 1 : 0, tokens: 0, nano: 0, member: memberOf(unanswered), unanswered: true })
+    else if (admitted && this.fleet.shared) this.pending.push({ id: `${this.run}:admit:${result.id}`, name, window, periods, requests: 1, tokens: 0, nano: 0 })
     return result
   }
 
@@ -108,7 +121,7 @@ export class KeyLimits {
   private commit(item: Pending, keepMarker = settledKeepMs.reconciled): Promise<unknown> {
     const keep = item.periods.map((_, i) => periodKeepMs[trackedPeriods[i]!])
     const keys = [...this.keys(item.name, item.window, item.periods), settlementDoneKey(name => this.fleet.key(name), item.name, item.id)]
-    return this.fleet.eval(commitScript, keys, [item.member ?? '', item.requests, item.tokens, item.nano, ...keep, keepMarker])
+    return this.fleet.eval(commitScript, keys, [item.member ?? '', item.requests, item.tokens, item.nano, ...keep, keepMarker, item.unanswered ? '1' : ''])
   }
 
   /**

@@ -33,12 +33,17 @@ for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
 end`
 
 /**
- * KEYS: requests, tokens, held, spend (4: day, week, month, total).
+ * KEYS: requests, tokens, held, spend (4: day, week, month, total), the done marker of this
+ * reservation's admission (`admit:<hold id>`).
  * ARGV: now, window, rpm, tpm, budget nano (0 = none), budget slot (1-4, 0 = none), member, lapses at,
  * window left ms, budget period left ms.
  * Returns {admitted, reason, retry ms, requests, tokens, held tokens, held nano, spend x4}.
+ * A reservation whose reply the instance stopped waiting for may run long after (Redis paused, then
+ * resumed); if the instance has meanwhile written back what it decided on its own (the marker), it
+ * changes nothing.
  */
 export const reserveScript = `
+if redis.call('EXISTS', KEYS[8]) == 1 then return {0, 'late', 0, 0, 0, 0, 0, 0, 0, 0, 0} end
 local now = tonumber(ARGV[1])
 ${heldSums}
 local requests = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -63,13 +68,17 @@ return answer(1, '', 0, requests + 1)
  * Settle a reservation, or add what an instance counted while Redis was away: once per settlement id
  * (a replay, say by a reconciliation that ran twice, changes nothing and answers 0).
  * KEYS: requests, tokens, held, spend x4, the settlement's done marker. ARGV: member ('' = none),
- * requests, tokens, nano, keep ms x4 (0 = forever), how long the done marker is kept (ms).
+ * requests, tokens, nano, keep ms x4 (0 = forever), how long the done marker is kept (ms), '1' when
+ * this is an admission decided locally after its reservation was sent and unanswered: if that
+ * reservation did run (its member is held), it already counted one request.
  */
 export const commitScript = `
 if not redis.call('SET', KEYS[8], '1', 'NX', 'PX', ARGV[9]) then return 0 end
-if ARGV[1] ~= '' then redis.call('ZREM', KEYS[3], ARGV[1]) end
+local removed = 0
+if ARGV[1] ~= '' then removed = redis.call('ZREM', KEYS[3], ARGV[1]) end
 local requests, tokens, nano = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-if requests > 0 then
+if ARGV[10] == '1' and removed == 1 then requests = requests - 1 end
+if requests ~= 0 then
   redis.call('INCRBY', KEYS[1], requests)
   redis.call('PEXPIRE', KEYS[1], 120000)
 end

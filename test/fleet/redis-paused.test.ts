@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
 import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
+import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
 
 /**
  * Redis paused (SIGSTOP) under a real proxy process: its connections stay open and no error arrives,
@@ -54,6 +55,7 @@ const chat = async () => {
   await response.arrayBuffer()
   return { status: response.status, ms: performance.now() - started }
 }
+const minute = async () => (await (await fetch(`${url}/v0/management/client-keys/team`, { headers: { authorization: `Bearer ${secret}` } })).json() as any).usage.minute as { requests: number; reserved_tokens: number }
 const readiness = async () => (await (await fetch(`${url}/readyz`)).json()) as { status: string; reason?: string }
 
 describe('Redis paused (SIGSTOP)', () => {
@@ -75,4 +77,23 @@ describe('Redis paused (SIGSTOP)', () => {
     console.log(`[paused] degraded ${noticedMs.toFixed(0)} ms after SIGSTOP; requests meanwhile ${during.map(r => r.ms.toFixed(0)).join(', ')} ms; ready ${(performance.now() - resumedAt).toFixed(0)} ms after SIGCONT`)
     await expect.poll(() => cli.output(), { timeout: 3000 }).toContain('client-key limits: the shared store is back')
   }, 30_000)
+
+  it('reservations sent just as Redis paused run there when it resumes: each request is counted once, no reservation is left behind', async () => {
+    await awayFromMinuteEdge(20_000)
+    await expect.poll(async () => (await readiness()).status, { timeout: 4000 }).toBe('ready')
+    const before = (await minute()).requests
+    redis.pause()
+    // Sent before the instance can notice: their scripts wait in the paused server's socket, time out
+    // here (the requests are served on local counters), and run when Redis resumes.
+    const first = await Promise.all(Array.from({ length: 4 }, () => chat()))
+    await expect.poll(async () => (await readiness()).status, { timeout: 4000, interval: 50 }).toBe('degraded')
+    const second = [await chat(), await chat()]
+    expect([...first, ...second].map(r => r.status)).toEqual([200, 200, 200, 200, 200, 200])
+    redis.resume()
+    await expect.poll(async () => (await readiness()).status, { timeout: 4000, interval: 50 }).toBe('ready')
+    await expect.poll(minute, { timeout: 5000 }).toMatchObject({ requests: before + 6, reserved_tokens: 0 })
+    // Settled for good: a later write-back does not count them again.
+    await new Promise(resolve => setTimeout(resolve, 1500))
+    expect(await minute()).toMatchObject({ requests: before + 6, reserved_tokens: 0 })
+  }, 40_000)
 })
