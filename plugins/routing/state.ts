@@ -1,6 +1,7 @@
 import type { Storage } from 'unstorage'
 import type { Candidate, CredentialState } from 'model-proxy'
 import { ownValue } from 'model-proxy/kit/guards'
+import { fromStorageKeyPart, storageKeyPart } from 'model-proxy/kit/fleet'
 import { cooldownMs } from './cooldown.ts'
 import type { QuotaWindow } from './rate-limits.ts'
 
@@ -20,6 +21,8 @@ export interface CredentialRecord {
 }
 
 const prefix = 'routing:cred:'
+/** A credential's key: its id encoded, since ids carry compat provider names, which may hold any character. */
+const keyOf = (id: string) => prefix + storageKeyPart(id)
 const windowWriteMs = 2000
 
 /**
@@ -116,7 +119,7 @@ export class RoutingState {
     if (!keys.length) return stored
     const items = await this.storage.getItems(keys)
     for (const { key, value } of items) {
-      const id = key.slice(prefix.length)
+      const id = fromStorageKeyPart(key.slice(prefix.length))
       const remote = value as CredentialRecord | null
       if (!remote) continue
       stored.set(id, remote)
@@ -136,7 +139,7 @@ export class RoutingState {
     for (const [id, record] of this.records) {
       const there = stored.get(id)
       if (there && there.rev >= record.rev) continue
-      await this.storage.setItem(prefix + id, record)
+      await this.storage.setItem(keyOf(id), record)
       written++
     }
     return written
@@ -153,6 +156,6 @@ export class RoutingState {
 
   private persist(id: string, record: CredentialRecord): void {
     record.rev = Math.max(record.rev + 1, this.clock())
-    this.storage.setItem(prefix + id, record).catch(this.onError)
+    this.storage.setItem(keyOf(id), record).catch(this.onError)
   }
 }

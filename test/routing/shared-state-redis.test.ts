@@ -18,7 +18,11 @@ beforeAll(async () => {
     'api-keys': ['client'],
     'max-retry-interval': 0,
     'quota-exceeded': { 'switch-project': true, 'switch-preview-model': false },
-    'compat-provider': [{ name: 'shared', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': 'only-key' }], models: [{ name: 'up', alias: 'm' }] }],
+    'compat-provider': [
+      { name: 'shared', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': 'only-key' }], models: [{ name: 'up', alias: 'm' }] },
+      // A name unstorage would rewrite in a key (`/` becomes `:`, `?` cuts the rest).
+      { name: 'eu/west?beta', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': 'odd-key' }], models: [{ name: 'up-w', alias: 'w' }] },
+    ],
   }
   // Two instances, no shared memory: each has its own kernel, routing state and Redis connection.
   one = await startTestProxy(config, [], await createProxyStorage({ driver: 'redis', base }))
@@ -33,10 +37,10 @@ afterAll(async () => {
   await upstream.close()
 })
 
-const chat = (proxy: TestProxy) => fetch(`${proxy.url}/v1/chat/completions`, {
+const chat = (proxy: TestProxy, model = 'm') => fetch(`${proxy.url}/v1/chat/completions`, {
   method: 'POST',
   headers: { authorization: 'Bearer client', 'content-type': 'application/json' },
-  body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+  body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
 })
 
 describe('routing state shared through Redis', () => {
@@ -50,5 +54,17 @@ describe('routing state shared through Redis', () => {
     expect((await response.json()).error.code).toBe('model_cooldown')
     // The second instance answered from the shared cooldown without calling the upstream.
     expect(upstream.requests).toHaveLength(1)
+  })
+
+  it('a credential whose provider name has `/` and `?` is shared under its own key', async () => {
+    quota = true
+    const sent = upstream.requests.length
+    expect((await chat(one, 'w')).status).toBe(429)
+    quota = false
+    await new Promise(resolve => setTimeout(resolve, 1000))
+    const response = await chat(two, 'w')
+    expect(response.status).toBe(429)
+    expect((await response.json()).error.code).toBe('model_cooldown')
+    expect(upstream.requests.length).toBe(sent + 1)
   })
 })
