@@ -52,4 +52,24 @@ describe('credential states with a fake clock', () => {
     await one.sync()
     expect(one.stateOf('a', now)).toBe('ready')
   })
+
+  it('a block written over by an instance that had not pulled it yet is written back and reaches it', async () => {
+    const storage = createStorage()
+    let now = 20_000
+    const one = new RoutingState(storage, () => {}, () => now)
+    const two = new RoutingState(storage, () => {}, () => now)
+    one.block('a', 'maintenance')
+    now += 10
+    // `two` notes quota windows of `a` before its next pull: its copy, without the block, is stored.
+    two.setWindows('a', { requests: { used: 0.5 } })
+    await new Promise(resolve => setTimeout(resolve, 10))
+    expect(await storage.getItem('routing:cred:a')).not.toHaveProperty('blocked')
+    expect(await one.sync()).toBe(1)
+    expect(one.stateOf('a')).toBe('blocked')
+    expect(await two.sync()).toBe(0)
+    expect(two.stateOf('a')).toBe('blocked')
+    expect(two.record('a')?.windows).toEqual({ requests: { used: 0.5 } })
+    expect(await one.sync()).toBe(0)
+  })
 })
+

@@ -4,6 +4,7 @@ import { ownValue } from 'model-proxy/kit/guards'
 import { fromStorageKeyPart, storageKeyPart } from 'model-proxy/kit/fleet'
 import { cooldownMs } from './cooldown.ts'
 import type { QuotaWindow } from './rate-limits.ts'
+import { mergeRecords, stampPart } from './record-merge.ts'
 
 export interface ModelCooldown { until: number; failures: number; reason?: string }
 
@@ -16,8 +17,13 @@ export interface CredentialRecord {
   /** Quota windows the upstream last reported (rate-limit headers, sign-in plans' usage windows). */
   windows?: Record<string, QuotaWindow>
   windowsAt?: number
-  /** Write time, so a poller keeps the newer of two copies. */
+  /** Write time (what instances of versions before `at` compared). */
   rev: number
+  /**
+   * When each part last changed (epoch ms): `blocked`, `disabled`, `windows`, `cooldown:<model>`; a part
+   * stamped here but absent was removed then. Two instances' copies merge part by part (record-merge.ts).
+   */
+  at?: Record<string, number>
 }
 
 const prefix = 'routing:cred:'
@@ -27,7 +33,7 @@ const windowWriteMs = 2000
 
 /**
  * Credential states with the hot path in memory: reads never touch storage; every change is written
- * through, and `sync()` (polled) pulls what other instances wrote.
+ * through, and `sync()` (polled) merges what other instances wrote, part by part.
  */
 export class RoutingState {
   private records = new Map<string, CredentialRecord>()
@@ -62,7 +68,7 @@ export class RoutingState {
     const failures = (ownValue(record.cooldowns, model)?.failures ?? 0) + 1
     const cooldown = { until: this.clock() + cooldownMs(failures, retryAfterSeconds), failures, reason }
     record.cooldowns[model] = cooldown
-    this.persist(id, record)
+    this.persist(id, record, `cooldown:${model}`)
     return cooldown
   }
 
@@ -71,7 +77,7 @@ export class RoutingState {
     const record = this.records.get(id)
     if (!record || !ownValue(record.cooldowns, model)) return
     delete record.cooldowns[model]
-    this.persist(id, record)
+    this.persist(id, record, `cooldown:${model}`)
   }
 
   /** Windows from the latest answer; shared at most every `windowWriteMs` per credential (they change on every request). */
@@ -82,67 +88,74 @@ export class RoutingState {
     record.windows = windows
     if (!due) return
     record.windowsAt = now
-    this.persist(id, record)
+    this.persist(id, record, 'windows')
   }
 
   block(id: string, reason: string): void {
     const record = this.ensure(id)
     record.blocked = { reason, at: this.clock() }
-    this.persist(id, record)
+    this.persist(id, record, 'blocked')
   }
 
   unblock(id: string): void {
     const record = this.records.get(id)
     if (!record?.blocked) return
     delete record.blocked
-    this.persist(id, record)
+    this.persist(id, record, 'blocked')
   }
 
   setDisabled(id: string, disabled: boolean): void {
     const record = this.ensure(id)
     if (!!record.disabled === disabled) return
     record.disabled = disabled
-    this.persist(id, record)
+    this.persist(id, record, 'disabled')
   }
 
   resetCooldown(id: string): void {
     const record = this.records.get(id)
     if (!record) return
+    const models = Object.keys(record.cooldowns)
     record.cooldowns = {}
-    this.persist(id, record)
-  }
-
-  /** Pull every record other instances wrote; the newer copy wins. Returns what the store holds. */
-  async sync(): Promise<Map<string, CredentialRecord>> {
-    const stored = new Map<string, CredentialRecord>()
-    const keys = await this.storage.getKeys(prefix.slice(0, -1))
-    if (!keys.length) return stored
-    const items = await this.storage.getItems(keys)
-    for (const { key, value } of items) {
-      const id = fromStorageKeyPart(key.slice(prefix.length))
-      const remote = value as CredentialRecord | null
-      if (!remote) continue
-      stored.set(id, remote)
-      const local = this.records.get(id)
-      if (!local || remote.rev > local.rev) this.records.set(id, remote)
-    }
-    return stored
+    this.persist(id, record, ...models.map(model => `cooldown:${model}`))
   }
 
   /**
-   * After the store was away (or came back empty): pull what is newer there, then write back every
-   * record this instance holds that the store lacks or has older (changes made during the outage).
+   * Pull what other instances wrote and merge it into this instance's copies, part by part; write back
+   * every record of which this instance knows a later change than the store holds (an instance that had
+   * not pulled it yet wrote its own copy over it, a write failed, the store came back empty). Returns
+   * how many were written.
    */
-  async reconcile(): Promise<number> {
-    const stored = await this.sync()
-    let written = 0
-    for (const [id, record] of this.records) {
-      const there = stored.get(id)
-      if (there && there.rev >= record.rev) continue
-      await this.storage.setItem(keyOf(id), record)
-      written++
+  async sync(): Promise<number> {
+    const keys = await this.storage.getKeys(prefix.slice(0, -1))
+    const items = keys.length ? await this.storage.getItems(keys) : []
+    const stored = new Set<string>()
+    const behind: string[] = []
+    for (const { key, value } of items) {
+      const remote = value as CredentialRecord | null
+      if (!remote || typeof remote.cooldowns !== 'object' || remote.cooldowns === null) continue
+      const id = fromStorageKeyPart(key.slice(prefix.length))
+      stored.add(id)
+      const local = this.records.get(id)
+      if (!local) {
+        this.records.set(id, remote)
+        continue
+      }
+      const { merged, ahead } = mergeRecords(local, remote)
+      this.records.set(id, merged)
+      if (ahead) behind.push(id)
     }
-    return written
+    for (const id of this.records.keys()) if (!stored.has(id)) behind.push(id)
+    for (const id of behind) {
+      const record = this.records.get(id)!
+      record.rev = Math.max(record.rev + 1, this.clock())
+      await this.storage.setItem(keyOf(id), record)
+    }
+    return behind.length
+  }
+
+  /** After the store was away (or came back empty): the same merge and write-back. */
+  reconcile(): Promise<number> {
+    return this.sync()
   }
 
   private ensure(id: string): CredentialRecord {
@@ -154,8 +167,10 @@ export class RoutingState {
     return record
   }
 
-  private persist(id: string, record: CredentialRecord): void {
-    record.rev = Math.max(record.rev + 1, this.clock())
+  private persist(id: string, record: CredentialRecord, ...parts: string[]): void {
+    const now = this.clock()
+    for (const part of parts) stampPart(record, part, now)
+    record.rev = Math.max(record.rev + 1, now)
     this.storage.setItem(keyOf(id), record).catch(this.onError)
   }
 }
