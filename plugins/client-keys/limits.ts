@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Fleet } from 'model-proxy/kit/fleet'
 import { LocalLimits } from './limits-local.ts'
+import { restoreFloors } from './restore-floors.ts'
 import { commitScript, limitKeys, readScript, reserveScript, settlementDoneKey } from './redis-scripts.ts'
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'
 import { minuteMs, periodKeepMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
@@ -118,14 +119,20 @@ export class KeyLimits {
     return `settle:${hold.shared ? hold.id : `${this.run}:${hold.id}`}`
   }
 
-  private commit(item: Pending, keepMarker = settledKeepMs.reconciled): Promise<unknown> {
+  private async commit(item: Pending, keepMarker = settledKeepMs.reconciled): Promise<void> {
     const keep = item.periods.map((_, i) => periodKeepMs[trackedPeriods[i]!])
     const keys = [...this.keys(item.name, item.window, item.periods), settlementDoneKey(name => this.fleet.key(name), item.name, item.id)]
-    return this.fleet.eval(commitScript, keys, [item.member ?? '', item.requests, item.tokens, item.nano, ...keep, keepMarker, item.unanswered ? '1' : ''])
+    const answer = await this.fleet.eval(commitScript, keys, [item.member ?? '', item.requests, item.tokens, item.nano, ...keep, keepMarker, item.unanswered ? '1' : ''])
+    // The counters with this settlement in: the view kept should Redis go away or come back empty.
+    if (Array.isArray(answer)) {
+      const [, requests, tokens, ...spend] = answer as number[]
+      this.local.seed(item.name, { window: item.window, requests: requests!, tokens: tokens!, spend: Object.fromEntries(item.periods.map((id, i) => [id, Number(spend[i])])) })
+    }
   }
 
   /**
-   * Redis is back: add what this instance counted meanwhile, then share counters again. Single-flight:
+   * Redis is back: add what this instance counted meanwhile, raise counters it may have lost to this
+   * instance's last view (restore-floors.ts), then share counters again. Single-flight:
    * a second call while one runs gets the running one; and each item is written under its settlement
    * id, so even a replay across processes counts it once.
    */
@@ -146,6 +153,12 @@ export class KeyLimits {
       this.pending.shift()
       written++
     }
+    try {
+      await restoreFloors(this.fleet, this.local)
+    } catch (error) {
+      this.down(error)
+      return
+    }
     if (this.localSince !== undefined) {
       this.localSince = undefined
       this.events.up(written)
@@ -159,7 +172,9 @@ export class KeyLimits {
       const periods = trackedPeriods.map(period => periodOf(period, now).id)
       try {
         const [requests, tokens, heldTokens, heldNano, ...spend] = await this.fleet.eval(readScript, this.keys(name, window, periods), [now, window]) as number[]
-        return { window, requests: requests!, tokens: tokens!, heldTokens: heldTokens!, heldNano: heldNano!, spend: Object.fromEntries(periods.map((id, i) => [id, Number(spend[i])])) }
+        const view = { window, requests: requests!, tokens: tokens!, spend: Object.fromEntries(periods.map((id, i) => [id, Number(spend[i])])) }
+        this.local.seed(name, view)
+        return { ...view, heldTokens: heldTokens!, heldNano: heldNano! }
       } catch (error) {
         this.down(error)
       }

@@ -71,6 +71,7 @@ return answer(1, '', 0, requests + 1)
  * requests, tokens, nano, keep ms x4 (0 = forever), how long the done marker is kept (ms), '1' when
  * this is an admission decided locally after its reservation was sent and unanswered: if that
  * reservation did run (its member is held), it already counted one request.
+ * Returns 0 for a replay, else {1, requests, tokens, spend x4} as they are now.
  */
 export const commitScript = `
 if not redis.call('SET', KEYS[8], '1', 'NX', 'PX', ARGV[9]) then return 0 end
@@ -93,6 +94,27 @@ if nano > 0 then
     if keep > 0 then redis.call('PEXPIRE', KEYS[3 + i], keep) end
   end
 end
+local out = {1, tonumber(redis.call('GET', KEYS[1]) or '0'), tonumber(redis.call('GET', KEYS[2]) or '0')}
+for i = 4, 7 do out[#out + 1] = tonumber(redis.call('GET', KEYS[i]) or '0') end
+return out
+`
+
+/**
+ * Raise a key's counters to an instance's last view of them (never lower them): Redis came back empty,
+ * or from an older snapshot, and the counters it kept are below what they had been.
+ * KEYS: requests, tokens, held (not touched), spend per period (any number). ARGV: requests, tokens,
+ * then per period its nano-dollars and how long to keep it (ms, 0 = forever).
+ */
+export const floorScript = `
+local function raise(key, value, keep)
+  if value > 0 and tonumber(redis.call('GET', key) or '0') < value then
+    redis.call('SET', key, value)
+    if keep > 0 then redis.call('PEXPIRE', key, keep) end
+  end
+end
+raise(KEYS[1], tonumber(ARGV[1]), 120000)
+raise(KEYS[2], tonumber(ARGV[2]), 120000)
+for i = 4, #KEYS do raise(KEYS[i], tonumber(ARGV[2 * i - 5]), tonumber(ARGV[2 * i - 4])) end
 return 1
 `
 

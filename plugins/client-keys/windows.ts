@@ -34,6 +34,9 @@ export function periodOf(period: BudgetPeriod, now: number): PeriodBounds {
 /** How long a period's counter is worth keeping after it began (ms; 0 = always). */
 export const periodKeepMs: Record<BudgetPeriod, number> = { day: 3 * dayMs, week: 15 * dayMs, month: 63 * dayMs, total: 0 }
 
+/** The kind of period an id from `periodOf` names (`d…`, `w…`, `m…`, `total`). */
+export const periodKindOf = (id: string): BudgetPeriod => id === 'total' ? 'total' : id.startsWith('d') ? 'day' : id.startsWith('w') ? 'week' : 'month'
+
 /** USD <-> integer nano-dollars: counters add integers, so many small costs never drift. */
 export const toNano = (usd: number) => Math.round(usd * 1e9)
 export const fromNano = (nano: number) => nano / 1e9
