@@ -1,5 +1,6 @@
 import type { Cluster, Redis } from 'ioredis'
 import type { Fleet, FleetHealth } from './fleet.ts'
+import { redisClientOptions } from '../storage/storage-redis.ts'
 import { stallMs, watchStalls } from './stall-watch.ts'
 
 /** Thrown at once, without waiting on a socket, while the shared store is down. */
@@ -10,8 +11,8 @@ export class FleetOfflineError extends Error {
   }
 }
 
-/** A reason fit for `/readyz` (public): the error code, never the address. */
-const reasonOf = (error: Error & { code?: string }) => `Redis unreachable (${error.code ?? error.message.replace(/\s.*$/, '')})`
+/** A reason fit for `/readyz` (public): the error code, never the address (a timeout has no code: said in words). */
+const reasonOf = (error: Error & { code?: string }) => `Redis unreachable (${error.code ?? (/timed out/i.test(error.message) ? `no reply within ${redisClientOptions.commandTimeout} ms` : error.message.replace(/\s.*$/, ''))})`
 
 /**
  * The fleet over the storage's own Redis connection: health follows the connection's events and a

@@ -96,4 +96,27 @@ describe('Redis paused (SIGSTOP)', () => {
     await new Promise(resolve => setTimeout(resolve, 1500))
     expect(await minute()).toMatchObject({ requests: before + 6, reserved_tokens: 0 })
   }, 40_000)
+
+  it('paused at start: the instance starts and serves (degraded, the reason in words), and is ready once Redis runs', async () => {
+    redis.pause()
+    const second = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
+    try {
+      const secondUrl = await second.url
+      const secondReadiness = async () => (await (await fetch(`${secondUrl}/readyz`)).json()) as { status: string; reason?: string }
+      expect((await secondReadiness()).status).toBe('degraded')
+      // Connecting, until the first try (its client's handshake, then its ready check) runs out of time.
+      await expect.poll(async () => (await secondReadiness()).reason, { timeout: 8000 }).toBe('Redis unreachable (no reply within 2000 ms); serving with local state')
+      const answer = await fetch(`${secondUrl}/v1/chat/completions`, {
+        method: 'POST', headers: { authorization: 'Bearer team-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      })
+      expect(answer.status).toBe(200)
+      redis.resume()
+      await expect.poll(async () => (await secondReadiness()).status, { timeout: 5000, interval: 50 }).toBe('ready')
+    } finally {
+      redis.resume()
+      await second.kill('SIGKILL')
+    }
+  }, 40_000)
 })
+
