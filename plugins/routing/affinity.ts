@@ -8,17 +8,35 @@ const prefix = 'routing:affinity:'
 /** Live sessions this instance remembers per credential, for the share bound. */
 const maxTracked = 100_000
 
+export interface AffinityOptions {
+  onError?: (error: unknown) => void
+  /** Whether the storage answers now (a fleet's Redis may be away): else the local copy serves at once. */
+  reachable?: () => boolean
+  clock?: () => number
+}
+
 /**
  * Session -> credential bindings in storage, so every instance sends a conversation's next turn to the
  * same account. Reads go to storage on every session-bearing request (another instance may have moved
- * the session); writes happen only when the binding changes or half its TTL has passed.
+ * the session); writes happen only when the binding changes or half its TTL has passed. The bindings
+ * this instance made or read are also kept here: while the storage is away (or a read fails) a
+ * conversation stays on its account, and its requests do not each wait for the storage to time out.
  */
 export class AffinityStore {
   /** credential id -> session hash -> expiry: how many live conversations each credential holds here. */
   private held = new Map<string, Map<string, number>>()
   private tracked = 0
+  /** session hash -> the binding last made or read here (oldest dropped past `maxTracked`). */
+  private known = new Map<string, Binding>()
+  private onError: (error: unknown) => void
+  private reachable: () => boolean
+  private clock: () => number
 
-  constructor(private storage: Storage, private onError: (error: unknown) => void = () => {}, private clock: () => number = Date.now) {}
+  constructor(private storage: Storage, options: AffinityOptions = {}) {
+    this.onError = options.onError ?? (() => {})
+    this.reachable = options.reachable ?? (() => true)
+    this.clock = options.clock ?? Date.now
+  }
 
   static hash(key: string): string {
     // One-shot `hash`: no Hash object per request (2.05 -> 0.87 µs measured).
@@ -26,12 +44,25 @@ export class AffinityStore {
   }
 
   async get(hash: string): Promise<Binding | undefined> {
+    if (!this.reachable()) return this.live(this.known.get(hash))
     try {
-      const value = await this.storage.getItem<Binding>(prefix + hash)
-      return value && typeof value.credential === 'string' && value.expires > this.clock() ? value : undefined
+      const value = this.live(await this.storage.getItem<Binding>(prefix + hash))
+      if (value) this.remember(hash, value)
+      return value
     } catch (error) {
       this.onError(error)
+      return this.live(this.known.get(hash))
     }
+  }
+
+  private live(value: Binding | null | undefined): Binding | undefined {
+    return value && typeof value.credential === 'string' && value.expires > this.clock() ? value : undefined
+  }
+
+  private remember(hash: string, binding: Binding): void {
+    this.known.delete(hash)
+    this.known.set(hash, binding)
+    if (this.known.size > maxTracked) this.known.delete(this.known.keys().next().value!)
   }
 
   /** Bind (or refresh) a session; returns the binding it replaced, if it named another credential. */
@@ -39,6 +70,7 @@ export class AffinityStore {
     const now = this.clock()
     const expires = now + ttlSeconds * 1000
     this.track(hash, credential, expires, previous?.credential)
+    this.remember(hash, { credential, upstreamModel, expires })
     const fresh = previous && previous.credential === credential && previous.upstreamModel === upstreamModel && previous.expires - now > ttlSeconds * 500
     if (fresh) return
     this.storage.setItem(prefix + hash, { credential, upstreamModel, expires }, { ttl: ttlSeconds }).catch(this.onError)

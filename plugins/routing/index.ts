@@ -28,7 +28,10 @@ export default defineProxyPlugin({
   setup(kernel) {
     // While Redis is away writes fail (the state stays in memory and is written back when it returns).
     const state = new RoutingState(kernel.storage, error => kernel.warnLimited('routing-state', `credential state not shared: ${(error as Error).message}`))
-    const affinity = new AffinityStore(kernel.storage, error => kernel.warnLimited('routing-affinity', `session affinity not shared: ${(error as Error).message}`))
+    const affinity = new AffinityStore(kernel.storage, {
+      onError: error => kernel.warnLimited('routing-affinity', `session affinity not shared: ${(error as Error).message}`),
+      reachable: () => kernel.fleet.health().up,
+    })
     const chooser: Chooser = { kernel, state, affinity, cursors: new Map() }
     kernel.services.availability = candidate => state.availability(candidate)
     kernel.services.routingState = state

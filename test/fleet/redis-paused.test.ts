@@ -30,7 +30,7 @@ beforeAll(async () => {
     `remote-management: { secret-key: '${secret}' }`,
     'request-retry: 0',
     'compat-provider:',
-    `  - { name: mock, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: up }], models: [{ name: mock-gpt, alias: m }] }`,
+    `  - { name: mock, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: up1 }, { api-key: up2 }, { api-key: up3 }], models: [{ name: mock-gpt, alias: m }] }`,
     'model-prices: { m: { input: 1, output: 1 } }',
     'client-keys:',
     '  - { key: team-key, name: team, rpm: 1000 }',
@@ -46,14 +46,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const chat = async () => {
+const chat = async (session?: string) => {
   const started = performance.now()
   const response = await fetch(`${url}/v1/chat/completions`, {
-    method: 'POST', headers: { authorization: 'Bearer team-key', 'content-type': 'application/json' },
+    method: 'POST', headers: { authorization: 'Bearer team-key', 'content-type': 'application/json', ...(session && { 'session-id': session }) },
     body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
   })
   await response.arrayBuffer()
-  return { status: response.status, ms: performance.now() - started }
+  return { status: response.status, ms: performance.now() - started, account: String(upstream.requests.at(-1)?.headers.authorization) }
 }
 const minute = async () => (await (await fetch(`${url}/v0/management/client-keys/team`, { headers: { authorization: `Bearer ${secret}` } })).json() as any).usage.minute as { requests: number; reserved_tokens: number }
 const readiness = async () => (await (await fetch(`${url}/readyz`)).json()) as { status: string; reason?: string }
@@ -118,5 +118,25 @@ describe('Redis paused (SIGSTOP)', () => {
       await second.kill('SIGKILL')
     }
   }, 40_000)
+
+  it('conversations stay on their accounts, without waiting on Redis for their bindings', async () => {
+    await expect.poll(async () => (await readiness()).status, { timeout: 4000 }).toBe('ready')
+    const sessions = ['s1', 's2', 's3']
+    const bound = new Map<string, string>()
+    for (const session of sessions) bound.set(session, (await chat(session)).account)
+    // One request without a session moves the round-robin on: a conversation that lost its binding would move too.
+    await chat()
+    redis.pause()
+    try {
+      await expect.poll(async () => (await readiness()).status, { timeout: 4000, interval: 50 }).toBe('degraded')
+      for (const session of sessions) {
+        const answer = await chat(session)
+        expect(answer).toMatchObject({ status: 200, account: bound.get(session) })
+        expect(answer.ms).toBeLessThan(1000)
+      }
+    } finally {
+      redis.resume()
+    }
+  }, 30_000)
 })
 
