@@ -18,10 +18,12 @@ export interface StallWatch { stop(): void }
 export function watchStalls(client: Redis | Cluster, events: { stalled(): void; answered(): void }): StallWatch {
   let inFlight = false
   let stallTimer: NodeJS.Timeout | undefined
+  // Decided after this turn's I/O: a process that was busy past `stallMs` may have the answer waiting unread.
+  const checkStall = () => setImmediate(() => { if (inFlight) events.stalled() })
   const beat = setInterval(() => {
     if (inFlight || client.status !== 'ready') return
     inFlight = true
-    stallTimer = setTimeout(events.stalled, stallMs)
+    stallTimer = setTimeout(checkStall, stallMs)
     stallTimer.unref()
     client.ping().then(events.answered, () => {}).finally(() => {
       inFlight = false
