@@ -54,16 +54,4 @@ describe('per-instance limits', () => {
     again.loadSpend(JSON.parse(JSON.stringify(limits.spendState())))
     expect(again.usage('k', Date.now()).spend).toEqual(limits.usage('k', Date.now()).spend)
   })
-
-  it('the fleet\'s views: the higher of two wins within a window (replies arrive out of order); a new window starts over', () => {
-    const limits = new LocalLimits()
-    limits.seed('k', { window: minute, requests: 5, tokens: 500, spend: { d1: 900, total: 2000 } })
-    limits.seed('k', { window: minute, requests: 4, tokens: 400, spend: { d1: 800, total: 1900 } })
-    expect(limits.views()).toEqual([{ name: 'k', window: minute, requests: 5, tokens: 500, spend: { d1: 900, total: 2000 } }])
-    // An older window's reply after a newer one: only its spend counts, and only for periods still tracked.
-    limits.seed('k', { window: minute + 60_000, requests: 1, tokens: 10, spend: { d1: 950, total: 2050 } })
-    limits.seed('k', { window: minute, requests: 9, tokens: 900, spend: { d0: 5, d1: 990, total: 2000 } })
-    expect(limits.views()).toEqual([{ name: 'k', window: minute + 60_000, requests: 1, tokens: 10, spend: { d1: 990, total: 2050 } }])
-  })
 })
-

@@ -4,8 +4,6 @@ import { holdTtlMs } from './limit-types.ts'
 import { minuteMs, periodOf, trackedPeriods, windowOf } from './windows.ts'
 
 interface Counters { window: number; requests: number; tokens: number; spend: Map<string, number> }
-/** A key's counters as read from Redis: this window's requests and tokens, nano-dollars per period id. */
-export interface CounterView { window: number; requests: number; tokens: number; spend: Record<string, number> }
 
 /**
  * One instance's counters: the limits of a fleet of one (memory or fs storage), and what a fleet
@@ -73,33 +71,9 @@ export class LocalLimits {
 
   release(holdId: string): void { this.holds.delete(holdId) }
 
-  /**
-   * Take the fleet's view (read from Redis) as this instance's starting point should Redis go away, and
-   * as the floor its counters are raised to should Redis come back empty. Counters only grow within a
-   * window or period, so the higher of two views is the later one (replies may arrive out of order, and
-   * an emptied Redis must not lower the view before it is restored).
-   */
-  seed(name: string, view: CounterView): void {
-    const known = this.counters.get(name)
-    if (known && known.window > view.window) return void this.raiseSpend(known, view.spend)
-    const same = known?.window === view.window
-    const counters = { window: view.window, requests: view.requests, tokens: view.tokens, spend: new Map(Object.entries(view.spend)) }
-    if (same) Object.assign(counters, { requests: Math.max(known.requests, view.requests), tokens: Math.max(known.tokens, view.tokens) })
-    if (known) this.raiseSpend(counters, Object.fromEntries(known.spend))
-    this.counters.set(name, counters)
-  }
-
-  /** Each period `counters` tracks to at least the spend `spend` has for it. */
-  private raiseSpend(counters: Counters, spend: Record<string, number>): void {
-    for (const [id, nano] of Object.entries(spend)) {
-      const mine = counters.spend.get(id)
-      if (mine !== undefined && mine < nano) counters.spend.set(id, nano)
-    }
-  }
-
-  /** Every key's counters as this instance last saw them. */
-  views(): Array<CounterView & { name: string }> {
-    return [...this.counters].map(([name, c]) => ({ name, window: c.window, requests: c.requests, tokens: c.tokens, spend: Object.fromEntries(c.spend) }))
+  /** Take the fleet's view (read from Redis) as this instance's starting point should Redis go away. */
+  seed(name: string, view: { window: number; requests: number; tokens: number; spend: Record<string, number> }): void {
+    this.counters.set(name, { window: view.window, requests: view.requests, tokens: view.tokens, spend: new Map(Object.entries(view.spend)) })
   }
 
   usage(name: string, now: number): KeyUsageNow {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Fleet } from 'model-proxy/kit/fleet'
 import { LocalLimits } from './limits-local.ts'
+import { ObservedCounters } from './observed.ts'
 import { restoreFloors } from './restore-floors.ts'
 import { commitScript, limitKeys, readScript, reserveScript, settlementDoneKey } from './redis-scripts.ts'
 import { holdTtlMs, type Estimate, type Hold, type KeyRules, type KeyUsageNow, type Refusal } from './limit-types.ts'
@@ -31,6 +32,8 @@ const admitId = (hold: Hold) => `admit:${hold.id}`
  */
 export class KeyLimits {
   readonly local = new LocalLimits()
+  /** The highest counters read from Redis per key: restored there should Redis come back without them. */
+  readonly observed = new ObservedCounters()
   private pending: Pending[] = []
   private seq = 0
   /**
@@ -82,7 +85,9 @@ export class KeyLimits {
         ]) as [number, string, number, number, number, number, number, number, number, number, number]
         const [admitted, reason, retry, requests, tokens, , , ...spend] = answer
         // The fleet's view, kept should Redis go away (this instance then goes on from there).
-        this.local.seed(name, { window, requests, tokens, spend: Object.fromEntries(periods.map((id, i) => [id, Number(spend[i])])) })
+        const view = { window, requests, tokens, spend: Object.fromEntries(periods.map((id, i) => [id, Number(spend[i])])) }
+        this.local.seed(name, view)
+        this.observed.note(name, view)
         if (admitted) return hold
         return { reason: reason as Refusal['reason'], ...(Number(retry) > 0 && { retryAfterMs: Number(retry) }) }
       } catch (error) {
@@ -123,16 +128,16 @@ export class KeyLimits {
     const keep = item.periods.map((_, i) => periodKeepMs[trackedPeriods[i]!])
     const keys = [...this.keys(item.name, item.window, item.periods), settlementDoneKey(name => this.fleet.key(name), item.name, item.id)]
     const answer = await this.fleet.eval(commitScript, keys, [item.member ?? '', item.requests, item.tokens, item.nano, ...keep, keepMarker, item.unanswered ? '1' : ''])
-    // The counters with this settlement in: the view kept should Redis go away or come back empty.
+    // The counters with this settlement in: what Redis is raised back to should it come back empty.
     if (Array.isArray(answer)) {
       const [, requests, tokens, ...spend] = answer as number[]
-      this.local.seed(item.name, { window: item.window, requests: requests!, tokens: tokens!, spend: Object.fromEntries(item.periods.map((id, i) => [id, Number(spend[i])])) })
+      this.observed.note(item.name, { window: item.window, requests: requests!, tokens: tokens!, spend: Object.fromEntries(item.periods.map((id, i) => [id, Number(spend[i])])) })
     }
   }
 
   /**
-   * Redis is back: add what this instance counted meanwhile, raise counters it may have lost to this
-   * instance's last view (restore-floors.ts), then share counters again. Single-flight:
+   * Redis is back: raise counters it may have lost to the highest this instance read there
+   * (restore-floors.ts), add what this instance counted meanwhile, then share counters again. Single-flight:
    * a second call while one runs gets the running one; and each item is written under its settlement
    * id, so even a replay across processes counts it once.
    */
@@ -143,6 +148,12 @@ export class KeyLimits {
 
   private async reconcileOnce(): Promise<void> {
     let written = 0
+    try {
+      await restoreFloors(this.fleet, this.observed)
+    } catch (error) {
+      this.down(error)
+      return
+    }
     while (this.pending.length) {
       try {
         await this.commit(this.pending[0]!)
@@ -152,12 +163,6 @@ export class KeyLimits {
       }
       this.pending.shift()
       written++
-    }
-    try {
-      await restoreFloors(this.fleet, this.local)
-    } catch (error) {
-      this.down(error)
-      return
     }
     if (this.localSince !== undefined) {
       this.localSince = undefined
@@ -173,7 +178,7 @@ export class KeyLimits {
       try {
         const [requests, tokens, heldTokens, heldNano, ...spend] = await this.fleet.eval(readScript, this.keys(name, window, periods), [now, window]) as number[]
         const view = { window, requests: requests!, tokens: tokens!, spend: Object.fromEntries(periods.map((id, i) => [id, Number(spend[i])])) }
-        this.local.seed(name, view)
+        this.observed.note(name, view)
         return { ...view, heldTokens: heldTokens!, heldNano: heldNano! }
       } catch (error) {
         this.down(error)
