@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
-import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
+import type { OwnRedis } from '../helpers/redis-server.ts'
+import { startRedisProxyProcess, type RedisProxyProcess } from '../helpers/redis-proxy-process.ts'
 import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
 
 /**
@@ -13,19 +10,14 @@ import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
  * budget a second time. The instance knows the counters as it last saw them and raises Redis's to them.
  */
 const secret = 'emptied-admin'
-let redis: OwnRedis
 let upstream: MockUpstream
-let dir: string
-let cli: CliProcess
+let proxy: RedisProxyProcess
+let redis: OwnRedis
 let url: string
 
 beforeAll(async () => {
-  redis = await startOwnRedis()
   upstream = await startMockOpenAI()
-  dir = mkdtempSync(join(tmpdir(), 'proxy-emptied-'))
-  writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: 'emptied' } }\n`)
-  writeFileSync(join(dir, 'config.yaml'), [
-    'host: 127.0.0.1',
+  proxy = await startRedisProxyProcess('emptied', [
     `remote-management: { secret-key: '${secret}' }`,
     'request-retry: 0',
     'compat-provider:',
@@ -35,16 +27,12 @@ beforeAll(async () => {
     'client-keys:',
     '  - { key: budget-key, name: budget, budget: { usd: 0.05, period: total } }',
     '  - { key: rpm-key, name: rpm, rpm: 3 }',
-    '',
-  ].join('\n'))
-  cli = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
-  url = await cli.url
+  ])
+  ;({ redis, url } = proxy)
 }, 30_000)
 afterAll(async () => {
-  await cli?.kill('SIGKILL')
+  await proxy?.close()
   await upstream?.close()
-  await redis?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 const chat = async (key: string) => (await fetch(`${url}/v1/chat/completions`, {

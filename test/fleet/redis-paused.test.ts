@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
-import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
+import type { CliProcess } from '../helpers/spawn-cli.ts'
+import type { OwnRedis } from '../helpers/redis-server.ts'
+import { startRedisProxyProcess, type RedisProxyProcess } from '../helpers/redis-proxy-process.ts'
 import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
 
 /**
@@ -14,19 +12,15 @@ import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
  * timeout, and come back by itself when Redis runs again.
  */
 const secret = 'paused-admin'
-let redis: OwnRedis
 let upstream: MockUpstream
-let dir: string
+let proxy: RedisProxyProcess
+let redis: OwnRedis
 let cli: CliProcess
 let url: string
 
 beforeAll(async () => {
-  redis = await startOwnRedis()
   upstream = await startMockOpenAI()
-  dir = mkdtempSync(join(tmpdir(), 'proxy-paused-'))
-  writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: 'paused' } }\n`)
-  writeFileSync(join(dir, 'config.yaml'), [
-    'host: 127.0.0.1',
+  proxy = await startRedisProxyProcess('paused', [
     `remote-management: { secret-key: '${secret}' }`,
     'request-retry: 0',
     'compat-provider:',
@@ -34,16 +28,12 @@ beforeAll(async () => {
     'model-prices: { m: { input: 1, output: 1 } }',
     'client-keys:',
     '  - { key: team-key, name: team, rpm: 1000 }',
-    '',
-  ].join('\n'))
-  cli = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
-  url = await cli.url
+  ])
+  ;({ redis, cli, url } = proxy)
 }, 30_000)
 afterAll(async () => {
-  await cli?.kill('SIGKILL')
+  await proxy?.close()
   await upstream?.close()
-  await redis?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 const chat = async (session?: string) => {
@@ -99,7 +89,7 @@ describe('Redis paused (SIGSTOP)', () => {
 
   it('paused at start: the instance starts and serves (degraded, the reason in words), and is ready once Redis runs', async () => {
     redis.pause()
-    const second = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
+    const second = proxy.spawn()
     try {
       const secondUrl = await second.url
       const secondReadiness = async () => (await (await fetch(`${secondUrl}/readyz`)).json()) as { status: string; reason?: string }

@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runCli, type CliProcess } from './spawn-cli.ts'
+import { startOwnRedis, type OwnRedis } from './redis-server.ts'
+
+export interface RedisProxyProcess {
+  /** The test's own redis-server: stop, start, pause and resume it at will. */
+  redis: OwnRedis
+  cli: CliProcess
+  url: string
+  /** Start another process on the same project (say, while Redis is paused). */
+  spawn(): CliProcess
+  close(): Promise<void>
+}
+
+/**
+ * `proxy start` as a user runs it, in a temp folder of its own, on loopback, with its storage on a
+ * redis-server of the test's own (under `base`) so the test can fail Redis without touching the shared
+ * one. `config`: the YAML's lines after `host`.
+ */
+export async function startRedisProxyProcess(base: string, config: string[]): Promise<RedisProxyProcess> {
+  const redis = await startOwnRedis()
+  const dir = mkdtempSync(join(tmpdir(), `proxy-${base}-`))
+  writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: '${base}' } }\n`)
+  writeFileSync(join(dir, 'config.yaml'), ['host: 127.0.0.1', ...config, ''].join('\n'))
+  const spawn = () => runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
+  const cli = spawn()
+  const close = async () => {
+    await cli.kill('SIGKILL')
+    await redis.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    return { redis, cli, url: await cli.url, spawn, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
