@@ -51,4 +51,5 @@ class WatchedTransform implements StreamTransform {
 
   end(): Uint8Array | undefined { return this.#out(this.transform.end()) }
   fail(message: string, status?: number): Uint8Array | undefined { return this.#out(this.transform.fail(message, status)) }
+  settle(): boolean { return this.transform.settle() }
 }

@@ -20,6 +20,11 @@ export interface StreamTransform {
   end(): Uint8Array | undefined
   /** The format's error event (and end of stream) for a failure after the first byte; 502 unless told. */
   fail(message: string, status?: number): Uint8Array | undefined
+  /**
+   * The stream stops before the upstream's end (the client left): reads what the upstream reported so
+   * far (`usage`) and says whether its terminal event had come, i.e. whether the answer was whole.
+   */
+  settle(): boolean
   /** The upstream has sent something real (a whole event): from here on the answer is committed. */
   readonly primed: boolean
   /** The usage the upstream reported (so far, when the stream did not end whole). */
@@ -150,6 +155,14 @@ class PassthroughTransform implements StreamTransform {
     return tail?.length ? this.#out(tail) : blank && carry.length ? carry : undefined
   }
 
+  settle(): boolean {
+    const tap = this.#tap
+    if (!tap) return false
+    // Only what went out is read: half an event waiting in `#carry` never reached the client.
+    tap.end()
+    return tap.terminated()
+  }
+
   fail(message: string, status = 502): Uint8Array | undefined {
     const encoder = this.#errorEncoder?.()
     return encoder ? bytes(encoder.push({ type: 'error', status, message }) + encoder.end()) : undefined
@@ -224,6 +237,12 @@ class TranslatingTransform implements StreamTransform {
       return bytes(out)
     }
     return bytes(out + this.#emit(this.decoder.end()) + this.encoder.end())
+  }
+
+  settle(): boolean {
+    // A decoder that holds its finish (chat's waits for the usage chunk) gives it, with the usage so far.
+    if (!this.#finished) for (const event of this.decoder.end()) if (event.type === 'finish') this.usage = event.usage
+    return this.decoder.terminated?.() === true
   }
 
   fail(message: string, status = 502): Uint8Array | undefined {

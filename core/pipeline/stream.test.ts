@@ -18,10 +18,14 @@ class TestTransform implements StreamTransform {
     const text = Buffer.from(chunk).toString()
     if (this.throwOn && text.includes(this.throwOn)) throw new Error(`bad chunk ${text}`)
     if (text.includes('\n\n')) this.primed = true
+    if (text.includes('[stop]')) this.whole = true
     return Buffer.from(chunk)
   }
   end() { return Buffer.from('[end]') }
   fail(message: string, status = 502) { return Buffer.from(`[error ${status} ${message}]`) }
+  /** Whole once a chunk holding `[stop]` went by. */
+  whole = false
+  settle() { return this.whole }
 }
 
 const collect = async (stream: Readable) => {
@@ -87,6 +91,16 @@ describe('AnswerStream', () => {
     await new Promise(resolve => setImmediate(resolve))
     expect(upstream.destroyed).toBe(true)
     expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0 }])
+  })
+
+  it('a client that goes away after the terminal event, before the upstream ended: the answer was whole', async () => {
+    const { upstream, answer, outcomes } = await running()
+    upstream.write('[stop]\n\n')
+    await new Promise(resolve => setImmediate(resolve))
+    answer.destroy()
+    await new Promise(resolve => setImmediate(resolve))
+    expect(upstream.destroyed).toBe(true)
+    expect(outcomes).toEqual([{ usage: { inputTokens: 1, outputTokens: 2 }, delivered: 0 }])
   })
 
   it('reads the upstream no faster than the client takes it', async () => {

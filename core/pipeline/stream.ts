@@ -104,8 +104,14 @@ export class AnswerStream extends Readable {
     this.#closed = true
     this.push(null)
     // Told now, not when the client has read the end: usage counts (token limits) land before the client's next request.
+    this.#finish(this.#ended())
+  }
+
+  /** How an answer that reached its terminal event ended: whole, or failed with the error the upstream sent in it. */
+  #ended(): StreamOutcome {
+    const transform = this.#transform
     const error = transform.upstreamError
-    this.#finish(error === undefined ? { usage: transform.usage, delivered: transform.delivered } : { usage: transform.usage, error, partial: true, delivered: transform.delivered })
+    return error === undefined ? { usage: transform.usage, delivered: transform.delivered } : { usage: transform.usage, error, partial: true, delivered: transform.delivered }
   }
 
   #onError = (error: Error): void => {
@@ -159,7 +165,10 @@ export class AnswerStream extends Readable {
     if (!this.#closed) {
       this.#closed = true
       this.#body.destroy()
-      this.#finish({ usage: this.#transform.usage, error: 'client disconnected', partial: true, delivered: this.#transform.delivered })
+      // Gone after the terminal event (an agent that stops reading at `message_stop`): the answer was
+      // whole and its usage reported, whichever of the client's close and the upstream's end came first.
+      const whole = this.#transform.settle()
+      this.#finish(whole ? this.#ended() : { usage: this.#transform.usage, error: 'client disconnected', partial: true, delivered: this.#transform.delivered })
     }
     // Whoever destroyed it with an error has it already: emitted again here, nobody may be listening.
     callback()

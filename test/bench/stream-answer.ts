@@ -22,6 +22,7 @@ class PassingTransform implements StreamTransform {
   push(chunk: Uint8Array) { this.primed = true; return chunk }
   end() { return undefined }
   fail() { return undefined }
+  settle() { return false }
 }
 
 /** An upstream body: one event per turn of the event loop. */

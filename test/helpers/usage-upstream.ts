@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net'
  * must be exactly `scriptedUsage[family]` (in canonical terms: input counts every prompt token, output
  * counts reasoning). generateContent under the cloud relay's `/publishers/google/models/` paths is the
  * delta family, with its own numbers. A model whose name ends in `-cut` streams its first text and then closes the
- * connection cleanly, without the rest, its usage or its terminal event.
+ * connection cleanly, without the rest, its usage or its terminal event. One ending in `-hold` sends its
+ * whole stream, terminal event included, and keeps the connection open a while before it ends it (a
+ * client can leave after the answer and before the upstream's end).
  */
 export type UsageFamily = 'compat' | 'beta' | 'gamma' | 'alpha' | 'delta'
 
@@ -120,6 +122,7 @@ export async function startUsageUpstream(options: { frameDelayMs?: number } = {}
       if (res.destroyed) return
       res.write(frame)
     }
+    if (model.endsWith('-hold')) await new Promise(resolve => { const timer = setTimeout(resolve, 1500); res.once('close', () => { clearTimeout(timer); resolve(undefined) }) })
     res.end()
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))

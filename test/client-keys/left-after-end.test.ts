@@ -1,0 +1,89 @@
+import { request as httpRequest } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TestProxy } from '../helpers/proxy-server.ts'
+import { scriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
+import { clientCall, clientHeaders, type ClientFormat } from '../helpers/client-formats.ts'
+import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
+import type { OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import { startSettlementRig, stopSettlementRig } from './settlement-rig.ts'
+import { costOf, managementReader, settlementPrice } from './settlement-prices.ts'
+
+/**
+ * A client that leaves as soon as it has read its stream's terminal event (an agent that stops reading
+ * at `message_stop`): the answer was whole and the upstream reported its usage, so the request is a
+ * success charged that usage, whether the proxy saw the upstream end before the client left or after
+ * (`-hold` models: the upstream keeps the connection open a while after its last event), on the
+ * same-format path and the translated one alike.
+ */
+const secret = 'left-after-end-admin'
+/** What each client format reads as the end of its answer. */
+const terminal: Partial<Record<ClientFormat, string>> = { messages: 'message_stop', chat: '"finish_reason":"stop"', responses: 'response.completed', 'generate-sse': '"finishReason":"STOP"' }
+const routes: Array<[ClientFormat, UsageFamily]> = [
+  ['messages', 'beta'], ['chat', 'compat'], ['responses', 'gamma'], ['generate-sse', 'alpha'],
+  ['messages', 'compat'], ['chat', 'beta'], ['responses', 'beta'], ['generate-sse', 'gamma'],
+]
+const cases = routes.flatMap(([client, family]) => [true, false].map(hold => ({ client, family, hold, name: `${client}-${family}${hold ? '-hold' : ''}` })))
+
+let rig: { upstream: UsageUpstream; receiver: OtlpReceiver; proxy: TestProxy }
+beforeAll(async () => {
+  const models = (family: UsageFamily) => [{ name: `up-${family}`, alias: `m-${family}` }, { name: `up-${family}-hold`, alias: `m-${family}-hold` }]
+  rig = await startSettlementRig(secret, url => ({
+    'compat-provider': [{ name: 'scripted', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: models('compat') }],
+    'gamma-api-key': [{ 'api-key': 'up', 'base-url': `${url}/v1`, models: models('gamma') }],
+    'alpha-api-key': [{ 'api-key': 'up', 'base-url': url, models: models('alpha') }],
+    'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: models('beta') }],
+    'model-prices': Object.fromEntries(['compat', 'gamma', 'alpha', 'beta'].flatMap(family => [`m-${family}`, `m-${family}-hold`]).map(model => [model, settlementPrice])),
+    'client-keys': cases.map(({ name }) => ({ key: `ck-${name}`, name, tpm: 10_000_000, budget: { usd: 100, period: 'day' } })),
+  }))
+})
+afterAll(() => stopSettlementRig(rig, false))
+
+const admin = managementReader(() => rig.proxy.url, secret)
+
+/** Streams a request and destroys the socket as soon as `marker` has arrived; resolves with the request id. */
+function leaveAt(format: ClientFormat, model: string, key: string, marker: string): Promise<string> {
+  const { path, body } = clientCall(format, model, true)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, rig.proxy.url), { method: 'POST', headers: clientHeaders(key) }, (res) => {
+      let text = ''
+      res.on('data', (chunk) => {
+        text += chunk
+        if (!text.includes(marker)) return
+        req.destroy()
+        resolve(String(res.headers['x-request-id']))
+      })
+      res.on('end', () => reject(new Error(`the stream ended without ${marker}: ${text}`)))
+    })
+    req.on('error', () => {})
+    req.end(JSON.stringify(body))
+  })
+}
+
+describe('a client that leaves right after its terminal event', () => {
+  it.each(cases)('$name: a success, charged the upstream\'s usage, in every view', async ({ client, family, hold, name }) => {
+    await awayFromMinuteEdge()
+    const id = await leaveAt(client, `m-${family}${hold ? '-hold' : ''}`, `ck-${name}`, terminal[client]!)
+    const want = scriptedUsage[family]
+    const view = await expectEventually(async () => (await admin(`/client-keys/${name}`)).recent.length === 1 && admin(`/client-keys/${name}`))
+    expect(view.recent[0], name).toMatchObject({ status: 200, inputTokens: want.input, outputTokens: want.output })
+    expect(view.recent[0].estimated, name).toBeUndefined()
+    expect(view.usage.reserved_usd, name).toBe(0)
+    expect(view.usage.spent_usd.day, name).toBeCloseTo(costOf(want), 9)
+    const record = await expectEventually(async () => { const r = await fetch(`${rig.proxy.url}/v0/management/requests/${id}`, { headers: { authorization: `Bearer ${secret}` } }); return r.status === 200 && r.json() })
+    expect({ status: record.status, error: record.error, estimated: record.usage?.estimated }, name).toEqual({ status: 200, error: undefined, estimated: undefined })
+    expect(record.usage, name).toMatchObject({ inputTokens: want.input, outputTokens: want.output })
+    expect(record.cost, name).toBeCloseTo(costOf(want), 9)
+    const row = (await admin('/usage')).usage.by_client_key[name]
+    expect(row, name).toMatchObject({ requests: 1, success: 1, failure: 0, estimated_requests: 0 })
+  })
+})
+
+async function expectEventually<T>(check: () => Promise<T | false>): Promise<T> {
+  const until = Date.now() + 5000
+  for (;;) {
+    const value = await check()
+    if (value !== false) return value
+    if (Date.now() > until) throw new Error('timed out')
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
