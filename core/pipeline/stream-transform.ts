@@ -21,8 +21,9 @@ export interface StreamTransform {
   /** The format's error event (and end of stream) for a failure after the first byte; 502 unless told. */
   fail(message: string, status?: number): Uint8Array | undefined
   /**
-   * The stream stops before the upstream's end (the client left): reads what the upstream reported so
-   * far (`usage`) and says whether its terminal event had come, i.e. whether the answer was whole.
+   * The stream stops before the upstream's end (it broke, or the client left): reads what the upstream
+   * reported so far (`usage`) and says whether its terminal event had come, i.e. whether the answer was
+   * whole. `end()` may follow, for the closing bytes of a whole answer.
    */
   settle(): boolean
   /** The upstream has sent something real (a whole event): from here on the answer is committed. */
@@ -177,6 +178,8 @@ class TranslatingTransform implements StreamTransform {
   upstreamError: string | undefined = undefined
   delivered = 0
   #finished = false
+  /** The decoder's closing events, taken by `settle()` before the end. */
+  #held: StreamEvent[] | undefined
   /** The first frame was looked at (an error there fails the attempt: first-event.ts). */
   #seenFirst = false
   readonly #parser: ReturnType<typeof createFrameParser>
@@ -236,12 +239,16 @@ class TranslatingTransform implements StreamTransform {
       for (const event of this.decoder.end()) if (event.type === 'finish') this.usage = event.usage
       return bytes(out)
     }
-    return bytes(out + this.#emit(this.decoder.end()) + this.encoder.end())
+    return bytes(out + this.#emit(this.#held ?? this.decoder.end()) + this.encoder.end())
   }
 
   settle(): boolean {
-    // A decoder that holds its finish (chat's waits for the usage chunk) gives it, with the usage so far.
-    if (!this.#finished) for (const event of this.decoder.end()) if (event.type === 'finish') this.usage = event.usage
+    // A decoder that holds its finish (chat's waits for the usage chunk) gives it, with the usage so far;
+    // kept for `end()`, which sends it on should the client still be there.
+    if (!this.#finished && !this.#held) {
+      this.#held = this.decoder.end()
+      for (const event of this.#held) if (event.type === 'finish') this.usage = event.usage
+    }
     return this.decoder.terminated?.() === true
   }
 

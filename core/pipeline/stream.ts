@@ -102,9 +102,8 @@ export class AnswerStream extends Readable {
     // Ended without its terminal event, or mid-event: a failure, never a normal finish.
     if (transform.cut) return this.#fail(`upstream stream failed: ${transform.cut}`)
     this.#closed = true
-    this.push(null)
     // Told now, not when the client has read the end: usage counts (token limits) land before the client's next request.
-    this.#finish(this.#ended())
+    this.#close(undefined, this.#ended())
   }
 
   /** How an answer that reached its terminal event ended: whole, or failed with the error the upstream sent in it. */
@@ -136,14 +135,23 @@ export class AnswerStream extends Readable {
     resolve(reason)
   }
 
-  /** The client's side ends here, with the format's error event. */
+  /**
+   * The client's side ends here, with the format's error event and the usage reported so far (read on
+   * either path alike). Unless the terminal event had gone by: a break after it leaves a whole answer,
+   * ended as the upstream's end would have ended it.
+   */
   #fail(message: string, status?: number): void {
     if (this.#closed) return
     this.#closed = true
-    const tail = this.#transform.fail(message, status)
+    const transform = this.#transform
+    if (transform.settle()) return this.#close(transform.end(), this.#ended())
+    this.#close(transform.fail(message, status), { usage: transform.usage, error: message, partial: true, delivered: transform.delivered })
+  }
+
+  #close(tail: Uint8Array | undefined, outcome: StreamOutcome): void {
     if (tail) this.push(tail)
     this.push(null)
-    this.#finish({ usage: this.#transform.usage, error: message, partial: true, delivered: this.#transform.delivered })
+    this.#finish(outcome)
   }
 
   /** The first outcome counts; told to `onDone` once there is one (now, or when `start` comes). */

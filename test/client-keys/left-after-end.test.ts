@@ -1,12 +1,13 @@
-import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestProxy } from '../helpers/proxy-server.ts'
 import { scriptedUsage, type UsageFamily, type UsageUpstream } from '../helpers/usage-upstream.ts'
-import { clientCall, clientHeaders, type ClientFormat } from '../helpers/client-formats.ts'
+import type { ClientFormat } from '../helpers/client-formats.ts'
+import { leaveAt } from '../helpers/leave-at.ts'
+import { eventually } from '../recorder/helpers.ts'
 import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
 import type { OtlpReceiver } from '../helpers/otlp-receiver.ts'
 import { startSettlementRig, stopSettlementRig } from './settlement-rig.ts'
-import { costOf, managementReader, settlementPrice } from './settlement-prices.ts'
+import { costOf, managementReader, recordReader, settlementPrice } from './settlement-prices.ts'
 
 /**
  * A client that leaves as soon as it has read its stream's terminal event (an agent that stops reading
@@ -39,37 +40,19 @@ beforeAll(async () => {
 afterAll(() => stopSettlementRig(rig, false))
 
 const admin = managementReader(() => rig.proxy.url, secret)
-
-/** Streams a request and destroys the socket as soon as `marker` has arrived; resolves with the request id. */
-function leaveAt(format: ClientFormat, model: string, key: string, marker: string): Promise<string> {
-  const { path, body } = clientCall(format, model, true)
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, rig.proxy.url), { method: 'POST', headers: clientHeaders(key) }, (res) => {
-      let text = ''
-      res.on('data', (chunk) => {
-        text += chunk
-        if (!text.includes(marker)) return
-        req.destroy()
-        resolve(String(res.headers['x-request-id']))
-      })
-      res.on('end', () => reject(new Error(`the stream ended without ${marker}: ${text}`)))
-    })
-    req.on('error', () => {})
-    req.end(JSON.stringify(body))
-  })
-}
+const recordOf = recordReader(() => rig.proxy.url, secret)
 
 describe('a client that leaves right after its terminal event', () => {
   it.each(cases)('$name: a success, charged the upstream\'s usage, in every view', async ({ client, family, hold, name }) => {
     await awayFromMinuteEdge()
-    const id = await leaveAt(client, `m-${family}${hold ? '-hold' : ''}`, `ck-${name}`, terminal[client]!)
+    const id = await leaveAt(rig.proxy.url, client, `m-${family}${hold ? '-hold' : ''}`, `ck-${name}`, terminal[client]!)
     const want = scriptedUsage[family]
-    const view = await expectEventually(async () => (await admin(`/client-keys/${name}`)).recent.length === 1 && admin(`/client-keys/${name}`))
+    const view = await eventually(async () => { const view = await admin(`/client-keys/${name}`); return view.recent.length ? view : undefined })
     expect(view.recent[0], name).toMatchObject({ status: 200, inputTokens: want.input, outputTokens: want.output })
     expect(view.recent[0].estimated, name).toBeUndefined()
     expect(view.usage.reserved_usd, name).toBe(0)
     expect(view.usage.spent_usd.day, name).toBeCloseTo(costOf(want), 9)
-    const record = await expectEventually(async () => { const r = await fetch(`${rig.proxy.url}/v0/management/requests/${id}`, { headers: { authorization: `Bearer ${secret}` } }); return r.status === 200 && r.json() })
+    const record = await recordOf(id)
     expect({ status: record.status, error: record.error, estimated: record.usage?.estimated }, name).toEqual({ status: 200, error: undefined, estimated: undefined })
     expect(record.usage, name).toMatchObject({ inputTokens: want.input, outputTokens: want.output })
     expect(record.cost, name).toBeCloseTo(costOf(want), 9)
@@ -77,13 +60,3 @@ describe('a client that leaves right after its terminal event', () => {
     expect(row, name).toMatchObject({ requests: 1, success: 1, failure: 0, estimated_requests: 0 })
   })
 })
-
-async function expectEventually<T>(check: () => Promise<T | false>): Promise<T> {
-  const until = Date.now() + 5000
-  for (;;) {
-    const value = await check()
-    if (value !== false) return value
-    if (Date.now() > until) throw new Error('timed out')
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
-}

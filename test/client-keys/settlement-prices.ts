@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import type { ScriptedUsage } from '../helpers/usage-upstream.ts'
+import { eventually } from '../recorder/helpers.ts'
 
 /** USD per million tokens: every kind its own price, so a wrong split shows in the cost. */
 export const settlementPrice = { input: 3, output: 15, 'cache-read': 0.3, 'cache-write': 3.75, reasoning: 20 }
@@ -20,3 +21,9 @@ export const managementReader = (url: () => string, secret: string) => async (pa
   expect(response.status, path).toBe(200)
   return response.json() as Promise<any>
 }
+
+/** The flight record of request `id` once it is written (it lands within a flush of the request's end). */
+export const recordReader = (url: () => string, secret: string) => (id: string) => eventually(async () => {
+  const response = await fetch(`${url()}/v0/management/requests/${id}`, { headers: { authorization: `Bearer ${secret}` } })
+  return response.status === 200 ? response.json() as Promise<any> : undefined
+})

@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net'
  * delta family, with its own numbers. A model whose name ends in `-cut` streams its first text and then closes the
  * connection cleanly, without the rest, its usage or its terminal event. One ending in `-hold` sends its
  * whole stream, terminal event included, and keeps the connection open a while before it ends it (a
- * client can leave after the answer and before the upstream's end).
+ * client can leave after the answer and before the upstream's end). `-reset` resets the connection
+ * where `-cut` closes it; `-reset-end` sends the whole stream and then resets the connection instead of
+ * ending it. `-slow` sends a frame every 100 ms.
  */
 export type UsageFamily = 'compat' | 'beta' | 'gamma' | 'alpha' | 'delta'
 
@@ -116,12 +118,16 @@ export async function startUsageUpstream(options: { frameDelayMs?: number } = {}
     if ('json' in answer) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json))
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     const model = String(body.model ?? generateMatch?.[1] ?? '')
-    const frames = model.endsWith('-cut') ? answer.stream.slice(0, answer.stream.findIndex(frame => frame.includes(' from')) + 1) : answer.stream
+    const cut = model.endsWith('-cut') || model.endsWith('-reset')
+    const frames = cut ? answer.stream.slice(0, answer.stream.findIndex(frame => frame.includes(' from')) + 1) : answer.stream
+    const delay = model.endsWith('-slow') ? 100 : options.frameDelayMs
     for (const frame of frames) {
-      if (options.frameDelayMs) await new Promise(resolve => setTimeout(resolve, options.frameDelayMs))
+      if (delay) await new Promise(resolve => setTimeout(resolve, delay))
       if (res.destroyed) return
       res.write(frame)
     }
+    // Once the frames are out (a reset at once could overtake them).
+    if (model.endsWith('-reset') || model.endsWith('-reset-end')) return void setTimeout(() => res.destroy(), 50)
     if (model.endsWith('-hold')) await new Promise(resolve => { const timer = setTimeout(resolve, 1500); res.once('close', () => { clearTimeout(timer); resolve(undefined) }) })
     res.end()
   })
