@@ -1,7 +1,9 @@
 import type { ResponseContext } from '../kernel/hooks.ts'
 import { answerResponse, sseHeaders, type AnswerBody } from '../edge/respond.ts'
 import { translateResponse } from './non-stream.ts'
-import { AnswerStream, createStreamTransform } from './stream.ts'
+import { AnswerStream, createStreamTransform, type StreamOutcome } from './stream.ts'
+import { HookedAnswer, hookStreamFailed } from './hooked-answer.ts'
+import { SocketPipe } from '../upstream/socket-pipe.ts'
 import { StreamResponseContext } from './stream-context.ts'
 import { openAnswersOf } from './open-answers.ts'
 import { overheadHeader, overheadValue } from './timing.ts'
@@ -50,22 +52,23 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   releaseParsedBody(request)
   const ctx = new StreamResponseContext(request, attempt.candidate, reply.status, reply.headers, droppedHeaders(request), answer)
   ctx.sse = plan.sse
-  let beforeResponse: Promise<void> | void = undefined
-  answer.start((outcome) => {
+  const ended = new Promise<StreamOutcome>(resolve => answer.start(resolve, openAnswersOf(kernel)))
+  await kernel.hooks.callObservers('before-response', ctx)
+  // Every hook that may read the body has had its chance, or said it needs it later (`keepBody`).
+  releaseBody(request)
+  // A hook took the web stream: the request ends where that stream does (a failing one fails it).
+  const web = ctx.hookStream
+  const hooked = web && new HookedAnswer(web, answer, error => kernel.warnLimited('before-response-stream', `request ${request.id}: ${hookStreamFailed}: ${(error as Error)?.stack ?? String(error)}`))
+  // After `before-response`, never during it (a short stream can end while its listeners still run).
+  // Observers never reject: a failing one is logged, the stream and the process are not its to end.
+  void (hooked ? hooked.outcome : ended).then((outcome) => {
     ctx.usage = settledUsage(promptTokens, outcome.usage, outcome.partial ?? false, outcome.delivered ?? 0)
     ctx.error = outcome.error
     ctx.durationMs = Date.now() - request.startedAt
     ctx.upstreamMs = performance.now() - clock.sentAt
-    // Never before `before-response` is done: a short stream can end while its listeners still run.
-    // Observers never reject: a failing one is logged, the stream and the process are not its to end.
-    const after = () => kernel.hooks.callObservers('after-response', ctx)
-    void Promise.resolve().then(() => beforeResponse).then(after, after)
-  }, openAnswersOf(kernel))
-  beforeResponse = kernel.hooks.callObservers('before-response', ctx)
-  await beforeResponse
-  // Every hook that may read the body has had its chance, or said it needs it later (`keepBody`).
-  releaseBody(request)
-  return respond(attempt, ctx, ctx.body, ctx.sse ? sseHeaders : jsonType)
+    return kernel.hooks.callObservers('after-response', ctx)
+  })
+  return respond(attempt, ctx, new SocketPipe(hooked || answer), ctx.sse ? sseHeaders : jsonType)
 }
 
 /** A whole answer: the upstream's bytes when they already are the client's, else translated. */

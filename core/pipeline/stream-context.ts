@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream'
 import type { Candidate, ProxyRequest, ResponseContext } from '../kernel/hooks.ts'
 import type { Usage } from '../canonical/types.ts'
 import { webStreamOf } from '../framing/web-stream.ts'
-import { SocketPipe } from '../upstream/socket-pipe.ts'
 
 /**
  * The response context of a stream answer. Its `stream` is the web ReadableStream the hooks know, made
@@ -39,8 +38,8 @@ export class StreamResponseContext implements ResponseContext {
     if (stream instanceof ReadableStream) this.#web = stream
   }
 
-  /** What the client gets: the hooks' web stream if one was asked for, else the Node stream (piped by `SocketPipe`). */
-  get body(): SocketPipe | ReadableStream<Uint8Array> {
-    return this.#web ?? new SocketPipe(this.#node)
+  /** The web stream the hooks read or set, if they touched it: the client's answer then comes from it (hooked-answer.ts). */
+  get hookStream(): ReadableStream<Uint8Array> | undefined {
+    return this.#web
   }
 }

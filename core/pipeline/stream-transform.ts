@@ -185,10 +185,14 @@ class TranslatingTransform implements StreamTransform {
   readonly #parser: ReturnType<typeof createFrameParser>
   readonly #text = new Utf8Decoder()
 
+  /** The client's stream was closed (`end()`): an error after it (a hook's stream failing) takes a new encoder. */
+  #closedOut = false
+
   constructor(
     /** The upstream's format. */
     private readonly source: WireCodec,
     private readonly decoder: StreamDecoder, private readonly encoder: StreamEncoder,
+    private readonly newEncoder: () => StreamEncoder,
     private readonly onAnswer?: (events: StreamEvent) => void,
     /** Gives calls of grouped tools their group back (core/canonical/tool-namespaces.ts). */
     private readonly restore?: ReturnType<typeof namespaceRestorer>,
@@ -239,6 +243,7 @@ class TranslatingTransform implements StreamTransform {
       for (const event of this.decoder.end()) if (event.type === 'finish') this.usage = event.usage
       return bytes(out)
     }
+    this.#closedOut = true
     return bytes(out + this.#emit(this.#held ?? this.decoder.end()) + this.encoder.end())
   }
 
@@ -253,7 +258,8 @@ class TranslatingTransform implements StreamTransform {
   }
 
   fail(message: string, status = 502): Uint8Array | undefined {
-    return bytes(this.encoder.push({ type: 'error', status, message }) + this.encoder.end())
+    const encoder = this.#closedOut ? this.newEncoder() : this.encoder
+    return bytes(encoder.push({ type: 'error', status, message }) + encoder.end())
   }
 }
 
@@ -265,9 +271,9 @@ export function createStreamTransform(kernel: ProxyKernel, request: ProxyRequest
   const target = client ?? kernel.formats.get(request.inbound)
   if (!source || !target) throw new ProxyError(501, `no translation from ${upstream} to ${request.inbound} is installed`, 'server_error')
   const includeUsage = (requestField(request, 'stream_options') as { include_usage?: unknown } | undefined)?.include_usage === true
-  const encoder = target.stream.createEncoder({ model: request.model, sse, includeUsage })
+  const newEncoder = () => target.stream.createEncoder({ model: request.model, sse, includeUsage })
   const onAnswer = !client && keepsSignatures(request.inbound, upstream) ? storeOnFinish(kernel) : undefined
-  return new TranslatingTransform(source, source.stream.createDecoder(), encoder, onAnswer, namespaceRestorer(request.canonical?.tools))
+  return new TranslatingTransform(source, source.stream.createDecoder(), newEncoder(), newEncoder, onAnswer, namespaceRestorer(request.canonical?.tools))
 }
 
 /** Keeps a chat client's signed thinking once its stream finishes (core/pipeline/signature-store.ts). */

@@ -1,54 +1,11 @@
 import { PassThrough, Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { describe, expect, it } from 'vitest'
-import { AnswerStream, type StreamOutcome } from './stream.ts'
-import type { StreamTransform } from './stream-transform.ts'
 import { OpenAnswers } from './open-answers.ts'
+import { collect, runningAnswer as running, startedAnswer as started, TestTransform } from '../../test/helpers/answer-stream.ts'
 import { StreamResponseContext } from './stream-context.ts'
 import { SocketPipe } from '../upstream/socket-pipe.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
-
-/** Primed by the first chunk holding a blank line; bytes pass as they are; `throwOn` makes push throw. */
-class TestTransform implements StreamTransform {
-  primed = false
-  usage = { inputTokens: 1, outputTokens: 2 }
-  delivered = 0
-  constructor(private readonly throwOn?: string) {}
-  push(chunk: Uint8Array) {
-    const text = Buffer.from(chunk).toString()
-    if (this.throwOn && text.includes(this.throwOn)) throw new Error(`bad chunk ${text}`)
-    if (text.includes('\n\n')) this.primed = true
-    if (text.includes('[stop]')) this.whole = true
-    return Buffer.from(chunk)
-  }
-  end() { return Buffer.from('[end]') }
-  fail(message: string, status = 502) { return Buffer.from(`[error ${status} ${message}]`) }
-  /** Whole once a chunk holding `[stop]` went by. */
-  whole = false
-  settle() { return this.whole }
-}
-
-const collect = async (stream: Readable) => {
-  let text = ''
-  for await (const chunk of stream) text += chunk
-  return text
-}
-
-function started(upstream: Readable, transform = new TestTransform(), open?: OpenAnswers) {
-  const answer = new AnswerStream(upstream, transform)
-  const outcomes: StreamOutcome[] = []
-  return { answer, outcomes, start: () => answer.start(outcome => outcomes.push(outcome), open) }
-}
-
-/** An answer primed by its first event `a` and started: what the client is reading. */
-async function running(open?: OpenAnswers) {
-  const upstream = new PassThrough()
-  const answer = started(upstream, new TestTransform(), open)
-  upstream.write('a\n\n')
-  await answer.answer.primed
-  answer.start()
-  return { upstream, ...answer }
-}
 
 describe('AnswerStream', () => {
   it('primes on the first whole event, then passes the rest and the end; the outcome once, when the client has read it all', async () => {
@@ -135,13 +92,15 @@ describe('AnswerStream', () => {
 describe('StreamResponseContext', () => {
   const request = {} as ProxyRequest
 
-  it('answers with the Node stream, piped, while no hook asks for a web one', async () => {
-    const node = Readable.from([Buffer.from('a'), Buffer.from('b')])
-    const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, node)
-    expect(ctx.body).toBeInstanceOf(SocketPipe)
+  it('has no web stream while no hook asks for one: the Node stream is the answer', () => {
+    const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, Readable.from([Buffer.from('a')]))
+    expect(ctx.hookStream).toBeUndefined()
+  })
+
+  it('a Node stream piped into the response as it is', async () => {
     let text = ''
     const sink = new Writable({ write(chunk, _encoding, done) { text += chunk; done() } })
-    ;(ctx.body as SocketPipe).pipe(sink)
+    new SocketPipe(Readable.from([Buffer.from('a'), Buffer.from('b')])).pipe(sink)
     await new Promise(resolve => sink.once('finish', resolve))
     expect(text).toBe('ab')
   })
@@ -162,12 +121,12 @@ describe('StreamResponseContext', () => {
     expect(node.destroyed).toBe(true)
   })
 
-  it('makes the web stream a hook reads, and answers with what a hook sets', async () => {
+  it('makes the web stream a hook reads, and keeps the one a hook sets', async () => {
     const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, Readable.from([Buffer.from('a'), Buffer.from('b')]))
     const web = ctx.stream
-    expect(ctx.body).toBe(web)
+    expect(ctx.hookStream).toBe(web)
     ctx.stream = web.pipeThrough(new TransformStream({ transform(chunk, controller) { controller.enqueue(Buffer.from(Buffer.from(chunk).toString().toUpperCase())) } }))
-    expect(await new Response(ctx.body as ReadableStream).text()).toBe('AB')
+    expect(await new Response(ctx.hookStream).text()).toBe('AB')
   })
 
   it('a web stream a hook asked for, cancelled by a client gone, lets the upstream go', async () => {

@@ -69,6 +69,30 @@ export class AnswerStream extends Readable {
     if (this.#outcome) this.#finish(this.#outcome)
   }
 
+  /** How it ended, once it has. */
+  get outcome(): StreamOutcome | undefined {
+    return this.#outcome
+  }
+
+  /**
+   * The client's stream was ended elsewhere (a hook's stream failed, or stopped before this one did,
+   * core/pipeline/hooked-answer.ts): the upstream is let go. Gives the format's error event for the
+   * client and the failed outcome, which is the request's even when this answer had ended whole: the
+   * client did not get its end.
+   */
+  abandon(message: string): { tail: Uint8Array | undefined; outcome: StreamOutcome } {
+    const transform = this.#transform
+    if (!this.#closed) {
+      this.#closed = true
+      this.#body.destroy()
+      transform.settle()
+    }
+    const outcome: StreamOutcome = { usage: transform.usage, error: message, partial: true, delivered: transform.delivered }
+    this.#finish(outcome)
+    this.destroy()
+    return { tail: transform.fail(message), outcome }
+  }
+
   /** A drain ran out of time: end now with the format's error event, and let the upstream go. */
   #endNow(message: string, status?: number): void {
     this.#fail(message, status)

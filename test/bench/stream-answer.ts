@@ -2,13 +2,15 @@
 // stream arriving as 200 chunks (a real upstream sends each token's event as it comes), through the
 // same-format transform, into a sink. Node's own pipeline is the floor; the AnswerStream as the proxy
 // sends it (srvx pipes a Node Readable into the socket); and the same with a hook that asked for the
-// web stream (`ResponseContext.stream`: then srvx reads a web ReadableStream, a promise round per chunk).
+// web stream (`ResponseContext.stream`: then the pipeline reads that web stream, a promise round per
+// chunk, into the Node stream it pipes: core/pipeline/hooked-answer.ts).
 import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AnswerStream } from '../../core/pipeline/stream.ts'
 import type { StreamTransform } from '../../core/pipeline/stream-transform.ts'
 import { StreamResponseContext } from '../../core/pipeline/stream-context.ts'
 import { SocketPipe } from '../../core/upstream/socket-pipe.ts'
+import { HookedAnswer } from '../../core/pipeline/hooked-answer.ts'
 import type { ProxyRequest } from '../../core/kernel/hooks.ts'
 
 const event = Buffer.from('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hello "}}\n\n')
@@ -37,20 +39,10 @@ async function answer(web: boolean): Promise<void> {
   await stream.primed
   stream.start(() => {})
   const ctx = new StreamResponseContext({} as ProxyRequest, undefined, 200, {}, {}, stream)
-  if (!web) {
-    // As srvx sends it: the body's own pipe into the response.
-    const out = sink()
-    ;(ctx.body as SocketPipe).pipe(out)
-    return new Promise(resolve => out.once('finish', resolve))
-  }
-  // What srvx does with a web stream body: read it chunk by chunk, write each to the response.
-  const reader = ctx.stream.getReader()
+  // As srvx sends it: the body's own pipe into the response; a hook that read `ctx.stream` puts a web stream between.
   const out = sink()
-  for (;;) {
-    const next = await reader.read()
-    if (next.done) break
-    out.write(next.value)
-  }
+  new SocketPipe(web ? new HookedAnswer(ctx.stream, stream, () => {}) : stream).pipe(out)
+  return new Promise(resolve => out.once('finish', resolve))
 }
 
 const cases: Array<[string, () => Promise<void>]> = [
