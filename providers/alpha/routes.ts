@@ -4,6 +4,7 @@ import { addClientRoute, readClientBody, createProxyRequest, runPipeline, jsonRe
 import { countRequestTokens } from 'model-proxy/kit/tokens'
 import { checkModelAllowed } from 'model-proxy/kit/access'
 import { generateCodec } from './codec/index.ts'
+import { countTokensBody } from './codec/count-tokens-body.ts'
 
 /** `models/gemini-x:generateContent` or `gemini-x:generateContent` -> [model, method]. */
 export function splitModelMethod(tail: string): [string, string | undefined] {
@@ -33,10 +34,8 @@ export function addGenerateRoutes(kernel: ProxyKernel): void {
         // Parsed by parts: long strings noted for a translated body, parts of the last turn copied (core/json/client-body.ts).
         const client = await readClientBody(event, clientKey)
         const raw = client.object()
-        // countTokens may wrap the request: {generateContentRequest: {...}}
-        const body = method === 'countTokens' && raw.generateContentRequest && typeof raw.generateContentRequest === 'object'
-          ? raw.generateContentRequest as Record<string, unknown>
-          : raw
+        // countTokens may wrap the request ({generateContentRequest: {...}}); it is answered here, so checked as the vendor would.
+        const body = method === 'countTokens' ? countTokensBody(raw) : raw
         const canonical = generateCodec.request.decode({ ...body, model })
         if (method === 'countTokens') {
           checkModelAllowed(kernel, clientKey, model)

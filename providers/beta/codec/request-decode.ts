@@ -3,6 +3,7 @@ import { isRoleName } from 'model-proxy/kit/codec'
 import { partsFromBlocks } from './blocks.ts'
 import { decodeMessagesReasoning } from './reasoning.ts'
 import { isWebSearchTool, webSearchFromTool } from './web-search.ts'
+import { checkCountTokensBody } from './count-tokens-body.ts'
 
 type Raw = Record<string, any>
 const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format'])
@@ -130,4 +131,9 @@ export function decodeMessagesBody(body: unknown, requireMaxTokens: boolean): Ca
 }
 
 export const decodeMessagesRequest = (body: unknown) => decodeMessagesBody(body, true)
-export const decodeCountTokens = (body: unknown) => decodeMessagesBody(body, false)
+/** count_tokens is answered here: what the decoder lets pass for an upstream to judge is judged as the vendor would. */
+export function decodeCountTokens(body: unknown): CanonicalRequest {
+  const request = decodeMessagesBody(body, false)
+  checkCountTokensBody(body as Record<string, unknown>)
+  return request
+}
