@@ -39,7 +39,8 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
     reply.body.destroy()
     throw error
   }
-  const answer = new AnswerStream(reply.body, transform, clientSignal(request.event))
+  const gone = clientSignal(request.event)
+  const answer = new AnswerStream(reply.body, transform, gone)
   const broken = await answer.primed
   // A first event that is an error: nothing went out, so it fails as a 200 whole error body does (answerBuffered).
   const error = answer.errorFirst
@@ -58,7 +59,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   releaseBody(request)
   // A hook took the web stream: the request ends where that stream does (a failing one fails it).
   const web = ctx.hookStream
-  const hooked = web && new HookedAnswer(web, answer, error => kernel.warnLimited('before-response-stream', `request ${request.id}: ${hookStreamFailed}: ${(error as Error)?.stack ?? String(error)}`))
+  const hooked = web && new HookedAnswer(web, answer, gone, error => kernel.warnLimited('before-response-stream', `request ${request.id}: ${hookStreamFailed}: ${(error as Error)?.stack ?? String(error)}`))
   // After `before-response`, never during it (a short stream can end while its listeners still run).
   // Observers never reject: a failing one is logged, the stream and the process are not its to end.
   void (hooked ? hooked.outcome : ended).then((outcome) => {

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { webStreamOf } from '../framing/web-stream.ts'
 import { HookedAnswer, hookStreamFailed, hookStreamStopped } from './hooked-answer.ts'
+import { ClientGone } from '../edge/client-abort.ts'
 import { collect, runningAnswer } from '../../test/helpers/answer-stream.ts'
 
 const settle = () => new Promise(resolve => setImmediate(resolve))
 const upper = () => new TransformStream<Uint8Array, Uint8Array>({ transform(chunk, controller) { controller.enqueue(Buffer.from(Buffer.from(chunk).toString().toUpperCase())) } })
 
 /** A running answer (`a` sent) behind a hook's web stream made of `wrap`. */
-async function hooked(wrap: (web: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>) {
+async function hooked(wrap: (web: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>, gone?: ClientGone) {
   const running = await runningAnswer()
   const errors: unknown[] = []
-  const answer = new HookedAnswer(wrap(webStreamOf(running.answer)), running.answer, error => errors.push(error))
+  const answer = new HookedAnswer(wrap(webStreamOf(running.answer)), running.answer, gone, error => errors.push(error))
   return { ...running, hooked: answer, errors }
 }
 
@@ -59,6 +60,15 @@ describe('HookedAnswer', () => {
   it('a client that leaves lets the hook\'s stream and the upstream go: a client disconnected', async () => {
     const { upstream, hooked: answer } = await hooked(web => web.pipeThrough(upper()))
     answer.destroy()
+    expect(await answer.outcome).toMatchObject({ error: 'client disconnected', partial: true })
+    await settle()
+    expect(upstream.destroyed).toBe(true)
+  })
+
+  it('an in-process client leaves by its signal alone (nobody destroys the stream for it): the same', async () => {
+    const gone = new ClientGone()
+    const { upstream, hooked: answer } = await hooked(web => web.pipeThrough(upper()), gone)
+    gone.abort()
     expect(await answer.outcome).toMatchObject({ error: 'client disconnected', partial: true })
     await settle()
     expect(upstream.destroyed).toBe(true)

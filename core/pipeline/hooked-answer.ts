@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream'
 import type { AnswerStream, StreamOutcome } from './stream.ts'
+import { onClientGone, type ClientSignal } from '../edge/client-abort.ts'
 
 /** What the client and the records are told; the hook's own error goes to the operator's log only (it may hold internals). */
 export const hookStreamFailed = 'the stream a before-response hook set failed'
@@ -11,6 +12,8 @@ export const hookStreamStopped = 'the stream a before-response hook set ended be
  * did. A hook stream that fails, or that ends before the upstream's answer did, ends the client's
  * stream with the format's error event and counts as failed, as an upstream that breaks mid-stream
  * does (`AnswerStream`); a client that leaves lets both go. `outcome` settles once, with how it ended.
+ * An in-process client (a WebSocket) leaves by its signal alone, nobody destroys this stream for it:
+ * the signal does.
  */
 export class HookedAnswer extends Readable {
   readonly outcome: Promise<StreamOutcome>
@@ -21,8 +24,9 @@ export class HookedAnswer extends Readable {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined
   /** Why the hook's stream could not be read at all (a hook left it locked). */
   readonly #unreadable: unknown
+  readonly #unsubscribe: (() => void) | undefined
 
-  constructor(hooked: ReadableStream<Uint8Array>, answer: AnswerStream, onError: (error: unknown) => void) {
+  constructor(hooked: ReadableStream<Uint8Array>, answer: AnswerStream, gone: ClientSignal | undefined, onError: (error: unknown) => void) {
     super()
     this.#answer = answer
     this.#onError = onError
@@ -30,6 +34,9 @@ export class HookedAnswer extends Readable {
     let reader
     try { reader = hooked.getReader() } catch (error) { this.#unreadable = error }
     this.#reader = reader
+    const leave = () => { this.destroy() }
+    if (gone?.aborted) process.nextTick(leave)
+    else if (gone) this.#unsubscribe = onClientGone(gone, leave)
   }
 
   override _read(): void {
@@ -63,6 +70,7 @@ export class HookedAnswer extends Readable {
 
   #close(tail: Uint8Array | undefined, outcome: StreamOutcome): void {
     this.#settled = true
+    this.#unsubscribe?.()
     if (tail) this.push(tail)
     this.push(null)
     this.#settle(outcome)
@@ -72,6 +80,7 @@ export class HookedAnswer extends Readable {
     // The client left: the upstream goes too (a hook's own stream may never have read it), and how that ended is the request's outcome.
     if (!this.#settled) {
       this.#settled = true
+      this.#unsubscribe?.()
       void this.#reader?.cancel().catch(() => {})
       this.#answer.destroy()
       this.#settle(this.#answer.outcome ?? { error: 'client disconnected', partial: true })

@@ -14,7 +14,17 @@ let upstream: FaultUpstream
 let proxy: TestProxy
 /** What accounting sees of each answer that ended. */
 const ended: ResponseContext[] = []
-const watcher = defineProxyPlugin({ name: 'watcher', setup(kernel) { kernel.hooks.hook('after-response', (ctx) => { ended.push(ctx) }) } })
+const watcher = defineProxyPlugin({
+  name: 'watcher',
+  setup(kernel) {
+    kernel.hooks.hook('after-response', (ctx) => { ended.push(ctx) })
+    // A hook that wraps the answer stream (as keep-alive comments do) for the requests that ask for it.
+    kernel.hooks.hook('before-response', (ctx) => {
+      // The body first: reading `ctx.stream` alone puts the web stream in the answer.
+      if ((ctx.request.body as { input?: unknown }).input === 'wrap me' && ctx.stream) ctx.stream = ctx.stream.pipeThrough(new TransformStream())
+    })
+  },
+})
 beforeAll(async () => {
   upstream = await startFaultUpstream('gamma')
   proxy = await startTestProxy({ 'api-keys': ['k'], ...familyEntries('gamma', upstream.baseUrl, ['trickle'], 'slow') }, [watcher])
@@ -43,6 +53,21 @@ describe('a WebSocket closed mid-answer', () => {
     // Accounted for what was delivered, as a client that left (not an upstream that failed).
     expect(ended.at(-1)).toMatchObject({ error: 'client disconnected', usage: { estimated: true } })
     expect(ended.at(-1)?.usage?.inputTokens).toBeGreaterThan(0)
+  })
+
+  it('/v1/responses, a hook wrapping the stream: the upstream call is cut, and the answer ends as a client that left', async () => {
+    const socket = await openSocket(wsUrl('/v1/responses'), { authorization: 'Bearer k' })
+    const first = new Promise(resolve => socket.once('message', resolve))
+    socket.send(JSON.stringify({ type: 'response.create', model: 'slow', input: 'wrap me' }))
+    await first
+    const count = ended.length
+    const aborted = upstream.nextAbort()
+    socket.close()
+    expect((await aborted).fault).toBe('trickle')
+    await sleep(300)
+    expect(openAnswersOf(proxy.proxy.kernel).size).toBe(0)
+    expect(ended.length).toBe(count + 1)
+    expect(ended.at(-1)).toMatchObject({ error: 'client disconnected', usage: { estimated: true } })
   })
 
   it('/v1/responses: closed right after response.completed (the upstream not yet ended): nothing thrown anywhere', async () => {
