@@ -87,7 +87,7 @@ export class AnswerStream extends Readable {
       this.#body.destroy()
       transform.settle()
     }
-    const outcome: StreamOutcome = { usage: transform.usage, error: message, partial: true, delivered: transform.delivered }
+    const outcome = this.#failure(message)
     this.#finish(outcome)
     this.destroy()
     return { tail: transform.fail(message), outcome }
@@ -132,9 +132,13 @@ export class AnswerStream extends Readable {
 
   /** How an answer that reached its terminal event ended: whole, or failed with the error the upstream sent in it. */
   #ended(): StreamOutcome {
-    const transform = this.#transform
-    const error = transform.upstreamError
-    return error === undefined ? { usage: transform.usage, delivered: transform.delivered } : { usage: transform.usage, error, partial: true, delivered: transform.delivered }
+    const { upstreamError, usage, delivered } = this.#transform
+    return upstreamError === undefined ? { usage, delivered } : this.#failure(upstreamError)
+  }
+
+  /** An answer that did not end whole: its usage is what was reported and delivered so far. */
+  #failure(error: string): StreamOutcome {
+    return { usage: this.#transform.usage, error, partial: true, delivered: this.#transform.delivered }
   }
 
   #onError = (error: Error): void => {
@@ -169,7 +173,7 @@ export class AnswerStream extends Readable {
     this.#closed = true
     const transform = this.#transform
     if (transform.settle()) return this.#close(transform.end(), this.#ended())
-    this.#close(transform.fail(message, status), { usage: transform.usage, error: message, partial: true, delivered: transform.delivered })
+    this.#close(transform.fail(message, status), this.#failure(message))
   }
 
   #close(tail: Uint8Array | undefined, outcome: StreamOutcome): void {
@@ -200,7 +204,7 @@ export class AnswerStream extends Readable {
       // Gone after the terminal event (an agent that stops reading at `message_stop`): the answer was
       // whole and its usage reported, whichever of the client's close and the upstream's end came first.
       const whole = this.#transform.settle()
-      this.#finish(whole ? this.#ended() : { usage: this.#transform.usage, error: 'client disconnected', partial: true, delivered: this.#transform.delivered })
+      this.#finish(whole ? this.#ended() : this.#failure('client disconnected'))
     }
     // Whoever destroyed it with an error has it already: emitted again here, nobody may be listening.
     callback()
