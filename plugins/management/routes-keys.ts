@@ -1,10 +1,14 @@
 import { getQuery } from 'h3'
+import type { Document } from 'yaml'
 import type { ProxyKernel } from 'model-proxy'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { updateConfig } from './config-store.ts'
+import { indexIn, listIn } from './doc-list.ts'
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
+const keysIn = (doc: Document) => listIn(doc, 'api-keys') as string[]
+const notFound = () => new ManagementError(404, 'item not found')
 
 /** `/api-keys`: GET, PUT (array or `{items}`), PATCH (`{index, value}` or `{old, new}`), DELETE (`?index=` or `?value=`). */
 export function addApiKeyRoutes(kernel: ProxyKernel, guard: Guard): void {
@@ -21,30 +25,26 @@ export function addApiKeyRoutes(kernel: ProxyKernel, guard: Guard): void {
   })
   addManagementRoute(kernel, guard, 'PATCH', '/api-keys', async (event) => {
     const body = await readBody(event) as { index?: unknown; value?: unknown; old?: unknown; new?: unknown } | null
-    const list = keys()
-    let at: number
-    let value: string
-    if (body && Number.isInteger(body.index) && typeof body.value === 'string') {
-      at = body.index as number
-      value = body.value
-    } else if (body && typeof body.old === 'string' && typeof body.new === 'string') {
-      at = list.indexOf(body.old)
-      value = body.new
-    } else {
-      throw new ManagementError(400, 'invalid body')
-    }
-    if (at < 0 || at >= list.length) throw new ManagementError(404, 'item not found')
-    // In place: the list's other entries keep their comments.
-    await updateConfig(kernel, doc => doc.setIn(['api-keys', at], value))
+    const byIndex = !!body && Number.isInteger(body.index) && typeof body.value === 'string'
+    if (!body || (!byIndex && (typeof body.old !== 'string' || typeof body.new !== 'string'))) throw new ManagementError(400, 'invalid body')
+    // The entry is found at this write's turn, in the file (doc-list.ts); in place: the others keep their comments.
+    await updateConfig(kernel, (doc) => {
+      const list = keysIn(doc)
+      const at = byIndex ? indexIn(list, body.index) : list.indexOf(body.old as string)
+      if (at < 0) throw notFound()
+      doc.setIn(['api-keys', at], byIndex ? body.value : body.new)
+    })
     return { status: 'ok' }
   })
   addManagementRoute(kernel, guard, 'DELETE', '/api-keys', async (event) => {
-    const query = getQuery(event) as { index?: string; value?: string }
-    const list = keys()
-    const at = query.index !== undefined ? Number(query.index) : query.value !== undefined ? list.indexOf(query.value) : Number.NaN
+    const query = getQuery(event) as { index?: unknown; value?: unknown }
     if (query.index === undefined && query.value === undefined) throw new ManagementError(400, 'invalid body')
-    if (!Number.isInteger(at) || at < 0 || at >= list.length) throw new ManagementError(404, 'item not found')
-    await updateConfig(kernel, doc => doc.deleteIn(['api-keys', at]))
+    await updateConfig(kernel, (doc) => {
+      const list = keysIn(doc)
+      const at = query.index !== undefined ? indexIn(list, query.index) : list.indexOf(query.value as string)
+      if (at < 0) throw notFound()
+      doc.deleteIn(['api-keys', at])
+    })
     return { status: 'ok' }
   })
 }

@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util'
 import { getQuery } from 'h3'
+import type { Document } from 'yaml'
 import type { z } from 'zod'
 import type { ProxyKernel } from 'model-proxy'
 import { formatIssues } from 'model-proxy/kit/config'
@@ -7,6 +9,7 @@ import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { updateConfig } from './config-store.ts'
 import { addFamilyListRoute } from './routes-families.ts'
+import { indexIn, listIn } from './doc-list.ts'
 
 type Entry = Record<string, unknown>
 
@@ -24,6 +27,11 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
   const raw = () => [...((kernel.config as Record<string, unknown>)[key] as Entry[] | undefined ?? [])]
   const save = (list: Entry[]) => updateConfig(kernel, doc => doc.setIn([key], doc.createNode(list)))
   const find = (list: Entry[], value: unknown) => list.findIndex(entry => entry[identity] === value)
+  // What GET shows of an entry (references resolved, defaults filled), from the file's text.
+  const entriesIn = (doc: Document) => listIn(doc, key, (entry) => {
+    const parsed = schema.safeParse(entry)
+    return parsed.success ? parsed.data : entry
+  }) as Entry[]
 
   addManagementRoute(kernel, guard, 'GET', `/${key}`, () => ({ [key]: raw() }))
   addManagementRoute(kernel, guard, 'PUT', `/${key}`, async (event) => {
@@ -39,30 +47,34 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
     // Fields are merged one by one into the YAML entry: none may name the prototype chain.
     const unsafe = Object.keys(body.value).find(isUnsafeKey)
     if (unsafe !== undefined) throw new ManagementError(400, 'invalid body', { message: `field ${unsafe} is not accepted` })
-    const list = raw()
-    const at = Number.isInteger(body.index) ? body.index as number
-      : identity === 'api-key' ? find(list, body.match) : find(list, (body as Record<string, unknown>)[identity] ?? body.match)
-    if (at < 0 || at >= list.length) throw new ManagementError(404, 'item not found')
-    // PATCH merges into the entry field by field, so a partial value changes only what it names
-    // and the entry's comments stay.
-    validEntry(schema, { ...list[at], ...body.value as Entry }, `${key}[${at}]`)
-    // A field sent with the value it has (a client sending back what GET gave, defaults included) is not
-    // written: the file changes only where the entry does.
-    const current = list[at]!
+    const value = body.value as Entry
+    // The entry is found, checked and changed at this write's turn, in the file (doc-list.ts).
     await updateConfig(kernel, (doc) => {
-      for (const [field, value] of Object.entries(body.value as Entry)) {
-        if (JSON.stringify(value) !== JSON.stringify(current[field])) doc.setIn([key, at, field], doc.createNode(value))
+      const list = entriesIn(doc)
+      const at = Number.isInteger(body.index) ? indexIn(list, body.index)
+        : identity === 'api-key' ? find(list, body.match) : find(list, (body as Record<string, unknown>)[identity] ?? body.match)
+      if (at < 0) throw new ManagementError(404, 'item not found')
+      // PATCH merges into the entry field by field, so a partial value changes only what it names
+      // and the entry's comments stay.
+      validEntry(schema, { ...list[at], ...value }, `${key}[${at}]`)
+      // A field sent with the value it has (a client sending back what GET gave, defaults included) is not
+      // written: the file changes only where the entry does.
+      const current = list[at]!
+      for (const [field, next] of Object.entries(value)) {
+        if (!isDeepStrictEqual(next, current[field])) doc.setIn([key, at, field], doc.createNode(next))
       }
     })
     return { status: 'ok' }
   })
   addManagementRoute(kernel, guard, 'DELETE', `/${key}`, async (event) => {
-    const query = getQuery(event) as Record<string, string | undefined>
-    const list = raw()
-    const at = query.index !== undefined ? Number(query.index) : query[identity] !== undefined ? find(list, query[identity]) : Number.NaN
+    const query = getQuery(event) as Record<string, unknown>
     if (query.index === undefined && query[identity] === undefined) throw new ManagementError(400, 'invalid body')
-    if (!Number.isInteger(at) || at < 0 || at >= list.length) throw new ManagementError(404, 'item not found')
-    await updateConfig(kernel, doc => doc.deleteIn([key, at]))
+    await updateConfig(kernel, (doc) => {
+      const list = entriesIn(doc)
+      const at = query.index !== undefined ? indexIn(list, query.index) : find(list, query[identity])
+      if (at < 0) throw new ManagementError(404, 'item not found')
+      doc.deleteIn([key, at])
+    })
     return { status: 'ok' }
   })
 }
