@@ -1,6 +1,6 @@
 import { isMap, isSeq, type Document } from 'yaml'
 import type { ProxyKernel } from 'model-proxy'
-import { ManagementError, updateConfig } from '../management/api.ts'
+import { ManagementError, updateConfig, writeKeeping } from '../management/api.ts'
 import { clientKeysOf, type ClientKeyEntry } from './schema.ts'
 import { storedHash } from './key-hash.ts'
 
@@ -71,12 +71,14 @@ export async function saveEntries(kernel: ProxyKernel, change: KeysChange): Prom
   }
   let written: ClientKeyEntry | undefined
   await updateConfig(kernel, (doc) => {
-    const { at, entry } = placeChange(entriesIn(doc), change)
+    const entries = entriesIn(doc)
+    const { at, entry } = placeChange(entries, change)
     written = entry
     if (!entry) doc.deleteIn(['client-keys', at])
     else if ('add' in change && isSeq(doc.get('client-keys'))) doc.addIn(['client-keys'], doc.createNode(entry))
     else if ('add' in change) doc.set('client-keys', doc.createNode([entry]))
-    else doc.setIn(['client-keys', at], doc.createNode(entry))
+    // The entry's other lines (comments, flow lists, key order) stay as the file has them.
+    else writeKeeping(doc, ['client-keys', at], entry, entries[at])
   })
   return written
 }

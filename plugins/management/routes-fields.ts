@@ -1,6 +1,8 @@
 import type { ProxyKernel } from 'model-proxy'
+import { resolveSecretRefs } from 'model-proxy/kit/config'
 import { addManagementRoute, readValue, type Guard } from './route.ts'
 import { updateConfig } from './config-store.ts'
+import { writeKeeping } from './write-keeping.ts'
 
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean'
 const isInt = (v: unknown): v is number => Number.isInteger(v)
@@ -32,7 +34,7 @@ export function addFieldRoutes(kernel: ProxyKernel, guard: Guard): void {
     addManagementRoute(kernel, guard, 'GET', route, () => ({ [key]: read(kernel.config, path) }))
     addManagementRoute(kernel, guard, ['PUT', 'PATCH'], route, async (event) => {
       const value = await readValue(event, check as (v: unknown) => v is unknown)
-      await updateConfig(kernel, doc => doc.setIn(path, value))
+      await updateConfig(kernel, doc => writeKeeping(doc, path, value, resolveSecretRefs(doc.getIn(path)).data))
       return { status: 'ok' }
     })
   }

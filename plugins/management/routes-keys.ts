@@ -5,6 +5,7 @@ import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { updateConfig } from './config-store.ts'
 import { indexIn, listIn } from './doc-list.ts'
+import { writeKeeping } from './write-keeping.ts'
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every(item => typeof item === 'string')
 const keysIn = (doc: Document) => listIn(doc, 'api-keys') as string[]
@@ -13,7 +14,7 @@ const notFound = () => new ManagementError(404, 'item not found')
 /** `/api-keys`: GET, PUT (array or `{items}`), PATCH (`{index, value}` or `{old, new}`), DELETE (`?index=` or `?value=`). */
 export function addApiKeyRoutes(kernel: ProxyKernel, guard: Guard): void {
   const keys = () => [...kernel.config['api-keys']]
-  const save = (list: string[]) => updateConfig(kernel, doc => doc.setIn(['api-keys'], doc.createNode(list)))
+  const save = (list: string[]) => updateConfig(kernel, doc => writeKeeping(doc, ['api-keys'], list, keysIn(doc)))
 
   addManagementRoute(kernel, guard, 'GET', '/api-keys', () => ({ 'api-keys': keys() }))
   addManagementRoute(kernel, guard, 'PUT', '/api-keys', async (event) => {
@@ -32,7 +33,7 @@ export function addApiKeyRoutes(kernel: ProxyKernel, guard: Guard): void {
       const list = keysIn(doc)
       const at = byIndex ? indexIn(list, body.index) : list.indexOf(body.old as string)
       if (at < 0) throw notFound()
-      doc.setIn(['api-keys', at], byIndex ? body.value : body.new)
+      writeKeeping(doc, ['api-keys', at], byIndex ? body.value : body.new, list[at])
     })
     return { status: 'ok' }
   })

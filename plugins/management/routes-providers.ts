@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util'
 import { getQuery } from 'h3'
 import type { Document } from 'yaml'
 import type { z } from 'zod'
@@ -10,6 +9,7 @@ import { ManagementError } from './respond.ts'
 import { updateConfig } from './config-store.ts'
 import { addFamilyListRoute } from './routes-families.ts'
 import { indexIn, listIn } from './doc-list.ts'
+import { writeKeeping } from './write-keeping.ts'
 
 type Entry = Record<string, unknown>
 
@@ -25,7 +25,6 @@ function validEntry(schema: z.ZodType, value: unknown, where: string): Entry {
  */
 function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z.ZodType, identity: string): void {
   const raw = () => [...((kernel.config as Record<string, unknown>)[key] as Entry[] | undefined ?? [])]
-  const save = (list: Entry[]) => updateConfig(kernel, doc => doc.setIn([key], doc.createNode(list)))
   const find = (list: Entry[], value: unknown) => list.findIndex(entry => entry[identity] === value)
   // What GET shows of an entry (references resolved, defaults filled), from the file's text.
   const entriesIn = (doc: Document) => listIn(doc, key, (entry) => {
@@ -38,7 +37,9 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
     const body = await readBody(event) as unknown
     const list = Array.isArray(body) ? body : (body as { items?: unknown } | null)?.items
     if (!Array.isArray(list)) throw new ManagementError(400, 'invalid body')
-    await save(list.map((entry, i) => validEntry(schema, entry, `${key}[${i}]`)))
+    const entries = list.map((entry, i) => validEntry(schema, entry, `${key}[${i}]`))
+    // Entries sent back as GET gave them keep their lines, comments and `${env:…}` references (write-keeping.ts).
+    await updateConfig(kernel, doc => writeKeeping(doc, [key], entries, entriesIn(doc)))
     return { status: 'ok' }
   })
   addManagementRoute(kernel, guard, 'PATCH', `/${key}`, async (event) => {
@@ -58,11 +59,8 @@ function addListRoutes(kernel: ProxyKernel, guard: Guard, key: string, schema: z
       // and the entry's comments stay.
       validEntry(schema, { ...list[at], ...value }, `${key}[${at}]`)
       // A field sent with the value it has (a client sending back what GET gave, defaults included) is not
-      // written: the file changes only where the entry does.
-      const current = list[at]!
-      for (const [field, next] of Object.entries(value)) {
-        if (!isDeepStrictEqual(next, current[field])) doc.setIn([key, at, field], doc.createNode(next))
-      }
+      // written, nor the parts of a field that did not change: the file changes only where the entry does.
+      for (const [field, next] of Object.entries(value)) writeKeeping(doc, [key, at, field], next, list[at]![field])
     })
     return { status: 'ok' }
   })
