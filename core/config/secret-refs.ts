@@ -3,6 +3,9 @@ import { formatPath } from './key-path.ts'
 /** `${env:NAME}` or `${file:/path}`, anywhere in a string value. */
 const reference = /\$\{(env|file):([^}]+)\}/g
 
+/** Whether a value holds a `${env:…}` or `${file:…}` reference (the file names the secret; it does not hold it). */
+export const holdsSecretRef = (value: unknown): boolean => typeof value === 'string' && /\$\{(env|file):[^}]+\}/.test(value)
+
 export interface SecretSources {
   /** Undefined in a browser (the control panel): references are then left as they are. */
   env: NodeJS.ProcessEnv | undefined

@@ -9,7 +9,7 @@ export { ConfigFile, type ConfigChange } from '../config/config-file.ts'
 /** Validate a config object; its errors, and the keys no plugin declared. */
 export { ConfigError, formatIssues, unknownTopLevelKeys, validateConfig } from '../config/validate.ts'
 /** `${env:NAME}` and `${file:/path}` references in config data replaced by what they name (as the proxy reads the file). */
-export { resolveSecretRefs } from '../config/secret-refs.ts'
+export { holdsSecretRef, resolveSecretRefs } from '../config/secret-refs.ts'
 /** The SHA-256 of a text in hex (to tell whether a file changed). */
 export { hashText } from '../config/config-text.ts'
 /** Merge JSON into a document, and how many changes turn one text into another. */

@@ -12,6 +12,7 @@ import { addManagementFallback } from './route.ts'
 import { z } from 'zod'
 import { hashSecret, isBcryptHash } from './secret.ts'
 import { changeOrigin, updateConfig } from './config-store.ts'
+import { hashPlainSecretIn } from './secret-doc.ts'
 
 declare module 'model-proxy' {
   interface ProxyServices {
@@ -32,12 +33,11 @@ export default defineProxyPlugin({
     'release-url': z.string().default(''),
   }),
   async setup(kernel) {
-    // A plain secret-key is hashed at start-up and the hash written back to the YAML.
+    // A plain secret-key is hashed at start-up and the hash written back to the YAML (a reference stays one: secret-doc.ts).
     const secret = kernel.config['remote-management']['secret-key']
     if (secret && !isBcryptHash(secret)) {
-      const hash = await hashSecret(secret)
-      if (kernel.configFile) await changeOrigin.run('start-up (the plain secret-key is replaced by its hash)', () => updateConfig(kernel, doc => doc.setIn(['remote-management', 'secret-key'], hash)))
-      else await kernel.applyConfig({ ...kernel.config, 'remote-management': { ...kernel.config['remote-management'], 'secret-key': hash } })
+      if (kernel.configFile) await changeOrigin.run('start-up (the plain secret-key is replaced by its hash)', () => updateConfig(kernel, doc => hashPlainSecretIn(doc)))
+      else await kernel.applyConfig({ ...kernel.config, 'remote-management': { ...kernel.config['remote-management'], 'secret-key': await hashSecret(secret) } })
     }
     const guard = createAccessGuard(kernel)
     kernel.services.managementGuard = guard

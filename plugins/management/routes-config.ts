@@ -6,11 +6,11 @@ import { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from 'model-proxy/kit/g
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError, reply } from './respond.ts'
 import { replaceConfig } from './config-store.ts'
-import { hashPlainSecretIn } from './secret-doc.ts'
+import { hashPlainSecretIn, withSecretHidden } from './secret-doc.ts'
 import { buildHeaders } from './build-info.ts'
 
 export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
-  addManagementRoute(kernel, guard, 'GET', '/config', () => kernel.config)
+  addManagementRoute(kernel, guard, 'GET', '/config', () => withSecretHidden(kernel.config))
 
   addManagementRoute(kernel, guard, 'GET', '/config.yaml', async () => {
     if (!kernel.configPath) throw new ManagementError(404, 'no config file')
