@@ -26,7 +26,13 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
     // The whole file is replaced: an empty document, a list or a scalar would leave every setting at
     // its default (the management secret among them, locking the operator out). Refused, nothing written.
     if (!isMap(doc.contents)) throw new ManagementError(400, 'invalid_yaml', { message: 'the config must be a YAML mapping of settings (key: value)' })
-    const data = doc.toJS()
+    let data: unknown
+    try {
+      data = doc.toJS()
+    } catch (error) {
+      // Aliases that expand without bound (a billion laughs) are refused by the parser's alias count.
+      throw new ManagementError(400, 'invalid_yaml', { message: (error as Error).message })
+    }
     if (valueDeeperThan(data)) throw new ManagementError(400, 'invalid_yaml', { message: `nested more than ${maxJsonDepth} levels deep` })
     try {
       // The running proxy knows every plugin's keys: one none of them has is refused by name.

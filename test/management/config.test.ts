@@ -29,6 +29,14 @@ describe('configuration endpoints', () => {
     expect(managed.text()).toBe(before)
   })
 
+  it('PUT /config.yaml: aliases that expand without bound are invalid_yaml (not a 500), nothing written', async () => {
+    const before = managed.text()
+    const laughs = ['x-a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]', ...'bcd'.split('').map((name, i) => `x-${name}: &${name} [${Array(10).fill(`*${'abc'[i]}`).join(', ')}]`)].join('\n')
+    const result = await json(await call('PUT', '/config.yaml', `${before}\n${laughs}\n`, { 'content-type': 'application/yaml' }))
+    expect(result).toMatchObject({ status: 400, body: { error: 'invalid_yaml', message: expect.stringContaining('alias') } })
+    expect(managed.text()).toBe(before)
+  })
+
   it('PUT /config.yaml and single-field writes check plugin-owned keys before writing', async () => {
     const before = managed.text()
     const bad = `${before}\nmetrics:\n  path: no-leading-slash\n`
