@@ -13,7 +13,7 @@ export const folderRoles: Record<string, string> = {
   'core/canonical/': 'the canonical request and response every codec maps to, the codec contract, reasoning, token counting, `x-proxy-dropped`',
   'core/cli/': '`proxy start`, `dev`, `build` (citty), run through jiti with no build step',
   'core/config/': 'the zod schema, YAML loading and validation, `proxy.config.ts` (c12), the config file writer',
-  'core/data/': 'small data structures any part uses: a map for entries that churn, keys that would reach a prototype',
+  'core/data/': 'small data structures any part uses: a map for entries that churn, keys that would reach a prototype, what an HTTP header may be',
   'core/edge/': 'the client edge: client routes, access rules, client keys, forwarded headers, disconnects, responses',
   'core/errors/': 'the proxy\'s error type and the error bodies per path, also for bytes the HTTP parser refused',
   'core/fleet/': 'what instances on one Redis share: instance id, health, messages, leases',

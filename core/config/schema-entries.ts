@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { baseUrlSchema, requiredBaseUrlSchema } from './upstream-url.ts'
 import { unsafePathMessage, unsafePathSegment } from '../data/unsafe-keys.ts'
+import { headerNamePattern, headerValuePattern } from '../data/http-header.ts'
 
 /** `{name, alias}` of a provider entry's `models[]`: upstream name and the name clients use. */
 export const modelAliasSchema = z.strictObject({
@@ -14,7 +15,18 @@ export const proxyUrlSchema = z.string().refine(
   { error: 'must be socks5://, http:// or https:// [user:pass@]host:port' },
 )
 
-export const headersSchema = z.record(z.string(), z.string()).default({})
+/**
+ * Headers sent upstream with every request of an entry. One that no request may carry (a line break in
+ * a value, a space in a name) is refused here: accepted, it failed every request of the entry, as the
+ * proxy's own error.
+ */
+export const headersSchema = z.record(z.string(), z.string().regex(headerValuePattern, { error: 'must be one line of text (no line breaks or control characters)' }))
+  .superRefine((headers, ctx) => {
+    for (const name of Object.keys(headers)) {
+      if (!headerNamePattern.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'must be an HTTP header name (letters, digits and !#$%&\'*+-.^_`|~, no spaces)' })
+    }
+  })
+  .default({})
 /** Integer priority; higher is picked first (routing rule 2). Accepts "5" as CLIProxyAPI's attributes do. */
 export const prioritySchema = z.coerce.number().int({ error: 'must be an integer' }).default(0)
 

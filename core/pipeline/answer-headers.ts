@@ -1,3 +1,5 @@
+import { validHeader } from '../data/http-header.ts'
+
 /** Framing and connection headers are the server's: a listener's `content-length` cut answers short. */
 const serverOwned = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer'])
 
@@ -28,8 +30,3 @@ export function answerHeaders(fromHooks: unknown, own: Record<string, string>, r
   }
   return Object.assign(out, own)
 }
-
-/** Node's rules for a header (an RFC 9110 token for the name; no control character but tab in the value), as patterns: a call to its validators with a try costs more per answer. */
-const tokenName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/
-export const validHeader = (name: string, value: string): boolean => tokenName.test(name) && headerValue.test(value)

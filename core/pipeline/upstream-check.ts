@@ -1,4 +1,4 @@
-import { validHeader } from './answer-headers.ts'
+import { validHeader } from '../data/http-header.ts'
 import type { UpstreamHttpRequest } from '../upstream/send.ts'
 
 /**
