@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProxyKernel } from 'model-proxy'
@@ -26,7 +25,7 @@ export function syncCredentialFiles(kernel: ProxyKernel, store: CredentialFileSt
   const { fleet, logger } = kernel
   if (!fleet.shared) return undefined
   const docs = new SharedDocs(fleet, 'fleet:auth')
-  mkdirSync(store.dir, { recursive: true })
+  store.ensureDir()
   const bases = new FileBaseStore(join(store.dir, '.fleet-synced.json'))
   const copy = (name: string): LocalCopy => {
     const path = join(store.dir, name)

@@ -65,7 +65,7 @@ export default defineProxyPlugin({
         syncStates()
         void sync?.localChanged()
       })
-      if (!watching) kernel.logger.info(`auth-dir ${store.dir} does not exist: no credential files (create it and restart to add some)`)
+      if (!watching) kernel.logger.info(`auth-dir ${store.dir} does not exist: no credential files (an upload or a sign-in creates it)`)
     } catch (error) {
       kernel.logger.warn(`cannot watch auth-dir ${store.dir}: ${(error as Error).message}`)
     }

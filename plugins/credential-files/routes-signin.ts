@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { mkdirSync } from 'node:fs'
 import { getQuery, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { writeFileAtomic } from 'model-proxy/kit/config'
@@ -36,7 +35,7 @@ export function addSignInRoutes(kernel: ProxyKernel, guard: Guard | undefined, s
       const client = oauthClientFor(kernel.config, signIn.provider, channels())
       if (!client) throw new Error(`sign-in is not configured for ${signIn.provider}`)
       const file = await completeSignIn(client, signIn, code, state)
-      mkdirSync(store.dir, { recursive: true })
+      store.ensureDir()
       const name = fileNameFor(file)
       await writeFileAtomic(join(store.dir, name), `${JSON.stringify(file, null, 2)}\n`)
       store.load()

@@ -37,6 +37,7 @@ export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: Cred
     const body = await readBody(event)
     const parsed = credentialFileSchema([...channels().keys()]).safeParse(body)
     if (!parsed.success) throw new ManagementError(400, 'invalid credential file', { message: formatIssues(parsed.error).join('; ') })
+    store.ensureDir()
     await writeFileAtomic(join(store.dir, name), `${JSON.stringify(body, null, 2)}\n`)
     store.load()
     changed()

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import { credentialFileSchema, type CredentialFile } from './file-schema.ts'
 import { formatIssues } from 'model-proxy/kit/config'
@@ -30,6 +30,7 @@ export const isCredentialFileName = (name: string) => /^[\w.@+-]+\.json$/.test(n
 export class CredentialFileStore {
   readonly entries = new Map<string, FileEntry>()
   private watcher?: FSWatcher
+  private onChange?: () => void
   private timer?: NodeJS.Timeout
 
   /** `types`: the file types the registered families take, and the one that takes service-account keys. */
@@ -64,9 +65,25 @@ export class CredentialFileStore {
     return parsed.success ? { ...base, file: parsed.data } : { ...base, error: formatIssues(parsed.error).join('; ') }
   }
 
-  /** Watch the folder; `onChange` runs (debounced) after the entries were re-read. */
+  /** Watch the folder; `onChange` runs (debounced) after the entries were re-read. False while the folder does not exist. */
   watch(onChange: () => void): boolean {
-    if (!existsSync(this.dir)) return false
+    this.onChange = onChange
+    return this.arm()
+  }
+
+  /**
+   * The folder for a file the proxy writes (an upload, a sign-in), created when missing (owner only: it
+   * holds tokens) and watched from then on, as a folder present at start is.
+   */
+  ensureDir(): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 })
+    this.arm()
+  }
+
+  private arm(): boolean {
+    if (this.watcher) return true
+    if (!this.onChange || !existsSync(this.dir)) return false
+    const onChange = this.onChange
     this.watcher = watch(this.dir, () => {
       clearTimeout(this.timer)
       this.timer = setTimeout(() => {

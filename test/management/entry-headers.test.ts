@@ -11,7 +11,7 @@ import { startManagedProxy, managementSecret, type ManagedProxy } from './helper
 let managed: ManagedProxy
 beforeAll(async () => {
   managed = await startManagedProxy(`host: 127.0.0.1
-auth-dir: ./auths
+auth-dir: /nonexistent-auth-dir
 remote-management: { secret-key: '${bcrypt.hashSync(managementSecret, 4)}' }
 compat-provider:
   - { name: up, base-url: "http://127.0.0.1:9/v1", api-key-entries: [{ api-key: u1 }], models: [{ name: m1 }] }

@@ -10,7 +10,7 @@ import { startManagedProxy, managementSecret, type ManagedProxy } from './helper
  * second key, meant to be revoked, kept working. So did a DELETE right after a hand edit of the list.
  */
 const yaml = `host: 127.0.0.1
-auth-dir: ./auths
+auth-dir: /nonexistent-auth-dir
 remote-management: { secret-key: '${bcrypt.hashSync(managementSecret, 4)}' }
 api-keys:
   - k-a

@@ -11,7 +11,7 @@ import { startManagedProxy, type ManagedProxy } from './helpers.ts'
 const realKey = 'the-real-management-key-from-env'
 const reference = `\${env:SR_MANAGEMENT_KEY}`
 const yaml = `host: 127.0.0.1
-auth-dir: ./auths
+auth-dir: /nonexistent-auth-dir
 remote-management:
   secret-key: '${reference}' # from the vault
 request-retry: 3

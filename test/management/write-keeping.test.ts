@@ -12,7 +12,7 @@ import { startManagedProxy, managementSecret, type ManagedProxy } from './helper
  */
 const env = { WK_UPSTREAM: 'sk-upstream-from-the-vault-1234', WK_CLIENT: 'client-key-from-the-vault-5678', WK_PROXY: 'http://127.0.0.1:3128' }
 const yaml = `host: 127.0.0.1
-auth-dir: ./auths
+auth-dir: /nonexistent-auth-dir
 remote-management: { secret-key: '${bcrypt.hashSync(managementSecret, 4)}' }
 proxy-url: \${env:WK_PROXY}
 api-keys:
