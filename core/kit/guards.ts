@@ -10,5 +10,7 @@ export { isUnsafeKey, ownValue, unsafePathMessage, unsafePathSegment, unsafeSegm
 export { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from '../json/index.ts'
 /** A map for entries that come and go with requests in a long-lived map (no young-GC promotion chain). */
 export { ChurnMap } from '../data/churn-map.ts'
+/** Tasks one at a time per key (an address's login checks), other keys alongside. */
+export { createKeyedQueue } from '../data/keyed-queue.ts'
 /** Rate-limited log lines: a flood is cut, with a count of what was left out. */
 export { createLogLimiter } from '../kernel/log-limit.ts'

@@ -1,6 +1,7 @@
 import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { isLoopback } from 'model-proxy/kit/access'
+import { createKeyedQueue } from 'model-proxy/kit/guards'
 import { banMs, formatWait, maxFailures } from './ban-list.ts'
 import { SharedBans } from './shared-bans.ts'
 import { createSecretVerifier } from './secret.ts'
@@ -31,6 +32,27 @@ export function createAccessGuard(kernel: ProxyKernel, options: AccessOptions = 
     kernel.warnLimited('management-login', `management login failed from ${ip}: ${why}`)
     if (remote && await bans.fail(ip)) kernel.warnLimited('management-ban', `management: ${ip} banned for ${banMs / 60_000} minutes after ${maxFailures} failed logins`)
   }
+  const oneAtATime = createKeyedQueue()
+  const checkKey = async (event: H3Event, ip: string, remote: boolean, password: string | undefined, hash: string): Promise<Response | undefined> => {
+    if (remote) {
+      const left = await bans.bannedFor(ip)
+      if (left > 0) {
+        kernel.warnLimited('management-banned', `management: refused ${ip} (banned for ${formatWait(left)} more)`)
+        return fail(403, `IP banned due to too many failed attempts. Try again in ${formatWait(left)}`)
+      }
+    }
+    const key = presentedKey(event)
+    if (!key) {
+      await failed(ip, remote, 'no key')
+      return fail(401, 'missing management key')
+    }
+    if (!await verify(key, password, hash)) {
+      await failed(ip, remote, 'wrong key')
+      return fail(401, 'invalid management key')
+    }
+    if (remote) await bans.succeed(ip)
+    return undefined
+  }
   return {
     bans,
     async check(event: H3Event): Promise<Response | undefined> {
@@ -40,24 +62,9 @@ export function createAccessGuard(kernel: ProxyKernel, options: AccessOptions = 
       const ip = kernel.services.clientAddress?.(event) ?? getRequestIP(event) ?? ''
       const remote = !isLoopback(ip)
       if (remote && !password && !kernel.config['remote-management']['allow-remote']) return fail(403, 'remote management disabled')
-      if (remote) {
-        const left = await bans.bannedFor(ip)
-        if (left > 0) {
-          kernel.warnLimited('management-banned', `management: refused ${ip} (banned for ${formatWait(left)} more)`)
-          return fail(403, `IP banned due to too many failed attempts. Try again in ${formatWait(left)}`)
-        }
-      }
-      const key = presentedKey(event)
-      if (!key) {
-        await failed(ip, remote, 'no key')
-        return fail(401, 'missing management key')
-      }
-      if (!await verify(key, password, hash)) {
-        await failed(ip, remote, 'wrong key')
-        return fail(401, 'invalid management key')
-      }
-      if (remote) await bans.succeed(ip)
-      return undefined
+      // A remote address's checks run one at a time: a burst of guesses sent at once would all pass the
+      // ban check before the first failure was counted, and be tried beyond the 5 a ban allows.
+      return remote ? oneAtATime(ip, () => checkKey(event, ip, true, password, hash)) : checkKey(event, ip, false, password, hash)
     },
   }
 }

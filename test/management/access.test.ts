@@ -49,6 +49,23 @@ describe('management access (spec Authentication 3)', () => {
   })
 })
 
+describe('guesses sent at once', () => {
+  // They all passed the ban check before the first failure was counted: a burst got every guess tried.
+  it('a burst of wrong keys from one remote address: 5 are tried, the rest refused as banned', async () => {
+    const remote = { 'x-test-client-ip': '203.0.113.40' }
+    const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => get('/debug', { ...remote, authorization: `Bearer guess-${i}` }).then(response => response.status)))
+    expect(statuses.filter(status => status === 401)).toHaveLength(5)
+    expect(statuses.filter(status => status === 403)).toHaveLength(35)
+    expect((await get('/debug', { ...remote, authorization: `Bearer ${managementSecret}` })).status).toBe(403)
+  })
+
+  it('the right key sent at once many times from one remote address is never banned', async () => {
+    const remote = { 'x-test-client-ip': '203.0.113.41' }
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => get('/debug', { ...remote, authorization: `Bearer ${managementSecret}` }).then(response => response.status)))
+    expect(new Set(statuses)).toEqual(new Set([200]))
+  })
+})
+
 describe('ban list (fake clock)', () => {
   it('bans at 5 failures for 30 minutes, then lets the address try again; idle entries are purged after 2 hours', () => {
     let now = 0
