@@ -6,6 +6,7 @@ import { windowsFromHeaders } from './rate-limits.ts'
 import { existingRouteState } from './route-state.ts'
 import { fallbackWorthy } from './fallback.ts'
 import type { Chooser } from './choose.ts'
+import { ownerOf } from './credential-owner.ts'
 
 /**
  * `attempt-result`: quota windows into credential state; success binds the session (a move is logged);
@@ -14,13 +15,16 @@ import type { Chooser } from './choose.ts'
  */
 export function afterAttempt({ kernel, state, affinity }: Chooser, ctx: AttemptResult): void {
   const { credential } = ctx.candidate
-  if (ctx.headers) {
+  // A request that ran while its credential was removed or moved in the config: what its answer says is
+  // not written into the state of the credential at that id now.
+  const tracked = state.current(credential.id, ownerOf(credential))
+  if (ctx.headers && tracked) {
     const windows = windowsFromHeaders(ctx.headers)
     if (windows) state.setWindows(credential.id, windows)
   }
   const rs = existingRouteState(ctx.request)
   if (ctx.action === 'done') {
-    state.markSuccess(credential.id, ctx.candidate.upstreamModel)
+    if (tracked) state.markSuccess(credential.id, ctx.candidate.upstreamModel)
     const session = rs?.session
     if (session) {
       const previous = rs.binding ?? undefined
@@ -34,8 +38,10 @@ export function afterAttempt({ kernel, state, affinity }: Chooser, ctx: AttemptR
   // A stream broken before its first event: the executor already decided (request-retry + bootstrap-retries).
   const quota = !ctx.bootstrap && isQuotaError(ctx.status, ctx.message)
   if (quota) {
-    const cooldown = state.markQuota(credential.id, ctx.candidate.upstreamModel, ctx.retryAfter, ctx.message)
-    kernel.logger.info(`cooldown: ${credential.id} for ${ctx.candidate.upstreamModel} until ${new Date(cooldown.until).toISOString()} (quota error ${ctx.status}, failure ${cooldown.failures} in a row)`)
+    if (tracked) {
+      const cooldown = state.markQuota(credential.id, ctx.candidate.upstreamModel, ctx.retryAfter, ctx.message)
+      kernel.logger.info(`cooldown: ${credential.id} for ${ctx.candidate.upstreamModel} until ${new Date(cooldown.until).toISOString()} (quota error ${ctx.status}, failure ${cooldown.failures} in a row)`)
+    }
     const switches = kernel.config['quota-exceeded']
     const next = nextAfterQuota(ctx.candidate, { switchProject: switches['switch-project'], switchPreviewModel: switches['switch-preview-model'] }, ctx.request.model)
     if (next === 'stop') ctx.action = 'fail'

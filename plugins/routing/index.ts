@@ -1,5 +1,6 @@
 import { defineProxyPlugin } from 'model-proxy'
 import { RoutingState } from './state.ts'
+import { ownersById } from './credential-owner.ts'
 import { AffinityStore } from './affinity.ts'
 import { choose, type Chooser } from './choose.ts'
 import { resolveHook } from './resolve-hook.ts'
@@ -32,6 +33,8 @@ export default defineProxyPlugin({
       onError: error => kernel.warnLimited('routing-affinity', `session affinity not shared: ${(error as Error).message}`),
       reachable: () => kernel.fleet.health().up,
     })
+    // States belong to the credential, not its place in a list (credential-owner.ts).
+    state.owners = () => ownersById(kernel.credentials)
     const chooser: Chooser = { kernel, state, affinity, cursors: new Map() }
     kernel.services.availability = candidate => state.availability(candidate)
     kernel.services.routingState = state
@@ -45,6 +48,7 @@ export default defineProxyPlugin({
         if (written) kernel.logger.info(`shared store back: ${written} credential state(s) written back`)
       }, () => {})
     })
+    kernel.hooks.hook('config-reload', () => state.follow())
     kernel.hooks.hook('close', () => {
       clearInterval(poll)
       offUp()

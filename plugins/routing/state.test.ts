@@ -71,5 +71,30 @@ describe('credential states with a fake clock', () => {
     expect(two.record('a')?.windows).toEqual({ requests: { used: 0.5 } })
     expect(await one.sync()).toBe(0)
   })
+
+  it('a record belongs to its owner: it follows it to another id, and is no other credential\'s', async () => {
+    const storage = createStorage()
+    const now = 20_000
+    const one = new RoutingState(storage, () => {}, () => now)
+    const two = new RoutingState(storage, () => {}, () => now)
+    let owners = new Map([['x:0', 'key-a'], ['x:1', 'key-b']])
+    one.owners = () => owners
+    two.owners = () => owners
+    one.block('x:1', 'leaked')
+    await new Promise(resolve => setTimeout(resolve, 10))
+    await two.sync()
+    // key-a removed: key-b is x:0 now, whose block is still at x:1 until it is moved.
+    owners = new Map([['x:0', 'key-b']])
+    expect(two.stateOf('x:0')).toBe('ready')
+    two.follow()
+    expect(two.stateOf('x:0')).toBe('blocked')
+    // A key added where the block was left is not blocked; the one that moved keeps it on every instance.
+    owners = new Map([['x:0', 'key-b'], ['x:1', 'key-c']])
+    expect(two.availability(candidate('x:1'), now)).toBe(true)
+    await new Promise(resolve => setTimeout(resolve, 10))
+    await one.sync()
+    expect(one.stateOf('x:0')).toBe('blocked')
+    expect(one.stateOf('x:1')).toBe('ready')
+  })
 })
 

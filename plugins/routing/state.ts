@@ -24,6 +24,8 @@ export interface CredentialRecord {
    * stamped here but absent was removed then. Two instances' copies merge part by part (record-merge.ts).
    */
   at?: Record<string, number>
+  /** The credential it belongs to (credential-owner.ts): a record under an id now held by another is not that one's. */
+  owner?: string
 }
 
 const prefix = 'routing:cred:'
@@ -37,16 +39,50 @@ const windowWriteMs = 2000
  */
 export class RoutingState {
   private records = new Map<string, CredentialRecord>()
+  /** Id -> owner of the credentials configured now; empty: every record is taken as its id's. */
+  owners: () => ReadonlyMap<string, string> = () => new Map()
 
   constructor(private storage: Storage, private onError: (error: unknown) => void = () => {}, private clock: () => number = Date.now) {}
 
   record(id: string): CredentialRecord | undefined {
-    return this.records.get(id)
+    return this.own(id)
+  }
+
+  /** The record of the credential now at `id`: one another credential left there (the list moved) is none. */
+  private own(id: string): CredentialRecord | undefined {
+    const record = this.records.get(id)
+    if (!record?.owner) return record
+    const owner = this.owners().get(id)
+    return owner === undefined || owner === record.owner ? record : undefined
+  }
+
+  /** Whether `owner` is the credential configured at `id` now (always, when no owners are tracked). */
+  current(id: string, owner: string): boolean {
+    const owners = this.owners()
+    return owners.size === 0 || owners.get(id) === owner
+  }
+
+  /**
+   * After the credentials changed (a config reload): each record goes to the id its credential has now
+   * (an entry removed above it moved it), unless that id holds a record of its own already.
+   */
+  follow(): void {
+    const owners = this.owners()
+    const idOf = new Map<string, string>()
+    for (const [id, owner] of owners) if (!idOf.has(owner)) idOf.set(owner, id)
+    for (const [id, record] of [...this.records]) {
+      if (!record.owner || owners.get(id) === record.owner) continue
+      const target = idOf.get(record.owner)
+      if (target === undefined || this.own(target)) continue
+      const moved = { ...record, cooldowns: { ...record.cooldowns }, rev: Math.max(record.rev, this.records.get(target)?.rev ?? 0) }
+      this.records.set(target, moved)
+      this.persist(target, moved)
+    }
   }
 
   /** `true` ready, a number = cooling down until then, `false` = blocked or disabled. */
   availability(candidate: Candidate, now = this.clock()): true | number | false {
-    const record = this.records.get(candidate.credential.id)
+    const record = this.own(candidate.credential.id)
     if (!record) return true
     if (record.blocked || record.disabled) return false
     const cooldown = ownValue(record.cooldowns, candidate.upstreamModel)
@@ -55,7 +91,7 @@ export class RoutingState {
 
   /** The spec's credential state, for listings (cooldown when any of its models cools down). */
   stateOf(id: string, now = this.clock()): CredentialState {
-    const record = this.records.get(id)
+    const record = this.own(id)
     if (!record) return 'ready'
     if (record.disabled) return 'disabled'
     if (record.blocked) return 'blocked'
@@ -74,7 +110,7 @@ export class RoutingState {
 
   /** Success resets the failure count; writes only when there was something to reset. */
   markSuccess(id: string, model: string): void {
-    const record = this.records.get(id)
+    const record = this.own(id)
     if (!record || !ownValue(record.cooldowns, model)) return
     delete record.cooldowns[model]
     this.persist(id, record, `cooldown:${model}`)
@@ -98,7 +134,7 @@ export class RoutingState {
   }
 
   unblock(id: string): void {
-    const record = this.records.get(id)
+    const record = this.own(id)
     if (!record?.blocked) return
     delete record.blocked
     this.persist(id, record, 'blocked')
@@ -112,7 +148,7 @@ export class RoutingState {
   }
 
   resetCooldown(id: string): void {
-    const record = this.records.get(id)
+    const record = this.own(id)
     if (!record) return
     const models = Object.keys(record.cooldowns)
     record.cooldowns = {}
@@ -136,8 +172,10 @@ export class RoutingState {
       const id = fromStorageKeyPart(key.slice(prefix.length))
       stored.add(id)
       const local = this.records.get(id)
-      if (!local) {
-        this.records.set(id, remote)
+      // Another credential's record under this id (a list changed): the newer one is the id's, whole.
+      if (!local || (local.owner !== undefined && remote.owner !== undefined && local.owner !== remote.owner)) {
+        if (!local || remote.rev > local.rev) this.records.set(id, remote)
+        else behind.push(id)
         continue
       }
       const { merged, ahead } = mergeRecords(local, remote)
@@ -159,15 +197,18 @@ export class RoutingState {
   }
 
   private ensure(id: string): CredentialRecord {
-    let record = this.records.get(id)
+    let record = this.own(id)
     if (!record) {
-      record = { cooldowns: {}, rev: 0 }
+      // A record another credential left here is replaced; its rev carried, so the new one is the newer copy.
+      record = { cooldowns: {}, rev: this.records.get(id)?.rev ?? 0 }
       this.records.set(id, record)
     }
     return record
   }
 
   private persist(id: string, record: CredentialRecord, ...parts: string[]): void {
+    const owner = this.owners().get(id)
+    if (owner !== undefined) record.owner = owner
     const now = this.clock()
     for (const part of parts) stampPart(record, part, now)
     record.rev = Math.max(record.rev + 1, now)
