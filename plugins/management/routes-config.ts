@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises'
+import { getRequestIP } from 'h3'
 import { isMap, parseDocument } from 'yaml'
 import type { ProxyKernel } from 'model-proxy'
+import { isLoopback } from 'model-proxy/kit/access'
 import { validateConfig, unknownTopLevelKeys, ConfigError } from 'model-proxy/kit/config'
 import { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from 'model-proxy/kit/guards'
 import { addManagementRoute, type Guard } from './route.ts'
@@ -8,6 +10,7 @@ import { ManagementError, reply } from './respond.ts'
 import { replaceConfig } from './config-store.ts'
 import { hashPlainSecretIn, withSecretHidden } from './secret-doc.ts'
 import { buildHeaders } from './build-info.ts'
+import { lockoutProblem } from './lockout.ts'
 
 export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
   addManagementRoute(kernel, guard, 'GET', '/config', () => withSecretHidden(kernel.config))
@@ -38,7 +41,8 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
       // The running proxy knows every plugin's keys: one none of them has is refused by name.
       const unknown = unknownTopLevelKeys(data, kernel.configSchemas)
       if (unknown.length) throw new ConfigError(unknown)
-      validateConfig(data)
+      const lockout = lockoutProblem(validateConfig(data), { remote: !isLoopback(kernel.services.clientAddress?.(event) ?? getRequestIP(event) ?? ''), envPassword: !!process.env.MANAGEMENT_PASSWORD })
+      if (lockout) throw new ConfigError([lockout])
     } catch (error) {
       if (error instanceof ConfigError) throw new ManagementError(400, 'invalid_config', { message: error.issues.join('; ') })
       throw error

@@ -37,6 +37,23 @@ describe('configuration endpoints', () => {
     expect(managed.text()).toBe(before)
   })
 
+  it('PUT /config.yaml that would shut out the operator writing it is refused, nothing written', async () => {
+    // It was answered 200, then every call was a 404 (or, for a remote operator, a 403) until the file was edited by hand.
+    const yaml = { 'content-type': 'application/yaml' }
+    const before = managed.text()
+    const noSecret = before.replace(/remote-management:\n(  .*\n)+/, '')
+    expect(await json(await call('PUT', '/config.yaml', noSecret, yaml))).toMatchObject({ status: 400, body: { error: 'invalid_config', message: expect.stringContaining('remote-management.secret-key') } })
+    expect(managed.text()).toBe(before)
+    const open = before.replace('allow-remote: false', 'allow-remote: true')
+    expect((await call('PUT', '/config.yaml', open, yaml)).status).toBe(200)
+    const remote = { ...yaml, 'x-test-client-ip': '203.0.113.60' }
+    const closing = managed.text().replace('allow-remote: true', 'allow-remote: false')
+    expect(await json(await call('PUT', '/config.yaml', closing, remote))).toMatchObject({ status: 400, body: { error: 'invalid_config', message: expect.stringContaining('remote-management.allow-remote') } })
+    expect((await call('GET', '/debug', undefined, remote)).status).toBe(200)
+    // From the machine itself, closing remote access is an ordinary write.
+    expect((await call('PUT', '/config.yaml', closing, yaml)).status).toBe(200)
+  })
+
   it('PUT /config.yaml and single-field writes check plugin-owned keys before writing', async () => {
     const before = managed.text()
     const bad = `${before}\nmetrics:\n  path: no-leading-slash\n`
