@@ -17,6 +17,14 @@ export class ConfigWriteError extends Error {
   }
 }
 
+/** A write made on a version of the file that is not the one on disk any more (`ifMatch`, the hash of the text the writer read). */
+export class ConfigConflictError extends Error {
+  constructor(message = 'the config file changed since it was read: read it again and redo the change') {
+    super(message)
+    this.name = 'ConfigConflictError'
+  }
+}
+
 /** Keeps the file in step with other instances (core/fleet/config-sync.ts). */
 export interface ConfigFileSync {
   /** Pull, push or merge; resolves to a description of a change it brought in (for the log), if any. */
@@ -91,9 +99,17 @@ export class ConfigFile {
     }, origin)
   }
 
-  /** Replace the whole document (PUT /config.yaml); `source`: the text it was parsed from, whose lines are kept where the document did not change them. */
-  replace(doc: Document, origin: string, source?: string): Promise<ConfigChange> {
-    return this.write(() => source === undefined ? doc.toString() : keepUntouchedLines(source, doc.toString()), origin)
+  /**
+   * Replace the whole document (PUT /config.yaml); `source`: the text it was parsed from, whose lines are
+   * kept where the document did not change them. `ifMatch`: the hash (`hashText`) of the text the writer
+   * based it on; when the file holds another text at this write's turn, nothing is written
+   * (ConfigConflictError): a whole file written from a stale read would undo every change made since.
+   */
+  replace(doc: Document, origin: string, source?: string, ifMatch?: string): Promise<ConfigChange> {
+    return this.write((text) => {
+      if (ifMatch !== undefined && hashText(text) !== ifMatch) throw new ConfigConflictError()
+      return source === undefined ? doc.toString() : keepUntouchedLines(source, doc.toString())
+    }, origin)
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 
 /** The YAML config file on disk: read, edit and write it back, with the changes it saw. */
-export { ConfigFile, type ConfigChange } from '../config/config-file.ts'
+export { ConfigConflictError, ConfigFile, type ConfigChange } from '../config/config-file.ts'
 /** Validate a config object; its errors, and the keys no plugin declared. */
 export { ConfigError, formatIssues, unknownTopLevelKeys, validateConfig } from '../config/validate.ts'
 /** `${env:NAME}` and `${file:/path}` references in config data replaced by what they name (as the proxy reads the file). */

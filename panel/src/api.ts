@@ -36,6 +36,8 @@ export interface CallOptions {
   key?: string
   /** Return the Response instead of parsed JSON (downloads). */
   raw?: boolean
+  /** More request headers (`If-Match`). */
+  headers?: Record<string, string>
 }
 
 /**
@@ -43,7 +45,7 @@ export interface CallOptions {
  * non-2xx) becomes an ApiError whose message says what was tried and why it failed.
  */
 export async function call<T = any>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { 'x-management-key': options.key ?? readKey(), accept: 'application/json' }
+  const headers: Record<string, string> = { ...options.headers, 'x-management-key': options.key ?? readKey(), accept: 'application/json' }
   let payload: string | undefined
   if (options.text !== undefined) {
     payload = options.text

@@ -22,7 +22,7 @@ export async function updateConfig(kernel: ProxyKernel, edit: (doc: Document) =>
   return fileOf(kernel).edit(edit, origin())
 }
 
-/** `source`: the text the document was parsed from (written as it came but where the document was changed). */
-export async function replaceConfig(kernel: ProxyKernel, doc: Document, source?: string): Promise<ConfigChange> {
-  return fileOf(kernel).replace(doc, origin(), source)
+/** `source`: the text the document was parsed from (written as it came but where the document was changed); `ifMatch`: see ConfigFile.replace. */
+export async function replaceConfig(kernel: ProxyKernel, doc: Document, source?: string, ifMatch?: string): Promise<ConfigChange> {
+  return fileOf(kernel).replace(doc, origin(), source, ifMatch)
 }

@@ -25,6 +25,7 @@ export function addManagementRoute(kernel: ProxyKernel, guard: Guard, methods: M
         if (name === 'ManagementError') return fail((error as ManagementError).status, (error as ManagementError).error, (error as ManagementError).extra)
         if (name === 'ConfigError') return fail(400, 'invalid_config', { message: (error as ConfigError).issues.join('; ') })
         if (name === 'ConfigWriteError') return fail(500, `failed to save config: ${(error as Error).message}`)
+        if (name === 'ConfigConflictError') return fail(412, 'config_changed', { message: (error as Error).message })
         kernel.logger.error(`${method} ${base}${path}:`, error)
         return fail(500, 'internal error')
       }

@@ -3,7 +3,7 @@ import { getRequestIP } from 'h3'
 import { isMap, parseDocument } from 'yaml'
 import type { ProxyKernel } from 'model-proxy'
 import { isLoopback } from 'model-proxy/kit/access'
-import { validateConfig, unknownTopLevelKeys, ConfigError } from 'model-proxy/kit/config'
+import { validateConfig, unknownTopLevelKeys, ConfigError, hashText } from 'model-proxy/kit/config'
 import { jsonDeeperThan, maxJsonDepth, valueDeeperThan } from 'model-proxy/kit/guards'
 import { addManagementRoute, type Guard } from './route.ts'
 import { ManagementError, reply } from './respond.ts'
@@ -17,7 +17,9 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
 
   addManagementRoute(kernel, guard, 'GET', '/config.yaml', async () => {
     if (!kernel.configPath) throw new ManagementError(404, 'no config file')
-    return new Response(await readFile(kernel.configPath, 'utf8'), { headers: { 'content-type': 'application/yaml; charset=utf-8', ...buildHeaders } })
+    const text = await readFile(kernel.configPath, 'utf8')
+    // The version read: a PUT sent back with it in If-Match is refused if the file changed meanwhile.
+    return new Response(text, { headers: { 'content-type': 'application/yaml; charset=utf-8', etag: `"${hashText(text)}"`, ...buildHeaders } })
   })
 
   addManagementRoute(kernel, guard, 'PUT', '/config.yaml', async (event) => {
@@ -48,7 +50,8 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
       throw error
     }
     await hashPlainSecretIn(doc)
-    const { changed } = await replaceConfig(kernel, doc, text)
+    const ifMatch = event.req.headers.get('if-match')?.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1') || undefined
+    const { changed } = await replaceConfig(kernel, doc, text, ifMatch === '*' ? undefined : ifMatch)
     return reply({ ok: true, changed: [...new Set(changed.map(path => path.split('.')[0]!))] })
   })
 }

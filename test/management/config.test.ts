@@ -54,6 +54,26 @@ describe('configuration endpoints', () => {
     expect((await call('PUT', '/config.yaml', closing, yaml)).status).toBe(200)
   })
 
+  it('PUT /config.yaml with If-Match (GET\'s ETag) is refused when the file changed since, nothing written', async () => {
+    // An editor open for a while saved the whole file it had loaded: a key removed meanwhile came back.
+    const yaml = { 'content-type': 'application/yaml' }
+    const read = await call('GET', '/config.yaml')
+    const version = read.headers.get('etag')!
+    const loaded = await read.text()
+    expect(version).toMatch(/^"[0-9a-f]{64}"$/)
+    expect((await call('DELETE', '/api-keys?value=client-one')).status).toBe(200)
+    const after = managed.text()
+    const stale = loaded.replace('request-retry: 3', 'request-retry: 4')
+    expect(await json(await call('PUT', '/config.yaml', stale, { ...yaml, 'if-match': version }))).toEqual({ status: 412, body: { error: 'config_changed', message: expect.stringContaining('changed since it was read') } })
+    expect(managed.text()).toBe(after)
+    // Read again: the version matches, the write goes through.
+    const fresh = await call('GET', '/config.yaml')
+    const text = (await fresh.text()).replace('request-retry: 3', 'request-retry: 4')
+    expect((await call('PUT', '/config.yaml', text, { ...yaml, 'if-match': fresh.headers.get('etag')! })).status).toBe(200)
+    expect(managed.proxy.proxy.kernel.config['request-retry']).toBe(4)
+    expect(managed.proxy.proxy.kernel.config['api-keys']).toEqual([])
+  })
+
   it('PUT /config.yaml and single-field writes check plugin-owned keys before writing', async () => {
     const before = managed.text()
     const bad = `${before}\nmetrics:\n  path: no-leading-slash\n`

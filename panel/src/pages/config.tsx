@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { call } from '../api.ts'
+import { loadConfigText, saveConfigText } from '../config-file.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { checkYaml, type YamlProblem } from '../config-check.ts'
 import { loadFamilies } from '../families.ts'
@@ -11,19 +11,19 @@ import { NoticeLine } from '../components/notice.tsx'
  * writes nothing when it refuses: its reason shows here and the text stays.
  */
 export function ConfigEditor() {
-  const source = useLoad(() => call<string>('GET', '/config.yaml'))
+  const source = useLoad(loadConfigText)
   const [text, setText] = useState<string>()
   const [serverProblems, setServerProblems] = useState<string[]>([])
   const { notice, busy, act } = useAction()
-  useEffect(() => { if (source.data !== undefined && text === undefined) setText(source.data) }, [source.data])
+  useEffect(() => { if (source.data !== undefined && text === undefined) setText(source.data.text) }, [source.data])
   // The families' keys are checked too: which ones exist, the server says (GET /providers).
   const families = useLoad(loadFamilies)
   const problems: YamlProblem[] = useMemo(() => text === undefined ? [] : checkYaml(text, families.data), [text, families.data])
-  const dirty = text !== undefined && text !== source.data
+  const dirty = text !== undefined && text !== source.data?.text
   /** The file as saved (the server may have rewritten it, e.g. a plain secret hashed). */
   const reloadText = async () => {
     await source.reload()
-    setText(await call<string>('GET', '/config.yaml'))
+    setText((await loadConfigText()).text)
   }
 
   const save = (event: Event) => {
@@ -31,7 +31,8 @@ export function ConfigEditor() {
     setServerProblems([])
     void act(async () => {
       try {
-        const answer = await call<{ changed: string[] }>('PUT', '/config.yaml', undefined, { text: text ?? '', contentType: 'application/yaml' })
+        // Saved over the version loaded: a file changed since is refused (412), never silently undone.
+        const answer = await saveConfigText(text ?? '', source.data?.version)
         await reloadText()
         return answer
       } catch (error) {
@@ -61,7 +62,7 @@ export function ConfigEditor() {
         </aside>
         <div class="actions">
           <button type="submit" class="primary" disabled={busy || !dirty}>Save</button>
-          <button type="button" disabled={!dirty} onClick={() => { setText(source.data); setServerProblems([]) }}>Discard changes</button>
+          <button type="button" disabled={!dirty} onClick={() => { setText(source.data?.text); setServerProblems([]) }}>Discard changes</button>
           <button type="button" onClick={() => { setServerProblems([]); void act(reloadText, 'reloaded') }}>Reload from server</button>
         </div>
         <NoticeLine notice={notice} />

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { parseDocument } from 'yaml'
-import { call } from '../api.ts'
+import { loadConfigText, saveConfigText } from '../config-file.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { formsToRules, ruleWarnings, rulesToForms, sections, type RuleForm, type SectionName } from '../payload-rules.ts'
 import { loadFamilies, payloadProtocolsOf } from '../families.ts'
@@ -22,7 +22,7 @@ const help: Record<SectionName, string> = {
  * API, so the file's comments and other keys stay exactly as they were.
  */
 export function PayloadRules() {
-  const source = useLoad(() => call<string>('GET', '/config.yaml'))
+  const source = useLoad(loadConfigText)
   // Protocols a rule may name: the server's families' own (GET /providers), then `proto_exp`.
   const families = useLoad(loadFamilies)
   const protocols = families.data ? payloadProtocolsOf(families.data) : []
@@ -30,19 +30,20 @@ export function PayloadRules() {
   const { notice, busy, act } = useAction()
   useEffect(() => {
     if (source.data === undefined) return
-    const payload = (parseDocument(source.data).toJS() ?? {}).payload ?? {}
+    const payload = (parseDocument(source.data.text).toJS() ?? {}).payload ?? {}
     setForms(Object.fromEntries(sections.map(name => [name, rulesToForms(name, payload[name])])) as Forms)
   }, [source.data])
 
   const save = (event: Event) => {
     event.preventDefault()
     void act(async () => {
-      const doc = parseDocument(source.data ?? '')
+      const doc = parseDocument(source.data?.text ?? '')
       for (const name of sections) {
         const rules = formsToRules(name, forms![name])
         if (rules.length || doc.hasIn(['payload', name])) doc.setIn(['payload', name], doc.createNode(rules))
       }
-      await call('PUT', '/config.yaml', undefined, { text: doc.toString(), contentType: 'application/yaml' })
+      // Over the version loaded: a file changed since (412) is not overwritten with this page's old copy.
+      await saveConfigText(doc.toString(), source.data?.version)
       await source.reload()
     }, 'payload rules saved')
   }
