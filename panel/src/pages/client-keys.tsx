@@ -2,9 +2,16 @@ import { useState } from 'preact/hooks'
 import { del, get, patch, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { maskKey } from '../entries.ts'
+import { entryRef } from '../entry-ref.ts'
 import { Section, TextField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
+
+/** PATCH /api-keys naming the key by its value where it is unique (entry-ref.ts): `{old, new}`, else `{index, value}`. */
+function replaceBody(list: string[], index: number, value: string): Record<string, unknown> {
+  const { body } = entryRef(list, index)
+  return 'old' in body ? { ...body, new: value } : { ...body, value }
+}
 
 /** `sk-` and 32 random hex digits from the browser's CSPRNG. */
 const generateKey = () => `sk-${Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, '0')).join('')}`
@@ -43,7 +50,7 @@ export function ClientKeys() {
           {list.map((key, index) => (
             <li key={index} data-client-key={index}>
               {editing?.index === index ? (
-                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void act(async () => { await patch('/api-keys', { index, value: editing.value.trim() }); setEditing(undefined); await keys.reload() }, 'key replaced') }}>
+                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void act(async () => { await patch('/api-keys', replaceBody(list, index, editing.value.trim())); setEditing(undefined); await keys.reload() }, 'key replaced') }}>
                   <TextField label={`Key ${index + 1}`} name={`client-key-${index}`} value={editing.value} onInput={value => setEditing({ index, value })} />
                   <button type="submit" class="primary" disabled={busy || !editing.value.trim()}>Save</button>
                   <button type="button" onClick={() => setEditing(undefined)}>Cancel</button>
@@ -54,7 +61,7 @@ export function ClientKeys() {
                   <div class="actions">
                     <button type="button" class="small" aria-pressed={shown.has(index)} onClick={() => setShown(new Set(shown.has(index) ? [...shown].filter(i => i !== index) : [...shown, index]))}>{shown.has(index) ? 'Hide' : 'Show'}</button>
                     <button type="button" class="small" onClick={() => setEditing({ index, value: key })}>Edit</button>
-                    <ConfirmButton label="Remove" onConfirm={() => act(async () => { await del(`/api-keys?index=${index}`); await keys.reload() }, 'key removed')} />
+                    <ConfirmButton label="Remove" onConfirm={() => act(async () => { await del(`/api-keys?${entryRef(list, index).query}`); await keys.reload() }, 'key removed')} />
                   </div>
                 </>
               )}

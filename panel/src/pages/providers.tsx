@@ -6,6 +6,7 @@ import {
   upstreamCredentialId, upstreamToForm, type KeyEntryForm, type UpstreamForm,
 } from '../entries.ts'
 import { editableFamilies, loadFamilies, type Family } from '../families.ts'
+import { entryRef } from '../entry-ref.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
@@ -27,11 +28,11 @@ async function loadLists(): Promise<Data> {
   return { families, lists: Object.fromEntries(keys.map((key, i) => [key, answers[i]![key] ?? []])) }
 }
 
-/** Save one entry: new ones by replacing the list (there is no append call), edits in place with PATCH. */
-async function saveEntry(list: string, entries: Entry[], index: number, value: Entry): Promise<void> {
+/** Save one entry: new ones by replacing the list (there is no append call), edits in place with PATCH, naming the entry by its identity. */
+async function saveEntry(list: string, entries: Entry[], index: number, value: Entry, identity: string): Promise<void> {
   if (index < 0) return void await put(`/${list}`, [...entries, value])
   if (needsReplace(entries[index]!, value)) return void await put(`/${list}`, entries.map((entry, i) => i === index ? value : entry))
-  await patch(`/${list}`, { index, value })
+  await patch(`/${list}`, { ...entryRef(entries, index, identity).body, value })
 }
 
 /** Provider keys of every family and compat providers: add, edit, remove, and test with one click. */
@@ -41,13 +42,14 @@ export function Providers() {
   const { notice, busy, act } = useAction()
   const [tests, setTests] = useState<Record<string, { ok: boolean; text: string }>>({})
 
+  const identityOf = (list: string) => lists.data!.families.find(family => family['config-key'] === list)?.identity ?? 'api-key'
   const save = (list: string, index: number, value: Entry) => act(async () => {
-    await saveEntry(list, lists.data!.lists[list]!, index, value)
+    await saveEntry(list, lists.data!.lists[list]!, index, value, identityOf(list))
     setEditing(undefined)
     await lists.reload()
   }, index < 0 ? `added to ${list}` : `saved ${list}[${index}]`)
   const remove = (list: string, index: number) => act(async () => {
-    await del(`/${list}?index=${index}`)
+    await del(`/${list}?${entryRef(lists.data!.lists[list]!, index, identityOf(list)).query}`)
     await lists.reload()
   }, `removed ${list}[${index}]`)
   const test = async (family: Family, id: string) => {
