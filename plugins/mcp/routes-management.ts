@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
-import { addManagementRoute, ManagementError, readBody, updateConfig, type Guard } from '../management/api.ts'
+import { addManagementRoute, listIn, ManagementError, readBody, updateConfig, writeKeeping, type Guard } from '../management/api.ts'
 import { accessFor } from './access.ts'
 import type { Gateway } from './gateway.ts'
 import { namespaced } from './names.ts'
@@ -76,11 +76,18 @@ export function addMcpManagementRoutes(kernel: ProxyKernel, guard: Guard, gatewa
     const body = await readBody(event) as { enabled?: unknown } | null
     if (typeof body?.enabled !== 'boolean') throw new ManagementError(400, 'invalid body: send {"enabled": true|false}')
     if (!kernel.configFile) throw new ManagementError(409, 'no config file to write to')
-    const at = mcpServersOf(kernel.config).findIndex(config => config.name === server.name)
-    const disabled = new Set(server.config['disabled-tools'] ?? [])
-    if (body.enabled) disabled.delete(tool)
-    else disabled.add(tool)
-    await updateConfig(kernel, doc => doc.setIn(['mcp-servers', at, 'disabled-tools'], doc.createNode([...disabled])))
+    // The server's entry and its list are read at this write's turn in the file's queue: two tools
+    // switched at once each change the list the other left.
+    await updateConfig(kernel, (doc) => {
+      const entries = listIn(doc, 'mcp-servers') as Array<{ name?: unknown; 'disabled-tools'?: string[] }>
+      const at = entries.findIndex(entry => entry.name === server.name)
+      if (at < 0) throw new ManagementError(404, 'unknown MCP server')
+      const current = entries[at]!['disabled-tools']
+      const disabled = new Set(current ?? [])
+      if (body.enabled) disabled.delete(tool)
+      else disabled.add(tool)
+      writeKeeping(doc, ['mcp-servers', at, 'disabled-tools'], [...disabled], current)
+    })
     if (body.enabled && !gateway.toolEnabled(gateway.servers.get(server.name) ?? server, tool)) {
       throw new ManagementError(409, `${tool} stays disabled by a pattern in disabled-tools`)
     }

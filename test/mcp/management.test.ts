@@ -54,6 +54,15 @@ describe('/v0/management/mcp', () => {
     await client.close()
   })
 
+  it('two tools disabled at once both stay disabled', async () => {
+    // Each write once built the list from the config read before its turn in the queue: the last one won.
+    const toggle = (tool: string, enabled: boolean) => api(`/mcp/servers/everything/tools/${tool}`, { method: 'PUT', body: JSON.stringify({ enabled }) }).then(answer => answer.status)
+    expect(await Promise.all([toggle('echo', false), toggle('add', false)])).toEqual([200, 200])
+    expect([...managed.yaml()['mcp-servers'][0]['disabled-tools']].sort()).toEqual(['add', 'echo'])
+    expect(await Promise.all([toggle('echo', true), toggle('add', true)])).toEqual([200, 200])
+    expect(managed.yaml()['mcp-servers'][0]['disabled-tools'] ?? []).toEqual([])
+  })
+
   it('puts every tool call in the flight recorder: arguments, result, latency', async () => {
     const client = await gatewayClient(managed.proxy.url, 'key-dev')
     await client.callTool({ name: 'everything__echo', arguments: { message: 'on the record' } })
