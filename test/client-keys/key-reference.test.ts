@@ -39,7 +39,7 @@ describe('a client key given by reference', () => {
     // A write makes the proxy read the file (tests run without a watcher).
     expect(await admin('PUT', '/debug', { value: true })).toBe(200)
     await expect.poll(() => managed.text(), { timeout: 5000 }).toContain('key: sha256:')
-    expect(managed.text()).toContain('key: ${env:KR_CI_KEY} # from the CI secret store')
+    expect(managed.text()).toContain(`key: \${env:KR_CI_KEY} # from the CI secret store`)
     expect(managed.text()).not.toContain('dev-plain-key')
     expect(await models('dev-plain-key')).toBe(200)
     expect(await models('ci-key-from-the-environment')).toBe(200)
