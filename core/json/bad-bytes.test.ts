@@ -73,6 +73,19 @@ describe('byte-level body reader on flawed bodies', () => {
     }
   })
 
+  it('a key written twice in a large body: its first value is checked too (the scan keeps only the last)', () => {
+    const history = JSON.stringify(large[0].pad)
+    for (const [first, ok] of [['"m\\x"', false], ['[1,,2]', false], ['{"a":01}', false], ['"m0"', true]] as const) {
+      // At the top level, and inside a nested object over 32 KB (parsed by parts).
+      const top = Buffer.from(`{"model":${first},"messages":${history},"model":"m"}`)
+      const nested = Buffer.from(`{"model":"m","meta":{"k":${first},"history":${history},"k":1}}`)
+      for (const bytes of [top, nested]) {
+        expect(bytes.length).toBeGreaterThan(32_768)
+        expect(read(bytes, 'client-d')).toEqual(ok ? JSON.parse(bytes.toString()) : 'refused')
+      }
+    }
+  })
+
   it('refuses exactly what the plain path refuses (400), and reads the rest the same', () => {
     fc.assert(fc.property(flawed(base), ({ bytes }) => {
       expect(read(bytes, '')).toEqual(plain(bytes))

@@ -155,10 +155,10 @@ export function arrayElements(bytes: Buffer, range: ValueRange, depth: number, m
   return elementsFrom(bytes, range.start + 1, depth, maxDepth, elements) === range.end - 1 ? elements : undefined
 }
 
-/** The keys of an object at `range` and their values' ranges, or undefined when the scan cannot follow it. */
+/** The keys of an object at `range` and their values' ranges; undefined when the scan cannot follow it or a key repeats (its first value would go unchecked). */
 export function objectFields(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): Map<string, ValueRange> | undefined {
   const scan = scanObject(bytes, range.start, depth, maxDepth)
-  return scan && scan.end === range.end ? scan.fields : undefined
+  return scan && scan.end === range.end && !scan.repeated.size ? scan.fields : undefined
 }
 
 /** Where each top-level value is, in one pass from quote to quote; undefined when malformed or too deep (values are checked later). */

@@ -42,7 +42,9 @@ export class ClientBody {
     checkUtf8(bytes)
     const scan = this.#scan = scanTopLevel(bytes, maxJsonDepth)
     // Refused now exactly when the plain path's parse would refuse it, before routing or any upstream sees it.
+    // A key written twice: the scan kept only its last value's range, so the whole is parsed (and checked).
     if (!scan) this.#parsed = parseJsonObject(bytes)
+    else if (scan.repeated.size) this.#parsed = parseJsonObject(bytes, true)
     else if (bytes.length <= wholeBytes && !scan.longStrings.length) this.#checked = parseJsonObject(bytes, true)
     else {
       try {

@@ -10,7 +10,8 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * A same-format request whose model keeps its name goes upstream as the client's bytes, never parsed.
  * Malformed JSON inside it (in a value the routing never reads) is still the proxy's own 400 in the
  * client's format, with the message the plain path's JSON.parse gives, and no upstream sees it: small
- * bodies, large ones read part by part, and a next turn whose earlier parts were seen before.
+ * bodies, large ones read part by part, a next turn whose earlier parts were seen before, and a key written
+ * twice whose first value only is malformed.
  */
 let upstreams: Record<string, MockUpstream>
 let proxy: TestProxy
@@ -55,6 +56,17 @@ describe.each(Object.entries(formats))('%s, same format', (format, { path, head,
       const response = await send([...before, flaw])
       expect(response.status).toBe(400)
       expect(await response.text()).toContain(JSON.stringify(`request body is not valid JSON: ${message}`).slice(1, -1))
+      expect(upstreams[format]!.requests.length).toBe(calls)
+    }
+  })
+
+  it('a large body with a key written twice, its first value malformed: the 400, no upstream call', async () => {
+    for (const flaw of ['[1,,2]', '"\\x"', '{"n":01}']) {
+      const calls = upstreams[format]!.requests.length
+      const text = `{"metadata":${flaw},${head}${item(long)},${item('hello')}],"metadata":{}}`
+      const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: { authorization: 'Bearer sk-same', 'x-api-key': 'sk-same', 'x-goog-api-key': 'sk-same', 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: text })
+      expect(response.status).toBe(400)
+      expect(await response.text()).toContain('request body is not valid JSON')
       expect(upstreams[format]!.requests.length).toBe(calls)
     }
   })
