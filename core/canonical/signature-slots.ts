@@ -5,6 +5,9 @@ type Raw = Record<string, any>
 
 const list = (value: unknown): Raw[] => Array.isArray(value) ? value.filter(item => item && typeof item === 'object') : []
 
+/** The formats whose requests have signature slots (a chat request has none, nor a plugin's format). */
+export const hasSignatureSlots = (format: WireFormat): boolean => format === 'messages' || format === 'generate' || format === 'responses'
+
 /**
  * Whether a client's request replays one of our envelopes in its format's signature slots
  * (core/canonical/signature.ts): then it cannot go to that format's vendor as it came. Only the slots

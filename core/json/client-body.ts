@@ -140,14 +140,22 @@ export class ClientBody {
     return key === undefined ? this.#scan && this.#scan.repeated.size > 0 : this.#scan?.repeated.has(key)
   }
 
-  /** Whether the bytes contain an ASCII `marker`, jumping between the occurrences of its first upper-case letter or digit (README). */
-  contains(marker: string): boolean {
+  /**
+   * Whether the body's strings may hold an ASCII `marker`: its bytes found (jumping between the occurrences of its first
+   * upper-case letter or digit, README), or one of its characters spelled as a `\u00XX` escape anywhere (no JSON writer
+   * escapes letters, but the body means the same spelled so, and a byte search would miss it: then "maybe").
+   */
+  mayContain(marker: string): boolean {
     const bytes = this.bytes
     const at = Math.max(0, marker.search(/[A-Z0-9]/))
     const pivot = marker.charCodeAt(at)
     for (let j = bytes.indexOf(pivot, at); j !== -1; j = bytes.indexOf(pivot, j + 1)) {
       if (bytes.toString('latin1', j - at, j - at + marker.length) === marker) return true
     }
-    return false
+    for (let j = bytes.indexOf('\\u00'); j !== -1; j = bytes.indexOf('\\u00', j + 1)) {
+      const code = Number.parseInt(bytes.toString('latin1', j + 4, j + 6), 16)
+      if (code && marker.includes(String.fromCharCode(code))) return true
+    }
+    return marker.includes('/') && bytes.includes('\\/')
   }
 }

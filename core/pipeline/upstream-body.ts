@@ -5,17 +5,18 @@ import type { ClientBody } from '../json/index.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { clampReasoning } from '../canonical/reasoning.ts'
 import { droppedFields } from '../canonical/dropped.ts'
-import { replaysEnvelopes } from '../canonical/signature-slots.ts'
+import { hasSignatureSlots, replaysEnvelopes } from '../canonical/signature-slots.ts'
 import { envelopeMarker } from '../canonical/signature.ts'
 import { JsonBody } from '../json/index.ts'
 import { fitReplay } from '../canonical/replay-fit.ts'
 import { fitRequest } from '../canonical/request-rules.ts'
 import { checkCandidates } from '../canonical/candidates.ts'
 
-/** Whether a same-format body replays our signature envelopes: a byte search first, the parse only when the marker is there. */
+/** Whether a same-format body replays our signature envelopes: a byte search first, the parse only when the marker may be there. */
 function replaysEnvelopesIn(request: ProxyRequest, format: WireFormat): boolean {
+  if (!hasSignatureSlots(format)) return false
   const lazy = request.clientBody && !request.clientBody.parsed ? request.clientBody : undefined
-  if (lazy && !lazy.contains(envelopeMarker)) return false
+  if (lazy && !lazy.mayContain(envelopeMarker)) return false
   return replaysEnvelopes(format, request.body)
 }
 

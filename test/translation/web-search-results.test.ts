@@ -174,6 +174,20 @@ describe('web search results across formats', () => {
     expect(response.headers.get('x-proxy-dropped')).toContain('web_search_tool_result')
   })
 
+  it('...also when the client spells the envelope with an escaped letter (the same JSON): it never reaches Anthropic', async () => {
+    const first = await messagesClient().messages.create({ model: 'gpt', max_tokens: 500, tools: [anthropicTool], messages: [{ role: 'user', content: 'Weather in Paris?' }] })
+    const body = JSON.stringify({ model: 'claude', max_tokens: 500, tools: [anthropicTool], messages: [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: 'And tomorrow?' },
+    ] }).replaceAll(envelopeMarker, `\\u0062${envelopeMarker.slice(1)}`)
+    expect(body).not.toContain(envelopeMarker)
+    const response = await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': 'sk-ws', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body })
+    expect(response.status).toBe(200)
+    expect(JSON.stringify(claudeRequests.at(-1))).not.toContain(envelopeMarker)
+    expect(response.headers.get('x-proxy-dropped')).toContain('web_search_tool_result')
+  })
+
   it('Anthropic\'s own search replayed to Anthropic through the codecs keeps its encrypted values', async () => {
     const first = await messagesClient().messages.create({ model: 'claude', max_tokens: 500, tools: [anthropicTool], messages: [{ role: 'user', content: 'Weather in Paris?' }] })
     const translated = await messagesClient().messages.create({ model: 'gpt', max_tokens: 500, tools: [anthropicTool], messages: [{ role: 'user', content: 'x' }] })
