@@ -25,7 +25,7 @@ export function addCredentialRoutes(kernel: ProxyKernel, guard: Guard): void {
     return {
       credentials: kernel.credentials.map((credential) => {
         const record = routing?.record(credential.id)
-        const cooldowns = Object.entries(record?.cooldowns ?? {}).filter(([, c]) => c.until > now).map(([model, c]) => ({ model, until: new Date(c.until).toISOString(), failures: c.failures }))
+        const cooldowns = Object.entries(record?.cooldowns ?? {}).filter(([, c]) => c.until > now).map(([model, c]) => ({ model, until: new Date(c.until).toISOString(), failures: c.failures, ...(c.refused && { refused: true }) }))
         return {
           id: credential.id, family: credential.family, provider: credential.provider, label: maskSecret(credential.apiKey ?? credential.accessToken),
           priority: credential.priority, prefix: credential.prefix, state: routing?.stateOf(credential.id) ?? 'ready',

@@ -10,8 +10,8 @@ import { ownerOf } from './credential-owner.ts'
 
 /**
  * `attempt-result`: quota windows into credential state; success binds the session (a move is logged);
- * quota errors cool the credential down and follow rule 10; a model that gave up hands over to its
- * next fallback.
+ * quota errors cool the credential down and follow rule 10, refusals (401, 403) cool it down too; a model
+ * that gave up hands over to its next fallback.
  */
 export function afterAttempt({ kernel, state, affinity }: Chooser, ctx: AttemptResult): void {
   const { credential } = ctx.candidate
@@ -37,6 +37,12 @@ export function afterAttempt({ kernel, state, affinity }: Chooser, ctx: AttemptR
   }
   // A stream broken before its first event: the executor already decided (request-retry + bootstrap-retries).
   const quota = !ctx.bootstrap && isQuotaError(ctx.status, ctx.message)
+  // The upstream refused the credential itself (a revoked key, an account without access to the model): it
+  // cools down like a quota error, so requests stop paying a failed attempt on it, but stays a last resort.
+  if (!quota && !ctx.bootstrap && (ctx.status === 401 || ctx.status === 403) && tracked) {
+    const cooldown = state.markQuota(credential.id, ctx.candidate.upstreamModel, undefined, ctx.message, true)
+    kernel.logger.info(`cooldown: ${credential.id} for ${ctx.candidate.upstreamModel} until ${new Date(cooldown.until).toISOString()} (refused ${ctx.status}, failure ${cooldown.failures} in a row)`)
+  }
   if (quota) {
     if (tracked) {
       const cooldown = state.markQuota(credential.id, ctx.candidate.upstreamModel, ctx.retryAfter, ctx.message)

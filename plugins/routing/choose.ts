@@ -1,6 +1,7 @@
 import { requestField, type ProxyKernel, type Candidate, type PickContext } from 'model-proxy'
 import type { RoutingState } from './state.ts'
 import { pickCandidate } from './pick.ts'
+import { candidateKey } from 'model-proxy/kit/models'
 import { headroom } from './rate-limits.ts'
 import { AffinityStore } from './affinity.ts'
 import { boundedPick, stickyChoice } from './sticky.ts'
@@ -55,7 +56,8 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
   const { config } = kernel
   if (rs.exhausted) return { advance: 'every candidate failed' }
   const session = sessionOf(kernel, ctx, rs)
-  const available = (c: Candidate) => state.availability(c)
+  // A refused credential (401, 403) is not waited for: it is a last resort (below), not a cooldown to wait out.
+  const available = (c: Candidate) => state.refusedUntil(c) === undefined ? state.availability(c) : false
   const stage = rs.stages?.[rs.stage]
   if (rs.stages && !stage) return
   let candidates = stage ? stage.candidates : ctx.candidates
@@ -81,12 +83,16 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
   }
   // Nothing ready on this model: a fallback model answers now rather than waiting out a cooldown.
   if (rs.stages && rs.stage + 1 < rs.stages.length) return { advance: result.earliestReady === undefined ? 'no credential left' : 'every credential cools down' }
-  if (result.earliestReady === undefined) return
-  const waitMs = result.earliestReady - Date.now()
+  const waitMs = result.earliestReady === undefined ? Number.POSITIVE_INFINITY : result.earliestReady - Date.now()
   if (waitMs <= config['max-retry-interval'] * 1000) {
     ctx.waitUntil = result.earliestReady
     return
   }
+  // Only refused credentials left (or none soon ready): the one refused longest ago is tried again, so the
+  // client gets the vendor's own refusal (or an answer, if the key works again), not a 429 about cooldowns.
+  const lastResort = refusedLastResort(state, candidates, ctx.tried)
+  if (lastResort) return take(ctx, rs, lastResort)
+  if (result.earliestReady === undefined) return
   const seconds = Math.ceil(waitMs / 1000)
   ctx.error = {
     status: 429,
@@ -95,6 +101,19 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
     retryAfter: seconds,
     message: `all credentials for model ${stage?.model ?? ctx.request.model} are cooling down after quota errors; the first resets in ${seconds}s (at ${new Date(result.earliestReady).toISOString()})`,
   }
+}
+
+/** The untried candidate whose refusal cooldown ends first, if any. */
+function refusedLastResort(state: RoutingState, candidates: readonly Candidate[], tried: ReadonlySet<string>): Candidate | undefined {
+  let best: Candidate | undefined
+  let bestUntil = Number.POSITIVE_INFINITY
+  for (const candidate of candidates) {
+    const until = state.refusedUntil(candidate)
+    if (until === undefined || until >= bestUntil || tried.has(candidateKey(candidate)) || state.availability(candidate) === false) continue
+    best = candidate
+    bestUntil = until
+  }
+  return best
 }
 
 function take(ctx: PickContext, rs: RouteState, pick: Candidate): undefined {

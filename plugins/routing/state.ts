@@ -6,7 +6,8 @@ import { cooldownMs } from './cooldown.ts'
 import type { QuotaWindow } from './rate-limits.ts'
 import { mergeRecords, stampPart } from './record-merge.ts'
 
-export interface ModelCooldown { until: number; failures: number; reason?: string }
+/** `refused`: the upstream refused the credential itself (401, 403): a last resort while it cools, not a wait (choose.ts). */
+export interface ModelCooldown { until: number; failures: number; reason?: string; refused?: true }
 
 /** What routing knows about one credential; shared through storage under `routing:cred:<id>`. */
 export interface CredentialRecord {
@@ -80,6 +81,12 @@ export class RoutingState {
     }
   }
 
+  /** Until when the upstream's refusal of this credential (401, 403) keeps it cooling for the candidate's model, if it does. */
+  refusedUntil(candidate: Candidate, now = this.clock()): number | undefined {
+    const cooldown = ownValue(this.own(candidate.credential.id)?.cooldowns ?? {}, candidate.upstreamModel)
+    return cooldown?.refused && cooldown.until > now ? cooldown.until : undefined
+  }
+
   /** `true` ready, a number = cooling down until then, `false` = blocked or disabled. */
   availability(candidate: Candidate, now = this.clock()): true | number | false {
     const record = this.own(candidate.credential.id)
@@ -98,11 +105,12 @@ export class RoutingState {
     return Object.values(record.cooldowns).some(cooldown => cooldown.until > now) ? 'cooldown' : 'ready'
   }
 
-  /** ready -> cooldown on a quota error: 1 s * 2^(failures-1), capped at 30 min, or Retry-After. */
-  markQuota(id: string, model: string, retryAfterSeconds?: number, reason?: string): ModelCooldown {
+  /** ready -> cooldown on a quota error (or a refusal, `refused`): 1 s * 2^(failures-1), capped at 30 min, or Retry-After. */
+  markQuota(id: string, model: string, retryAfterSeconds?: number, reason?: string, refused = false): ModelCooldown {
     const record = this.ensure(id)
     const failures = (ownValue(record.cooldowns, model)?.failures ?? 0) + 1
-    const cooldown = { until: this.clock() + cooldownMs(failures, retryAfterSeconds), failures, reason }
+    const cooldown: ModelCooldown = { until: this.clock() + cooldownMs(failures, retryAfterSeconds), failures, reason }
+    if (refused) cooldown.refused = true
     record.cooldowns[model] = cooldown
     this.persist(id, record, `cooldown:${model}`)
     return cooldown
