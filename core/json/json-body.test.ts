@@ -35,14 +35,42 @@ describe('JsonBody', () => {
     expect(client.object()).toEqual({ model: 'm', messages: [] })
   })
 
-  it('a field the client did not send is written in front of its bytes, nothing parsed', () => {
+  it('a field the client did not send is written after its bytes, nothing parsed', () => {
     const client = new ClientBody(bytes)
     const body = new JsonBody(client).set('stream_options', { include_usage: true })
     expect(client.parsed).toBe(false)
-    expect(body.bytes().toString()).toBe(`{"stream_options":{"include_usage":true},${bytes.toString().slice(1)}`)
-    // Read afterwards: the value has the field too, in the same place.
-    expect(Object.keys(body.read())).toEqual(['stream_options', 'model', 'messages'])
+    expect(body.bytes().toString()).toBe(`${bytes.toString().slice(0, -1)},"stream_options":{"include_usage":true}}`)
+    // Read afterwards: the value has the field too, in the same place (last, as an assignment puts it).
+    expect(Object.keys(body.read())).toEqual(['model', 'messages', 'stream_options'])
     expect(new JsonBody(new ClientBody(Buffer.from('{}'))).set('a', 1).bytes().toString()).toBe('{"a":1}')
+  })
+
+  it('set on client bytes means what JSON.parse, the assignments and JSON.stringify mean', () => {
+    // Each was sent upstream wrong: the first value of a key set twice (JSON.parse keeps the last), `"k":undefined`
+    // (not JSON), toJSON called without its key, the value as it was at `set` rather than when written.
+    const plain = (text: string, fields: Array<[string, unknown]>) => {
+      const body = JSON.parse(text)
+      for (const [key, value] of fields) body[key] = value
+      return JSON.stringify(body)
+    }
+    const later = { include_usage: true }
+    const cases: Array<[string, Array<[string, unknown]>]> = [
+      ['{"model":"m"}', [['k', 1], ['k', 2]]],
+      [' \n{ \t}\n', [['k', undefined], ['j', 1]]],
+      ['{"model":"m"}', [['k', undefined]]],
+      ['{"model":"m"}', [['k', () => 1], ['s', Symbol('s')]]],
+      ['{"model":"m","n":{"k":0}}', [['k', { toJSON: (key: string) => `key ${key}` }]]],
+      ['{"model":"m"}', [['k', later], ['1', [undefined]]]],
+    ]
+    for (const [text, fields] of cases) {
+      const body = new JsonBody(new ClientBody(Buffer.from(text)))
+      for (const [key, value] of fields) body.set(key, value)
+      later.include_usage = false
+      const sent = body.bytes().toString()
+      expect(JSON.parse(sent)).toStrictEqual(JSON.parse(plain(text, fields)))
+      expect(JSON.stringify(JSON.parse(sent))).toBe(plain(text, fields))
+      expect(JSON.stringify(body.read())).toBe(plain(text, fields))
+    }
   })
 
   it('written once, until it changes again', () => {

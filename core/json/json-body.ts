@@ -1,7 +1,7 @@
 import { ClientBody } from './client-body.ts'
 import { jsonBytes } from './json-bytes.ts'
 import { turnCache } from './turn-cache.ts'
-import { skipSpace } from './body-scan.ts'
+import { setOwn } from './plain-json.ts'
 
 /** How a body is written anew: for which client key, and from which client body's long strings. */
 export interface BodyWriting { scope?: string; client?: ClientBody }
@@ -10,8 +10,8 @@ export interface BodyWriting { scope?: string; client?: ClientBody }
 export class JsonBody {
   #value: Record<string, unknown> | undefined
   #client: ClientBody | undefined
-  #leading: Record<string, unknown> | undefined // fields `set` wrote in front of the client's bytes
-  #clientBytes: Buffer | undefined
+  #leading: Record<string, unknown> | undefined // fields `set` adds after the client's bytes
+  #clientBytes: Buffer | undefined // the client's bytes with `#leading`, written at the first `bytes()`
   #written: Buffer | undefined
   readonly #writing: BodyWriting
 
@@ -25,7 +25,7 @@ export class JsonBody {
   read(): Record<string, unknown> {
     const client = this.#client
     if (client) {
-      this.#value = this.#leading ? { ...this.#leading, ...client.object() } : client.object()
+      this.#value = this.#leading ? { ...client.object(), ...this.#leading } : client.object()
       this.#client = undefined
       this.#clientBytes = undefined
     }
@@ -50,15 +50,19 @@ export class JsonBody {
     return this.replace(out && typeof out === 'object' ? out as Record<string, unknown> : copy)
   }
 
-  /** Sets a top-level field; on client bytes without that key, written in front of them, nothing parsed. */
+  /**
+   * Sets a top-level field (an own key, `__proto__` too, as JSON.parse makes it); on client bytes without that key, written
+   * after them at `bytes()`, nothing parsed: the value as it is then, once however often set, left out where JSON leaves it out.
+   */
   set(key: string, value: unknown): this {
     const client = this.#client
     if (client && client.has(key) === false) {
-      this.#leading = { ...this.#leading, [key]: value }
-      this.#clientBytes = withLeadingBytes(this.#clientBytes ?? client.bytes, key, value)
+      this.#leading ??= {}
+      setOwn(this.#leading, key, value)
+      this.#clientBytes = undefined
       return this
     }
-    return this.edit(body => { body[key] = value })
+    return this.edit(body => { setOwn(body, key, value) })
   }
 
   get asClientSent(): boolean { return this.#client !== undefined }
@@ -68,15 +72,22 @@ export class JsonBody {
 
   /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once. */
   bytes(): Buffer {
-    if (this.#client) return this.#clientBytes ?? this.#client.bytes
+    if (this.#client) return this.#leading ? this.#clientBytes ??= withFieldsBytes(this.#client.bytes, this.#leading) : this.#client.bytes
     return this.#written ??= jsonBytes(this.#value, this.#writing.client?.rawStrings, turnCache, this.#writing.scope)
   }
 }
 
-/** JSON object bytes with `"field":value` written first, the client's text untouched after it. */
-export function withLeadingBytes(bytes: Buffer, field: string, value: unknown): Buffer {
-  const open = bytes.indexOf(0x7b)
-  const empty = bytes[skipSpace(bytes, open + 1)] === 0x7d
-  const inserted = Buffer.from(`${JSON.stringify(field)}:${JSON.stringify(value)}${empty ? '' : ','}`, 'utf8')
-  return Buffer.concat([bytes.subarray(0, open + 1), inserted, bytes.subarray(open + 1)])
+/**
+ * JSON object bytes with `fields` written after the client's last key, its text untouched before them: what JSON.parse, the
+ * assignments and JSON.stringify give (the keys in that order, toJSON called with its key, undefined left out).
+ */
+export function withFieldsBytes(bytes: Buffer, fields: Record<string, unknown>): Buffer {
+  const text = JSON.stringify(fields)
+  if (text === '{}') return bytes
+  // A checked body: its last byte other than white space closes the object.
+  const close = bytes.lastIndexOf(0x7d)
+  let last = close - 1
+  while (last >= 0 && (bytes[last] === 0x20 || bytes[last] === 0x0a || bytes[last] === 0x0d || bytes[last] === 0x09)) last--
+  const inserted = Buffer.from(`${bytes[last] === 0x7b ? '' : ','}${text.slice(1, -1)}`, 'utf8')
+  return Buffer.concat([bytes.subarray(0, close), inserted, bytes.subarray(close)])
 }
