@@ -34,6 +34,37 @@ describe('jsonBytes: the bytes of JSON.stringify, built from parts', () => {
     fc.assert(fc.property(fc.dictionary(fc.string(), fc.array(fc.oneof(fc.jsonValue(), fc.constant(undefined)))), value => same(value)))
   })
 
+  it('calls toJSON with the key JSON.stringify gives it (a list\'s index, \'\' at the top), at every level and through the cache', () => {
+    // Written with JSON.stringify(value) alone, every part's toJSON got '' ({"a":"key "} for {"a":"key a"}).
+    const named = () => ({ toJSON: (key: string) => `key ${key}` })
+    const value = { a: named(), list: [named(), [named()]], messages: [named(), { x: named(), pad: 'p'.repeat(300) }], gone: { toJSON: () => undefined } }
+    same(value)
+    same(named())
+    const cache = new TurnCache()
+    for (let turn = 0; turn < 2; turn++) expect(jsonBytes(value, undefined, cache, 'scope').toString()).toBe(JSON.stringify(value))
+  })
+
+  it('throws what JSON.stringify throws for a cycle, its path named from the top', () => {
+    // A cycle met below the split levels was named from the part, and one under a long string of the client's
+    // overflowed the stack (holdsRaw walks without a cycle check) instead of the plain path's TypeError.
+    const client = new ClientBody(Buffer.from(JSON.stringify({ long: 'l'.repeat(20_000) })))
+    const long = client.object().long
+    const deep: Record<string, any> = { a: { b: { c: {} } } }
+    deep.a.b.c.back = deep
+    const held: Record<string, any> = { messages: [{ text: long, inner: {} }] }
+    held.messages[0].inner.self = held.messages[0]
+    for (const [value, strings] of [[deep, undefined], [held, client.rawStrings]] as const) {
+      let plain: unknown
+      try {
+        JSON.stringify(value)
+      } catch (error) {
+        plain = error
+      }
+      expect(plain).toBeInstanceOf(TypeError)
+      expect(() => jsonBytes(value, strings, new TurnCache(), 'scope')).toThrow((plain as Error).message)
+    }
+  })
+
   it('throws where JSON.stringify throws (a cycle deep down, a BigInt)', () => {
     const cyclic: Record<string, unknown> = { a: [{ b: {} }] }
     ;((cyclic.a as Array<{ b: Record<string, unknown> }>)[0]!.b).self = cyclic

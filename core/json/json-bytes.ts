@@ -9,7 +9,15 @@ import { derivedOf, minDerivedLength, type DerivedString } from './derived-strin
  */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCache, scope = ''): Buffer {
   const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope, derived: 0 }
-  write(value, writer, 0, parts ? '' : undefined, -1)
+  try {
+    write(value, '', writer, 0, parts ? '' : undefined, -1)
+  } catch (error) {
+    // What the plain path throws (a cycle named from the top, not from the part that met it), or its bytes where only
+    // this walk failed (`holdsRaw` has no cycle check: a stack overflow).
+    const text = JSON.stringify(value)
+    if (text === undefined) throw error
+    return Buffer.from(text, 'utf8')
+  }
   return assemble(writer.pieces, writer.strings)
 }
 
@@ -88,8 +96,11 @@ function holdsRaw(value: unknown, strings: RawStrings): boolean {
 /** Parts this large (JSON characters, about) are cached; smaller ones cost less to write than to keep. */
 const minCachedLength = 256
 
-/** Writes `value` as pieces; false when it writes nothing. `group`, `index`: its place in the cache (turn-cache.ts), if any. */
-function write(value: unknown, writer: Writer, depth: number, group: string | undefined, index: number): boolean {
+/**
+ * Writes `value`, found under `key` (toJSON is called with it), as pieces; false when it writes nothing. `group`, `index`:
+ * its place in the cache (turn-cache.ts), if any.
+ */
+function write(value: unknown, key: string | number, writer: Writer, depth: number, group: string | undefined, index: number): boolean {
   const { pieces, strings } = writer
   if (strings && typeof value === 'string' && value.length >= minRawLength) {
     // Derived first: a lookup by value would make V8 flatten a joined data URL to compare it.
@@ -110,7 +121,7 @@ function write(value: unknown, writer: Writer, depth: number, group: string | un
   }
   const start = pieces.length
   const derived = writer.derived
-  if (!writeValue(value, writer, depth, group)) return false
+  if (!writeValue(value, key, writer, depth, group)) return false
   // A part holding a derived string is not kept: comparing it next turn would flatten both (~1 ms an image).
   if (cached && writer.derived === derived) keep(writer, start, cached, index, value)
   return true
@@ -144,10 +155,10 @@ function cutSpelling(derived: Extract<DerivedString, { kind: 'slice' }>, strings
   return spelling.subarray(1 + derived.from)
 }
 
-function writeValue(value: unknown, writer: Writer, depth: number, group: string | undefined): boolean {
+function writeValue(value: unknown, key: string | number, writer: Writer, depth: number, group: string | undefined): boolean {
   const { pieces, strings } = writer
   if (!splittable(value) || (depth >= splitDepth && !(strings && holdsRaw(value, strings)))) {
-    const text = JSON.stringify(value)
+    const text = hasToJSON(value) ? stringifyAt(value, key) : JSON.stringify(value)
     if (text === undefined) return false
     pieces.push(text)
     return true
@@ -157,7 +168,7 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
     for (let i = 0; i < value.length; i++) {
       if (i) pieces.push(',')
       // In a list, what JSON cannot write is null.
-      if (!write(value[i], writer, depth + 1, depth === 1 ? group : undefined, i)) pieces.push('null')
+      if (!write(value[i], i, writer, depth + 1, depth === 1 ? group : undefined, i)) pieces.push('null')
     }
     pieces.push(']')
     return true
@@ -171,11 +182,20 @@ function writeValue(value: unknown, writer: Writer, depth: number, group: string
     pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
     const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? key : undefined
     // In an object, what JSON cannot write leaves its key out.
-    if (write(value[key], writer, depth + 1, keyGroup, -1)) first = false
+    if (write(value[key], key, writer, depth + 1, keyGroup, -1)) first = false
     else pieces.length = at
   }
   pieces.push('}')
   return true
+}
+
+const hasToJSON = (value: unknown): boolean => (typeof value === 'object' || typeof value === 'bigint') && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+
+/** JSON.stringify calls toJSON with the value's key (a list's index, '' at the top): written under that key, the key cut off. */
+function stringifyAt(value: unknown, key: string | number): string | undefined {
+  const name = String(key)
+  const text = JSON.stringify({ [name]: value })
+  return text === '{}' ? undefined : text.slice(JSON.stringify(name).length + 2, -1)
 }
 
 /** A part just written, if large enough, becomes one Buffer the cache keeps. */
