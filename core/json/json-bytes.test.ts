@@ -4,6 +4,7 @@ import { jsonBytes } from './json-bytes.ts'
 import { ClientBody } from './client-body.ts'
 import { TurnCache } from './turn-cache.ts'
 import { dataUrl, parseDataUrl } from '../canonical/files.ts'
+import { sliced } from './derived-strings.ts'
 
 // The client body each parsed object came from: its long strings are what the writer copies.
 const sources = new WeakMap<object, ClientBody>()
@@ -144,6 +145,17 @@ describe('jsonBytes with derived strings (data URLs: core/json/derived-strings.t
     // A base64 the proxy made itself, joined: nothing of the client's to copy.
     const own = dataUrl('image/png', `${'B'.repeat(20_000)}`)
     expect(written({ url: own }, body)).toBe(JSON.stringify({ url: own }))
+  })
+
+  it('cuts a client\'s spelling only where each character before the cut is one byte', () => {
+    // The head compared as latin1 matched where it was not the same characters: the spelling `\\\\` (two backslashes)
+    // cut after its second byte, `\u005cu005c` after its sixth, `Ã` (C3 83) after its first (bad UTF-8 sent).
+    for (const [head, from] of [['\\\\\\\\', 2], ['\u00c3', 1], ['\\u005cu005c', 6]] as const) {
+      const body = parsedBody(`{"whole":"${head}${spelledBase64}"}`) as { whole: string }
+      const value = { data: sliced(body.whole, from) }
+      const out = jsonBytes(value, rawStringsOf(body))
+      expect(out.toString('utf8')).toBe(JSON.stringify(value))
+    }
   })
 
   it('does not keep a part holding a derived string in the part cache, and writes it right again', () => {

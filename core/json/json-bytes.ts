@@ -146,12 +146,18 @@ function spelledFrom(text: string, strings: RawStrings): Buffer | undefined {
   return derived?.kind === 'slice' ? cutSpelling(derived, strings) : undefined
 }
 
+/** Bytes each of which is one character of the string: no escape, no UTF-8 sequence. */
+const oneByteEach = /^[^\\\x80-\xff]*$/
+
 /** A noted string's spelling from character `from` on (closing quote included), where each character before it is one byte. */
 function cutSpelling(derived: Extract<DerivedString, { kind: 'slice' }>, strings: RawStrings): Buffer | undefined {
   const whole = strings.find(derived.whole)
   if (whole === -1) return undefined
   const spelling = strings.spellingAt(whole)
-  if (spelling.length < derived.from + 2 || spelling.toString('latin1', 1, 1 + derived.from) !== derived.whole.slice(0, derived.from)) return undefined
+  if (spelling.length < derived.from + 2) return undefined
+  const head = spelling.toString('latin1', 1, 1 + derived.from)
+  // Equal as latin1 is not one byte per character: `\\\\` reads as two backslashes, and the byte C3 as the `Ã` of C3 83.
+  if (head !== derived.whole.slice(0, derived.from) || !oneByteEach.test(head)) return undefined
   return spelling.subarray(1 + derived.from)
 }
 
