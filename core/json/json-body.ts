@@ -2,6 +2,7 @@ import { ClientBody } from './client-body.ts'
 import { jsonBytes } from './json-bytes.ts'
 import { turnCache } from './turn-cache.ts'
 import { setOwn } from './plain-json.ts'
+import type { RawStrings } from './raw-strings.ts'
 
 /** How a body is written anew: for which client key, and from which client body's long strings. */
 export interface BodyWriting { scope?: string; client?: ClientBody }
@@ -13,6 +14,7 @@ export class JsonBody {
   #leading: Record<string, unknown> | undefined // fields `set` adds after the client's bytes
   #clientBytes: Buffer | undefined // the client's bytes with `#leading`, written at the first `bytes()`
   #written: Buffer | undefined
+  #strings: RawStrings | undefined | null = null // the client's long strings the body was first written with (null: not yet)
   readonly #writing: BodyWriting
 
   constructor(value: Record<string, unknown> | ClientBody, writing: BodyWriting = {}) {
@@ -73,7 +75,10 @@ export class JsonBody {
   /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once. */
   bytes(): Buffer {
     if (this.#client) return this.#leading ? this.#clientBytes ??= withFieldsBytes(this.#client.bytes, this.#leading) : this.#client.bytes
-    return this.#written ??= jsonBytes(this.#value, this.#writing.client?.rawStrings, turnCache, this.#writing.scope)
+    // The strings kept: written again after `forgetWritten` (the flight recorder), once the stream answer released the
+    // client's parse (ClientBody.release), the bytes must still be those sent.
+    if (this.#strings === null) this.#strings = this.#writing.client?.rawStrings
+    return this.#written ??= jsonBytes(this.#value, this.#strings, turnCache, this.#writing.scope)
   }
 }
 
