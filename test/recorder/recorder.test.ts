@@ -165,3 +165,24 @@ describe('secrets a client pastes into a body', () => {
     }
   })
 })
+
+/**
+ * The bytes the upstream got, byte for byte, when the body was written anew (translated), let go once sent
+ * (16 KB or more) and its client's parse released by the stream answer: the client's long strings, copied
+ * in its spelling when sent, were written again for the record in JSON.stringify's.
+ */
+describe('a translated stream with a long system prompt the client spelled with escapes', () => {
+  it('is recorded as the bytes the upstream got', async () => {
+    // 24 KB of text, 36 KB as the client spelled it (`\u00e9`, `\/`): a string the writer copies from the client's bytes.
+    // A system prompt goes as the top-level `system`, no part the turn cache keeps (which would hand the same bytes back).
+    const content = `${'caf\\u00e9 \\/ '.repeat(3000)}end`
+    const text = `{"model":"via-beta","stream":true,"max_tokens":50,"messages":[{"role":"system","content":"${content}"},{"role":"user","content":"hi"}]}`
+    const response = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${clientKey}`, 'content-type': 'application/json' }, body: text })
+    expect(response.status).toBe(200)
+    await response.text()
+    const sent = beta.requests.at(-1)!.body
+    expect(sent).toContain('caf\\u00e9 \\/ ')
+    const record = (await manage(proxy, `/requests/${response.headers.get('x-request-id')}`)).body
+    expect(record.attempts[0].request.body.text).toBe(sent)
+  })
+})
