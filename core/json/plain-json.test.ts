@@ -15,6 +15,8 @@ describe('sameJson: equal exactly when JSON.stringify writes the same text', () 
     ['an object with toJSON is never equal', { v: { toJSON: () => 1 } }, { v: { toJSON: () => 1 } }, false],
     ['an own __proto__ key', JSON.parse('{"__proto__":{"x":1}}'), JSON.parse('{"__proto__":{"x":1}}'), true],
     ['a string against a number', { v: '1' }, { v: 1 }, false],
+    ['an array with its own toJSON against a plain one (written by toJSON)', { v: Object.assign([1], { toJSON: () => 'custom' }) }, { v: [1] }, false],
+    ['a plain array against one with its own toJSON', { v: [1] }, { v: Object.assign([1], { toJSON: () => 'custom' }) }, false],
   ])('%s', (_, a, b, equal) => {
     expect(sameJson(a, b)).toBe(equal)
   })
@@ -39,7 +41,18 @@ describe('plainCopy', () => {
   })
 
   it('refuses what is not plain data', () => {
-    for (const value of [{ at: new Date(0) }, [new Map()], { f: () => 1 }, { s: Symbol('s') }, { n: 1n }]) expect(plainCopy(value)).toBe(notPlain)
+    for (const value of [{ at: new Date(0) }, [new Map()], { f: () => 1 }, { s: Symbol('s') }, { n: 1n }, { list: Object.assign([1], { toJSON: () => 'custom' }) }]) expect(plainCopy(value)).toBe(notPlain)
+  })
+
+  it('an array with its own toJSON is neither kept nor matched in the turn cache (written as toJSON says, turn after turn)', async () => {
+    // A copy dropped the array's toJSON, and sameJson took it for a plain array: the next turn's plain [1,2] got "custom".
+    const { jsonBytes } = await import('./json-bytes.ts')
+    const { TurnCache } = await import('./turn-cache.ts')
+    const cache = new TurnCache()
+    const part = (list: unknown[]) => ({ messages: [{ pad: 'x'.repeat(300), list }] })
+    for (const value of [part(Object.assign([1, 2], { toJSON: () => 'custom' })), part([1, 2]), part(Object.assign([1, 2], { toJSON: () => 'custom' }))]) {
+      expect(jsonBytes(value, undefined, cache, 'scope').toString()).toBe(JSON.stringify(value))
+    }
   })
 })
 

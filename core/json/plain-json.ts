@@ -6,12 +6,15 @@ const isPlainObject = (value: object): boolean => {
   return proto === Object.prototype || proto === null
 }
 
+/** An array JSON.stringify writes as its elements: its own toJSON (a function an object holds is never plain) is called instead. */
+const isPlainArray = (value: unknown[]): boolean => Object.getPrototypeOf(value) === Array.prototype && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+
 /** Whether `a` and `b` write the same JSON (same keys in order, equal leaves); anything not plain data is never equal. */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
   if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length || Object.getPrototypeOf(a) !== Array.prototype || Object.getPrototypeOf(b) !== Array.prototype) return false
+    if (!Array.isArray(b) || a.length !== b.length || !isPlainArray(a) || !isPlainArray(b)) return false
     for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
     return true
   }
@@ -30,7 +33,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
 export function plainCopy(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' ? notPlain : value
   if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return notPlain
+    if (!isPlainArray(value)) return notPlain
     const out = new Array<unknown>(value.length)
     for (let i = 0; i < value.length; i++) {
       const item = plainCopy(value[i])

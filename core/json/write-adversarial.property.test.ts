@@ -10,8 +10,8 @@ import { setOwn } from './plain-json.ts'
  * class instances, boxed primitives, Maps, Object.create(null), getters, `__proto__` and integer-like keys,
  * lone surrogates, the client's long strings (the very string, an equal copy, one a character off) and
  * strings a codec joined or cut from them, under one client key for three turns (the same parts, parts
- * changed subtly: a key order, 1 / "1" / -0, an undefined added, a toJSON object, the first turn's value
- * changed in place after it was written). The bytes mean what JSON.stringify's mean (the same bytes where no
+ * changed subtly: a key order, 1 / "1" / -0, an undefined added, a toJSON object or list, the first turn's
+ * value changed in place after it was written). The bytes mean what JSON.stringify's mean (the same bytes where no
  * client spelling was copied) and throwing matches. Then `JsonBody.set` on client bytes against JSON.parse,
  * the assignments and JSON.stringify. `FUZZ_RUNS=2000` runs it longer.
  */
@@ -92,14 +92,14 @@ const make = (recipe: { fields: Array<[string, Make]>; messages: Array<[Make, bo
   const out: Record<string, unknown> = { model: 'm' }
   for (const [key, each] of recipe.fields) setOwn(out, key, each())
   out.system = { text: recipe.system(), pad: 'p'.repeat(300) }
-  out.messages = recipe.messages.map(([content, padded]) => padded ? { role: 'user', n: 1, content: content(), pad: 'q'.repeat(300) } : content())
+  out.messages = recipe.messages.map(([content, padded]) => padded ? { role: 'user', n: 1, content: content(), list: [1, [2]], pad: 'q'.repeat(300) } : content())
   // A cycle through a part, met below the levels written by parts (JSON.stringify names it from the top).
   if (recipe.cycle) (out.system as Record<string, unknown>).back = { to: [out] }
   return out
 }
 
 /** A subtle change to a message of the next turn (or none). */
-const change = fc.tuple(fc.nat(), fc.constantFrom('none', 'reorder', 'one', 'string', 'minus0', 'float', 'undefined', 'nested', 'toJSON', 'near', 'inPlace'))
+const change = fc.tuple(fc.nat(), fc.constantFrom('none', 'reorder', 'one', 'string', 'minus0', 'float', 'undefined', 'nested', 'toJSON', 'listToJSON', 'near', 'inPlace'))
 function changed(value: Record<string, any>, [at, how]: [number, string]): Record<string, any> {
   const messages = value.messages as any[]
   const i = at % messages.length
@@ -111,6 +111,7 @@ function changed(value: Record<string, any>, [at, how]: [number, string]): Recor
   if (how === 'undefined') return next({ ...m, extra: undefined })
   if (how === 'nested') return next({ ...m, n: { u: undefined, v: [undefined] } })
   if (how === 'toJSON') return next({ ...m, toJSON: (key: string) => ({ ...m, key }) })
+  if (how === 'listToJSON') return next({ ...m, list: Object.assign([1, [2]], { toJSON: (key: string) => key }) })
   if (how === 'near' && typeof m.pad === 'string') return next({ ...m, pad: near(m.pad, at) })
   if (how === 'inPlace') m.n = 2 // the value a caller handed in, changed after its bytes were written
   return value
