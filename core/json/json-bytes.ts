@@ -2,6 +2,7 @@ import type { RawStrings } from './raw-strings.ts'
 import type { TurnCache } from './turn-cache.ts'
 import { longStringBytes } from './body-scan.ts'
 import { derivedOf, minDerivedLength, type DerivedString } from './derived-strings.ts'
+import { notPlain, plainCopy } from './plain-json.ts'
 
 /**
  * `JSON.stringify(value)` as UTF-8 bytes, built part by part: one string of an 80-150 KB body lands in V8's large-object
@@ -111,19 +112,24 @@ function write(value: unknown, key: string | number, writer: Writer, depth: numb
       return true
     }
   }
-  const cached = group && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? group : undefined
+  let cached = group && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? group : undefined
+  let part = value
   if (cached) {
     const bytes = writer.parts!.findWritten(writer.scope, cached, index, value)
     if (bytes) {
       pieces.push(bytes)
       return true
     }
+    // The copy the cache keeps is what is written: a getter read once to write and again to copy could give another
+    // value, and a later turn equal to the copy would get bytes that do not spell it. Not plain data: not kept.
+    part = plainCopy(value)
+    if (part === notPlain) [part, cached] = [value, undefined]
   }
   const start = pieces.length
   const derived = writer.derived
-  if (!writeValue(value, key, writer, depth, group)) return false
+  if (!writeValue(part, key, writer, depth, group)) return false
   // A part holding a derived string is not kept: comparing it next turn would flatten both (~1 ms an image).
-  if (cached && writer.derived === derived) keep(writer, start, cached, index, value)
+  if (cached && writer.derived === derived) keep(writer, start, cached, index, part)
   return true
 }
 
@@ -204,7 +210,7 @@ function stringifyAt(value: unknown, key: string | number): string | undefined {
   return text === '{}' ? undefined : text.slice(JSON.stringify(name).length + 2, -1)
 }
 
-/** A part just written, if large enough, becomes one Buffer the cache keeps. */
+/** A part just written, if large enough, becomes one Buffer the cache keeps with `value`, the copy written. */
 function keep(writer: Writer, start: number, group: string, index: number, value: unknown): void {
   const { pieces, strings } = writer
   let length = 0
@@ -216,5 +222,5 @@ function keep(writer: Writer, start: number, group: string, index: number, value
   const bytes = assemble(pieces.slice(start), strings)
   pieces.length = start
   pieces.push(bytes)
-  writer.parts!.keepWritten(writer.scope, group, index, value, bytes)
+  writer.parts!.keepWritten(writer.scope, group, index, value, bytes, true)
 }

@@ -33,6 +33,18 @@ describe('the written side: jsonBytes with the cache', () => {
     expect(jsonBytes(again, undefined, cache).toString()).toBe(JSON.stringify(again))
   })
 
+  it('keeps what it wrote: a getter that answers differently when read again leaves no bytes that do not spell their value', () => {
+    // The copy was made after the write: {n: 0} written, {n: 1} kept with those bytes, and a plain {n: 1} next turn got "n":0.
+    const cache = new TurnCache()
+    let reads = 0
+    const part = Object.defineProperty(big('g'), 'n', { get: () => reads++, enumerable: true })
+    jsonBytes({ messages: [part] }, undefined, cache)
+    for (const n of [0, 1, 2]) {
+      const next = { messages: [{ ...big('g'), n }] }
+      expect(jsonBytes(next, undefined, cache).toString()).toBe(JSON.stringify(next))
+    }
+  })
+
   it('a part is matched only within its scope (one client key\'s parts are never another\'s shortcut)', () => {
     const cache = new TurnCache()
     const body = () => ({ messages: [big('a')] })

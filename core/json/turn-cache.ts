@@ -30,9 +30,9 @@ export class TurnCache {
     return this.#find(key, 'written', group, index, part => sameJson(part.value, value))?.bytes
   }
 
-  /** Keep `bytes` as the JSON of `value` at a place (not for values that are not plain JSON data). */
-  keepWritten(key: string, group: string, index: number, value: unknown, bytes: Buffer): void {
-    const copy = plainCopy(value)
+  /** Keep `bytes` as the JSON of `value` at a place (not for values that are not plain JSON data); `owned`: a copy already. */
+  keepWritten(key: string, group: string, index: number, value: unknown, bytes: Buffer, owned = false): void {
+    const copy = owned ? value : plainCopy(value)
     if (copy !== notPlain) this.#add(key, 'written', group, index, { value: copy, bytes })
   }
 
