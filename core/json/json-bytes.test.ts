@@ -36,9 +36,9 @@ describe('jsonBytes: the bytes of JSON.stringify, built from parts', () => {
   })
 
   it('calls toJSON with the key JSON.stringify gives it (a list\'s index, \'\' at the top), at every level and through the cache', () => {
-    // Written with JSON.stringify(value) alone, every part's toJSON got '' ({"a":"key "} for {"a":"key a"}).
+    // Written with JSON.stringify(value) alone, every part's toJSON got '' ({"a":"key "} for {"a":"key a"}); a function's too.
     const named = () => ({ toJSON: (key: string) => `key ${key}` })
-    const value = { a: named(), list: [named(), [named()]], messages: [named(), { x: named(), pad: 'p'.repeat(300) }], gone: { toJSON: () => undefined } }
+    const value = { a: named(), list: [named(), [named()]], messages: [named(), { x: named(), pad: 'p'.repeat(300) }], gone: { toJSON: () => undefined }, fn: Object.assign(() => 1, named()) }
     same(value)
     same(named())
     const cache = new TurnCache()

@@ -201,7 +201,8 @@ function writeValue(value: unknown, key: string | number, writer: Writer, depth:
   return true
 }
 
-const hasToJSON = (value: unknown): boolean => (typeof value === 'object' || typeof value === 'bigint') && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+/** JSON.stringify looks for toJSON on objects (a function is one) and BigInts. */
+const hasToJSON = (value: unknown): boolean => (typeof value === 'object' || typeof value === 'function' || typeof value === 'bigint') && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function'
 
 /** JSON.stringify calls toJSON with the value's key (a list's index, '' at the top): written under that key, the key cut off. */
 function stringifyAt(value: unknown, key: string | number): string | undefined {

@@ -45,7 +45,7 @@ const scalar: fc.Arbitrary<Make> = fc.oneof(
   fc.oneof(fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 }), fc.constantFrom('\ud800', '\udc00x', '\u2028', '"\\/', '\u0000\u001f')).map(s => () => s),
   fc.constantFrom(0, -0, 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e21, 5e-324, -1e-7, 2 ** 53 + 2).map(n => () => n),
   fc.constantFrom(true, false, null, undefined).map(v => () => v),
-  fc.constantFrom<Make>(() => () => 1, () => Symbol('s'), () => new Date(0), () => new Date(Number.NaN), () => new Number(-0), () => new String('s'), () => new Boolean(false), () => new Map([[1, 2]]), () => /re/g),
+  fc.constantFrom<Make>(() => () => 1, () => Symbol('s'), () => new Date(0), () => new Date(Number.NaN), () => new Number(-0), () => new String('s'), () => new Boolean(false), () => new Map([[1, 2]]), () => /re/g, () => Object.assign(() => 1, { toJSON: (key: string) => `fn ${key}` })),
 )
 const rare: fc.Arbitrary<Make> = fc.constantFrom<Make>(() => 1n, () => ({ big: [2n] }), () => Object(3n))
 class Thing {
