@@ -11,8 +11,8 @@ export interface BodyWriting { scope?: string; client?: ClientBody }
 export class JsonBody {
   #value: Record<string, unknown> | undefined
   #client: ClientBody | undefined
-  #leading: Record<string, unknown> | undefined // fields `set` adds after the client's bytes
-  #clientBytes: Buffer | undefined // the client's bytes with `#leading`, written at the first `bytes()`
+  #added: Record<string, unknown> | undefined // fields `set` adds after the client's bytes
+  #clientBytes: Buffer | undefined // the client's bytes with `#added`, written at the first `bytes()`
   #written: Buffer | undefined
   #strings: RawStrings | undefined | null = null // the client's long strings the body was first written with (null: not yet)
   readonly #writing: BodyWriting
@@ -27,7 +27,7 @@ export class JsonBody {
   read(): Record<string, unknown> {
     const client = this.#client
     if (client) {
-      this.#value = this.#leading ? { ...client.object(), ...this.#leading } : client.object()
+      this.#value = this.#added ? { ...client.object(), ...this.#added } : client.object()
       this.#client = undefined
       this.#clientBytes = undefined
     }
@@ -59,8 +59,8 @@ export class JsonBody {
   set(key: string, value: unknown): this {
     const client = this.#client
     if (client && client.has(key) === false) {
-      this.#leading ??= {}
-      setOwn(this.#leading, key, value)
+      this.#added ??= {}
+      setOwn(this.#added, key, value)
       this.#clientBytes = undefined
       return this
     }
@@ -74,7 +74,7 @@ export class JsonBody {
 
   /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once. */
   bytes(): Buffer {
-    if (this.#client) return this.#leading ? this.#clientBytes ??= withFieldsBytes(this.#client.bytes, this.#leading) : this.#client.bytes
+    if (this.#client) return this.#added ? this.#clientBytes ??= withFieldsBytes(this.#client.bytes, this.#added) : this.#client.bytes
     // The strings kept: written again after `forgetWritten` (the flight recorder), once the stream answer released the
     // client's parse (ClientBody.release), the bytes must still be those sent.
     if (this.#strings === null) this.#strings = this.#writing.client?.rawStrings
