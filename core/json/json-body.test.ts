@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ClientBody } from './client-body.ts'
 import { JsonBody } from './json-body.ts'
+import { joined } from './derived-strings.ts'
 
 describe('JsonBody', () => {
   const bytes = Buffer.from('{ "model" : "m", "messages": [] }')
@@ -81,6 +82,17 @@ describe('JsonBody', () => {
     const sent = body.bytes()
     body.forgetWritten()
     client.release()
+    expect(body.bytes().equals(sent)).toBe(true)
+  })
+
+  it('written again after forgetWritten, once other requests\' images moved the derived ring on, the bytes are those sent', () => {
+    // A data URL joined from the client's base64 (its `\\/` copied) was written anew, `/` unescaped, by the recorder's bytes().
+    const client = new ClientBody(Buffer.from(`{"messages":[{"source":{"data":"${'QUJD\\/'.repeat(5000)}"}}]}`), 'ring')
+    const data = (client.object().messages as Array<{ source: { data: string } }>)[0]!.source.data
+    const body = new JsonBody({ input: [{ type: 'input_image', image_url: joined('data:image/png;base64,', data) }] }, { scope: 'ring', client })
+    const sent = body.bytes()
+    body.forgetWritten()
+    for (let i = 0; i < 16; i++) joined('data:x;base64,', `${'A'.repeat(20_000)}${i}`)
     expect(body.bytes().equals(sent)).toBe(true)
   })
 

@@ -1,5 +1,5 @@
 import { ClientBody } from './client-body.ts'
-import { jsonBytes } from './json-bytes.ts'
+import { jsonBytes, type DerivedNotes } from './json-bytes.ts'
 import { turnCache } from './turn-cache.ts'
 import { setOwn } from './plain-json.ts'
 import type { RawStrings } from './raw-strings.ts'
@@ -15,6 +15,7 @@ export class JsonBody {
   #clientBytes: Buffer | undefined // the client's bytes with `#added`, written at the first `bytes()`
   #written: Buffer | undefined
   #strings: RawStrings | undefined | null = null // the client's long strings the body was first written with (null: not yet)
+  readonly #derived: DerivedNotes = [] // the data URLs and base64 it was written with (json-bytes.ts)
   readonly #writing: BodyWriting
 
   constructor(value: Record<string, unknown> | ClientBody, writing: BodyWriting = {}) {
@@ -76,9 +77,9 @@ export class JsonBody {
   bytes(): Buffer {
     if (this.#client) return this.#added ? this.#clientBytes ??= withFieldsBytes(this.#client.bytes, this.#added) : this.#client.bytes
     // The strings kept: written again after `forgetWritten` (the flight recorder), once the stream answer released the
-    // client's parse (ClientBody.release), the bytes must still be those sent.
+    // client's parse (ClientBody.release) and other requests' images moved the derived ring on, the bytes are those sent.
     if (this.#strings === null) this.#strings = this.#writing.client?.rawStrings
-    return this.#written ??= jsonBytes(this.#value, this.#strings, turnCache, this.#writing.scope)
+    return this.#written ??= jsonBytes(this.#value, this.#strings, turnCache, this.#writing.scope, this.#derived)
   }
 }
 

@@ -8,8 +8,8 @@ import { notPlain, plainCopy } from './plain-json.ts'
  * `JSON.stringify(value)` as UTF-8 bytes, built part by part: one string of an 80-150 KB body lands in V8's large-object
  * space (README.md). Long strings are copied as the client spelled them, parts written for the key's last turns copied.
  */
-export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCache, scope = ''): Buffer {
-  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope, derived: 0 }
+export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCache, scope = '', notes?: DerivedNotes): Buffer {
+  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope, derived: 0, notes }
   try {
     write(value, '', writer, 0, parts ? '' : undefined, -1)
   } catch (error) {
@@ -42,6 +42,22 @@ interface Writer {
   parts: TurnCache | undefined
   scope: string // the client key: another key's parts are never used
   derived: number // derived strings written so far (a part holding one is not kept)
+  notes: DerivedNotes | undefined
+}
+
+/**
+ * The derived strings a body was written with, kept by its JsonBody: written again (after `forgetWritten`, for the flight
+ * recorder), the bytes must be those sent, and by then other requests may have pushed them out of the ring.
+ */
+export type DerivedNotes = Array<{ value: string; derived: DerivedString }>
+
+/** How `value` was made: the body's own notes, else the ring (then noted); lengths compared before `===` (which may flatten). */
+function derivedFor(value: string, writer: Writer): DerivedString | undefined {
+  const notes = writer.notes
+  if (notes) for (const note of notes) if (note.value.length === value.length && note.value === value) return note.derived
+  const derived = derivedOf(value)
+  if (derived && notes) notes.push({ value, derived })
+  return derived
 }
 
 /** A joined run stays under V8's 128 KB large-object threshold even at two bytes per character. */
@@ -83,14 +99,14 @@ function splittable(value: unknown): value is Record<string, unknown> | unknown[
 }
 
 /** Whether a string of `strings` is in `value` (then its part is split down to it). */
-function holdsRaw(value: unknown, strings: RawStrings): boolean {
-  if (typeof value === 'string') return value.length >= minRawLength && ((value.length >= minDerivedLength && derivedOf(value) !== undefined) || strings.find(value) !== -1)
+function holdsRaw(value: unknown, writer: Writer): boolean {
+  if (typeof value === 'string') return value.length >= minRawLength && ((value.length >= minDerivedLength && derivedFor(value, writer) !== undefined) || writer.strings!.find(value) !== -1)
   if (!value || typeof value !== 'object') return false
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holdsRaw(value[i], strings)) return true
+    for (let i = 0; i < value.length; i++) if (holdsRaw(value[i], writer)) return true
     return false
   }
-  for (const key in value) if (holdsRaw((value as Record<string, unknown>)[key], strings)) return true
+  for (const key in value) if (holdsRaw((value as Record<string, unknown>)[key], writer)) return true
   return false
 }
 
@@ -135,9 +151,9 @@ function write(value: unknown, key: string | number, writer: Writer, depth: numb
 
 /** A data URL or its base64 a codec made (derived-strings.ts), written from the client's spelling if it can be. */
 function writeDerived(value: string, writer: Writer, strings: RawStrings): boolean {
-  const derived = derivedOf(value)
+  const derived = derivedFor(value, writer)
   if (!derived) return false
-  const rest = derived.kind === 'join' ? spelledFrom(derived.tail, strings) : cutSpelling(derived, strings)
+  const rest = derived.kind === 'join' ? spelledFrom(derived.tail, writer, strings) : cutSpelling(derived, strings)
   if (!rest) return false
   writer.pieces.push(derived.kind === 'join' ? JSON.stringify(derived.head).slice(0, -1) : '"', rest)
   writer.derived++
@@ -145,10 +161,10 @@ function writeDerived(value: string, writer: Writer, strings: RawStrings): boole
 }
 
 /** The client's spelling of `text` after its opening quote: a noted string, or a slice of one. */
-function spelledFrom(text: string, strings: RawStrings): Buffer | undefined {
+function spelledFrom(text: string, writer: Writer, strings: RawStrings): Buffer | undefined {
   const at = strings.find(text)
   if (at !== -1) return strings.spellingAt(at).subarray(1)
-  const derived = text.length >= minDerivedLength ? derivedOf(text) : undefined
+  const derived = text.length >= minDerivedLength ? derivedFor(text, writer) : undefined
   return derived?.kind === 'slice' ? cutSpelling(derived, strings) : undefined
 }
 
@@ -169,7 +185,7 @@ function cutSpelling(derived: Extract<DerivedString, { kind: 'slice' }>, strings
 
 function writeValue(value: unknown, key: string | number, writer: Writer, depth: number, group: string | undefined): boolean {
   const { pieces, strings } = writer
-  if (!splittable(value) || (depth >= splitDepth && !(strings && holdsRaw(value, strings)))) {
+  if (!splittable(value) || (depth >= splitDepth && !(strings && holdsRaw(value, writer)))) {
     const text = hasToJSON(value) ? stringifyAt(value, key) : JSON.stringify(value)
     if (text === undefined) return false
     pieces.push(text)
