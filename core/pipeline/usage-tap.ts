@@ -1,6 +1,9 @@
 import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
 import { blankLineAfter, blankLineBefore, trailingBlankLine } from '../framing/sse-bounds.ts'
+import { emptyChoices, hasEmptyList, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
+
+export { anyOf, escapeRegExp } from './stream-markers.ts'
 
 /** Where one whole SSE event sits in a buffer of whole events: [start, end of its text, end with its blank line]. */
 type Span = [number, number, number]
@@ -57,49 +60,6 @@ export function isWholeEvent(bytes: Buffer): boolean | undefined {
   try { JSON.parse(frame.data); return true } catch { return false }
 }
 
-/** The text a marker stands for: with its value's first byte after `:` or `: ` when it names one. */
-function needlesOf(marker: StreamMarker): string[] {
-  if (!marker.value) return [marker.text]
-  const open = marker.value === 'object' ? '{' : '"'
-  return [`${marker.text}:${open}`, `${marker.text}: ${open}`]
-}
-
-/**
- * Whether a text holds any of the needles, as one regular expression: ~200 ns an event where
- * `String.includes` once per needle costs ~280 ns a needle (a chat codec has seven).
- */
-export function anyOf(needles: string[]): (text: string) => boolean {
-  if (!needles.length) return () => false
-  const pattern = new RegExp(needles.map(escapeRegExp).join('|'))
-  return text => pattern.test(text)
-}
-
-export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
-/** A codec's markers as needles, worked out once per codec. */
-const needleCache = new WeakMap<StreamMarker[], { eager: Needles; last: Needles }>()
-type Needles = (text: string) => boolean
-function needlesFor(markers: StreamMarker[]): { eager: Needles; last: Needles } {
-  let needles = needleCache.get(markers)
-  if (!needles) {
-    const eager: string[] = []
-    const last: string[] = []
-    for (const marker of markers) (marker.last ? last : eager).push(...needlesOf(marker))
-    needles = { eager: anyOf(eager), last: anyOf(last) }
-    needleCache.set(markers, needles)
-  }
-  return needles
-}
-
-/** The usage-only frame of a format with a usage option has no choices: found by these (then checked whole). */
-const emptyChoices = anyOf(['"choices":[]', '"choices": []'])
-
-/** Whether `[]` occurs in the bytes (both needles above hold it): a one-byte search per `]`, ~20 ns each, where a multi-byte `indexOf` costs ~250 ns. */
-function hasEmptyList(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(0x5d, 1); at !== -1; at = bytes.indexOf(0x5d, at + 1)) if (bytes[at - 1] === 0x5b) return true
-  return false
-}
-
 /**
  * Data events looked at the head for the first one with a marker (a `message_start`, read then): a few, as
  * an upstream may send a `ping` before it. Events read at the end (finish, usage, terminal, error), and
@@ -116,9 +76,6 @@ const tailBuffers = 8
  */
 const fillerBytes = 64
 const maxTailBuffers = 512
-/** An event that is no marker's: a comment (no data) or a ping. */
-const isPing = anyOf(['"type":"ping"', '"type": "ping"'])
-const isDone = anyOf(['data: [DONE]', 'data:[DONE]'])
 
 /**
  * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
