@@ -5,11 +5,26 @@ import type { StreamMarker } from '../canonical/codec.ts'
  * the codec's markers, the usage-only frame, pings and `[DONE]`.
  */
 
-/** The text a marker stands for: with its value's first byte after `:` or `: ` when it names one. */
-function needlesOf(marker: StreamMarker): string[] {
-  if (!marker.value) return [marker.text]
-  const open = marker.value === 'object' ? '{' : '"'
-  return [`${marker.text}:${open}`, `${marker.text}: ${open}`]
+/**
+ * What may stand around a JSON key's colon: any JSON whitespace and, where the data runs over several
+ * `data:` lines, a line end and the next line's `data:` (the SSE parser joins them with `\n`, whitespace
+ * too). The decoder reads `"usage" : {` and a value on the next data line as it reads `"usage":{`.
+ */
+const gap = '(?:\\s|data:)*'
+
+/** A text as a pattern: its own characters, any gap on either side of each `:`. */
+const patternOf = (text: string) => text.split(/\s*:\s*/).map(escapeRegExp).join(`${gap}:${gap}`)
+
+/** The pattern a marker stands for: with its value's first byte after the colon when it names one. */
+function needlesOf(marker: StreamMarker): string {
+  return patternOf(marker.value ? `${marker.text}:${marker.value === 'object' ? '{' : '"'}` : marker.text)
+}
+
+/** Whether a text matches any of the patterns, as one regular expression. */
+function anyPattern(patterns: string[]): (text: string) => boolean {
+  if (!patterns.length) return () => false
+  const pattern = new RegExp(patterns.join('|'))
+  return text => pattern.test(text)
 }
 
 /**
@@ -32,22 +47,38 @@ export function needlesFor(markers: StreamMarker[]): { eager: Needles; last: Nee
   if (!needles) {
     const eager: string[] = []
     const last: string[] = []
-    for (const marker of markers) (marker.last ? last : eager).push(...needlesOf(marker))
-    needles = { eager: anyOf(eager), last: anyOf(last) }
+    for (const marker of markers) (marker.last ? last : eager).push(needlesOf(marker))
+    needles = { eager: anyPattern(eager), last: anyPattern(last) }
     needleCache.set(markers, needles)
   }
   return needles
 }
 
 /** The usage-only frame of a format with a usage option has no choices: found by these (then checked whole). */
-export const emptyChoices = anyOf(['"choices":[]', '"choices": []'])
+export const emptyChoices = anyPattern([`${patternOf('"choices":[')}${gap}\\]`])
 
-/** Whether `[]` occurs in the bytes (both needles above hold it): a one-byte search per `]`, ~20 ns each, where a multi-byte `indexOf` costs ~250 ns. */
+/**
+ * Whether an empty list (`[]`, `[ ]`, `[` and `]` on two data lines) occurs in the bytes (the pattern
+ * above needs one): a one-byte search per `]`, ~20 ns each, where a multi-byte `indexOf` costs ~250 ns.
+ */
 export function hasEmptyList(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(0x5d, 1); at !== -1; at = bytes.indexOf(0x5d, at + 1)) if (bytes[at - 1] === 0x5b) return true
+  for (let at = bytes.indexOf(0x5d, 1); at !== -1; at = bytes.indexOf(0x5d, at + 1)) if (bytes[gapBefore(bytes, at)] === 0x5b) return true
   return false
 }
 
+/** Where the byte before `at` is, past a gap (whitespace, `data:` line starts). */
+function gapBefore(bytes: Buffer, at: number): number {
+  let before = at - 1
+  for (;;) {
+    while (before >= 0 && isSpace(bytes[before]!)) before--
+    if (before < 4 || bytes[before] !== 0x3a || bytes.toString('latin1', before - 4, before) !== 'data') return before
+    before -= 5
+  }
+}
+
+const isSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
+
 /** An event that is no marker's: a comment (no data) or a ping. */
-export const isPing = anyOf(['"type":"ping"', '"type": "ping"'])
-export const isDone = anyOf(['data: [DONE]', 'data:[DONE]'])
+export const isPing = anyPattern([patternOf('"type":"ping"')])
+/** `[DONE]` as the decoder reads it: data that is `[DONE]` once trimmed. */
+export const isDone = anyPattern([`data:[ \\t]*\\[DONE\\]`])

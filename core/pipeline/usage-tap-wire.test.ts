@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { chatCodec } from '../../providers/compat/codec/index.ts'
+import { messagesCodec } from '../../providers/beta/codec/index.ts'
+import { generateCodec } from '../../providers/alpha/codec/index.ts'
+import type { WireCodec } from '../canonical/codec.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
+import { createStreamTransform } from './stream-transform.ts'
+
+/**
+ * Same-format streams written as SSE and JSON allow but the usual upstream does not: the passthrough
+ * (bytes tapped) reports what the translating transform (every frame decoded) reports, and a client
+ * that did not ask for usage gets none of it. Each case failed before its fix; the adversarial property
+ * test (stream-adversarial.property.test.ts) found them.
+ */
+const codecs: Record<string, WireCodec> = { chat: chatCodec, messages: messagesCodec, generate: generateCodec }
+
+function both(format: string, chunks: string[], body: object = { stream_options: { include_usage: true } }) {
+  const kernel = { formats: new Map([[format, codecs[format]!]]) } as unknown as ProxyKernel
+  const request = { inbound: format, model: 'm', body } as unknown as ProxyRequest
+  const [fast, plain] = [true, false].map(passthrough => {
+    const transform = createStreamTransform(kernel, request, { upstream: format, upstreamModel: 'm', sse: true, passthrough })
+    let sent = ''
+    for (const chunk of chunks) sent += Buffer.from(transform.push(Buffer.from(chunk)) ?? []).toString()
+    sent += Buffer.from(transform.end() ?? []).toString()
+    return { seen: { usage: transform.usage, cut: transform.cut, error: transform.upstreamError }, sent }
+  })
+  return { fast: fast!, plain: plain! }
+}
+
+const chunk = (usage: string, choices = '[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]') => `data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":${choices},"usage":${usage}}\n\n`
+const usage = (n: number) => `{"prompt_tokens":${n},"completion_tokens":${n + 1},"total_tokens":${2 * n + 1}}`
+
+describe('usage tap: markers wherever JSON and SSE allow them', () => {
+  it('chat: `"usage" : {` (a space before the colon) is read as `"usage":{` is', () => {
+    const text = chunk('null') + chunk('null', '[{"index":0,"delta":{},"finish_reason":"stop"}]') + chunk(usage(7), '[]').replace('"usage":', '"usage" : ') + 'data: [DONE]\n\n'
+    const { fast, plain } = both('chat', [text])
+    expect(plain.seen.usage).toMatchObject({ inputTokens: 7, outputTokens: 8 })
+    expect(fast.seen).toEqual(plain.seen)
+  })
+
+  it('chat, usage not asked: a usage-only chunk written `"choices": [ ]` never reaches the client, and counts', () => {
+    const only = chunk(usage(7), '[ ]')
+    const text = chunk('null', '[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]') + only + 'data: [DONE]\n\n'
+    const { fast, plain } = both('chat', [text], {})
+    expect(fast.seen).toEqual(plain.seen)
+    expect(fast.seen.usage).toMatchObject({ inputTokens: 7 })
+    expect(fast.sent).not.toContain('"prompt_tokens"')
+  })
+
+  it('generateContent: usageMetadata and finishReason with their values on the next data line', () => {
+    const event = '{"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"finishReason":\r\ndata: "STOP","index":0}],"usageMetadata":\r\ndata: {"promptTokenCount":5,"candidatesTokenCount":2,"totalTokenCount":7}}'
+    const { fast, plain } = both('generate', [`data: ${event}\r\n\r\n`])
+    expect(plain.seen).toMatchObject({ usage: { inputTokens: 5, outputTokens: 2 }, cut: undefined })
+    expect(fast.seen).toEqual(plain.seen)
+  })
+
+  it('messages: an error event whose `"error" : {` has a space before the colon fails the answer on both paths', () => {
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"m","usage":{"input_tokens":9,"output_tokens":1}}}\n\n'
+    const error = 'event: error\ndata: {"type":"error","error" : {"type":"overloaded_error","message":"busy"}}\n\n'
+    const { fast, plain } = both('messages', [start, error])
+    expect(plain.seen).toMatchObject({ error: 'busy', cut: undefined })
+    // (The usage: the passthrough keeps message_start's, the translating path none; not this test's matter.)
+    expect({ ...fast.seen, usage: undefined }).toEqual({ ...plain.seen, usage: undefined })
+  })
+})
