@@ -10,7 +10,7 @@ import { firstEvent, firstEventError } from './first-event.ts'
 import { lastEventEnd, trailingBlankLine } from '../framing/sse-bounds.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
-import { escapeRegExp, isBlank, isWholeEvent, UsageTap } from './usage-tap.ts'
+import { escapeRegExp, isBlank, isWholeData, isWholeEvent, UsageTap } from './usage-tap.ts'
 import { clientAskedForUsage } from './usage-option.ts'
 import { namespaceRestorer, restoreEventNamespace } from '../canonical/tool-namespaces.ts'
 
@@ -43,6 +43,10 @@ const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.
 
 /** A UTF-8 byte order mark a stream may start with: the SSE parser drops it (utf8-decoder.ts), so must the passthrough. */
 const withoutBom = (bytes: Buffer) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
+
+/** Why a stream that did not reach its terminal event was cut: the same words on either path. */
+const cutMidEvent = 'the upstream stream ended mid-event'
+const cutBeforeEnd = 'the upstream stream ended before its last event'
 
 /** How much of a stream's first chunk is decoded to find its first event. */
 const headBytes = 4096
@@ -140,18 +144,21 @@ class PassthroughTransform implements StreamTransform {
     // Line ends after the last event (a blank line cut between its `\r` and `\n`) go as they came.
     const blank = carry !== undefined && isBlank(carry)
     let tail: Buffer | undefined
+    let half = false
     // A last event whose blank line ends in a CR (no `\n` can follow now) is whole as it came.
     if (carry && !blank && trailingBlankLine(carry) !== undefined) tail = carry
     else if (carry && !blank) {
       const whole = isWholeEvent(carry)
-      if (whole === false) this.cut = 'the upstream stream ended mid-event'
-      else if (whole) tail = Buffer.concat([carry, Buffer.from('\n\n')])
+      half = whole === false
+      if (whole) tail = Buffer.concat([carry, Buffer.from('\n\n')])
     }
     const tap = this.#tap
-    if (tap) {
+    if (!tap) this.cut = half ? cutMidEvent : undefined
+    else {
       if (tail) tail = tap.pass(tail)
       tap.end()
-      this.cut ??= tap.terminated() ? undefined : 'the upstream stream ended before its last event'
+      // Half an event after the terminal one is no part of the answer (the decoder reading every frame ignores it).
+      this.cut = tap.terminated() ? undefined : half ? cutMidEvent : cutBeforeEnd
     }
     return tail?.length ? this.#out(tail) : blank && carry.length ? carry : undefined
   }
@@ -236,10 +243,12 @@ class TranslatingTransform implements StreamTransform {
   end(): Uint8Array | undefined {
     let out = ''
     for (const sse of this.#parser.push(this.#text.end())) out += this.#decode(sse)
-    for (const sse of this.#parser.end()) out += this.#decode(sse)
+    const last = this.#parser.end()
+    for (const sse of last) out += this.#decode(sse)
     if (this.decoder.terminated?.() === false) {
-      // Cut before its terminal event: what came goes out, never a finish; the usage so far is kept.
-      this.cut = 'the upstream stream ended before its last event'
+      // Cut before its terminal event: what came goes out, never a finish; the usage so far is kept. A last
+      // frame that lacked its blank line and is no whole JSON was cut mid-event, as the passthrough says.
+      this.cut = last.some(frame => !isWholeData(frame.data)) ? cutMidEvent : cutBeforeEnd
       for (const event of this.decoder.end()) if (event.type === 'finish') this.usage = event.usage
       return bytes(out)
     }

@@ -64,3 +64,22 @@ describe('usage tap: markers wherever JSON and SSE allow them', () => {
     expect({ ...fast.seen, usage: undefined }).toEqual({ ...plain.seen, usage: undefined })
   })
 })
+
+describe('a stream that ends with half an event', () => {
+  const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"m","usage":{"input_tokens":9,"output_tokens":1}}}\n\n'
+  const stop = 'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+
+  it('after its terminal event: whole on both paths (the half event is no part of the answer)', () => {
+    const { fast, plain } = both('messages', [start, stop, 'event: ping\ndata: {"ty'])
+    expect(plain.seen.cut).toBeUndefined()
+    expect(fast.seen).toEqual(plain.seen)
+  })
+
+  it('before it: cut, in the same words on both paths', () => {
+    for (const half of ['data: {"type":"message_de', 'data', 'data\r\ndata: {']) {
+      const { fast, plain } = both('messages', [start, half])
+      expect(plain.seen.cut, half).toBe('the upstream stream ended mid-event')
+      expect(fast.seen, half).toEqual(plain.seen)
+    }
+  })
+})

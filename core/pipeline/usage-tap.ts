@@ -42,9 +42,10 @@ export function frameOf(text: string): StreamFrame | undefined {
   let data: string | undefined
   for (const line of text.split(/\r\n|\n|\r/)) {
     const colon = line.indexOf(':')
-    if (colon <= 0) continue
-    const field = line.slice(0, colon)
-    const value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1)
+    if (colon === 0) continue
+    // A line without a colon is a field with an empty value (`data` alone is a data line), as sse.ts reads it.
+    const field = colon === -1 ? line : line.slice(0, colon)
+    const value = colon === -1 ? '' : line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1)
     if (field === 'data') data = data === undefined ? value : `${data}\n${value}`
     else if (field === 'event') event = value
   }
@@ -55,9 +56,13 @@ export function frameOf(text: string): StreamFrame | undefined {
 /** Whether a stream's last bytes, cut without their blank line, are still one whole event (its data JSON, or `[DONE]`). */
 export function isWholeEvent(bytes: Buffer): boolean | undefined {
   const frame = frameOf(bytes.toString('utf8'))
-  if (!frame) return undefined
-  if (frame.data.trim() === '[DONE]') return true
-  try { JSON.parse(frame.data); return true } catch { return false }
+  return frame && isWholeData(frame.data)
+}
+
+/** Whether a frame's data is whole: JSON, or `[DONE]`. */
+export function isWholeData(data: string): boolean {
+  if (data.trim() === '[DONE]') return true
+  try { JSON.parse(data); return true } catch { return false }
 }
 
 /**
