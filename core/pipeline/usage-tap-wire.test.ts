@@ -83,3 +83,15 @@ describe('a stream that ends with half an event', () => {
     }
   })
 })
+
+describe('chat, usage not asked, a running total in every chunk (vLLM continuous_usage_stats)', () => {
+  it('the usage-only chunk at the end counts, not the last running total before it', () => {
+    const text = chunk(usage(3)) + chunk(usage(4), '[{"index":0,"delta":{},"finish_reason":"stop"}]') + chunk(usage(9), '[]') + 'data: [DONE]\n\n'
+    for (const chunks of [[text], text.split(/(?<=\n\n)/)]) {
+      const { fast, plain } = both('chat', chunks, {})
+      expect(plain.seen.usage).toMatchObject({ inputTokens: 9, outputTokens: 10 })
+      expect(fast.seen).toEqual(plain.seen)
+      expect(fast.sent).not.toContain('"choices":[]')
+    }
+  })
+})

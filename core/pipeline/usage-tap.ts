@@ -157,7 +157,7 @@ export class UsageTap {
 
   /** The upstream ended: its last events are read (the last running total once), then the decoder's closing usage taken. */
   end(): void {
-    const found: Array<[Buffer, Span]> = []
+    const found: Array<[Buffer, Span, number]> = []
     let last: [Buffer, Span] | undefined
     let lastSeen = false
     let looked = 0
@@ -175,7 +175,7 @@ export class UsageTap {
         // Comments and pings are no event of the stream's end: they neither count nor hide one.
         if (!eager && (!text.includes('data:') || isPing(text)) && !this.#last(text) && ++skipped <= maxTailBuffers) continue
         looked++
-        if (eager) found.unshift([buffer, span])
+        if (eager) found.unshift([buffer, span, id])
         // Only the newest running total counts (read with the eager ones when it is one of them).
         if (!lastSeen && this.#last(text)) {
           lastSeen = true
@@ -185,10 +185,18 @@ export class UsageTap {
     }
     this.#tail = []
     // A usage-only frame after `[DONE]` is no part of the answer, as the decoder reading every frame finds. In
-    // one buffer `at` is where the frame was before it was taken out: `[DONE]` right after it now starts there.
-    for (const { id, at, frame } of this.#usageOnly) if (!done || id < done.id || (id === done.id && at <= done.at)) this.#decode(frame)
+    // one buffer `at` is where the frame was in the buffer as kept: `[DONE]` right after it starts there.
+    const before = (frame: { id: number; at: number }, id: number, at: number) => frame.id < id || (frame.id === id && frame.at <= at)
+    const usageOnly = this.#usageOnly.filter(frame => !done || before(frame, done.id, done.at))
     this.#usageOnly = []
-    for (const [buffer, span] of found) this.#decodeText(buffer, span)
+    // In stream order, as the decoder reading every frame has them: chunks that each carry a running total
+    // (vLLM's continuous usage stats) come before the usage-only frame, whose total is the one that counts.
+    let next = 0
+    for (const [buffer, span, id] of found) {
+      while (next < usageOnly.length && before(usageOnly[next]!, id, span[0])) this.#decode(usageOnly[next++]!.frame)
+      this.#decodeText(buffer, span)
+    }
+    for (; next < usageOnly.length; next++) this.#decode(usageOnly[next]!.frame)
     if (last) this.#decodeText(last[0], last[1])
     for (const event of this.#decoder.end()) if (event.type === 'finish' && event.usage) this.usage = event.usage
   }
@@ -197,12 +205,15 @@ export class UsageTap {
     // Nearly every buffer holds no empty list at all: a byte search, not three events as text.
     if (!hasEmptyList(events)) return events
     let dropped: Span[] | undefined
+    // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
+    let removed = 0
     for (const span of lastSpans(events, usageOnlyEvents)) {
       if (!emptyChoices(events.toString('latin1', span[0], span[1]))) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
       // Kept aside: it never reaches the kept tail.
       if (frame && this.#dropUsageOnly!(frame)) {
-        this.#usageOnly.push({ id, at: span[0], frame })
+        this.#usageOnly.push({ id, at: span[0] - removed, frame })
+        removed += span[2] - span[0]
         ;(dropped ??= []).push(span)
       }
     }
