@@ -95,3 +95,13 @@ describe('chat, usage not asked, a running total in every chunk (vLLM continuous
     }
   })
 })
+
+describe('chat, usage not asked: keep-alive comments around [DONE] in the same read', () => {
+  it('the usage-only chunk still never reaches the client, and counts', () => {
+    const text = `${chunk('null', '[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]')}${chunk(usage(7), '[]')}: keep-alive\n\ndata: [DONE]\n\n: keep-alive\n\n: keep-alive\n\n`
+    const { fast, plain } = both('chat', [text], {})
+    expect(fast.seen).toEqual(plain.seen)
+    expect(fast.seen.usage).toMatchObject({ inputTokens: 7 })
+    expect(fast.sent).not.toContain('"prompt_tokens"')
+  })
+})

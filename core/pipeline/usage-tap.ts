@@ -36,6 +36,22 @@ function lastSpans(buffer: Buffer, count: number): Span[] {
   return spans
 }
 
+/**
+ * The last `count` events of a buffer of whole events that hold data, oldest first: comments among them
+ * (keep-alives around `[DONE]`) do not count, so they cannot push the usage-only frame out of reach.
+ */
+function lastDataSpans(buffer: Buffer, count: number): Span[] {
+  const spans: Span[] = []
+  let skipped = 0
+  for (let after = buffer.length; after > 0 && spans.length < count;) {
+    const [span] = lastSpans(buffer.subarray(0, after), 1) as [Span]
+    after = span[0]
+    if (buffer.toString('latin1', span[0], span[1]).includes('data:')) spans.unshift(span)
+    else if (++skipped > maxTailBuffers) break
+  }
+  return spans
+}
+
 /** One SSE event's text -> its frame (`event:` and joined `data:` lines). */
 export function frameOf(text: string): StreamFrame | undefined {
   let event: string | undefined
@@ -207,7 +223,7 @@ export class UsageTap {
     let dropped: Span[] | undefined
     // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
     let removed = 0
-    for (const span of lastSpans(events, usageOnlyEvents)) {
+    for (const span of lastDataSpans(events, usageOnlyEvents)) {
       if (!emptyChoices(events.toString('latin1', span[0], span[1]))) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
       // Kept aside: it never reaches the kept tail.
