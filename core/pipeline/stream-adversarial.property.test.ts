@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { chatCodec } from '../../providers/compat/codec/index.ts'
+import { messagesCodec } from '../../providers/beta/codec/index.ts'
+import { responsesCodec } from '../../providers/gamma/codec/index.ts'
+import { generateCodec } from '../../providers/alpha/codec/index.ts'
+import type { StreamFrame, WireCodec } from '../canonical/codec.ts'
+import type { StreamEvent } from '../canonical/types.ts'
+import type { ProxyKernel } from '../kernel/kernel.ts'
+import type { ProxyRequest } from '../kernel/hooks.ts'
+import { createFrameParser } from '../framing/frames.ts'
+import { Utf8Decoder } from '../framing/utf8-decoder.ts'
+import { createStreamTransform } from './stream-transform.ts'
+
+/**
+ * Same-format streams against the plain path, with upstream bytes written to trip a byte-level reader:
+ * CRLF, LF and lone-CR line ends, `data:` with and without its space, data split over several lines,
+ * `event:` names that disagree with the JSON's type, whitespace around a key's colon, comments and pings
+ * anywhere, a byte order mark, multibyte characters cut between chunks, chunks down to one byte, usage
+ * in several events (strings, negative, huge), events after the terminal one, `[DONE]` variants, a
+ * stream cut before its end, long lines. The passthrough (bytes tapped for usage and the end) must
+ * report what the translating transform (every frame decoded) reports: usage, cut or whole, the error in
+ * the stream, and the client's bytes must decode to the upstream's events. `FUZZ_RUNS=2000` runs it longer.
+ * Left out: more than two events after the terminal one, and usage in a chunk eight or more data events
+ * before the end (a chunk without usage after generateContent's, or chat's, running total): the tap reads
+ * a stream's first events and its last eight only, by design, and such streams differ there.
+ */
+type Event = { data: unknown; event?: string } | { raw: string }
+type Script = (texts: string[], usage: Array<() => unknown>, terminal: boolean, after: number) => Event[]
+
+const piece = fc.constantFrom('a', 'é', '✓', '🙂', '"', '\\', ' ', '中文', 'x'.repeat(40))
+const count = fc.oneof(fc.nat({ max: 5000 }), fc.constantFrom(-3, 2 ** 53 + 2, 1e21, '17', '', null, 1.5))
+const counts = fc.array(count, { minLength: 6, maxLength: 6 })
+
+const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script }> = {
+  chat: {
+    codec: chatCodec,
+    script: (texts, usage, terminal, after) => {
+      const chunk = (choices: unknown[], u?: unknown) => ({ data: { id: 'c', object: 'chat.completion.chunk', model: 'm', choices, ...(u !== undefined && { usage: u }) } })
+      const usageChunk = () => chunk([], usage.shift()?.() ?? null)
+      // Given more than three, the first go in every text chunk as a running total (vLLM's continuous usage).
+      let running: unknown = null
+      return [
+        ...texts.map(t => chunk([{ index: 0, delta: { content: t }, finish_reason: null }], usage.length > 3 ? running = usage.shift()!() : running)),
+        ...(terminal ? [chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]), usageChunk(), { raw: '[DONE]' }] : [usageChunk()]),
+        ...Array.from({ length: after }, usageChunk),
+      ]
+    },
+  },
+  messages: {
+    codec: messagesCodec,
+    ping: true,
+    script: (texts, usage, terminal, after) => {
+      const e = (type: string, rest: object) => ({ data: { type, ...rest }, event: type })
+      return [
+        e('message_start', { message: { id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [], usage: usage.shift()?.() } }),
+        e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        ...texts.map(t => e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: t } })),
+        e('content_block_stop', { index: 0 }),
+        ...usage.splice(0, 2).map(u => e('message_delta', { delta: { stop_reason: 'end_turn' }, usage: u() })),
+        ...(terminal ? [e('message_stop', {})] : []),
+        ...Array.from({ length: after }, () => e('message_delta', { delta: {}, usage: usage.shift()?.() ?? { output_tokens: 1 } })),
+      ]
+    },
+  },
+  responses: {
+    codec: responsesCodec,
+    script: (texts, usage, terminal, after) => {
+      const e = (type: string, rest: object) => ({ data: { type, ...rest }, event: type })
+      const response = (status: string) => ({ id: 'r', status, output: [], error: null, usage: status === 'in_progress' ? null : usage.shift()?.() })
+      return [
+        e('response.created', { response: response('in_progress') }),
+        ...texts.map(t => e('response.output_text.delta', { output_index: 0, content_index: 0, item_id: 'i', delta: t })),
+        ...(terminal ? [e('response.completed', { response: response('completed') })] : []),
+        ...Array.from({ length: after }, () => e('response.completed', { response: response('completed') })),
+      ]
+    },
+  },
+  generate: {
+    codec: generateCodec,
+    script: (texts, usage, terminal, after) => {
+      const chunk = (parts: unknown[], finish: boolean) => ({ data: { candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish && { finishReason: 'STOP' }) }], usageMetadata: usage.length > 1 ? usage.shift()!() : usage[0]!() } })
+      return [
+        ...texts.map((t, i) => chunk([{ text: t }], terminal && i === texts.length - 1)),
+        ...(terminal && !texts.length ? [chunk([], true)] : []),
+        ...Array.from({ length: after }, () => chunk([], false)),
+      ]
+    },
+  },
+}
+
+const usageOf: Record<string, (c: unknown[]) => unknown> = {
+  chat: c => ({ prompt_tokens: c[0], completion_tokens: c[1], total_tokens: c[2], prompt_tokens_details: { cached_tokens: c[3] } }),
+  messages: c => ({ input_tokens: c[0], output_tokens: c[1], cache_read_input_tokens: c[2], cache_creation_input_tokens: c[3] }),
+  responses: c => ({ input_tokens: c[0], output_tokens: c[1], total_tokens: c[2], input_tokens_details: { cached_tokens: c[3] } }),
+  generate: c => ({ promptTokenCount: c[0], candidatesTokenCount: c[1], totalTokenCount: c[2], cachedContentTokenCount: c[3], thoughtsTokenCount: c[4] }),
+}
+
+/** How one event is written: its line ends, `data:` lines, event name and key spacing. */
+const style = fc.record({
+  lineEnd: fc.constantFrom('\n', '\r\n', '\r'),
+  blank: fc.constantFrom('\n\n', '\r\n\r\n', '\r\r', '\n\r\n', '\r\n\n', '\r\r\n'),
+  space: fc.boolean(),
+  lines: fc.constantFrom('one', 'one', 'pretty', 'split'),
+  eventLine: fc.constantFrom('right', 'right', 'none', 'wrong', 'nospace'),
+  colon: fc.constantFrom('', '', ' ', '\t'),
+  done: fc.constantFrom('[DONE]', '[DONE]', ' [DONE]', '[DONE] '),
+})
+type Style = typeof style extends fc.Arbitrary<infer T> ? T : never
+const filler = (ping: boolean) => fc.constantFrom(': keep-alive', ':', 'retry: 1000', 'id: 7', ...(ping ? ['event: ping\ndata: {"type":"ping"}', 'data: {"type": "ping"}'] : []))
+
+function write(event: Event, s: Style): string {
+  const field = s.space ? 'data: ' : 'data:'
+  if ('raw' in event) return `data:${s.done === '[DONE]' && s.space ? ' ' : ''}${s.done}${s.blank}`
+  let json = s.lines === 'pretty' ? JSON.stringify(event.data, null, 1) : JSON.stringify(event.data)
+  // Texts hold no `:`, so `":` is always a key's end.
+  if (s.colon) json = json.replaceAll('":', `"${s.colon}:${s.colon}`)
+  // Split after a key's colon or a comma: any JSON whitespace may stand there, a line end too.
+  const lines = s.lines === 'split' ? json.replace(/(":|,)/g, '$1\n').split('\n') : json.split('\n')
+  const name = event.event && (s.eventLine === 'right' ? `event: ${event.event}` : s.eventLine === 'nospace' ? `event:${event.event}` : s.eventLine === 'wrong' ? 'event: content_block_delta' : undefined)
+  return [...(name ? [name] : []), ...lines.map(line => field + line)].join(s.lineEnd) + s.blank
+}
+
+const stream = (format: string) => fc.record({
+  texts: fc.array(fc.array(piece, { minLength: 1, maxLength: 4 }).map(p => p.join('')), { maxLength: 10 }),
+  long: fc.boolean(),
+  usages: fc.array(counts, { minLength: 1, maxLength: 5 }),
+  terminal: fc.boolean(),
+  after: fc.constantFrom(0, 0, 0, 1, 2),
+  styles: fc.infiniteStream(style),
+  fillers: fc.array(fc.tuple(fc.nat(), filler(!!scripts[format]!.ping)), { maxLength: 12 }),
+  bom: fc.boolean(),
+  cuts: fc.oneof({ arbitrary: fc.array(fc.nat(), { maxLength: 40 }), weight: 3 }, { arbitrary: fc.constant('bytes' as const), weight: 1 }),
+  truncate: fc.option(fc.nat(), { freq: 4 }),
+  asked: fc.boolean(),
+})
+
+type Input = ReturnType<typeof stream> extends fc.Arbitrary<infer T> ? T : never
+
+function build(format: string, input: Input): Buffer {
+  const { texts, long, usages, terminal, after, styles, fillers, bom } = input
+  const all = long ? [...texts, 'é✓'.repeat(40_000)] : texts
+  const usage = usages.map(c => () => usageOf[format]!(c))
+  const events = scripts[format]!.script(all, usage, terminal, after)
+  const styled = styles[Symbol.iterator]()
+  const written = events.map(event => write(event, styled.next().value!))
+  for (const [at, text] of fillers) written.splice(at % (written.length + 1), 0, `${text}${styled.next().value!.blank}`)
+  const bytes = Buffer.from(written.join(''))
+  return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes
+}
+
+type Outcome = { threw?: string; usage?: unknown; cut?: string; settled?: boolean; error?: string; sent: Buffer }
+
+function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[], asked: boolean, broke: boolean): Outcome {
+  const codec = scripts[format]!.codec
+  const kernel = { formats: new Map([[format, codec]]) } as unknown as ProxyKernel
+  const request = { inbound: format, model: 'm', body: asked ? { stream_options: { include_usage: true } } : {} } as unknown as ProxyRequest
+  const transform = createStreamTransform(kernel, request, { upstream: format, upstreamModel: 'm', sse: true, passthrough })
+  const sent: Buffer[] = []
+  try {
+    let from = 0
+    for (const at of [...cuts, bytes.length]) {
+      if (at <= from) continue
+      const out = transform.push(bytes.subarray(from, at))
+      if (out) sent.push(Buffer.from(out))
+      from = at
+    }
+    // A stream that broke is settled (stream.ts #fail); one that ended is ended.
+    const settled = broke ? transform.settle() : undefined
+    if (!broke) {
+      const out = transform.end()
+      if (out) sent.push(Buffer.from(out))
+    }
+    return { usage: transform.usage, cut: transform.cut, settled, error: transform.upstreamError, sent: Buffer.concat(sent) }
+  } catch (error) {
+    return { threw: (error as Error).name, sent: Buffer.concat(sent) }
+  }
+}
+
+/** An SSE byte stream's frames, as the plain path reads them. */
+function frames(bytes: Buffer): StreamFrame[] {
+  const parser = createFrameParser()
+  const text = new Utf8Decoder()
+  return [...parser.push(text.write(bytes)), ...parser.push(text.end()), ...parser.end()]
+}
+
+/** Every frame through a fresh decoder, up to its terminal event (the finish, read with the usage, aside). */
+function decoded(codec: WireCodec, bytes: Buffer): StreamEvent[] {
+  const decoder = codec.stream.createDecoder()
+  const out: StreamEvent[] = []
+  for (const frame of frames(bytes)) if (!decoder.terminated?.()) out.push(...decoder.push(frame))
+  return out.filter(event => event.type !== 'finish')
+}
+
+describe('same-format streams, written adversarially: the passthrough reports what decoding every frame reports', () => {
+  for (const format of Object.keys(scripts)) {
+    it(format, () => {
+      fc.assert(fc.property(stream(format), (input) => {
+        const whole = build(format, input)
+        const bytes = input.truncate === null ? whole : whole.subarray(0, input.truncate % (whole.length + 1))
+        const cuts = input.cuts === 'bytes' ? Array.from({ length: Math.min(bytes.length, 4000) }, (_, i) => i) : input.cuts.map(cut => cut % (bytes.length + 1)).sort((a, b) => a - b)
+        const asked = format !== 'chat' || input.asked
+        for (const broke of [false, true]) {
+          const fast = run(format, true, bytes, cuts, asked, broke)
+          const plain = run(format, false, bytes, cuts, asked, broke)
+          const { sent, ...fastSeen } = fast
+          const { sent: _, ...plainSeen } = plain
+          expect(fastSeen, `broke ${broke}: ${JSON.stringify(bytes.toString('latin1'))}`).toEqual(plainSeen)
+          if (fast.threw || broke) continue
+          // The client's bytes mean what the upstream's meant; a chat client that did not ask for usage gets no usage-only chunk.
+          const codec = scripts[format]!.codec
+          // (That chunk, when it is the only one, was the start.)
+          const meant = (events: StreamEvent[]) => asked ? events : events.filter(event => event.type !== 'start')
+          expect(meant(decoded(codec, sent))).toEqual(meant(decoded(codec, bytes)))
+          if (!asked && !input.after) expect(frames(sent).filter(frame => codec.stream.usageOption!.usageOnly(frame))).toEqual([])
+        }
+      }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100) })
+    })
+  }
+})
