@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { clientCall, clientHeaders, parseSseFrames } from '../helpers/client-formats.ts'
+import { eventually } from '../recorder/helpers.ts'
+import { managementReader } from '../client-keys/settlement-prices.ts'
+
+/**
+ * Same-format streams whose upstream writes what SSE and JSON allow but the usual upstream does not,
+ * through the proxy: the request is recorded with the usage the upstream reported, the client gets no
+ * usage chunk it did not ask for, and a stream cut mid-event fails in the words the translating path
+ * uses. Each case failed before its fix (core/pipeline/usage-tap-wire.test.ts has them unit by unit).
+ */
+const secret = 'stream-wire-admin'
+const chunk = (usage: string, choices = '[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]') => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"up","choices":${choices},"usage":${usage}}\n\n`
+const usage = (n: number) => `{"prompt_tokens":${n},"completion_tokens":${n + 1},"total_tokens":${2 * n + 1}}`
+const stop = '[{"index":0,"delta":{},"finish_reason":"stop"}]'
+const messageStart = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"up","content":[],"usage":{"input_tokens":21,"output_tokens":1}}}\n\n'
+const text = 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}\n\n'
+
+/** Per model: what the upstream writes (each string one write), and the usage the request must be recorded with. */
+const cases: Record<string, { format: 'chat' | 'messages'; writes: string[]; input?: number; output?: number; asks?: boolean }> = {
+  // `"usage" : {`: JSON whitespace before the colon (the client asks for usage: the chunk is read where it stands).
+  'chat-spaced': { format: 'chat', writes: [chunk('null'), chunk('null', stop), chunk(usage(7), '[]').replace('"usage":', '"usage" : '), 'data: [DONE]\n\n'], input: 7, output: 8, asks: true },
+  // A running total in every chunk, then the usage-only chunk (vLLM's continuous usage stats).
+  'chat-running': { format: 'chat', writes: [chunk(usage(3)), chunk(usage(4), stop), chunk(usage(9), '[]'), 'data: [DONE]\n\n'], input: 9, output: 10 },
+  // Keep-alive comments around [DONE], in the read that has the usage-only chunk.
+  'chat-keepalive': { format: 'chat', writes: [chunk('null', stop) + chunk(usage(5), '[]') + ': keep-alive\n\ndata: [DONE]\n\n: keep-alive\n\n: keep-alive\n\n'], input: 5, output: 6 },
+  // Cut in the middle of an event, before message_stop: read by the same-format and the translating path.
+  'messages-half': { format: 'messages', writes: [messageStart, text, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind'] },
+}
+const whole = Object.keys(cases).filter(name => cases[name]!.input !== undefined)
+
+let upstream: Server
+let proxy: TestProxy
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    let body = ''
+    req.on('data', (piece: Buffer) => { body += piece })
+    req.on('end', async () => {
+      const model = String(JSON.parse(body).model)
+      const found = cases[model.replace(/^up-/, '')]
+      if (!found) return void res.writeHead(404).end()
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      for (const write of found.writes) {
+        res.write(write)
+        await new Promise(resolve => setTimeout(resolve, 5))
+      }
+      res.end()
+    })
+  })
+  await new Promise<void>(resolve => upstream.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+  const models = (format: string) => Object.keys(cases).filter(name => cases[name]!.format === format).map(name => ({ name: `up-${name}`, alias: name }))
+  proxy = await startTestProxy({
+    'remote-management': { 'secret-key': secret },
+    'usage-statistics-enabled': true,
+    'compat-provider': [{ name: 'wire', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: models('chat') }],
+    'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: models('messages') }],
+    recorder: { mode: 'all' },
+    'client-keys': [...Object.keys(cases), 'messages-half-chat'].map(name => ({ key: `ck-${name}`, name })),
+  })
+})
+afterAll(async () => {
+  await proxy?.close()
+  await new Promise(resolve => upstream?.close(resolve))
+})
+
+const admin = managementReader(() => proxy.url, secret)
+
+describe('same format, upstream bytes as SSE and JSON allow them', () => {
+  it.each(whole)('%s: a success, recorded with the upstream\'s usage; no usage chunk the client did not ask for', async (name) => {
+    const { format, input, output, asks } = cases[name]!
+    // Unless it asks, the client gets no usage chunk: the proxy asks the upstream, and keeps the chunk for itself.
+    const { path, body } = clientCall(format, name, true)
+    if (asks) body.stream_options = { include_usage: true }
+    const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders(`ck-${name}`), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
+    const sent = await response.text()
+    expect(response.status, sent).toBe(200)
+    const frames = parseSseFrames(sent)
+    expect(frames.some(frame => frame.event === 'error' || frame.data.includes('"error"')), sent).toBe(false)
+    if (!asks) expect(frames.filter(frame => /"choices"\s*:\s*\[\s*\]/.test(frame.data)), sent).toEqual([])
+    const view = await eventually(async () => { const view = await admin(`/client-keys/${name}`); return view.recent.length ? view : undefined })
+    expect(view.recent[0], sent).toMatchObject({ status: 200, inputTokens: input, outputTokens: output })
+    expect(view.recent[0].estimated).toBeUndefined()
+  })
+})
+
+describe('same format or translated, a stream cut mid-event', () => {
+  it('fails in the same words on both paths (its record says how it ended)', async () => {
+    const errors: string[] = []
+    for (const [format, key] of [['messages', 'messages-half'], ['chat', 'messages-half-chat']] as const) {
+      const { path, body } = clientCall(format, 'messages-half', true)
+      const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders(`ck-${key}`), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
+      await response.text()
+      const record = await eventually(async () => (await admin('/requests?limit=50')).requests.find((item: { keyName?: string }) => item.keyName === key))
+      errors.push(record.error)
+    }
+    expect(errors[0]).toMatch(/mid-event/)
+    expect(errors[1]).toBe(errors[0])
+  })
+})
