@@ -226,6 +226,10 @@ class TranslatingTransform implements StreamTransform {
         if (this.#finished) continue
         this.#finished = true
         this.usage = event.usage
+      } else if (event.type === 'start') {
+        // The usage a stream reports as it opens (messages' message_start) counts should it fail before its
+        // finish (an error event), as it does for the passthrough, and for a stream cut short.
+        if (event.usage && !this.#finished) this.usage = event.usage
       } else if (event.type === 'error') this.upstreamError ??= event.message
       else if (event.type === 'text' || event.type === 'thinking' || event.type === 'tool_call_delta') this.delivered += event.delta.length
       this.onAnswer?.(event)

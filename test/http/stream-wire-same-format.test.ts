@@ -16,7 +16,7 @@ const secret = 'stream-wire-admin'
 const chunk = (usage: string, choices = '[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]') => `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"up","choices":${choices},"usage":${usage}}\n\n`
 const usage = (n: number) => `{"prompt_tokens":${n},"completion_tokens":${n + 1},"total_tokens":${2 * n + 1}}`
 const stop = '[{"index":0,"delta":{},"finish_reason":"stop"}]'
-const messageStart = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"up","content":[],"usage":{"input_tokens":21,"output_tokens":1}}}\n\n'
+const messageStart = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"up","content":[],"usage":{"input_tokens":37,"output_tokens":1}}}\n\n'
 const text = 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}\n\n'
 
 /** Per model: what the upstream writes (each string one write), and the usage the request must be recorded with. */
@@ -29,6 +29,8 @@ const cases: Record<string, { format: 'chat' | 'messages'; writes: string[]; inp
   'chat-keepalive': { format: 'chat', writes: [chunk('null', stop) + chunk(usage(5), '[]') + ': keep-alive\n\ndata: [DONE]\n\n: keep-alive\n\n: keep-alive\n\n'], input: 5, output: 6 },
   // Cut in the middle of an event, before message_stop: read by the same-format and the translating path.
   'messages-half': { format: 'messages', writes: [messageStart, text, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind'] },
+  // An error event after message_start (an overloaded upstream): the prompt it reported counts on both paths.
+  'messages-error': { format: 'messages', writes: [messageStart, text, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'] },
 }
 const whole = Object.keys(cases).filter(name => cases[name]!.input !== undefined)
 
@@ -59,7 +61,7 @@ beforeAll(async () => {
     'compat-provider': [{ name: 'wire', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: models('chat') }],
     'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: models('messages') }],
     recorder: { mode: 'all' },
-    'client-keys': [...Object.keys(cases), 'messages-half-chat'].map(name => ({ key: `ck-${name}`, name })),
+    'client-keys': [...Object.keys(cases), 'messages-half-chat', 'messages-error-chat'].map(name => ({ key: `ck-${name}`, name })),
   })
 })
 afterAll(async () => {
@@ -87,17 +89,18 @@ describe('same format, upstream bytes as SSE and JSON allow them', () => {
   })
 })
 
-describe('same format or translated, a stream cut mid-event', () => {
-  it('fails in the same words on both paths (its record says how it ended)', async () => {
-    const errors: string[] = []
-    for (const [format, key] of [['messages', 'messages-half'], ['chat', 'messages-half-chat']] as const) {
-      const { path, body } = clientCall(format, 'messages-half', true)
+describe('same format or translated, a stream that fails', () => {
+  it.each([['messages-half', /mid-event/], ['messages-error', /Overloaded/]])('%s: the same record on both paths, the prompt message_start reported charged', async (model, error) => {
+    const records: Array<{ error: string; input: number }> = []
+    for (const [format, key] of [['messages', model], ['chat', `${model}-chat`]] as const) {
+      const { path, body } = clientCall(format, model, true)
       const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders(`ck-${key}`), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
       await response.text()
       const record = await eventually(async () => (await admin('/requests?limit=50')).requests.find((item: { keyName?: string }) => item.keyName === key))
-      errors.push(record.error)
+      records.push({ error: record.error, input: record.usage?.inputTokens })
     }
-    expect(errors[0]).toMatch(/mid-event/)
-    expect(errors[1]).toBe(errors[0])
+    expect(records[0]!.error).toMatch(error)
+    expect(records[0]!.input).toBe(37)
+    expect(records[1]).toEqual(records[0])
   })
 })
