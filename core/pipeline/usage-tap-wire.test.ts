@@ -105,3 +105,13 @@ describe('chat, usage not asked: keep-alive comments around [DONE] in the same r
     expect(fast.sent).not.toContain('"prompt_tokens"')
   })
 })
+
+describe('chat, usage not asked: a usage-only chunk among the first events', () => {
+  it('an error chunk right after it is still read (its place was the usage chunk\'s before that was taken out)', () => {
+    const role = chunk('null', '[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]')
+    const text = `${role}${chunk(usage(7), '[]')}data: {"error":{"message":"boom","type":"server_error"}}\n\n`
+    const { fast, plain } = both('chat', [text], {})
+    expect(plain.seen).toMatchObject({ error: 'boom', cut: undefined })
+    expect(fast.seen).toEqual(plain.seen)
+  })
+})

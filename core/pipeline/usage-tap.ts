@@ -140,6 +140,8 @@ export class UsageTap {
   /** Whole events on their way to the client: the same bytes back, less a usage-only frame the client did not ask for. */
   pass(events: Buffer): Buffer {
     const id = this.#buffers++
+    // First, so that the head reads the buffer as kept: an event read there is known by its place in it.
+    if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events, id)
     // The head: up to the first data event with a marker (comments before it are no event), `headEvents` at most.
     for (let from = 0; this.#headLeft > 0 && from < events.length;) {
       const [span] = firstSpans(events.subarray(from), 1)
@@ -155,7 +157,6 @@ export class UsageTap {
       this.#read.add(`${id}:${start}`)
       this.#decodeText(events, [start, end, from])
     }
-    if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events, id)
     if (events.length) {
       this.#tail.push({ buffer: events, id })
       if (this.#tail.length > tailBuffers * 2) this.#tail = this.#tail.slice(this.#keptFrom())
