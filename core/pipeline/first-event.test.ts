@@ -34,9 +34,9 @@ describe('firstEventOffset', () => {
 })
 
 describe('firstEvent', () => {
-  it('gives the frame, its name included', () => {
-    expect(firstEvent(': x\n\nevent: error\ndata: {"type":"error"}\n\n')).toEqual({ at: 5, frame: { event: 'error', data: '{"type":"error"}' } })
-    expect(firstEvent('data:{"a":1}\n\n')).toEqual({ at: 0, frame: { data: '{"a":1}' } })
+  it('gives the frame, its name included, and where the next event may start', () => {
+    expect(firstEvent(': x\n\nevent: error\ndata: {"type":"error"}\n\n')).toEqual({ at: 5, next: 42, frame: { event: 'error', data: '{"type":"error"}' } })
+    expect(firstEvent('data:{"a":1}\n\ndata: 2')).toEqual({ at: 0, next: 14, frame: { data: '{"a":1}' } })
   })
 })
 

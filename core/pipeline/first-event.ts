@@ -1,5 +1,6 @@
 import type { StreamFrame, WireCodec } from '../canonical/codec.ts'
 import { httpErrorStatus } from './upstream-status.ts'
+import { isPing } from './stream-markers.ts'
 
 /** Thrown when the upstream's first event is broken: the attempt failed before the first byte. */
 export class BrokenFirstEvent extends Error {
@@ -39,13 +40,13 @@ export function firstEventError(codec: WireCodec, frame: StreamFrame): ErrorFirs
 }
 
 /**
- * The first real event in whole SSE events from an upstream: where it starts (UTF-16 offset) and its
- * frame, or undefined when there is none yet. Blocks before it without a `data:` line (comments, junk
+ * The first real event in whole SSE events from an upstream: where it starts (UTF-16 offset), where the
+ * next one may (past its blank line) and its frame, or undefined when there is none yet. Blocks before it without a `data:` line (comments, junk
  * that is not SSE) are skipped; the first event's data must be JSON (or `[DONE]`), or the stream is
  * broken before its first byte and must not reach the client as half a frame. Only ever run on the
  * head of a stream.
  */
-export function firstEvent(text: string): { at: number; frame: StreamFrame } | undefined {
+export function firstEvent(text: string): { at: number; next: number; frame: StreamFrame } | undefined {
   let start = 0
   while (start < text.length) {
     const blank = blankLineIn(text, start)
@@ -63,11 +64,32 @@ export function firstEvent(text: string): { at: number; frame: StreamFrame } | u
       }
       // From its first line: line ends before it close what came before (a `\r\n` cut between chunks).
       while (text.charCodeAt(start) === 10 || text.charCodeAt(start) === 13) start++
-      return { at: start, frame: event === undefined ? { data: payload } : { event, data: payload } }
+      return { at: start, next: blank?.[1] ?? text.length, frame: event === undefined ? { data: payload } : { event, data: payload } }
     }
     start = blank?.[1] ?? text.length
   }
   return undefined
+}
+
+/**
+ * Where the event that opens a same-format answer starts in whole events, or undefined. The stream's
+ * first data event fails the attempt when it is an error (throws ErrorFirstEvent), as a translated
+ * stream's does, whatever follows (`head.seenFirst` says it was looked at). A ping the format's decoder
+ * reads as nothing opens no answer, as it primes no translated stream: a stream of pings that ends
+ * still fails over, and pings before the answer are dropped.
+ */
+export function openingEvent(codec: WireCodec | undefined, text: string, head: { seenFirst: boolean }): number | undefined {
+  for (let from = 0; ;) {
+    const found = firstEvent(text.slice(from))
+    if (!found) return undefined
+    if (!head.seenFirst) {
+      head.seenFirst = true
+      const error = codec && firstEventError(codec, found.frame)
+      if (error) throw error
+    }
+    if (!codec || !isPing(found.frame.data) || codec.stream.createDecoder().push(found.frame).length) return from + found.at
+    from += found.next
+  }
 }
 
 /** Where the first real event starts (`firstEvent`), or undefined. */

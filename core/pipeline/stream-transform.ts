@@ -6,7 +6,7 @@ import { createFrameParser } from '../framing/frames.ts'
 import { Utf8Decoder } from '../framing/utf8-decoder.ts'
 import { requestField } from './request.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
-import { firstEvent, firstEventError } from './first-event.ts'
+import { firstEventError, openingEvent } from './first-event.ts'
 import { lastEventEnd, trailingBlankLine } from '../framing/sse-bounds.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
@@ -73,6 +73,8 @@ class PassthroughTransform implements StreamTransform {
   readonly #rename: { pattern: RegExp; value: string } | undefined
   /** The format's codec (the upstream's and the client's): tells whether the first event is an error. */
   readonly #codec: WireCodec | undefined
+  /** Whether the stream's first data event was looked at for an error (first-event.ts). */
+  readonly #head = { seenFirst: false }
 
   constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
     const codec = kernel.formats.get(request.inbound)
@@ -112,26 +114,18 @@ class PassthroughTransform implements StreamTransform {
     // Only the head is decoded to find it (a whole answer can arrive in this one chunk).
     const head = events.length > headBytes ? events.subarray(0, lastEventEnd(events.subarray(0, headBytes)) || events.length) : events
     const text = head.toString('utf8')
-    const first = firstEvent(text)
-    if (first?.at === 0) {
-      this.#failOnError(first.frame)
+    const first = openingEvent(this.#codec, text, this.#head)
+    if (first === 0) {
       this.primed = true
       return this.#out(events)
     }
     // Something to skip, or only comments in the head: the whole chunk as text (bytes that are not
     // UTF-8 make text offsets differ from byte offsets), as it always was.
     const whole = head === events ? text : events.toString('utf8')
-    const found = head === events ? first : firstEvent(whole)
+    const found = head === events ? first : openingEvent(this.#codec, whole, this.#head)
     if (found === undefined) return undefined
-    this.#failOnError(found.frame)
     this.primed = true
-    return this.#out(Buffer.from(whole.slice(found.at), 'utf8'))
-  }
-
-  /** A first event that is an error fails the attempt (throws ErrorFirstEvent), as a translated stream's does. */
-  #failOnError(frame: StreamFrame): void {
-    const error = this.#codec && firstEventError(this.#codec, frame)
-    if (error) throw error
+    return this.#out(Buffer.from(whole.slice(found), 'utf8'))
   }
 
   /**

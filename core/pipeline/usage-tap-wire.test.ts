@@ -115,3 +115,21 @@ describe('chat, usage not asked: a usage-only chunk among the first events', () 
     expect(fast.seen).toEqual(plain.seen)
   })
 })
+
+describe('messages: pings before the answer opens', () => {
+  const ping = 'event: ping\ndata: {"type": "ping"}\n\n'
+  it('a stream of pings opens no answer (it fails over, as a translated one does); pings before message_start are dropped', () => {
+    const kernel = { formats: new Map([['messages', messagesCodec]]) } as unknown as ProxyKernel
+    const request = { inbound: 'messages', model: 'm', body: {} } as unknown as ProxyRequest
+    const primed = [true, false].map(passthrough => {
+      const transform = createStreamTransform(kernel, request, { upstream: 'messages', upstreamModel: 'm', sse: true, passthrough })
+      transform.push(Buffer.from(ping + ping))
+      return transform.primed
+    })
+    expect(primed).toEqual([false, false])
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"m","usage":{"input_tokens":9,"output_tokens":1}}}\n\n'
+    const { fast, plain } = both('messages', [ping, ping + start, 'event: message_stop\ndata: {"type":"message_stop"}\n\n'])
+    expect(fast.seen).toEqual(plain.seen)
+    expect(fast.sent.startsWith('event: message_start')).toBe(true)
+  })
+})

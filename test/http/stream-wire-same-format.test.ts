@@ -30,6 +30,8 @@ const cases: Record<string, { format: 'chat' | 'messages'; writes: string[]; inp
   // Cut in the middle of an event, before message_stop: read by the same-format and the translating path.
   'messages-half': { format: 'messages', writes: [messageStart, text, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind'] },
   // An error event after message_start (an overloaded upstream): the prompt it reported counts on both paths.
+  // Pings, and the upstream ends before message_start: no answer began.
+  'messages-pings': { format: 'messages', writes: ['event: ping\ndata: {"type": "ping"}\n\n', 'event: ping\ndata: {"type": "ping"}\n\n'] },
   'messages-error': { format: 'messages', writes: [messageStart, text, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'] },
 }
 const whole = Object.keys(cases).filter(name => cases[name]!.input !== undefined)
@@ -102,5 +104,19 @@ describe('same format or translated, a stream that fails', () => {
     expect(records[0]!.error).toMatch(error)
     expect(records[0]!.input).toBe(37)
     expect(records[1]).toEqual(records[0])
+  })
+})
+
+describe('same format or translated, pings and then the end', () => {
+  it('fails before the first byte on both paths (the same status), never a committed answer with an error', async () => {
+    const statuses: number[] = []
+    for (const format of ['messages', 'chat'] as const) {
+      const { path, body } = clientCall(format, 'messages-pings', true)
+      const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders('ck-messages-pings'), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
+      await response.text()
+      statuses.push(response.status)
+    }
+    expect(statuses[0]).toBe(502)
+    expect(statuses[1]).toBe(statuses[0])
   })
 })
