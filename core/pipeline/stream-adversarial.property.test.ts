@@ -20,10 +20,11 @@ import { createStreamTransform } from './stream-transform.ts'
  * in several events (strings, negative, huge), events after the terminal one, `[DONE]` variants, a
  * stream cut before its end, long lines. The passthrough (bytes tapped for usage and the end) must
  * report what the translating transform (every frame decoded) reports: usage, cut or whole, the error in
- * the stream, and the client's bytes must decode to the upstream's events. `FUZZ_RUNS=2000` runs it longer.
- * Left out: more than two events after the terminal one, and usage in a chunk eight or more data events
- * before the end (a chunk without usage after generateContent's, or chat's, running total): the tap reads
- * a stream's first events and its last eight only, by design, and such streams differ there.
+ * the stream, and the client's bytes must decode to the upstream's events. The format's error event may
+ * come anywhere. `FUZZ_RUNS=2000` runs it longer; `SEED` and `FUZZ_PATH` replay a failure.
+ * Left out: more than two events after the terminal one (or the error), and usage in a chunk eight or more
+ * data events before the end (a chunk without usage after generateContent's, or chat's, running total):
+ * the tap reads a stream's first events and its last eight only, by design, and such streams differ there.
  */
 type Event = { data: unknown; event?: string } | { raw: string }
 type Script = (texts: string[], usage: Array<() => unknown>, terminal: boolean, after: number) => Event[]
@@ -40,7 +41,10 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
       const usageChunk = () => chunk([], usage.shift()?.() ?? null)
       // Given more than three, the first go in every text chunk as a running total (vLLM's continuous usage).
       let running: unknown = null
+      // Opened by the role chunk, as the API does (a stream that opens with its usage-only chunk is left out:
+      // the passthrough takes that chunk out and sees no first event).
       return [
+        chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], null),
         ...texts.map(t => chunk([{ index: 0, delta: { content: t }, finish_reason: null }], usage.length > 3 ? running = usage.shift()!() : running)),
         ...(terminal ? [chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]), usageChunk(), { raw: '[DONE]' }] : [usageChunk()]),
         ...Array.from({ length: after }, usageChunk),
@@ -89,6 +93,14 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
   },
 }
 
+/** Each format's error event, sent in the stream (after a 200). */
+const errorOf: Record<string, Event> = {
+  chat: { data: { error: { message: 'boom', type: 'server_error' } } },
+  messages: { data: { type: 'error', error: { type: 'overloaded_error', message: 'boom' } }, event: 'error' },
+  responses: { data: { type: 'error', code: 'server_error', message: 'boom' }, event: 'error' },
+  generate: { data: { error: { code: 503, message: 'boom', status: 'UNAVAILABLE' } } },
+}
+
 const usageOf: Record<string, (c: unknown[]) => unknown> = {
   chat: c => ({ prompt_tokens: c[0], completion_tokens: c[1], total_tokens: c[2], prompt_tokens_details: { cached_tokens: c[3] } }),
   messages: c => ({ input_tokens: c[0], output_tokens: c[1], cache_read_input_tokens: c[2], cache_creation_input_tokens: c[3] }),
@@ -133,6 +145,7 @@ const stream = (format: string) => fc.record({
   cuts: fc.oneof({ arbitrary: fc.array(fc.nat(), { maxLength: 40 }), weight: 3 }, { arbitrary: fc.constant('bytes' as const), weight: 1 }),
   truncate: fc.option(fc.nat(), { freq: 4 }),
   asked: fc.boolean(),
+  error: fc.option(fc.nat(), { freq: 4 }),
 })
 
 type Input = ReturnType<typeof stream> extends fc.Arbitrary<infer T> ? T : never
@@ -142,6 +155,11 @@ function build(format: string, input: Input): Buffer {
   const all = long ? [...texts, 'é✓'.repeat(40_000)] : texts
   const usage = usages.map(c => () => usageOf[format]!(c))
   const events = scripts[format]!.script(all, usage, terminal, after)
+  if (input.error !== null) {
+    // An error ends a stream: two events after it at most.
+    const at = input.error % (events.length + 1)
+    events.splice(at, Number.POSITIVE_INFINITY, errorOf[format]!, ...events.slice(at, at + 2))
+  }
   const styled = styles[Symbol.iterator]()
   const written = events.map(event => write(event, styled.next().value!))
   for (const [at, text] of fillers) written.splice(at % (written.length + 1), 0, `${text}${styled.next().value!.blank}`)
@@ -149,7 +167,7 @@ function build(format: string, input: Input): Buffer {
   return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes
 }
 
-type Outcome = { threw?: string; usage?: unknown; cut?: string; settled?: boolean; error?: string; sent: Buffer }
+type Outcome = { primed?: boolean; threw?: string; usage?: unknown; cut?: string; settled?: boolean; error?: string; sent: Buffer }
 
 function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[], asked: boolean, broke: boolean): Outcome {
   const codec = scripts[format]!.codec
@@ -165,6 +183,8 @@ function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[]
       if (out) sent.push(Buffer.from(out))
       from = at
     }
+    // Nothing whole before the upstream's end: stream.ts fails over ("before its first event"), never ends it.
+    if (!transform.primed) return { primed: false, sent: Buffer.concat(sent) }
     // A stream that broke is settled (stream.ts #fail); one that ended is ended.
     const settled = broke ? transform.settle() : undefined
     if (!broke) {
@@ -206,7 +226,7 @@ describe('same-format streams, written adversarially: the passthrough reports wh
           const { sent, ...fastSeen } = fast
           const { sent: _, ...plainSeen } = plain
           expect(fastSeen, `broke ${broke}: ${JSON.stringify(bytes.toString('latin1'))}`).toEqual(plainSeen)
-          if (fast.threw || broke) continue
+          if (fast.threw || fast.primed === false || broke) continue
           // The client's bytes mean what the upstream's meant; a chat client that did not ask for usage gets no usage-only chunk.
           const codec = scripts[format]!.codec
           // (That chunk, when it is the only one, was the start.)
@@ -214,7 +234,7 @@ describe('same-format streams, written adversarially: the passthrough reports wh
           expect(meant(decoded(codec, sent))).toEqual(meant(decoded(codec, bytes)))
           if (!asked && !input.after) expect(frames(sent).filter(frame => codec.stream.usageOption!.usageOnly(frame))).toEqual([])
         }
-      }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100) })
+      }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100), ...(process.env.SEED && { seed: Number(process.env.SEED), path: process.env.FUZZ_PATH }) })
     })
   }
 })
