@@ -10,7 +10,7 @@ import type { StreamMarker } from '../canonical/codec.ts'
  * `data:` lines, a line end and the next line's `data:` (the SSE parser joins them with `\n`, whitespace
  * too). The decoder reads `"usage" : {` and a value on the next data line as it reads `"usage":{`.
  */
-const gap = '(?:\\s|data:)*'
+export const gap = '(?:\\s|data:)*'
 
 /** A text as a pattern: its own characters, any gap on either side of each `:`. */
 const patternOf = (text: string) => text.split(/\s*:\s*/).map(escapeRegExp).join(`${gap}:${gap}`)

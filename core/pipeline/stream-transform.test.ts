@@ -37,6 +37,13 @@ describe('same-format stream passthrough', () => {
     expect(run('my-alias', size).text).toBe(upstreamText.replaceAll('"model":"up"', '"model":"my-alias"'))
   })
 
+  it('with an alias, a model name on the data line after its key is rewritten too (SSE joins data lines with \\n)', () => {
+    const transform = createStreamTransform(kernel, request('my-alias'), plan)
+    const split = 'data: {"id":"c","object":"chat.completion.chunk","model":\r\ndata: "up","choices":[]}\n\ndata: [DONE]\n\n'
+    const sent = Buffer.from(transform.push(Buffer.from(split))!).toString()
+    expect(sent).toBe(split.replace('"up"', '"my-alias"'))
+  })
+
   it('a stream cut mid-event never sends the half event: it is cut, and the failure is an error event in the client format', () => {
     const transform = createStreamTransform(kernel, request('up'), plan)
     expect(transform.push(Buffer.from('data: {"partial"'))).toBeUndefined()

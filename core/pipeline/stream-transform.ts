@@ -11,6 +11,7 @@ import { lastEventEnd, trailingBlankLine } from '../framing/sse-bounds.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
 import { escapeRegExp, isBlank, isWholeData, isWholeEvent, UsageTap } from './usage-tap.ts'
+import { gap } from './stream-markers.ts'
 import { clientAskedForUsage } from './usage-option.ts'
 import { namespaceRestorer, restoreEventNamespace } from '../canonical/tool-namespaces.ts'
 
@@ -84,8 +85,8 @@ class PassthroughTransform implements StreamTransform {
     this.#errorEncoder = codec && (() => codec.stream.createEncoder({ model: request.model }))
     this.#rename = upstreamModel === request.model
       ? undefined
-      // In whichever fields the format echoes the model (WireCodec.modelEcho).
-      : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"\\s*:\\s*)"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
+      // In whichever fields the format echoes the model (WireCodec.modelEcho), its value on the key's line or the next data line.
+      : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"${gap}:${gap})"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
   }
 
   get usage(): Usage | undefined { return this.#tap?.usage }
