@@ -20,7 +20,8 @@ import { createStreamTransform } from './stream-transform.ts'
  * in several events (strings, negative, huge), events after the terminal one, `[DONE]` variants, a
  * stream cut before its end, long lines. The passthrough (bytes tapped for usage and the end) must
  * report what the translating transform (every frame decoded) reports: usage, cut or whole, the error in
- * the stream, and the client's bytes must decode to the upstream's events. The format's error event may
+ * the stream, and the client's bytes must decode to the upstream's events (the client's model name for
+ * the upstream's: the client asked for `m`, an alias of `up`). The format's error event may
  * come anywhere. `FUZZ_RUNS=2000` runs it longer; `SEED` and `FUZZ_PATH` replay a failure.
  * Left out: more than two events after the terminal one (or the error), and usage in a chunk eight or more
  * data events before the end (a chunk without usage after generateContent's, or chat's, running total):
@@ -37,7 +38,7 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
   chat: {
     codec: chatCodec,
     script: (texts, usage, terminal, after) => {
-      const chunk = (choices: unknown[], u?: unknown) => ({ data: { id: 'c', object: 'chat.completion.chunk', model: 'm', choices, ...(u !== undefined && { usage: u }) } })
+      const chunk = (choices: unknown[], u?: unknown) => ({ data: { id: 'c', object: 'chat.completion.chunk', model: 'up', choices, ...(u !== undefined && { usage: u }) } })
       const usageChunk = () => chunk([], usage.shift()?.() ?? null)
       // Given more than three, the first go in every text chunk as a running total (vLLM's continuous usage).
       let running: unknown = null
@@ -57,7 +58,7 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
     script: (texts, usage, terminal, after) => {
       const e = (type: string, rest: object) => ({ data: { type, ...rest }, event: type })
       return [
-        e('message_start', { message: { id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [], usage: usage.shift()?.() } }),
+        e('message_start', { message: { id: 'msg', type: 'message', role: 'assistant', model: 'up', content: [], usage: usage.shift()?.() } }),
         e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
         ...texts.map(t => e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: t } })),
         e('content_block_stop', { index: 0 }),
@@ -71,7 +72,7 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
     codec: responsesCodec,
     script: (texts, usage, terminal, after) => {
       const e = (type: string, rest: object) => ({ data: { type, ...rest }, event: type })
-      const response = (status: string) => ({ id: 'r', status, output: [], error: null, usage: status === 'in_progress' ? null : usage.shift()?.() })
+      const response = (status: string) => ({ id: 'r', model: 'up', status, output: [], error: null, usage: status === 'in_progress' ? null : usage.shift()?.() })
       return [
         e('response.created', { response: response('in_progress') }),
         ...texts.map(t => e('response.output_text.delta', { output_index: 0, content_index: 0, item_id: 'i', delta: t })),
@@ -83,7 +84,7 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
   generate: {
     codec: generateCodec,
     script: (texts, usage, terminal, after) => {
-      const chunk = (parts: unknown[], finish: boolean) => ({ data: { candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish && { finishReason: 'STOP' }) }], usageMetadata: usage.length > 1 ? usage.shift()!() : usage[0]!() } })
+      const chunk = (parts: unknown[], finish: boolean) => ({ data: { modelVersion: 'up', candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish && { finishReason: 'STOP' }) }], usageMetadata: usage.length > 1 ? usage.shift()!() : usage[0]!() } })
       return [
         ...texts.map((t, i) => chunk([{ text: t }], terminal && i === texts.length - 1)),
         ...(terminal && !texts.length ? [chunk([], true)] : []),
@@ -173,7 +174,7 @@ function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[]
   const codec = scripts[format]!.codec
   const kernel = { formats: new Map([[format, codec]]) } as unknown as ProxyKernel
   const request = { inbound: format, model: 'm', body: asked ? { stream_options: { include_usage: true } } : {} } as unknown as ProxyRequest
-  const transform = createStreamTransform(kernel, request, { upstream: format, upstreamModel: 'm', sse: true, passthrough })
+  const transform = createStreamTransform(kernel, request, { upstream: format, upstreamModel: 'up', sse: true, passthrough })
   const sent: Buffer[] = []
   try {
     let from = 0
@@ -231,7 +232,9 @@ describe('same-format streams, written adversarially: the passthrough reports wh
           const codec = scripts[format]!.codec
           // (That chunk, when it is the only one, was the start.)
           const meant = (events: StreamEvent[]) => asked ? events : events.filter(event => event.type !== 'start')
-          expect(meant(decoded(codec, sent))).toEqual(meant(decoded(codec, bytes)))
+          // The client asked for `m`, the upstream answered as `up`: the client reads `m`.
+          const renamed = (events: StreamEvent[]) => events.map(event => event.type === 'start' ? { ...event, model: 'm' } : event)
+          expect(meant(decoded(codec, sent))).toEqual(meant(renamed(decoded(codec, bytes))))
           if (!asked && !input.after) expect(frames(sent).filter(frame => codec.stream.usageOption!.usageOnly(frame))).toEqual([])
         }
       }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100), ...(process.env.SEED && { seed: Number(process.env.SEED), path: process.env.FUZZ_PATH }) })
