@@ -133,3 +133,21 @@ describe('messages: pings before the answer opens', () => {
     expect(fast.sent.startsWith('event: message_start')).toBe(true)
   })
 })
+
+describe('an error sent as a bare message ({"error": "..."}), as some chat servers and relays do', () => {
+  it('chat: the answer failed, with [DONE] after it or not', () => {
+    const error = 'data: {"error":"Input validation error","error_type":"validation"}\n\n'
+    for (const done of ['data: [DONE]\n\n', '']) {
+      const { fast, plain } = both('chat', [chunk('null'), error + done])
+      expect(plain.seen).toMatchObject({ error: 'upstream stream error', cut: undefined })
+      expect(fast.seen).toEqual(plain.seen)
+    }
+  })
+
+  it('generateContent: the answer failed', () => {
+    const text = 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}]}\n\ndata: {"error": "boom"}\n\n'
+    const { fast, plain } = both('generate', [text])
+    expect(plain.seen).toMatchObject({ error: 'upstream stream error', cut: undefined })
+    expect(fast.seen).toEqual(plain.seen)
+  })
+})

@@ -30,6 +30,8 @@ const cases: Record<string, { format: 'chat' | 'messages'; writes: string[]; inp
   // Cut in the middle of an event, before message_stop: read by the same-format and the translating path.
   'messages-half': { format: 'messages', writes: [messageStart, text, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind'] },
   // An error event after message_start (an overloaded upstream): the prompt it reported counts on both paths.
+  // A bare error message (as some chat servers send), then [DONE]: the answer failed.
+  'chat-error': { format: 'chat', writes: [chunk('null'), 'data: {"error":"Input validation error","error_type":"validation"}\n\ndata: [DONE]\n\n'] },
   // Pings, and the upstream ends before message_start: no answer began.
   'messages-pings': { format: 'messages', writes: ['event: ping\ndata: {"type": "ping"}\n\n', 'event: ping\ndata: {"type": "ping"}\n\n'] },
   'messages-error': { format: 'messages', writes: [messageStart, text, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'] },
@@ -63,7 +65,7 @@ beforeAll(async () => {
     'compat-provider': [{ name: 'wire', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: models('chat') }],
     'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: models('messages') }],
     recorder: { mode: 'all' },
-    'client-keys': [...Object.keys(cases), 'messages-half-chat', 'messages-error-chat'].map(name => ({ key: `ck-${name}`, name })),
+    'client-keys': [...Object.keys(cases), 'messages-half-other', 'messages-error-other', 'chat-error-other'].map(name => ({ key: `ck-${name}`, name })),
   })
 })
 afterAll(async () => {
@@ -92,9 +94,10 @@ describe('same format, upstream bytes as SSE and JSON allow them', () => {
 })
 
 describe('same format or translated, a stream that fails', () => {
-  it.each([['messages-half', /mid-event/], ['messages-error', /Overloaded/]])('%s: the same record on both paths, the prompt message_start reported charged', async (model, error) => {
+  it.each([['messages-half', /mid-event/, 37], ['messages-error', /Overloaded/, 37], ['chat-error', /upstream stream error/, undefined]] as const)('%s: the same error recorded on both paths, the prompt message_start reported charged', async (model, error, input) => {
     const records: Array<{ error: string; input: number }> = []
-    for (const [format, key] of [['messages', model], ['chat', `${model}-chat`]] as const) {
+    const formats = cases[model]!.format === 'chat' ? ['chat', 'messages'] as const : ['messages', 'chat'] as const
+    for (const [format, key] of [[formats[0], model], [formats[1], `${model}-other`]] as const) {
       const { path, body } = clientCall(format, model, true)
       const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders(`ck-${key}`), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
       await response.text()
@@ -102,8 +105,9 @@ describe('same format or translated, a stream that fails', () => {
       records.push({ error: record.error, input: record.usage?.inputTokens })
     }
     expect(records[0]!.error).toMatch(error)
-    expect(records[0]!.input).toBe(37)
-    expect(records[1]).toEqual(records[0])
+    expect(records[1]!.error).toBe(records[0]!.error)
+    // The prompt reported, else each client's request estimated (their bodies differ).
+    if (input) expect([records[0]!.input, records[1]!.input]).toEqual([input, input])
   })
 })
 

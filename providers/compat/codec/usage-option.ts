@@ -2,12 +2,16 @@ import type { StreamMarker, StreamUsageOption } from 'model-proxy'
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value)
 
-/** The frames a chat stream's usage and end are read from: the usage chunk, a finish reason, `[DONE]`, an error chunk. */
+/**
+ * The frames a chat stream's usage and end are read from: the usage chunk, a finish reason, `[DONE]`, an
+ * error chunk (an object, or a bare message as some servers send: `{"error":"...","error_type":"..."}`).
+ */
 export const chatStreamMarkers: StreamMarker[] = [
   { text: '"usage"', value: 'object' },
   { text: '"finish_reason"', value: 'string' },
   { text: '[DONE]' },
   { text: '"error"', value: 'object' },
+  { text: '"error"', value: 'string' },
 ]
 
 /**
