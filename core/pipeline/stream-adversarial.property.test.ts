@@ -94,9 +94,11 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
   },
 }
 
-/** Each format's error event, sent in the stream (after a 200). */
+/** Each format's error event, sent in the stream (after a 200); a chat or generateContent relay may send a bare string. */
 const errorOf: Record<string, Event> = {
   chat: { data: { error: { message: 'boom', type: 'server_error' } } },
+  chatString: { data: { error: 'Input validation error', error_type: 'validation' } },
+  generateString: { data: { error: 'boom' } },
   messages: { data: { type: 'error', error: { type: 'overloaded_error', message: 'boom' } }, event: 'error' },
   responses: { data: { type: 'error', code: 'server_error', message: 'boom' }, event: 'error' },
   generate: { data: { error: { code: 503, message: 'boom', status: 'UNAVAILABLE' } } },
@@ -159,7 +161,8 @@ function build(format: string, input: Input): Buffer {
   if (input.error !== null) {
     // An error ends a stream: two events after it at most.
     const at = input.error % (events.length + 1)
-    events.splice(at, Number.POSITIVE_INFINITY, errorOf[format]!, ...events.slice(at, at + 2))
+    const error = (format === 'chat' || format === 'generate') && input.error % 2 ? errorOf[`${format}String`]! : errorOf[format]!
+    events.splice(at, Number.POSITIVE_INFINITY, error, ...events.slice(at, at + 2))
   }
   const styled = styles[Symbol.iterator]()
   const written = events.map(event => write(event, styled.next().value!))
