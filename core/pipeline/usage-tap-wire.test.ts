@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { chatCodec } from '../../providers/compat/codec/index.ts'
 import { messagesCodec } from '../../providers/beta/codec/index.ts'
 import { generateCodec } from '../../providers/alpha/codec/index.ts'
+import { responsesCodec } from '../../providers/gamma/codec/index.ts'
 import type { WireCodec } from '../canonical/codec.ts'
 import type { ProxyKernel } from '../kernel/kernel.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
@@ -13,7 +14,7 @@ import { createStreamTransform } from './stream-transform.ts'
  * that did not ask for usage gets none of it. Each case failed before its fix; the adversarial property
  * test (stream-adversarial.property.test.ts) found them.
  */
-const codecs: Record<string, WireCodec> = { chat: chatCodec, messages: messagesCodec, generate: generateCodec }
+const codecs: Record<string, WireCodec> = { chat: chatCodec, messages: messagesCodec, generate: generateCodec, responses: responsesCodec }
 
 function both(format: string, chunks: string[], body: object = { stream_options: { include_usage: true } }) {
   const kernel = { formats: new Map([[format, codecs[format]!]]) } as unknown as ProxyKernel
@@ -148,6 +149,22 @@ describe('an error sent as a bare message ({"error": "..."}), as some chat serve
     const text = 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}]}\n\ndata: {"error": "boom"}\n\n'
     const { fast, plain } = both('generate', [text])
     expect(plain.seen).toMatchObject({ error: 'upstream stream error', cut: undefined })
+    expect(fast.seen).toEqual(plain.seen)
+  })
+})
+
+describe('events named by their event line only (data without a type: the decoders read the type there)', () => {
+  it('messages: message_delta and message_stop', () => {
+    const start = 'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"m","usage":{"input_tokens":9,"output_tokens":1}}}\n\n'
+    const { fast, plain } = both('messages', [start, 'event: message_delta\ndata: {"delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":30}}\n\nevent: message_stop\ndata: {}\n\n'])
+    expect(plain.seen).toMatchObject({ usage: { inputTokens: 9, outputTokens: 30 }, cut: undefined })
+    expect(fast.seen).toEqual(plain.seen)
+  })
+
+  it('responses: response.completed', () => {
+    const created = 'event: response.created\ndata: {"type":"response.created","response":{"id":"r","status":"in_progress","output":[]}}\n\n'
+    const { fast, plain } = both('responses', [created, 'event: response.completed\ndata: {"response":{"id":"r","status":"completed","output":[],"usage":{"input_tokens":5,"output_tokens":6}}}\n\n'])
+    expect(plain.seen).toMatchObject({ usage: { inputTokens: 5, outputTokens: 6 }, cut: undefined })
     expect(fast.seen).toEqual(plain.seen)
   })
 })

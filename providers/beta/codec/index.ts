@@ -17,7 +17,11 @@ export const messagesCodec = defineCodec({
     createDecoder: createMessagesStreamDecoder,
     createEncoder: createMessagesStreamEncoder,
     // Usage comes in message_start (prompt, cache reads and writes) and message_delta (output); message_stop or an error ends it.
-    markers: [{ text: '"message_start"' }, { text: '"message_delta"' }, { text: '"message_stop"' }, { text: '"error"', value: 'object' }],
+    // Named in the data, or by the event line alone (the decoder reads the type there when the data has none).
+    markers: [
+      ...['message_start', 'message_delta', 'message_stop'].flatMap(type => [{ text: `"${type}"` }, { text: `event:${type}` }]),
+      { text: '"error"', value: 'object' }, { text: 'event:error' },
+    ],
   },
   error: { encode: encodeMessagesError, decode: decodeMessagesError, status: statusForMessagesError },
 })

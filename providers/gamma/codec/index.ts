@@ -15,8 +15,12 @@ export const responsesCodec = defineCodec({
   stream: {
     createDecoder: createStreamDecoder,
     createEncoder: createStreamEncoder,
-    // The final response carries the usage and ends the stream; so does an error event.
-    markers: [{ text: '"response.completed"' }, { text: '"response.incomplete"' }, { text: '"response.failed"' }, { text: '"type":"error"' }, { text: '"type": "error"' }],
+    // The final response carries the usage and ends the stream; so does an error event. Named in the data,
+    // or by the event line alone (the decoder reads the type there when the data has none).
+    markers: [
+      ...['response.completed', 'response.incomplete', 'response.failed'].flatMap(type => [{ text: `"${type}"` }, { text: `event:${type}` }]),
+      { text: '"type":"error"' }, { text: 'event:error' },
+    ],
   },
   error: { encode: encodeError, decode: decodeError, status: statusForResponsesError },
 })
