@@ -117,7 +117,7 @@ const style = fc.record({
   blank: fc.constantFrom('\n\n', '\r\n\r\n', '\r\r', '\n\r\n', '\r\n\n', '\r\r\n'),
   space: fc.boolean(),
   lines: fc.constantFrom('one', 'one', 'pretty', 'split'),
-  eventLine: fc.constantFrom('right', 'right', 'none', 'wrong', 'nospace'),
+  eventLine: fc.constantFrom('right', 'right', 'none', 'wrong', 'nospace', 'typeless'),
   colon: fc.constantFrom('', '', ' ', '\t'),
   done: fc.constantFrom('[DONE]', '[DONE]', ' [DONE]', '[DONE] '),
 })
@@ -127,12 +127,14 @@ const filler = (ping: boolean) => fc.constantFrom(': keep-alive', ':', 'retry: 1
 function write(event: Event, s: Style): string {
   const field = s.space ? 'data: ' : 'data:'
   if ('raw' in event) return `data:${s.done === '[DONE]' && s.space ? ' ' : ''}${s.done}${s.blank}`
-  let json = s.lines === 'pretty' ? JSON.stringify(event.data, null, 1) : JSON.stringify(event.data)
+  // Typeless: the type named by the event line only (the decoders read it there when the data has none).
+  const data = s.eventLine === 'typeless' && event.event ? { ...(event.data as object), type: undefined } : event.data
+  let json = s.lines === 'pretty' ? JSON.stringify(data, null, 1) : JSON.stringify(data)
   // Texts hold no `:`, so `":` is always a key's end.
   if (s.colon) json = json.replaceAll('":', `"${s.colon}:${s.colon}`)
   // Split after a key's colon or a comma: any JSON whitespace may stand there, a line end too.
   const lines = s.lines === 'split' ? json.replace(/(":|,)/g, '$1\n').split('\n') : json.split('\n')
-  const name = event.event && (s.eventLine === 'right' ? `event: ${event.event}` : s.eventLine === 'nospace' ? `event:${event.event}` : s.eventLine === 'wrong' ? 'event: content_block_delta' : undefined)
+  const name = event.event && (s.eventLine === 'right' || s.eventLine === 'typeless' ? `event: ${event.event}` : s.eventLine === 'nospace' ? `event:${event.event}` : s.eventLine === 'wrong' ? 'event: content_block_delta' : undefined)
   return [...(name ? [name] : []), ...lines.map(line => field + line)].join(s.lineEnd) + s.blank
 }
 
