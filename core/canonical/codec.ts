@@ -49,7 +49,7 @@ export interface StreamDecoder {
  * frames holding a marker are decoded (core/pipeline/usage-tap.ts).
  */
 export interface StreamMarker {
-  /** ASCII text found in the frame's bytes (a JSON key or value with its quotes, an event name). */
+  /** ASCII text found in the frame's bytes (a JSON key or value with its quotes, an event name); any JSON whitespace, or a line end and `data:`, may stand around each `:` in it. */
   text: string
   /** The marker is a JSON key whose value must be an object (`{`) or a string (`"`): `"usage":null` is no match. */
   value?: 'object' | 'string'
