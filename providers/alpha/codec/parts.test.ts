@@ -8,6 +8,8 @@ describe('toolResultText', () => {
     ['the Vercel AI SDK text wrapper', { name: 'get_weather', content: 'sunny' }, 'sunny'],
     ['the Vercel AI SDK json wrapper', { name: 'get_weather', content: { temp: 21 } }, '{"temp":21}'],
     ['content alone', { content: 'sunny' }, 'sunny'],
+    ['an output string next to other fields (kept whole)', { output: 'done', exitCode: 1 }, '{"output":"done","exitCode":1}'],
+    ['a result string next to other fields (kept whole)', { result: 'ok', truncated: true }, '{"result":"ok","truncated":true}'],
     ['content next to other fields (kept whole)', { content: 'sunny', unit: 'C' }, '{"content":"sunny","unit":"C"}'],
     ['any other object', { temp: 21 }, '{"temp":21}'],
     ['nothing', undefined, '{}'],
@@ -18,6 +20,11 @@ describe('toolResultText', () => {
   it('is what a functionResponse part carries to other families', () => {
     const parts = partsFromGenerate([{ functionResponse: { id: 'call_1', name: 'get_weather', response: { name: 'get_weather', content: 'sunny' } } }], new CallLedger())
     expect(parts).toEqual([{ type: 'tool_result', callId: 'call_1', name: 'get_weather', content: 'sunny' }])
+  })
+
+  it('a failure with more than its error keeps the rest', () => {
+    const parts = partsFromGenerate([{ functionResponse: { name: 'run', response: { error: 'exit 2', stderr: 'no such file' } } }], new CallLedger())
+    expect(parts).toMatchObject([{ type: 'tool_result', content: '{"error":"exit 2","stderr":"no such file"}', isError: true }])
   })
 })
 

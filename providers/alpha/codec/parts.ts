@@ -60,7 +60,7 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
     } else if (raw.functionResponse && typeof raw.functionResponse.name === 'string') {
       const response = raw.functionResponse.response
       const failed = isFailure(response)
-      const text = toolResultText(failed ? { result: response.error } : response)
+      const text = toolResultText(failed && Object.keys(response).length === 1 ? { result: response.error } : response)
       // Multimodal function responses carry their images in `parts`.
       const responseParts = Array.isArray(raw.functionResponse.parts) ? raw.functionResponse.parts as Raw[] : []
       const images = responseParts.flatMap(p => p?.inlineData && typeof p.inlineData.data === 'string' && isImageType(p.inlineData.mimeType) ? [{ type: 'image' as const, mediaType: p.inlineData.mimeType, data: p.inlineData.data }] : [])
@@ -110,9 +110,11 @@ const isFailure = (response: unknown): response is { error: unknown } =>
  */
 export function toolResultText(response: unknown): string {
   const record = (response && typeof response === 'object' ? response : {}) as Raw
-  if (typeof record.result === 'string') return record.result
-  if ('result' in record && Object.keys(record).length === 1) return JSON.stringify(record.result ?? null)
-  if (typeof record.output === 'string') return record.output
+  // `result` or `output` unwrapped only alone: fields beside it (an exit code, `truncated`) are the tool's answer too.
+  const alone = Object.keys(record).length === 1
+  if (alone && typeof record.result === 'string') return record.result
+  if (alone && 'result' in record) return JSON.stringify(record.result ?? null)
+  if (alone && typeof record.output === 'string') return record.output
   if ('content' in record && Object.keys(record).every(key => key === 'content' || key === 'name')) {
     return typeof record.content === 'string' ? record.content : JSON.stringify(record.content ?? null)
   }
