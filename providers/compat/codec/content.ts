@@ -47,6 +47,8 @@ export function fileToPart(part: FilePart): Record<string, unknown> | undefined 
 }
 
 type ContentPart = TextPart | ImagePart | FilePart
+/** The field that holds each known part type's content. */
+const partField: Record<string, string> = { text: 'text', input_text: 'text', refusal: 'refusal', image_url: 'image_url', file: 'file', input_audio: 'input_audio' }
 
 /**
  * Chat `content` (string, parts array, or null) -> canonical text, image, document and audio parts. A
@@ -60,6 +62,12 @@ export function partsFromContent(content: unknown, unmapped?: Set<string>): Cont
   for (const item of content) {
     if (!item || typeof item !== 'object') continue
     const part = item as { type?: string; text?: unknown; image_url?: unknown; refusal?: unknown; file?: unknown; input_audio?: unknown }
+    // Beside the part's own field (`cache_control`, a server's own keys): named for other formats.
+    const field = partField[part.type as string]
+    if (field) for (const key of Object.keys(part)) if (key !== 'type' && key !== field) unmapped?.add(`content.${key}`)
+    const detail = (part.image_url as { detail?: unknown } | null)?.detail
+    // The canonical image has no detail level: `auto`, the default, asks for nothing.
+    if (part.type === 'image_url' && detail !== undefined && detail !== 'auto') unmapped?.add('image_url.detail')
     if ((part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string') parts.push({ type: 'text', text: part.text })
     else if (part.type === 'refusal' && typeof part.refusal === 'string') parts.push({ type: 'text', text: part.refusal, refusal: true })
     else if (part.type === 'file') {

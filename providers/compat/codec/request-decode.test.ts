@@ -26,3 +26,32 @@ describe('decodeChatRequest: tool_choice', () => {
     expect(request.extensions?.chat?.tool_choice).toEqual(choice)
   })
 })
+
+// Keys a client adds to a message, a content part, a tool call or a tool (`cache_control`, `strict`, a
+// server's own) have no canonical place: named, so other formats do not lose them unseen.
+describe('decodeChatRequest: unknown keys inside the conversation and tools', () => {
+  const named = (body: Record<string, unknown>) => decodeChatRequest({ model: 'm', ...body }).unmapped
+  it.each([
+    ['a message key', { messages: [{ role: 'user', content: 'hi', cache_control: { type: 'ephemeral' } }] }, ['messages.cache_control']],
+    ['a content part key', { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }] }, ['content.cache_control']],
+    ['an image detail', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png', detail: 'high' } }] }] }, ['image_url.detail']],
+    ['a tool call key', { messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: {} }] }] }, ['tool_calls.extra_content']],
+    ['a strict tool', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', strict: true } }] }, ['tools.function.strict']],
+    ['a tool key', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f' }, cache_control: { type: 'ephemeral' } }] }, ['tools.cache_control']],
+  ])('%s', (_name, body, dropped) => {
+    expect(named(body)).toEqual(dropped)
+  })
+
+  it.each([
+    ['known keys', { messages: [{ role: 'assistant', content: 'a', name: 'n', annotations: [] }, { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'https://x/a.png', detail: 'auto' } }] }] }],
+    ['a non-strict tool', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', strict: false } }] }],
+  ])('%s: nothing named', (_name, body) => {
+    expect(named(body)).toBeUndefined()
+  })
+
+  it("an assistant turn's refusal is carried as a refusal part", () => {
+    const request = decodeChatRequest({ model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: null, refusal: 'I cannot.' }] })
+    expect(request.messages[1]).toEqual({ role: 'assistant', parts: [{ type: 'text', text: 'I cannot.', refusal: true }] })
+    expect(request.unmapped).toBeUndefined()
+  })
+})

@@ -10,6 +10,21 @@ const noLoss = new Set(['stream_options'])
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function'])
 const efforts = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'auto'])
 
+/**
+ * Keys of a message, a tool call and a tool that the canonical form carries. `annotations` are the
+ * citations of an answer replayed: its text goes on. Any other key (`cache_control`, a server's own) is
+ * named for other formats.
+ */
+const messageKeys = new Set(['role', 'content', 'name', 'tool_call_id', 'tool_calls', 'reasoning_content', 'reasoning', 'refusal', 'annotations'])
+const callKeys = new Set(['id', 'type', 'function', 'index'])
+const toolKeys = new Set(['type', 'function'])
+const functionKeys = new Set(['name', 'description', 'parameters'])
+
+/** Keys of `value` outside `known`, named `<prefix><key>` in `unmapped`. */
+function nameUnknown(value: unknown, known: ReadonlySet<string>, prefix: string, unmapped: Set<string>): void {
+  for (const key of Object.keys(obj(value) ?? {})) if (!known.has(key)) unmapped.add(`${prefix}${key}`)
+}
+
 const num = (value: unknown) => typeof value === 'number' && Number.isFinite(value) ? value : undefined
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined
 
@@ -21,6 +36,7 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
     return []
   }
   const role = raw.role === 'developer' ? 'system' : raw.role as Message['role'] | 'function'
+  nameUnknown(raw, messageKeys, 'messages.', unmapped)
   if (role === 'tool' || role === 'function') {
     const callId = typeof raw.tool_call_id === 'string' ? raw.tool_call_id : typeof raw.name === 'string' ? raw.name : ''
     const parts = partsFromContent(raw.content, unmapped).filter(part => part.type !== 'file') as Array<TextPart | ImagePart>
@@ -33,10 +49,14 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
     if (typeof reasoning === 'string' && reasoning) parts.push({ type: 'thinking', text: reasoning })
   }
   parts.push(...partsFromContent(raw.content, unmapped))
+  // An assistant turn's refusal replayed: the refusal part every format has.
+  if (role === 'assistant' && typeof raw.refusal === 'string' && raw.refusal) parts.push({ type: 'text', text: raw.refusal, refusal: true })
   if (role === 'assistant' && Array.isArray(raw.tool_calls)) {
     raw.tool_calls.forEach((call, i) => {
       const fn = obj(obj(call)?.function)
       if (!fn || typeof fn.name !== 'string') throw new RequestValidationError(`messages[${index}].tool_calls[${i}].function.name must be a string`, `messages[${index}].tool_calls[${i}]`)
+      nameUnknown(call, callKeys, 'tool_calls.', unmapped)
+      nameUnknown(fn, new Set(['name', 'arguments']), 'tool_calls.function.', unmapped)
       const args = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {})
       parts.push({ type: 'tool_call', id: String(obj(call)!.id ?? `call_${index}_${i}`), name: fn.name, arguments: args })
     })
@@ -88,6 +108,9 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
         return []
       }
       const fn = obj((tool as Record<string, unknown>).function)!
+      nameUnknown(tool, toolKeys, 'tools.', unmapped)
+      // `strict: false` asks for what other formats do anyway.
+      nameUnknown(fn, fn.strict === false ? new Set([...functionKeys, 'strict']) : functionKeys, 'tools.function.', unmapped)
       return [{ name: fn.name as string, ...(typeof fn.description === 'string' && { description: fn.description }), ...(obj(fn.parameters) && { parameters: fn.parameters as Record<string, unknown> }) }]
     })
   }
