@@ -30,6 +30,20 @@ export function parseInput(text: string): Record<string, unknown> {
 }
 
 /**
+ * What each block type carries canonically (`cache_control` is named on its own). Any other key of a
+ * known block (a newer API's field) is named `<type>.<key>` for other formats.
+ */
+const blockKeys: Record<string, ReadonlySet<string>> = {
+  text: new Set(['type', 'text', 'citations', 'cache_control']),
+  image: new Set(['type', 'source', 'cache_control']),
+  document: new Set(['type', 'source', 'title', 'cache_control']),
+  tool_use: new Set(['type', 'id', 'name', 'input', 'cache_control']),
+  tool_result: new Set(['type', 'tool_use_id', 'content', 'is_error', 'cache_control']),
+  thinking: new Set(['type', 'thinking', 'signature']),
+  redacted_thinking: new Set(['type', 'data']),
+}
+
+/**
  * Content blocks of one message -> canonical parts (tool results included). Blocks with no canonical
  * form (documents, server tool results...) and `cache_control` marks are named in `unmapped`.
  */
@@ -42,6 +56,8 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
   for (const block of content as Raw[]) {
     if (!block || typeof block !== 'object') continue
     if (block.cache_control) unmapped?.add('cache_control')
+    const keys = blockKeys[block.type as string]
+    if (keys && unmapped) for (const key of Object.keys(block)) if (!keys.has(key)) unmapped.add(`${block.type}.${key}`)
     switch (block.type) {
       case 'text': {
         if (typeof block.text !== 'string') break

@@ -3,7 +3,7 @@ import type { Reasoning, ReasoningEffort } from 'model-proxy'
 type Raw = Record<string, any>
 
 /** `output_config.effort` values of the format; each is the canonical effort of the same name. */
-const efforts: ReadonlySet<string> = new Set<ReasoningEffort>(['low', 'medium', 'high', 'xhigh', 'max'])
+export const efforts: ReadonlySet<string> = new Set<ReasoningEffort>(['low', 'medium', 'high', 'xhigh', 'max'])
 
 /**
  * `thinking` + `output_config.effort` -> canonical reasoning (the table in core/canonical/reasoning.ts):

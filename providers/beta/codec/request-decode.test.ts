@@ -25,3 +25,25 @@ describe('decodeMessagesRequest: content with no canonical form is named', () =>
     expect(request.unmapped).toEqual([named])
   })
 })
+
+// A newer API's key on a message, a block, `thinking` or `tool_choice`, and an effort or display value the
+// decoder does not know: other formats cannot carry them, so they are named, never lost unseen.
+describe('decodeMessagesRequest: unknown keys and values are named', () => {
+  const user = (content: unknown) => ({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content }] })
+  it.each([
+    ['a message key', { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi', id: 'msg_1' }] }, ['messages.id']],
+    ['a text block key', user([{ type: 'text', text: 'hi', priority: 'high' }]), ['text.priority']],
+    ['a tool_use key', { model: 'm', max_tokens: 10, messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {}, caller: { type: 'direct' } }] }] }, ['tool_use.caller']],
+    ['a thinking key', { ...user('hi'), thinking: { type: 'enabled', budget_tokens: 2000, interleaved: true } }, ['thinking.interleaved']],
+    ['a display value', { ...user('hi'), thinking: { type: 'adaptive', display: 'updates' } }, ['thinking.display']],
+    ['an effort value', { ...user('hi'), output_config: { effort: 'extreme' } }, ['output_config.effort']],
+    ['a tool_choice key', { ...user('hi'), tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'auto', strict: true } }, ['tool_choice.strict']],
+  ])('%s', (_name, body, dropped) => {
+    expect(decodeMessagesRequest(body).unmapped).toEqual(dropped)
+  })
+
+  it('known keys and values: nothing named', () => {
+    const body = { ...user([{ type: 'text', text: 'hi', citations: [] }]), thinking: { type: 'adaptive', display: 'summarized' }, output_config: { effort: 'max' }, tools: [{ name: 'f' }], tool_choice: { type: 'any', disable_parallel_tool_use: true } }
+    expect(decodeMessagesRequest(body).unmapped).toBeUndefined()
+  })
+})

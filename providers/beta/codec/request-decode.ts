@@ -1,7 +1,7 @@
 import { type CanonicalRequest, type Message, type Part, type ToolChoice, RequestValidationError } from 'model-proxy'
 import { isRoleName } from 'model-proxy/kit/codec'
 import { partsFromBlocks } from './blocks.ts'
-import { decodeMessagesReasoning } from './reasoning.ts'
+import { decodeMessagesReasoning, efforts } from './reasoning.ts'
 import { isWebSearchTool, webSearchFromTool } from './web-search.ts'
 import { checkCountTokensBody } from './count-tokens-body.ts'
 
@@ -9,6 +9,8 @@ type Raw = Record<string, any>
 const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format'])
 /** What a custom tool definition holds that canonical tools keep; other keys (`defer_loading`, `cache_control`...) are unmapped. */
 const toolKeys = new Set(['type', 'name', 'description', 'input_schema'])
+const thinkingKeys = new Set(['type', 'budget_tokens', 'display'])
+const choiceKeys = new Set(['type', 'name', 'disable_parallel_tool_use'])
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
 
 function range(raw: Raw, field: string, min: number, max: number) {
@@ -56,6 +58,7 @@ function decodeTurns(list: unknown[], unmapped: Set<string>): Message[] {
       const text = systemText(m.content, unmapped)
       if (text) messages.push({ role: 'system', parts: [{ type: 'text', text }] })
     } else if (m.role === 'user' || m.role === 'assistant') {
+      for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') unmapped.add(`messages.${key}`)
       messages.push(...splitTurn(m.role, partsFromBlocks(m.content, unmapped)))
     } else {
       unmapped.add(`role:${m.role}`)
@@ -102,10 +105,16 @@ export function decodeMessagesBody(body: unknown, requireMaxTokens: boolean): Ca
   if (toolChoice) request.toolChoice = toolChoice
   else if (choice) unmapped.add('tool_choice')
   if (choice?.disable_parallel_tool_use === true) request.parallelToolCalls = false
+  if (toolChoice) for (const key of Object.keys(choice!)) if (!choiceKeys.has(key)) unmapped.add(`tool_choice.${key}`)
   const outputConfig = obj(raw.output_config)
   const reasoning = decodeMessagesReasoning(obj(raw.thinking), outputConfig)
   if (reasoning) request.reasoning = reasoning
   if (raw.thinking !== undefined && !['enabled', 'disabled', 'adaptive'].includes(obj(raw.thinking)?.type)) unmapped.add('thinking')
+  else for (const key of Object.keys(obj(raw.thinking) ?? {})) if (!thinkingKeys.has(key)) unmapped.add(`thinking.${key}`)
+  // Shown (summarized) or omitted thought text is what other formats have; another display is not.
+  const display = obj(raw.thinking)?.display
+  if (display !== undefined && display !== 'summarized' && display !== 'omitted') unmapped.add('thinking.display')
+  if (outputConfig?.effort !== undefined && !efforts.has(outputConfig.effort)) unmapped.add('output_config.effort')
   // `output_format` is the structured-outputs beta's name for what is now `output_config.format`.
   const format = obj(outputConfig?.format) ?? obj(raw.output_format)
   if (format?.type === 'json_schema' && obj(format.schema)) request.responseFormat = { type: 'json_schema', schema: format.schema }
