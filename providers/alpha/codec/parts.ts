@@ -56,9 +56,11 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
     else if (raw.fileData && typeof raw.fileData.fileUri === 'string') parts.push(media(raw.fileData.mimeType, { url: raw.fileData.fileUri }))
     else if (raw.functionCall && typeof raw.functionCall.name === 'string') {
       const id = ledger.call(raw.functionCall.name, raw.functionCall.id)
+      for (const key of Object.keys(raw.functionCall)) if (!callKeys.has(key)) unmapped?.add(`functionCall.${key}`)
       parts.push({ type: 'tool_call', id, name: raw.functionCall.name, arguments: JSON.stringify(raw.functionCall.args ?? {}) })
     } else if (raw.functionResponse && typeof raw.functionResponse.name === 'string') {
       const response = raw.functionResponse.response
+      for (const key of Object.keys(raw.functionResponse)) if (!responseKeys.has(key)) unmapped?.add(`functionResponse.${key}`)
       const failed = isFailure(response)
       const text = toolResultText(failed && Object.keys(response).length === 1 ? { result: response.error } : response)
       // Multimodal function responses carry their images in `parts`.
@@ -77,6 +79,10 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
   }
   return parts
 }
+
+/** Keys of a functionCall and a functionResponse that canonical calls and results carry. */
+const callKeys = new Set(['name', 'args', 'id'])
+const responseKeys = new Set(['name', 'response', 'id', 'parts'])
 
 /** Keys of a part that become canonical parts (or their signatures). */
 const partKeys = new Set(['text', 'thought', 'thoughtSignature', 'inlineData', 'fileData', 'functionCall', 'functionResponse'])

@@ -72,3 +72,31 @@ describe('decodeGenerateRequest: responseMimeType', () => {
     expect(request.unmapped).toEqual(unmapped)
   })
 })
+
+// A newer API's keys and values inside contents, calls, declarations and configs: other formats have no
+// place for them, so they are named, never lost unseen.
+describe('decodeGenerateRequest: unknown keys and values inside are named', () => {
+  const base = { model: 'm', contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }
+  const declared = (declaration: Record<string, unknown>) => ({ ...base, tools: [{ functionDeclarations: [{ name: 'f', ...declaration }] }] })
+  it.each([
+    ['a content key', { ...base, contents: [{ role: 'user', parts: [{ text: 'hi' }], id: 'c1' }] }, ['contents.id']],
+    ['a functionCall key', { ...base, contents: [{ role: 'model', parts: [{ functionCall: { name: 'f', args: {}, willContinue: true } }] }] }, ['functionCall.willContinue']],
+    ['a functionResponse key', { ...base, contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {}, scheduling: 'WHEN_IDLE' } }] }] }, ['functionResponse.scheduling']],
+    ['a declaration key', declared({ behavior: 'NON_BLOCKING' }), ['functionDeclarations.behavior']],
+    ['a calling mode', { ...declared({}), toolConfig: { functionCallingConfig: { mode: 'STRICT' } } }, ['toolConfig.functionCallingConfig.mode']],
+    ['a calling key', { ...declared({}), toolConfig: { functionCallingConfig: { mode: 'AUTO', streamFunctionCallArguments: true } } }, ['toolConfig.functionCallingConfig.streamFunctionCallArguments']],
+    ['a thinkingConfig key', { ...base, generationConfig: { thinkingConfig: { thinkingBudget: 100, thinkingSummary: true } } }, ['generationConfig.thinkingConfig.thinkingSummary']],
+    ['a system part that is no text', { ...base, systemInstruction: { parts: [{ text: 'be brief' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }, ['systemInstruction.parts.inlineData']],
+  ])('%s', (_name, body, dropped) => {
+    expect(decodeGenerateRequest(body).unmapped).toEqual(dropped)
+  })
+
+  it('known keys and values: nothing named', () => {
+    const body = {
+      ...declared({ parametersJsonSchema: { type: 'object' }, description: 'd' }), systemInstruction: { role: 'system', parts: [{ text: 's' }] },
+      toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f'] } }, generationConfig: { thinkingConfig: { thinkingBudget: 10, includeThoughts: true } },
+      contents: [{ role: 'model', parts: [{ functionCall: { id: 'a', name: 'f', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { id: 'a', name: 'f', response: { output: 'x' } } }] }],
+    }
+    expect(decodeGenerateRequest(body).unmapped).toBeUndefined()
+  })
+})

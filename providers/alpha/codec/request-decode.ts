@@ -8,6 +8,10 @@ type Raw = Record<string, any>
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
 /** The REST API accepts snake_case too: read either spelling. */
 const pick = (raw: Raw | undefined, camel: string, snake: string) => raw?.[camel] ?? raw?.[snake]
+/** Keys of `value` outside `known`, named `<prefix><key>`: a newer API's field other formats cannot carry. */
+function nameUnknown(value: unknown, known: ReadonlySet<string>, prefix: string, unmapped: Set<string>): void {
+  for (const key of Object.keys(obj(value) ?? {})) if (!known.has(key)) unmapped.add(`${prefix}${key}`)
+}
 const known = new Set(['model', 'contents', 'systemInstruction', 'system_instruction', 'tools', 'toolConfig', 'tool_config', 'generationConfig', 'generation_config'])
 const knownConfig = new Set(['maxOutputTokens', 'temperature', 'topP', 'topK', 'stopSequences', 'candidateCount', 'seed', 'presencePenalty', 'frequencyPenalty', 'responseMimeType', 'responseSchema', 'responseJsonSchema', 'thinkingConfig'])
 
@@ -33,6 +37,9 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
   const messages: Message[] = []
   const system = obj(pick(raw, 'systemInstruction', 'system_instruction'))
   const systemText = Array.isArray(system?.parts) ? system.parts.map((p: Raw) => p?.text ?? '').join('\n') : typeof system === 'string' ? system : ''
+  // System instructions are text in every other format: what else they hold is named.
+  nameUnknown(system, new Set(['parts', 'role']), 'systemInstruction.', unmapped)
+  if (Array.isArray(system?.parts)) for (const part of system.parts) nameUnknown(part, new Set(['text']), 'systemInstruction.parts.', unmapped)
   if (systemText) messages.push({ role: 'system', parts: [{ type: 'text', text: systemText }] })
   raw.contents.forEach((content: unknown, i: number) => {
     const c = obj(content)
@@ -44,6 +51,7 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
       unmapped.add(`role:${role}`)
       return
     }
+    nameUnknown(c, new Set(['role', 'parts']), 'contents.', unmapped)
     const parts = partsFromGenerate(c.parts, ledger, unmapped)
     const results = parts.filter(part => part.type === 'tool_result')
     const rest = parts.filter(part => part.type !== 'tool_result')
@@ -81,6 +89,7 @@ export function decodeGenerateRequest(body: unknown): CanonicalRequest {
     // A level of a later API version means nothing to other formats (and would be sent on as an effort they refuse).
     else if (level && level !== 'THINKING_LEVEL_UNSPECIFIED') unmapped.add('generationConfig.thinkingConfig.thinkingLevel')
     if (typeof thinking.includeThoughts === 'boolean') request.reasoning.includeThoughts = thinking.includeThoughts
+    nameUnknown(thinking, new Set(['thinkingBudget', 'thinkingLevel', 'includeThoughts']), 'generationConfig.thinkingConfig.', unmapped)
   }
   const decoded = decodeTools(raw.tools, unmapped)
   if (decoded.tools.length) request.tools = decoded.tools

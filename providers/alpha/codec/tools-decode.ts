@@ -5,6 +5,9 @@ type Raw = Record<string, any>
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
 /** The REST API accepts snake_case too: read either spelling. */
 const pick = (raw: Raw | undefined, camel: string, snake: string) => raw?.[camel] ?? raw?.[snake]
+const declarationKeys = new Set(['name', 'description', 'parameters', 'parametersJsonSchema', 'parameters_json_schema'])
+const callingKeys = new Set(['mode', 'allowedFunctionNames', 'allowed_function_names'])
+const modes = new Set(['', 'MODE_UNSPECIFIED', 'AUTO', 'ANY', 'NONE', 'VALIDATED'])
 const mappedKeys = new Set(['functionDeclarations', 'function_declarations', 'googleSearch', 'google_search'])
 
 export interface DecodedTools {
@@ -41,6 +44,8 @@ export function decodeTools(list: unknown, unmapped: Set<string>): DecodedTools 
       // A declaration needs its name (the API's 400 too): otherwise it went upstream as "undefined".
       if (typeof d.name !== 'string' || !d.name) throw new RequestValidationError(`tools[${i}].functionDeclarations[${j}].name: name cannot be empty`, `tools[${i}].functionDeclarations[${j}].name`)
       const parameters = obj(pick(d, 'parametersJsonSchema', 'parameters_json_schema')) ?? (obj(d.parameters) && schemaFromGemini(d.parameters))
+      // `behavior`, `response`, `responseJsonSchema`...: canonical tools have no place for them.
+      for (const key of Object.keys(d)) if (!declarationKeys.has(key)) unmapped.add(`functionDeclarations.${key}`)
       out.tools.push({ name: d.name, ...(typeof d.description === 'string' && { description: d.description }), ...(parameters && { parameters }) })
     }
     const rest = obj(tool) ? Object.fromEntries(Object.entries(tool as Raw).filter(([key]) => !mappedKeys.has(key))) : undefined
@@ -59,6 +64,9 @@ export function decodeToolConfig(config: Raw | undefined, unmapped: Set<string>)
   for (const key of Object.keys(config ?? {})) if (key !== 'functionCallingConfig' && key !== 'function_calling_config') unmapped.add(`toolConfig.${key}`)
   const calling = obj(pick(config, 'functionCallingConfig', 'function_calling_config'))
   const mode = String(calling?.mode ?? '').toUpperCase()
+  // A mode of a later API version, or a key beside the mode, has no canonical choice: named.
+  if (!modes.has(mode)) unmapped.add('toolConfig.functionCallingConfig.mode')
+  for (const key of Object.keys(calling ?? {})) if (!callingKeys.has(key)) unmapped.add(`toolConfig.functionCallingConfig.${key}`)
   const allowed = pick(calling, 'allowedFunctionNames', 'allowed_function_names')
   const forced = mode === 'ANY' && Array.isArray(allowed) && allowed.length === 1
   if (Array.isArray(allowed) && allowed.length && !forced && mode !== 'NONE') unmapped.add('toolConfig.functionCallingConfig.allowedFunctionNames')
