@@ -1,6 +1,6 @@
 import { type FilePart, type ImagePart, type TextPart, RequestValidationError } from 'model-proxy'
 import { dataUrl, fileCarried, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
-import { isObject, str } from './guards.ts'
+import { absent, isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {
@@ -82,4 +82,27 @@ export function decodeContent(content: unknown, param: string): Array<TextPart |
   if (typeof content === 'string') return [{ type: 'text', text: content }]
   if (!Array.isArray(content)) throw new RequestValidationError(`${param} must be a string or an array`, param)
   return content.map((part, i) => decodeContentPart(part, `${param}[${i}]`))
+}
+
+/** What each part type carries canonically; `annotations` and `logprobs` describe an answer replayed. */
+const partKeys: Record<string, ReadonlySet<string>> = {
+  input_text: new Set(['type', 'text']),
+  output_text: new Set(['type', 'text', 'annotations', 'logprobs']),
+  text: new Set(['type', 'text']),
+  refusal: new Set(['type', 'refusal']),
+  input_image: new Set(['type', 'image_url', 'file_id', 'detail']),
+  input_file: new Set(['type', 'file_data', 'file_url', 'file_id', 'filename']),
+}
+
+/**
+ * Keys of known parts that no canonical part has (a newer API's), named `<type>.<key>`; an image's
+ * `detail` other than `auto` too: other formats have no detail level.
+ */
+export function nameUnknownPartKeys(content: unknown, unmapped: Set<string>): void {
+  for (const part of Array.isArray(content) ? content : []) {
+    const keys = isObject(part) ? partKeys[part.type as string] : undefined
+    if (!keys) continue
+    for (const key of Object.keys(part)) if (!keys.has(key)) unmapped.add(`${part.type as string}.${key}`)
+    if (part.type === 'input_image' && !absent(part.detail) && part.detail !== 'auto') unmapped.add('input_image.detail')
+  }
 }

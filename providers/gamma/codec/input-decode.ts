@@ -1,11 +1,18 @@
 import { type ImagePart, type Message, type Part, type TextPart, type ToolDef, RequestValidationError } from 'model-proxy'
 import { isRoleName } from 'model-proxy/kit/codec'
-import { decodeContent } from './content.ts'
+import { decodeContent, nameUnknownPartKeys } from './content.ts'
 import { absent, isObject, str, type Json } from './guards.ts'
 import { thinkingFromItem } from './reasoning-item.ts'
 import { namespacedCallName } from './namespace-tools.ts'
 
 const messageRoles = new Set(['user', 'assistant', 'system', 'developer'])
+/** What each item type carries canonically; `id`, `status` and `parsed_arguments` describe an answer replayed. */
+const itemKeys: Record<string, ReadonlySet<string>> = {
+  message: new Set(['type', 'role', 'content', 'id', 'status']),
+  function_call: new Set(['type', 'call_id', 'name', 'arguments', 'namespace', 'id', 'status', 'parsed_arguments']),
+  function_call_output: new Set(['type', 'call_id', 'output', 'id', 'status']),
+  reasoning: new Set(['type', 'id', 'summary', 'content', 'encrypted_content', 'status']),
+}
 
 /**
  * `instructions` + `input` -> canonical messages. One assistant turn on the wire is a run of reasoning,
@@ -32,6 +39,10 @@ function decodeItems(items: unknown[], messages: Message[], unmapped: Set<string
   items.forEach((item, i) => {
     const param = `input[${i}]`
     if (!isObject(item) || !(absent(item.type) || typeof item.type === 'string')) throw new RequestValidationError(`${param} must be an input item object`, param)
+    // A newer API's key on a known item: other formats have no place for it.
+    const keys = itemKeys[(item.type as string | undefined) ?? 'message']
+    if (keys) for (const key of Object.keys(item)) if (!keys.has(key)) unmapped.add(`input.${key}`)
+    if (item.type === 'function_call_output') nameUnknownPartKeys(item.output, unmapped)
     switch (item.type ?? 'message') {
       case 'message': return decodeMessage(item, param, messages, assistant, unmapped)
       case 'function_call': {
@@ -71,6 +82,7 @@ function decodeMessage(item: Json, param: string, messages: Message[], assistant
     return
   }
   const parts = decodeContent(item.content, `${param}.content`)
+  nameUnknownPartKeys(item.content, unmapped)
   if (role === 'assistant') parts.forEach(assistant)
   // developer is this format's name for system instructions inside the conversation.
   else messages.push({ role: role === 'user' ? 'user' : 'system', parts })

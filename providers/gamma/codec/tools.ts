@@ -3,6 +3,8 @@ import { absent, isObject, type Json } from './guards.ts'
 import { decodeFunction, functionTool } from './function-tool.ts'
 import { decodeNamespace, encodeNamespace } from './namespace-tools.ts'
 
+const functionKeys = new Set(['type', 'name', 'strict'])
+
 /**
  * `tools` -> canonical function tools, plus the wire list kept in extensions: built-in tools verbatim and
  * function tools as shells without description/parameters. The shells keep what ToolDef lacks (`strict`,
@@ -27,6 +29,9 @@ export function decodeTools(value: unknown): { tools?: ToolDef[]; wire?: Json[];
     }
     if (tool.type !== 'function') return tool
     const { def, shell } = decodeFunction(tool, param)
+    // What only this format's function tools have: a newer key, and strict validation asked for outright.
+    for (const key of Object.keys(shell)) if (!functionKeys.has(key)) dropped.push(`tools.${key}`)
+    if (shell.strict === true) dropped.push('tools.strict')
     tools.push(def)
     return shell
   })
