@@ -26,3 +26,11 @@ export function functionTool(def: ToolDef, shell?: Json, name = def.name): Json 
   // format's strict mode (its default): ask for plain validation.
   return shell ? { ...shell, ...tool } : { ...tool, strict: false }
 }
+
+const functionKeys = new Set(['type', 'name', 'strict'])
+
+/** What only this format's function tools have (a newer key, strict validation asked for outright), named for other formats. */
+export function functionLosses(shell: Json): string[] {
+  const lost = Object.keys(shell).filter(key => !functionKeys.has(key)).map(key => `tools.${key}`)
+  return shell.strict === true ? [...lost, 'tools.strict'] : lost
+}

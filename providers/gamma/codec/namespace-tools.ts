@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { type ToolDef, RequestValidationError } from 'model-proxy'
 import { absent, isObject, str, type Json } from './guards.ts'
-import { decodeFunction, functionTool } from './function-tool.ts'
+import { decodeFunction, functionLosses, functionTool } from './function-tool.ts'
 
 /** The longest tool name the chat, messages and generateContent formats all accept. */
 export const maxToolName = 64
@@ -43,6 +43,7 @@ export function decodeNamespace(tool: Json, param: string, taken: Set<string>): 
       return entry
     }
     const { def, shell } = decodeFunction(entry, at)
+    dropped.push(...functionLosses(shell))
     const flat = flatToolName(name, def.name, taken)
     taken.add(flat)
     defs.push({ ...def, name: flat, namespace: { name, tool: def.name } })

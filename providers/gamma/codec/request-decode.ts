@@ -4,7 +4,7 @@ import { decodeInput } from './input-decode.ts'
 import { decodeReasoning } from './reasoning-param.ts'
 import { decodeTextFormat } from './text-format.ts'
 import { decodeToolChoice, decodeTools } from './tools.ts'
-import { isWebSearch, webSearchOf } from './web-search.ts'
+import { isWebSearch, webSearchKeyLosses, webSearchOf } from './web-search.ts'
 
 /** Top-level fields mapped to canonical ones; every other field travels in `extensions.responses`. */
 const mapped: ReadonlySet<string> = new Set([
@@ -90,7 +90,7 @@ export function decodeRequest(body: unknown): CanonicalRequest {
     else if (key !== 'stream_options') unmapped.add(key)
   }
   for (const tool of tools.wire ?? []) if (tool.type !== 'function' && tool.type !== 'namespace' && !isWebSearch(tool)) unmapped.add(`tool:${String(tool.type)}`)
-  for (const lost of [...tools.dropped ?? [], ...reasoning.dropped ?? []]) unmapped.add(lost)
+  for (const lost of [...tools.dropped ?? [], ...reasoning.dropped ?? [], ...webSearchKeyLosses(tools.wire)]) unmapped.add(lost)
   if (choice.wire) unmapped.add('tool_choice')
   for (const key of Object.keys(format.wire ?? {})) unmapped.add(`text.${key}`)
   if (unmapped.size) request.unmapped = [...unmapped]

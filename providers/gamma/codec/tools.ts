@@ -1,9 +1,7 @@
 import { type ToolChoice, type ToolDef, RequestValidationError } from 'model-proxy'
 import { absent, isObject, type Json } from './guards.ts'
-import { decodeFunction, functionTool } from './function-tool.ts'
+import { decodeFunction, functionLosses, functionTool } from './function-tool.ts'
 import { decodeNamespace, encodeNamespace } from './namespace-tools.ts'
-
-const functionKeys = new Set(['type', 'name', 'strict'])
 
 /**
  * `tools` -> canonical function tools, plus the wire list kept in extensions: built-in tools verbatim and
@@ -29,9 +27,7 @@ export function decodeTools(value: unknown): { tools?: ToolDef[]; wire?: Json[];
     }
     if (tool.type !== 'function') return tool
     const { def, shell } = decodeFunction(tool, param)
-    // What only this format's function tools have: a newer key, and strict validation asked for outright.
-    for (const key of Object.keys(shell)) if (!functionKeys.has(key)) dropped.push(`tools.${key}`)
-    if (shell.strict === true) dropped.push('tools.strict')
+    dropped.push(...functionLosses(shell))
     tools.push(def)
     return shell
   })

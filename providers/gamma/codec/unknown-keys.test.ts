@@ -32,3 +32,20 @@ describe('request decode: unknown keys and values inside are named', () => {
     expect(decodeRequest(body).unmapped).toBeUndefined()
   })
 })
+
+describe('request decode: what a web search or a namespaced tool asks beyond the canonical is named', () => {
+  const body = (tools: unknown[]) => ({ model: 'm', input: 'hi', tools })
+  it.each([
+    // Codex's own: cached pages only, which no other vendor's search keeps to.
+    ['cached pages only', [{ type: 'web_search', external_web_access: false }], ['tool:web_search.external_web_access']],
+    ['a newer search key', [{ type: 'web_search', max_results: 3 }], ['tool:web_search.max_results']],
+    ['a newer filter', [{ type: 'web_search', filters: { allowed_domains: ['a.com'], recency: 'week' } }], ['tool:web_search.filters.recency']],
+    ['a namespaced function key', [{ type: 'namespace', name: 'mcp__s__', description: 'd', tools: [{ type: 'function', name: 'f', defer_loading: true }] }], ['tools.defer_loading']],
+  ])('%s', (_name, tools, dropped) => {
+    expect(decodeRequest(body(tools)).unmapped).toEqual(dropped)
+  })
+
+  it('live search and known keys: nothing named', () => {
+    expect(decodeRequest(body([{ type: 'web_search', external_web_access: true, search_context_size: 'low', filters: { allowed_domains: ['a.com'] } }])).unmapped).toBeUndefined()
+  })
+})

@@ -31,3 +31,18 @@ export function webSearchTool(search: WebSearch): Json {
   if (search.contextSize) tool.search_context_size = search.contextSize
   return tool
 }
+
+const searchKeys = new Set(['type', 'filters', 'user_location', 'search_context_size', 'external_web_access'])
+
+/**
+ * What of the web search tool other formats' searches cannot do, named under the tool: a newer key, and
+ * `external_web_access: false` (cached pages only; Codex sends it), which no other search can keep to.
+ */
+export function webSearchKeyLosses(tools: Json[] | undefined): string[] {
+  const tool = tools?.find(isWebSearch)
+  if (!tool) return []
+  const lost = Object.keys(tool).filter(key => !searchKeys.has(key)).map(key => `tool:web_search.${key}`)
+  if (isObject(tool.filters)) lost.push(...Object.keys(tool.filters).filter(key => key !== 'allowed_domains').map(key => `tool:web_search.filters.${key}`))
+  if (tool.external_web_access !== undefined && tool.external_web_access !== true) lost.push('tool:web_search.external_web_access')
+  return lost
+}
