@@ -9,6 +9,8 @@ type Raw = Record<string, any>
 const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format'])
 /** What a custom tool definition holds that canonical tools keep; other keys (`defer_loading`, `cache_control`...) are unmapped. */
 const toolKeys = new Set(['type', 'name', 'description', 'input_schema'])
+/** A web search tool's keys the canonical search carries; any other (`cache_control`, a newer option) is named. */
+const searchKeys = new Set(['type', 'name', 'max_uses', 'allowed_domains', 'blocked_domains', 'user_location'])
 const thinkingKeys = new Set(['type', 'budget_tokens', 'display'])
 const choiceKeys = new Set(['type', 'name', 'disable_parallel_tool_use'])
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Raw : undefined
@@ -54,11 +56,11 @@ function decodeTurns(list: unknown[], unmapped: Set<string>): Message[] {
     const m = obj(message)
     if (!m || typeof m.role !== 'string') throw new RequestValidationError(`messages.${i}.role: Field required`, `messages[${i}].role`)
     if (!isRoleName(m.role)) throw new RequestValidationError(`messages.${i}.role: Input should be 'user' or 'assistant'`, `messages[${i}].role`)
+    if (m.role === 'system' || m.role === 'user' || m.role === 'assistant') for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') unmapped.add(`messages.${key}`)
     if (m.role === 'system') {
       const text = systemText(m.content, unmapped)
       if (text) messages.push({ role: 'system', parts: [{ type: 'text', text }] })
     } else if (m.role === 'user' || m.role === 'assistant') {
-      for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content') unmapped.add(`messages.${key}`)
       messages.push(...splitTurn(m.role, partsFromBlocks(m.content, unmapped)))
     } else {
       unmapped.add(`role:${m.role}`)
@@ -72,7 +74,10 @@ function decodeTools(tools: Raw[], request: CanonicalRequest, unmapped: Set<stri
   request.tools = custom.map(tool => ({ name: tool.name, ...(typeof tool.description === 'string' && { description: tool.description }), ...(obj(tool.input_schema) && { parameters: tool.input_schema }) }))
   for (const tool of tools) {
     if (!tool || typeof tool !== 'object') continue
-    if (isWebSearchTool(tool)) request.webSearch = webSearchFromTool(tool)
+    if (isWebSearchTool(tool)) {
+      request.webSearch = webSearchFromTool(tool)
+      for (const key of Object.keys(tool)) if (!searchKeys.has(key)) unmapped.add(`tool:web_search.${key}`)
+    }
     else if (tool.type !== undefined && tool.type !== 'custom') unmapped.add(`tool:${String(tool.type)}`)
     else for (const key of Object.keys(tool)) if (!toolKeys.has(key)) unmapped.add(`tools.${key}`)
   }
