@@ -55,3 +55,21 @@ describe('decodeChatRequest: unknown keys inside the conversation and tools', ()
     expect(request.unmapped).toBeUndefined()
   })
 })
+
+// GPT-5's custom tools: a call with free-form input is valid in chat and has no form elsewhere. It was
+// refused (400) on its way to another format; now it is left out with its result, and named.
+describe('decodeChatRequest: a custom tool call', () => {
+  it('is named and left out with its result', () => {
+    const request = decodeChatRequest({
+      model: 'm', tools: [{ type: 'custom', custom: { name: 'apply_patch' } }],
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: 'patching', tool_calls: [{ id: 'c1', type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'done' },
+        { role: 'user', content: 'thanks' },
+      ],
+    })
+    expect(request.messages.map(message => message.role)).toEqual(['user', 'assistant', 'user'])
+    expect(request.unmapped).toEqual(['tool_calls:custom', 'tool:custom'])
+  })
+})

@@ -28,7 +28,8 @@ function nameUnknown(value: unknown, known: ReadonlySet<string>, prefix: string,
 const num = (value: unknown) => typeof value === 'number' && Number.isFinite(value) ? value : undefined
 const obj = (value: unknown) => value && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined
 
-function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Set<string>): Message[] {
+/** `skipped`: ids of calls of a kind other formats have no form for (`custom`): their results go with them. */
+function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Set<string>, skipped: Set<string>): Message[] {
   // A role this format does not define (some compatible servers have their own) passes through on the
   // same-format path; other formats have no place for it.
   if (!roles.has(raw.role as string)) {
@@ -39,6 +40,7 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
   nameUnknown(raw, messageKeys, 'messages.', unmapped)
   if (role === 'tool' || role === 'function') {
     const callId = typeof raw.tool_call_id === 'string' ? raw.tool_call_id : typeof raw.name === 'string' ? raw.name : ''
+    if (skipped.has(callId)) return []
     const parts = partsFromContent(raw.content, unmapped).filter(part => part.type !== 'file') as Array<TextPart | ImagePart>
     const content = typeof raw.content === 'string' ? raw.content : parts
     return [{ role: 'tool', parts: [{ type: 'tool_result', callId, content, ...(typeof raw.name === 'string' && { name: raw.name }) }] }]
@@ -53,6 +55,13 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
   if (role === 'assistant' && typeof raw.refusal === 'string' && raw.refusal) parts.push({ type: 'text', text: raw.refusal, refusal: true })
   if (role === 'assistant' && Array.isArray(raw.tool_calls)) {
     raw.tool_calls.forEach((call, i) => {
+      // A custom tool's call (free-form input, GPT-5) is valid here; other formats have no such call.
+      const type = obj(call)?.type
+      if (type !== undefined && type !== 'function') {
+        unmapped.add(`tool_calls:${String(type)}`)
+        skipped.add(String(obj(call)?.id))
+        return
+      }
       const fn = obj(obj(call)?.function)
       if (!fn || typeof fn.name !== 'string') throw new RequestValidationError(`messages[${index}].tool_calls[${i}].function.name must be a string`, `messages[${index}].tool_calls[${i}]`)
       nameUnknown(call, callKeys, 'tool_calls.', unmapped)
@@ -89,7 +98,8 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   if (typeof raw.model !== 'string' || !raw.model) throw new RequestValidationError('you must provide a model parameter', 'model')
   validateChatRequest(raw)
   const unmapped = new Set<string>()
-  const messages = (raw.messages as Array<Record<string, unknown>>).flatMap((message, i) => decodeMessage(message, i, unmapped))
+  const skipped = new Set<string>()
+  const messages = (raw.messages as Array<Record<string, unknown>>).flatMap((message, i) => decodeMessage(message, i, unmapped, skipped))
   const request: CanonicalRequest = { model: raw.model, messages, stream: raw.stream === true }
   const maxTokens = num(raw.max_completion_tokens) ?? num(raw.max_tokens)
   if (maxTokens !== undefined) request.maxTokens = maxTokens
