@@ -143,6 +143,8 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   if (search) request.webSearch = webSearchFromOptions(search)
   const extra: Record<string, unknown> = {}
   if (!toolChoice && unmapped.has('tool_choice')) extra.tool_choice = raw.tool_choice
+  // `include_usage` is answered anyway and a translated stream has no obfuscation padding; a newer option is named.
+  for (const key of Object.keys(obj(raw.stream_options) ?? {})) if (key !== 'include_usage' && key !== 'include_obfuscation') unmapped.add(`stream_options.${key}`)
   for (const key of Object.keys(raw)) {
     if (known.has(key) || key === '__proto__') continue
     extra[key] = raw[key]
