@@ -28,13 +28,16 @@ export interface DecodedNamespace {
   dropped: string[]
 }
 
+const namespaceKeys = new Set(['type', 'name', 'description', 'tools'])
+
 /** One `{type:'namespace'}` tool; `taken` holds the names used so far and gets the new ones. */
 export function decodeNamespace(tool: Json, param: string, taken: Set<string>): DecodedNamespace {
   const name = str(tool.name)
   if (!name) throw new RequestValidationError(`${param}.name must be a non-empty string`, `${param}.name`)
   if (!absent(tool.tools) && !Array.isArray(tool.tools)) throw new RequestValidationError(`${param}.tools must be an array`, `${param}.tools`)
   const defs: ToolDef[] = []
-  const dropped: string[] = []
+  // The group's own keys beyond its name, description and tools (a newer API's) have no place elsewhere.
+  const dropped: string[] = Object.keys(tool).filter(key => !namespaceKeys.has(key)).map(key => `tools.${key}`)
   const nested = ((tool.tools ?? []) as unknown[]).map((entry, i): Json => {
     const at = `${param}.tools[${i}]`
     if (!isObject(entry) || typeof entry.type !== 'string') throw new RequestValidationError(`${at} must be a tool object with a type`, at)

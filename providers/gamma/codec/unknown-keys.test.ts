@@ -41,6 +41,7 @@ describe('request decode: what a web search or a namespaced tool asks beyond the
     ['a newer search key', [{ type: 'web_search', max_results: 3 }], ['tool:web_search.max_results']],
     ['a newer filter', [{ type: 'web_search', filters: { allowed_domains: ['a.com'], recency: 'week' } }], ['tool:web_search.filters.recency']],
     ['a namespaced function key', [{ type: 'namespace', name: 'mcp__s__', description: 'd', tools: [{ type: 'function', name: 'f', defer_loading: true }] }], ['tools.defer_loading']],
+    ['a namespace key', [{ type: 'namespace', name: 'mcp__s__', description: 'd', server_label: 's', tools: [{ type: 'function', name: 'f' }] }], ['tools.server_label']],
   ])('%s', (_name, tools, dropped) => {
     expect(decodeRequest(body(tools)).unmapped).toEqual(dropped)
   })
