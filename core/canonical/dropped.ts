@@ -42,6 +42,10 @@ export const clientFieldNames: Partial<Record<WireFormat, Partial<Record<Named, 
   },
 }
 
+/** A strict function tool in the client's words: chat and responses take it, the others have no such tool. */
+const strictNames: Partial<Record<WireFormat, string>> = { chat: 'tools.function.strict', responses: 'tools.strict', messages: 'tools.strict' }
+const takesStrict: ReadonlySet<WireFormat> = new Set(['chat', 'responses'])
+
 /** A field's name in the client's words (the canonical name when the format has none of its own). */
 export const clientName = (client: WireFormat, field: Named) => clientFieldNames[client]?.[field] ?? field
 
@@ -82,6 +86,7 @@ export function droppedFields(request: CanonicalRequest, client: WireFormat, ups
   if (searchGoes) for (const lost of webSearchLosses(request.webSearch!, client, upstream, clientName(client, 'webSearch'))) dropped.add(lost)
   for (const loss of contentLosses(request.messages, upstream)) dropped.add(clientName(client, loss))
   for (const field of adapted) dropped.add(clientName(client, field))
+  if (!takesStrict.has(upstream) && request.tools?.some(tool => tool.strict)) dropped.add(strictNames[client] ?? 'tools.strict')
   // Anthropic's search results come encrypted, for Anthropic alone: a client of another format gets them without.
   if (request.webSearch && upstream === 'messages') dropped.add('web_search_tool_result.encrypted_content')
   return [...dropped].map(headerSafeName)

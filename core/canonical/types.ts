@@ -56,8 +56,11 @@ export type Part = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPa
 /** System messages stay in order inside `messages`; formats with a top-level system field gather them. */
 export interface Message { role: Role; parts: Part[]; name?: string }
 
-/** `namespace`: declared inside a group of tools; `name` is then the flat name every format accepts. */
-export interface ToolDef { name: string; description?: string; parameters?: Record<string, unknown>; namespace?: ToolNamespace }
+/**
+ * `namespace`: declared inside a group of tools; `name` is then the flat name every format accepts.
+ * `strict`: calls must match the schema exactly (chat `function.strict`, responses `strict`).
+ */
+export interface ToolDef { name: string; description?: string; parameters?: Record<string, unknown>; namespace?: ToolNamespace; strict?: boolean }
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string }
 
 /** `auto`: the model decides (messages `thinking: {type: 'adaptive'}` without an effort, generateContent budget -1). */

@@ -8,7 +8,7 @@ import { checkCountTokensBody } from './count-tokens-body.ts'
 type Raw = Record<string, any>
 const known = new Set(['model', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format'])
 /** What a custom tool definition holds that canonical tools keep; other keys (`defer_loading`, `cache_control`...) are unmapped. */
-const toolKeys = new Set(['type', 'name', 'description', 'input_schema'])
+const toolKeys = new Set(['type', 'name', 'description', 'input_schema', 'strict'])
 /** A web search tool's keys the canonical search carries; any other (`cache_control`, a newer option) is named. */
 const searchKeys = new Set(['type', 'name', 'max_uses', 'allowed_domains', 'blocked_domains', 'user_location'])
 const thinkingKeys = new Set(['type', 'budget_tokens', 'display'])
@@ -71,7 +71,7 @@ function decodeTurns(list: unknown[], unmapped: Set<string>): Message[] {
 
 function decodeTools(tools: Raw[], request: CanonicalRequest, unmapped: Set<string>): void {
   const custom = tools.filter(tool => tool && (tool.type === undefined || tool.type === 'custom') && typeof tool.name === 'string')
-  request.tools = custom.map(tool => ({ name: tool.name, ...(typeof tool.description === 'string' && { description: tool.description }), ...(obj(tool.input_schema) && { parameters: tool.input_schema }) }))
+  request.tools = custom.map(tool => ({ name: tool.name, ...(typeof tool.description === 'string' && { description: tool.description }), ...(obj(tool.input_schema) && { parameters: tool.input_schema }), ...(typeof tool.strict === 'boolean' && { strict: tool.strict }) }))
   for (const tool of tools) {
     if (!tool || typeof tool !== 'object') continue
     if (isWebSearchTool(tool)) {

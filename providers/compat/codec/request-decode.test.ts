@@ -36,7 +36,6 @@ describe('decodeChatRequest: unknown keys inside the conversation and tools', ()
     ['a content part key', { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }] }, ['content.cache_control']],
     ['an image detail', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png', detail: 'high' } }] }] }, ['image_url.detail']],
     ['a tool call key', { messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: {} }] }] }, ['tool_calls.extra_content']],
-    ['a strict tool', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', strict: true } }] }, ['tools.function.strict']],
     ['a stream option', { messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true, include_obfuscation: false, chunk_size: 4 } }, ['stream_options.chunk_size']],
     ['a tool key', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f' }, cache_control: { type: 'ephemeral' } }] }, ['tools.cache_control']],
   ])('%s', (_name, body, dropped) => {
@@ -45,7 +44,7 @@ describe('decodeChatRequest: unknown keys inside the conversation and tools', ()
 
   it.each([
     ['known keys', { messages: [{ role: 'assistant', content: 'a', name: 'n', annotations: [] }, { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'https://x/a.png', detail: 'auto' } }] }] }],
-    ['a non-strict tool', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', strict: false } }] }],
+    ['a strict tool (canonical)', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', strict: true } }] }],
   ])('%s: nothing named', (_name, body) => {
     expect(named(body)).toBeUndefined()
   })

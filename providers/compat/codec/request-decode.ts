@@ -18,7 +18,7 @@ const efforts = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'm
 const messageKeys = new Set(['role', 'content', 'name', 'tool_call_id', 'tool_calls', 'reasoning_content', 'reasoning', 'refusal', 'annotations'])
 const callKeys = new Set(['id', 'type', 'function', 'index'])
 const toolKeys = new Set(['type', 'function'])
-const functionKeys = new Set(['name', 'description', 'parameters'])
+const functionKeys = new Set(['name', 'description', 'parameters', 'strict'])
 
 /** Keys of `value` outside `known`, named `<prefix><key>` in `unmapped`. */
 function nameUnknown(value: unknown, known: ReadonlySet<string>, prefix: string, unmapped: Set<string>): void {
@@ -119,9 +119,8 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
       }
       const fn = obj((tool as Record<string, unknown>).function)!
       nameUnknown(tool, toolKeys, 'tools.', unmapped)
-      // `strict: false` asks for what other formats do anyway.
-      nameUnknown(fn, fn.strict === false ? new Set([...functionKeys, 'strict']) : functionKeys, 'tools.function.', unmapped)
-      return [{ name: fn.name as string, ...(typeof fn.description === 'string' && { description: fn.description }), ...(obj(fn.parameters) && { parameters: fn.parameters as Record<string, unknown> }) }]
+      nameUnknown(fn, functionKeys, 'tools.function.', unmapped)
+      return [{ name: fn.name as string, ...(typeof fn.description === 'string' && { description: fn.description }), ...(obj(fn.parameters) && { parameters: fn.parameters as Record<string, unknown> }), ...(typeof fn.strict === 'boolean' && { strict: fn.strict }) }]
     })
   }
   const toolChoice = decodeToolChoice(raw.tool_choice)

@@ -76,7 +76,8 @@ export function encodeChatRequest(request: CanonicalRequest): Record<string, unk
   if (request.n !== undefined) body.n = request.n
   if (request.user !== undefined) body.user = request.user
   if (request.tools?.length) {
-    body.tools = request.tools.map(tool => ({ type: 'function', function: { name: tool.name, ...(tool.description !== undefined && { description: tool.description }), parameters: tool.parameters ?? { type: 'object', properties: {} } } }))
+    // `strict` only when asked: false is the format's default, and some compatible servers refuse the key.
+    body.tools = request.tools.map(tool => ({ type: 'function', function: { name: tool.name, ...(tool.description !== undefined && { description: tool.description }), parameters: tool.parameters ?? { type: 'object', properties: {} }, ...(tool.strict && { strict: true }) } }))
   }
   if (request.toolChoice) body.tool_choice = typeof request.toolChoice === 'string' ? request.toolChoice : { type: 'function', function: { name: request.toolChoice.name } }
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls

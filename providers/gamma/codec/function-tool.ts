@@ -14,6 +14,7 @@ export function decodeFunction(tool: Json, param: string): { def: ToolDef; shell
   const def: ToolDef = { name }
   if (typeof description === 'string') def.description = description
   if (isObject(parameters)) def.parameters = parameters
+  if (typeof tool.strict === 'boolean') def.strict = tool.strict
   return { def, shell }
 }
 
@@ -24,13 +25,12 @@ export function functionTool(def: ToolDef, shell?: Json, name = def.name): Json 
   tool.parameters = def.parameters ?? { type: 'object', properties: {} }
   // Without a shell the tool came from another format, whose schemas are rarely valid under this
   // format's strict mode (its default): ask for plain validation.
-  return shell ? { ...shell, ...tool } : { ...tool, strict: false }
+  return shell ? { ...shell, ...tool } : { ...tool, strict: def.strict ?? false }
 }
 
 const functionKeys = new Set(['type', 'name', 'strict'])
 
-/** What only this format's function tools have (a newer key, strict validation asked for outright), named for other formats. */
+/** What only this format's function tools have (a newer key), named for other formats; `strict` is canonical. */
 export function functionLosses(shell: Json): string[] {
-  const lost = Object.keys(shell).filter(key => !functionKeys.has(key)).map(key => `tools.${key}`)
-  return shell.strict === true ? [...lost, 'tools.strict'] : lost
+  return Object.keys(shell).filter(key => !functionKeys.has(key)).map(key => `tools.${key}`)
 }

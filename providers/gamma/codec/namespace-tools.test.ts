@@ -39,9 +39,9 @@ describe('request decode: namespace tools', () => {
   it('flattens a namespace into function tools that keep it, and reports nothing dropped', () => {
     const request = decode({ tools: [fn('exec_command'), agents] })
     expect(request.tools).toEqual([
-      { name: 'exec_command', description: 'does exec_command', parameters: { type: 'object', properties: {} } },
-      { name: 'multi_agent_v1__close_agent', description: 'does close_agent', parameters: { type: 'object', properties: {} }, namespace: { name: 'multi_agent_v1', tool: 'close_agent' } },
-      { name: 'multi_agent_v1__spawn_agent', description: 'does spawn_agent', parameters: { type: 'object', properties: {} }, namespace: { name: 'multi_agent_v1', tool: 'spawn_agent' } },
+      { name: 'exec_command', description: 'does exec_command', parameters: { type: 'object', properties: {} }, strict: false },
+      { name: 'multi_agent_v1__close_agent', description: 'does close_agent', parameters: { type: 'object', properties: {} }, strict: false, namespace: { name: 'multi_agent_v1', tool: 'close_agent' } },
+      { name: 'multi_agent_v1__spawn_agent', description: 'does spawn_agent', parameters: { type: 'object', properties: {} }, strict: false, namespace: { name: 'multi_agent_v1', tool: 'spawn_agent' } },
     ])
     expect(request.unmapped ?? []).not.toContain('tool:namespace')
   })

@@ -96,7 +96,7 @@ describe('request decode: parameters', () => {
       stream: true, maxTokens: 500, temperature: 0.2, topP: 0.9, parallelToolCalls: false, user: 'u1',
       reasoning: { effort: 'high', includeThoughts: true },
       responseFormat: { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true },
-      tools: [{ name: 'f', description: 'F', parameters: { type: 'object', properties: {} } }],
+      tools: [{ name: 'f', description: 'F', parameters: { type: 'object', properties: {} }, strict: false }],
       toolChoice: { name: 'f' },
       store: false, promptCacheKey: 'k', verbosity: 'low', webSearch: {},
       extensions: { responses: {

@@ -14,7 +14,6 @@ describe('request decode: unknown keys and values inside are named', () => {
     ['a reasoning key', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { effort: 'low', context: 'all' } }, ['reasoning.context']],
     ['a summary style', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { summary: 'verbose' } }, ['reasoning.summary']],
     ['a function tool key', { ...input([{ role: 'user', content: 'hi' }]), tools: [{ type: 'function', name: 'f', defer_loading: true }] }, ['tools.defer_loading']],
-    ['a strict function tool', { ...input([{ role: 'user', content: 'hi' }]), tools: [{ type: 'function', name: 'f', strict: true }] }, ['tools.strict']],
   ])('%s', (_name, body, dropped) => {
     expect(decodeRequest(body).unmapped).toEqual(dropped)
   })
