@@ -48,6 +48,7 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
       // it signs their whole text (messages), so they become one part again.
       if (!text && signature && origin !== 'generate' && !slot?.redacted) parts.push({ type: 'thinking', text: takeUnsignedThinking(parts), ...signed })
       else parts.push({ type: 'thinking', text, ...signed })
+      if (unmapped) for (const key of Object.keys(raw)) if (!partKeys.has(key)) unmapped.add(`part:${key}`)
       continue
     }
     if (signature) parts.push({ type: 'thinking', text: '', ...signed })

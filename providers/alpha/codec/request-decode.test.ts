@@ -86,6 +86,7 @@ describe('decodeGenerateRequest: unknown keys and values inside are named', () =
     ['a calling mode', { ...declared({}), toolConfig: { functionCallingConfig: { mode: 'STRICT' } } }, ['toolConfig.functionCallingConfig.mode']],
     ['a calling key', { ...declared({}), toolConfig: { functionCallingConfig: { mode: 'AUTO', streamFunctionCallArguments: true } } }, ['toolConfig.functionCallingConfig.streamFunctionCallArguments']],
     ['a thinkingConfig key', { ...base, generationConfig: { thinkingConfig: { thinkingBudget: 100, thinkingSummary: true } } }, ['generationConfig.thinkingConfig.thinkingSummary']],
+    ['a thought part key', { ...base, contents: [{ role: 'model', parts: [{ text: 'hm', thought: true, partMetadata: { a: 1 } }] }] }, ['part:partMetadata']],
     ['a system part that is no text', { ...base, systemInstruction: { parts: [{ text: 'be brief' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }, ['systemInstruction.parts.inlineData']],
   ])('%s', (_name, body, dropped) => {
     expect(decodeGenerateRequest(body).unmapped).toEqual(dropped)

@@ -122,8 +122,11 @@ export function decodeMessagesBody(body: unknown, requireMaxTokens: boolean): Ca
   if (outputConfig?.effort !== undefined && !efforts.has(outputConfig.effort)) unmapped.add('output_config.effort')
   // `output_format` is the structured-outputs beta's name for what is now `output_config.format`.
   const format = obj(outputConfig?.format) ?? obj(raw.output_format)
-  if (format?.type === 'json_schema' && obj(format.schema)) request.responseFormat = { type: 'json_schema', schema: format.schema }
-  else if (raw.output_format !== undefined) unmapped.add('output_format')
+  if (format?.type === 'json_schema' && obj(format.schema)) {
+    request.responseFormat = { type: 'json_schema', schema: format.schema }
+    for (const key of Object.keys(format)) if (key !== 'type' && key !== 'schema') unmapped.add(obj(outputConfig?.format) ? `output_config.format.${key}` : `output_format.${key}`)
+  } else if (raw.output_format !== undefined) unmapped.add('output_format')
+  else if (outputConfig?.format !== undefined) unmapped.add('output_config.format')
   for (const key of Object.keys(outputConfig ?? {})) if (key !== 'effort' && key !== 'format') unmapped.add(`output_config.${key}`)
   if (typeof raw.metadata?.user_id === 'string') request.user = raw.metadata.user_id
   const extra: Raw = {}

@@ -73,3 +73,17 @@ describe('decodeChatRequest: a custom tool call', () => {
     expect(request.unmapped).toEqual(['tool_calls:custom', 'tool:custom'])
   })
 })
+
+describe('decodeChatRequest: a response format beyond the canonical', () => {
+  const named = (response_format: unknown) => decodeChatRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }], response_format }).unmapped
+  it.each([
+    ['a schema description', { type: 'json_schema', json_schema: { name: 'a', description: 'the answer', schema: { type: 'object' } } }, ['response_format.json_schema.description']],
+    ['a format key', { type: 'json_object', priority: 1 }, ['response_format.priority']],
+    ['a format type the decoder does not know', { type: 'grammar', grammar: 'x' }, ['response_format']],
+  ])('%s is named', (_name, format, dropped) => {
+    expect(named(format)).toEqual(dropped)
+  })
+  it('a plain schema: nothing named', () => {
+    expect(named({ type: 'json_schema', json_schema: { name: 'a', schema: { type: 'object' }, strict: true } })).toBeUndefined()
+  })
+})

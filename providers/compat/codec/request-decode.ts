@@ -136,7 +136,10 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   if (format && (format.type === 'text' || format.type === 'json_object' || format.type === 'json_schema')) {
     const schema = obj(format.json_schema)
     request.responseFormat = { type: format.type, ...(schema && { name: schema.name as string, schema: schema.schema as Record<string, unknown>, strict: schema.strict as boolean }) }
-  }
+    // `description` and newer keys: the canonical format has no place for them.
+    nameUnknown(format, new Set(['type', 'json_schema']), 'response_format.', unmapped)
+    nameUnknown(schema, new Set(['name', 'schema', 'strict']), 'response_format.json_schema.', unmapped)
+  } else if (format) unmapped.add('response_format')
   decodeOpenAIExtras(raw, request)
   const search = obj(raw.web_search_options)
   if (search) request.webSearch = webSearchFromOptions(search)

@@ -5,7 +5,10 @@ type Verbosity = 'low' | 'medium' | 'high'
 const verbosities = new Set(['low', 'medium', 'high'])
 
 /** `text: {format, verbosity}` -> canonical response format and verbosity; other `text` fields stay in `wire`. */
-export function decodeTextFormat(value: unknown): { format?: ResponseFormat; verbosity?: Verbosity; wire?: Json } {
+const formatKeys = new Set(['type', 'name', 'schema', 'strict'])
+const typeKey = new Set(['type'])
+
+export function decodeTextFormat(value: unknown): { format?: ResponseFormat; verbosity?: Verbosity; wire?: Json; dropped?: string[] } {
   if (absent(value)) return {}
   if (!isObject(value)) throw new RequestValidationError('text must be an object', 'text')
   const { format, verbosity: rawVerbosity, ...rest } = value
@@ -24,7 +27,10 @@ export function decodeTextFormat(value: unknown): { format?: ResponseFormat; ver
     if (name) out.name = name
     if (typeof format.strict === 'boolean') out.strict = format.strict
   }
-  return { format: out, wire, ...(verbosity && { verbosity }) }
+  // `description` and newer keys: the canonical format has no place for them.
+  const known = format.type === 'json_schema' ? formatKeys : typeKey
+  const dropped = Object.keys(format).filter(key => !known.has(key)).map(key => `text.format.${key}`)
+  return { format: out, wire, ...(verbosity && { verbosity }), ...(dropped.length && { dropped }) }
 }
 
 export function encodeTextFormat(format: ResponseFormat | undefined, wire: unknown, verbosity?: Verbosity): Json | undefined {

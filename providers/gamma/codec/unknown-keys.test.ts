@@ -13,6 +13,7 @@ describe('request decode: unknown keys and values inside are named', () => {
     ['an image detail', input([{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/a.png', detail: 'high' }] }]), ['input_image.detail']],
     ['a reasoning key', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { effort: 'low', context: 'all' } }, ['reasoning.context']],
     ['a summary style', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { summary: 'verbose' } }, ['reasoning.summary']],
+    ['a schema description', { ...input([{ role: 'user', content: 'hi' }]), text: { format: { type: 'json_schema', name: 'a', description: 'the answer', schema: { type: 'object' } } } }, ['text.format.description']],
     ['a function tool key', { ...input([{ role: 'user', content: 'hi' }]), tools: [{ type: 'function', name: 'f', defer_loading: true }] }, ['tools.defer_loading']],
   ])('%s', (_name, body, dropped) => {
     expect(decodeRequest(body).unmapped).toEqual(dropped)
