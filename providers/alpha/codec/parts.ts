@@ -69,6 +69,8 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
       const images = responseParts.flatMap(p => p?.inlineData && typeof p.inlineData.data === 'string' && isImageType(p.inlineData.mimeType) ? [{ type: 'image' as const, mediaType: p.inlineData.mimeType, data: p.inlineData.data }] : [])
       // Tool results hold text and images: a document (a PDF, a fileData) returned by a function is named.
       if (images.length < responseParts.length) unmapped?.add('functionResponse.parts')
+      for (const p of responseParts) for (const key of Object.keys(p ?? {})) if (key !== 'inlineData') unmapped?.add(`functionResponse.parts.${key}`)
+      for (const p of responseParts) for (const key of Object.keys(p?.inlineData ?? {})) if (!mediaKeys.has(key)) unmapped?.add(`inlineData.${key}`)
       const content = images.length ? [...(text ? [{ type: 'text' as const, text }] : []), ...images] : text
       parts.push({ type: 'tool_result', callId: ledger.answer(raw.functionResponse.name, raw.functionResponse.id), name: raw.functionResponse.name, content, ...(failed && { isError: true }) })
     } else if (!slot) {
@@ -77,6 +79,7 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
     }
     // What rides beside a mapped part (a video's clip `videoMetadata`, `mediaResolution`, `partMetadata`) is lost with it.
     if (unmapped) for (const key of Object.keys(raw)) if (!partKeys.has(key)) unmapped.add(`part:${key}`)
+    if (unmapped) for (const media of ['inlineData', 'fileData'] as const) for (const key of Object.keys(raw[media] ?? {})) if (!mediaKeys.has(key)) unmapped.add(`${media}.${key}`)
   }
   return parts
 }
@@ -84,6 +87,9 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
 /** Keys of a functionCall and a functionResponse that canonical calls and results carry. */
 const callKeys = new Set(['name', 'args', 'id'])
 const responseKeys = new Set(['name', 'response', 'id', 'parts'])
+
+/** Keys of inline and referenced media that canonical parts carry (`displayName` and newer ones are named). */
+const mediaKeys = new Set(['mimeType', 'data', 'fileUri'])
 
 /** Keys of a part that become canonical parts (or their signatures). */
 const partKeys = new Set(['text', 'thought', 'thoughtSignature', 'inlineData', 'fileData', 'functionCall', 'functionResponse'])

@@ -87,6 +87,8 @@ describe('decodeGenerateRequest: unknown keys and values inside are named', () =
     ['a calling key', { ...declared({}), toolConfig: { functionCallingConfig: { mode: 'AUTO', streamFunctionCallArguments: true } } }, ['toolConfig.functionCallingConfig.streamFunctionCallArguments']],
     ['a thinkingConfig key', { ...base, generationConfig: { thinkingConfig: { thinkingBudget: 100, thinkingSummary: true } } }, ['generationConfig.thinkingConfig.thinkingSummary']],
     ['a thought part key', { ...base, contents: [{ role: 'model', parts: [{ text: 'hm', thought: true, partMetadata: { a: 1 } }] }] }, ['part:partMetadata']],
+    ['an inlineData key', { ...base, contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==', displayName: 'a.png' } }] }] }, ['inlineData.displayName']],
+    ['a function response part key', { ...base, contents: [{ role: 'user', parts: [{ functionResponse: { name: 'f', response: {}, parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' }, ttl: 3 }] } }] }] }, ['functionResponse.parts.ttl']],
     ['a system part that is no text', { ...base, systemInstruction: { parts: [{ text: 'be brief' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }, ['systemInstruction.parts.inlineData']],
   ])('%s', (_name, body, dropped) => {
     expect(decodeGenerateRequest(body).unmapped).toEqual(dropped)

@@ -43,6 +43,9 @@ const blockKeys: Record<string, ReadonlySet<string>> = {
   redacted_thinking: new Set(['type', 'data']),
 }
 
+/** Keys of an image or document source, of any source type, that canonical parts carry. */
+const sourceKeys = new Set(['type', 'media_type', 'data', 'url', 'file_id', 'content'])
+
 /**
  * Content blocks of one message -> canonical parts (tool results included). Blocks with no canonical
  * form (documents, server tool results...) and `cache_control` marks are named in `unmapped`.
@@ -58,6 +61,7 @@ export function partsFromBlocks(content: unknown, unmapped?: Set<string>): Part[
     if (block.cache_control) unmapped?.add('cache_control')
     const keys = blockKeys[block.type as string]
     if (keys && unmapped) for (const key of Object.keys(block)) if (!keys.has(key)) unmapped.add(`${block.type}.${key}`)
+    if (keys?.has('source') && unmapped && block.source && typeof block.source === 'object') for (const key of Object.keys(block.source)) if (!sourceKeys.has(key)) unmapped.add(`${block.type}.source.${key}`)
     switch (block.type) {
       case 'text': {
         if (typeof block.text !== 'string') break

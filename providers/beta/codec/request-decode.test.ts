@@ -41,6 +41,7 @@ describe('decodeMessagesRequest: unknown keys and values are named', () => {
     ['a web search key', { ...user('hi'), tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 2, fetch_pages: true }] }, ['tool:web_search.fetch_pages']],
     ['a format key', { ...user('hi'), output_config: { format: { type: 'json_schema', schema: { type: 'object' }, name: 'a' } } }, ['output_config.format.name']],
     ['a format type the decoder does not know', { ...user('hi'), output_config: { format: { type: 'regex', pattern: 'a+' } } }, ['output_config.format']],
+    ['an image source key', user([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==', detail: 'high' } }]), ['image.source.detail']],
     ['a tool_choice key', { ...user('hi'), tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'auto', strict: true } }, ['tool_choice.strict']],
   ])('%s', (_name, body, dropped) => {
     expect(decodeMessagesRequest(body).unmapped).toEqual(dropped)

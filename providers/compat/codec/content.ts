@@ -49,6 +49,12 @@ export function fileToPart(part: FilePart): Record<string, unknown> | undefined 
 type ContentPart = TextPart | ImagePart | FilePart
 /** The field that holds each known part type's content. */
 const partField: Record<string, string> = { text: 'text', input_text: 'text', refusal: 'refusal', image_url: 'image_url', file: 'file', input_audio: 'input_audio' }
+/** The keys inside a part's own object that canonical parts carry (`detail` is checked on its own). */
+const objectKeys: Record<string, ReadonlySet<string>> = {
+  image_url: new Set(['url', 'detail']),
+  file: new Set(['file_data', 'file_id', 'filename']),
+  input_audio: new Set(['data', 'format']),
+}
 
 /**
  * Chat `content` (string, parts array, or null) -> canonical text, image, document and audio parts. A
@@ -68,6 +74,9 @@ export function partsFromContent(content: unknown, unmapped?: Set<string>): Cont
     const detail = (part.image_url as { detail?: unknown } | null)?.detail
     // The canonical image has no detail level: `auto`, the default, asks for nothing.
     if (part.type === 'image_url' && detail !== undefined && detail !== 'auto') unmapped?.add('image_url.detail')
+    const inner = field ? (part as Record<string, unknown>)[field] : undefined
+    const innerKeys = field ? objectKeys[field] : undefined
+    if (innerKeys && inner && typeof inner === 'object') for (const key of Object.keys(inner)) if (!innerKeys.has(key)) unmapped?.add(`${field}.${key}`)
     if ((part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string') parts.push({ type: 'text', text: part.text })
     else if (part.type === 'refusal' && typeof part.refusal === 'string') parts.push({ type: 'text', text: part.refusal, refusal: true })
     else if (part.type === 'file') {

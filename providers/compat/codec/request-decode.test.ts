@@ -37,6 +37,8 @@ describe('decodeChatRequest: unknown keys inside the conversation and tools', ()
     ['an image detail', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png', detail: 'high' } }] }] }, ['image_url.detail']],
     ['a tool call key', { messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: {} }] }] }, ['tool_calls.extra_content']],
     ['a stream option', { messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true, include_obfuscation: false, chunk_size: 4 } }, ['stream_options.chunk_size']],
+    ['an image_url key', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png', fidelity: 'max' } }] }] }, ['image_url.fidelity']],
+    ['a named tool choice key', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'f', strict: true } } }, ['tool_choice.function.strict']],
     ['a tool key', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f' }, cache_control: { type: 'ephemeral' } }] }, ['tools.cache_control']],
   ])('%s', (_name, body, dropped) => {
     expect(named(body)).toEqual(dropped)

@@ -124,6 +124,10 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
     })
   }
   const toolChoice = decodeToolChoice(raw.tool_choice)
+  if (toolChoice && typeof toolChoice === 'object') {
+    nameUnknown(raw.tool_choice, toolKeys, 'tool_choice.', unmapped)
+    nameUnknown(obj(raw.tool_choice)!.function, new Set(['name']), 'tool_choice.function.', unmapped)
+  }
   if (toolChoice) request.toolChoice = toolChoice
   // `allowed_tools`, `custom`: no canonical form; a chat upstream gets it as it came, others lose it (named).
   else if (raw.tool_choice !== undefined && raw.tool_choice !== null) unmapped.add('tool_choice')

@@ -90,7 +90,7 @@ export function decodeRequest(body: unknown): CanonicalRequest {
     else if (key !== 'stream_options') unmapped.add(key)
   }
   for (const tool of tools.wire ?? []) if (tool.type !== 'function' && tool.type !== 'namespace' && !isWebSearch(tool)) unmapped.add(`tool:${String(tool.type)}`)
-  for (const lost of [...tools.dropped ?? [], ...reasoning.dropped ?? [], ...format.dropped ?? [], ...webSearchKeyLosses(tools.wire)]) unmapped.add(lost)
+  for (const lost of [...tools.dropped ?? [], ...reasoning.dropped ?? [], ...format.dropped ?? [], ...choice.dropped ?? [], ...webSearchKeyLosses(tools.wire)]) unmapped.add(lost)
   if (choice.wire) unmapped.add('tool_choice')
   for (const key of Object.keys(format.wire ?? {})) unmapped.add(`text.${key}`)
   if (unmapped.size) request.unmapped = [...unmapped]

@@ -57,10 +57,14 @@ export function encodeTools(defs: ToolDef[] = [], wire: unknown = []): Json[] {
 }
 
 /** `tool_choice`: choices of built-in tools (`{type:'web_search'}`, `allowed_tools`...) go to extensions. */
-export function decodeToolChoice(value: unknown): { choice?: ToolChoice; wire?: Json } {
+export function decodeToolChoice(value: unknown): { choice?: ToolChoice; wire?: Json; dropped?: string[] } {
   if (absent(value)) return {}
   if (value === 'none' || value === 'auto' || value === 'required') return { choice: value }
-  if (isObject(value) && value.type === 'function' && typeof value.name === 'string') return { choice: { name: value.name } }
+  // Keys beside the function's name (a newer API's) have no canonical place: named.
+  if (isObject(value) && value.type === 'function' && typeof value.name === 'string') {
+    const dropped = Object.keys(value).filter(key => key !== 'type' && key !== 'name').map(key => `tool_choice.${key}`)
+    return { choice: { name: value.name }, ...(dropped.length && { dropped }) }
+  }
   if (isObject(value) && typeof value.type === 'string' && value.type !== 'function') return { wire: value }
   throw new RequestValidationError("tool_choice must be 'none', 'auto', 'required' or a tool object", 'tool_choice')
 }

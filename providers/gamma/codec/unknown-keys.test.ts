@@ -14,6 +14,7 @@ describe('request decode: unknown keys and values inside are named', () => {
     ['a reasoning key', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { effort: 'low', context: 'all' } }, ['reasoning.context']],
     ['a summary style', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { summary: 'verbose' } }, ['reasoning.summary']],
     ['a schema description', { ...input([{ role: 'user', content: 'hi' }]), text: { format: { type: 'json_schema', name: 'a', description: 'the answer', schema: { type: 'object' } } } }, ['text.format.description']],
+    ['a named tool choice key', { ...input([{ role: 'user', content: 'hi' }]), tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'f', strict: true } }, ['tool_choice.strict']],
     ['a function tool key', { ...input([{ role: 'user', content: 'hi' }]), tools: [{ type: 'function', name: 'f', defer_loading: true }] }, ['tools.defer_loading']],
   ])('%s', (_name, body, dropped) => {
     expect(decodeRequest(body).unmapped).toEqual(dropped)
