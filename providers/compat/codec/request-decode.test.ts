@@ -19,6 +19,7 @@ describe('decodeChatRequest: tool_choice', () => {
   it.each([
     { type: 'allowed_tools', allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'f' } }] } },
     { type: 'custom', custom: { name: 'g' } },
+    { type: 'function_v2', function: { name: 'f' } },
   ])('%j is named, and kept for a chat upstream', (choice) => {
     const request = decodeChatRequest(body(choice))
     expect(request.toolChoice).toBeUndefined()

@@ -77,6 +77,9 @@ function decodeMessage(raw: Record<string, unknown>, index: number, unmapped: Se
 
 function decodeToolChoice(raw: unknown): ToolChoice | undefined {
   if (raw === 'none' || raw === 'auto' || raw === 'required') return raw
+  // Another type beside a `function` (a newer choice) is not a forced call: named as the whole choice.
+  const type = obj(raw)?.type
+  if (type !== undefined && type !== 'function') return undefined
   const name = obj(obj(raw)?.function)?.name
   return typeof name === 'string' ? { name } : undefined
 }
