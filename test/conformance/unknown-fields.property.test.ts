@@ -26,6 +26,8 @@ function tryTranslate(body: Json, fixture: Fixture, upstream: (typeof formats)[n
 const where = (spot: Spot) => spot.path.join('.') || '(top level)'
 const named = (dropped: string[], word: string) => dropped.some(name => name.includes(word))
 /** The key's own object (or one around it) named as dropped: `cache_control`, `thinking`, `tools.defer_loading`. */
+/** The block, part or item holding it left out whole, named by its type (`block:image`, `item:x`). */
+const namedWhole = (dropped: string[], spot: Spot) => spot.types.some(type => dropped.some(name => name.endsWith(`:${type}`)))
 const namedAround = (dropped: string[], path: Array<string | number>) => {
   const steps = path.filter(step => typeof step === 'string')
   return dropped.some(name => steps.some((_, i) => steps.slice(i).some((__, j) => steps.slice(i, i + j + 1).join('.') === name)))
@@ -42,7 +44,7 @@ function chosen([f, s]: [number, number], keep: (spot: Spot) => boolean): { fixt
 describe('an unknown key reaches the upstream or is named', () => {
   it('outside schemas and tool arguments', () => {
     fc.assert(fc.property(fixtureSpot, fc.nat(999), (place, n) => {
-      const pick = chosen(place, spot => !spot.inSchema && !spot.inData)
+      const pick = chosen(place, spot => !spot.inSchema && !spot.inData && !spot.inReplay)
       if (!pick) return
       const { fixture, spot } = pick
       const key = `zqk${n}`
@@ -51,7 +53,7 @@ describe('an unknown key reaches the upstream or is named', () => {
       for (const upstream of formats.filter(format => format !== fixture.format)) {
         const out = tryTranslate(body, fixture, upstream)
         if (!out || out.text.includes(key)) continue
-        expect(out.dropped, `${fixture.name} ${where(spot)}.${key} -> ${upstream}`).toSatisfy((dropped: string[]) => named(dropped, key) || namedAround(dropped, spot.path))
+        expect(out.dropped, `${fixture.name} ${where(spot)}.${key} -> ${upstream}`).toSatisfy((dropped: string[]) => named(dropped, key) || namedAround(dropped, spot.path) || namedWhole(dropped, spot))
       }
     }), { numRuns: runs })
   })
@@ -76,7 +78,7 @@ describe('an unknown key reaches the upstream or is named', () => {
 })
 
 describe('an unknown value of an enum field reaches the upstream or is named', () => {
-  const hasEnum = (spot: Spot) => !spot.inSchema && !spot.inData && Object.keys(spot.node).some(key => enumAt(spot, key))
+  const hasEnum = (spot: Spot) => !spot.inSchema && !spot.inData && !spot.inReplay && Object.keys(spot.node).some(key => enumAt(spot, key))
   it('block and part types, roles, tool_choice, efforts, modes', () => {
     fc.assert(fc.property(fixtureSpot, fc.nat(999), fc.nat(), (place, n, which) => {
       const pick = chosen(place, hasEnum)
@@ -90,7 +92,7 @@ describe('an unknown value of an enum field reaches the upstream or is named', (
       for (const upstream of formats.filter(format => format !== fixture.format)) {
         const out = tryTranslate(body, fixture, upstream)
         if (!out || out.text.includes(value)) continue
-        expect(out.dropped, `${fixture.name} ${where(spot)}.${key}=${value} -> ${upstream}`).toSatisfy((dropped: string[]) => named(dropped, value) || (key !== 'type' && key !== 'role' && named(dropped, key)) || namedAround(dropped, [...spot.path, key]))
+        expect(out.dropped, `${fixture.name} ${where(spot)}.${key}=${value} -> ${upstream}`).toSatisfy((dropped: string[]) => named(dropped, value) || (key !== 'type' && key !== 'role' && named(dropped, key)) || namedAround(dropped, [...spot.path, key]) || namedWhole(dropped, spot))
       }
     }), { numRuns: runs })
   })
