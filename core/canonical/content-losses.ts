@@ -6,9 +6,9 @@ import { chatAudioFormat, fileIdValidAt } from './files.ts'
  * Content a target format cannot carry: a document or other media (`file`), a recording (`audio`), the
  * error flag of a tool result (`isError`), a replayed hosted web search (`webSearchResult`: only
  * Anthropic's own goes back to the messages API, whose results are encrypted; no other API takes a
- * search's results as input).
+ * search's results as input), an image's resolution (`imageDetail`: chat and responses only).
  */
-export type ContentLoss = 'file' | 'audio' | 'isError' | 'webSearchResult'
+export type ContentLoss = 'file' | 'audio' | 'isError' | 'webSearchResult' | 'imageDetail'
 
 const kindOf = (part: FilePart) => part.mediaType?.split('/')[0]
 
@@ -31,11 +31,14 @@ export function fileCarried(part: FilePart, upstream: WireFormat): boolean {
 export function contentLosses(messages: Message[], upstream: WireFormat): ContentLoss[] {
   const losses = new Set<ContentLoss>()
   const flagsErrors = upstream === 'messages' || upstream === 'generate'
+  const takesDetail = upstream === 'chat' || upstream === 'responses'
   for (const message of messages) {
     for (const part of message.parts) {
       if (part.type === 'file' && !fileCarried(part, upstream)) losses.add(kindOf(part) === 'audio' ? 'audio' : 'file')
       else if (part.type === 'tool_result' && part.isError && !flagsErrors) losses.add('isError')
       else if (part.type === 'web_search' && (upstream !== 'messages' || part.origin !== 'messages')) losses.add('webSearchResult')
+      else if (part.type === 'image' && part.detail && !takesDetail) losses.add('imageDetail')
+      else if (part.type === 'tool_result' && typeof part.content !== 'string' && part.content.some(p => p.type === 'image' && p.detail) && !takesDetail) losses.add('imageDetail')
     }
   }
   return [...losses]

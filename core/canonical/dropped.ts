@@ -24,11 +24,11 @@ export const clientFieldNames: Partial<Record<WireFormat, Partial<Record<Named, 
   chat: {
     presencePenalty: 'presence_penalty', frequencyPenalty: 'frequency_penalty', responseFormat: 'response_format', parallelToolCalls: 'parallel_tool_calls', topK: 'top_k',
     promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier', topP: 'top_p', reasoning: 'reasoning_effort', maxTokens: 'max_tokens',
-    audio: 'input_audio', webSearch: 'web_search_options',
+    audio: 'input_audio', webSearch: 'web_search_options', imageDetail: 'image_url.detail',
   },
   responses: {
     responseFormat: 'text.format', parallelToolCalls: 'parallel_tool_calls', promptCacheKey: 'prompt_cache_key', safetyIdentifier: 'safety_identifier',
-    verbosity: 'text.verbosity', webSearch: 'tool:web_search', topP: 'top_p', maxTokens: 'max_output_tokens', file: 'input_file', audio: 'input_file',
+    verbosity: 'text.verbosity', webSearch: 'tool:web_search', topP: 'top_p', maxTokens: 'max_output_tokens', file: 'input_file', audio: 'input_file', imageDetail: 'input_image.detail',
   },
   messages: {
     stop: 'stop_sequences', topK: 'top_k', user: 'metadata.user_id', responseFormat: 'output_config.format', parallelToolCalls: 'tool_choice.disable_parallel_tool_use',

@@ -18,8 +18,11 @@ export interface WebSource { url: string; title?: string; pageAge?: string; opaq
  * responses `web_search_call`, Gemini `groundingMetadata`): its query, its results, or its error code.
  */
 export interface WebSearchPart { type: 'web_search'; id: string; query?: string; sources: WebSource[]; error?: string; origin?: string }
-/** Image by value (`data`: base64 without the data: prefix) or by reference (`url`). */
-export interface ImagePart { type: 'image'; mediaType?: string; data?: string; url?: string }
+/**
+ * Image by value (`data`: base64 without the data: prefix) or by reference (`url`). `detail`: the
+ * resolution chat and responses let a client ask for (`low`, `high`...; absent: `auto`).
+ */
+export interface ImagePart { type: 'image'; mediaType?: string; data?: string; url?: string; detail?: string }
 /**
  * A document by value (`data`: base64), by reference (`url`) or as an upload (`fileId`, valid only at the
  * vendor of the format named in `origin`). `mediaType` decides what a target makes of it (PDF, plain text).

@@ -8,6 +8,9 @@ export function imageFromUrl(url: string): ImagePart {
   return match ? { type: 'image', mediaType: match[1] || 'image/png', data: split.data } : { type: 'image', url }
 }
 
+/** An image as a chat `image_url` part, with its detail level when one was asked for. */
+export const imageUrlPart = (image: ImagePart) => ({ type: 'image_url', image_url: { url: imageToUrl(image), ...(image.detail && { detail: image.detail }) } })
+
 export const imageToUrl = (image: ImagePart) => image.data !== undefined ? dataUrl(image.mediaType ?? 'image/png', image.data) : image.url ?? ''
 
 /** A `file` content part (`{file: {file_data, file_id, filename}}`) -> a canonical document. */
@@ -71,9 +74,6 @@ export function partsFromContent(content: unknown, unmapped?: Set<string>): Cont
     // Beside the part's own field (`cache_control`, a server's own keys): named for other formats.
     const field = partField[part.type as string]
     if (field) for (const key of Object.keys(part)) if (key !== 'type' && key !== field) unmapped?.add(`content.${key}`)
-    const detail = (part.image_url as { detail?: unknown } | null)?.detail
-    // The canonical image has no detail level: `auto`, the default, asks for nothing.
-    if (part.type === 'image_url' && detail !== undefined && detail !== 'auto') unmapped?.add('image_url.detail')
     const inner = field ? (part as Record<string, unknown>)[field] : undefined
     const innerKeys = field ? objectKeys[field] : undefined
     if (innerKeys && inner && typeof inner === 'object') for (const key of Object.keys(inner)) if (!innerKeys.has(key)) unmapped?.add(`${field}.${key}`)
@@ -85,7 +85,9 @@ export function partsFromContent(content: unknown, unmapped?: Set<string>): Cont
     } else if (part.type === 'image_url') {
       const ref = part.image_url
       const url = typeof ref === 'string' ? ref : (ref as { url?: unknown } | null)?.url
-      if (typeof url === 'string') parts.push(imageFromUrl(url))
+      // `auto`, the default, asks for nothing: only another detail level is kept.
+      const detail = (ref as { detail?: unknown } | null)?.detail
+      if (typeof url === 'string') parts.push(typeof detail === 'string' && detail !== 'auto' ? { ...imageFromUrl(url), detail } : imageFromUrl(url))
     } else if (part.type === 'input_audio') {
       const audio = audioFromPart(part.input_audio)
       if (audio) parts.push(audio)
@@ -101,7 +103,7 @@ export function contentFromParts(parts: Part[]): string | Array<Record<string, u
   if (visible.every(part => part.type === 'text')) return visible.map(part => (part as TextPart).text).join('')
   return visible.flatMap(part => {
     if (part.type === 'text') return [{ type: 'text', text: part.text }]
-    if (part.type === 'image') return [{ type: 'image_url', image_url: { url: imageToUrl(part) } }]
+    if (part.type === 'image') return [imageUrlPart(part)]
     const file = fileToPart(part as FilePart)
     return file ? [file] : []
   })

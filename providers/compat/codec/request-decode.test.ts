@@ -35,7 +35,6 @@ describe('decodeChatRequest: unknown keys inside the conversation and tools', ()
   it.each([
     ['a message key', { messages: [{ role: 'user', content: 'hi', cache_control: { type: 'ephemeral' } }] }, ['messages.cache_control']],
     ['a content part key', { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }] }, ['content.cache_control']],
-    ['an image detail', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png', detail: 'high' } }] }] }, ['image_url.detail']],
     ['a tool call key', { messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: {} }] }] }, ['tool_calls.extra_content']],
     ['a stream option', { messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true, include_obfuscation: false, chunk_size: 4 } }, ['stream_options.chunk_size']],
     ['an image_url key', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/a.png', fidelity: 'max' } }] }] }, ['image_url.fidelity']],

@@ -1,6 +1,6 @@
 import type { CanonicalRequest, ImagePart, Message, ThinkingPart, ToolCallPart, ToolResultPart } from 'model-proxy'
 import { chatSearchModel, chatSearchOptions, openaiEffort } from 'model-proxy/kit/codec'
-import { contentFromParts, imageToUrl, toolResultText } from './content.ts'
+import { contentFromParts, imageUrlPart, toolResultText } from './content.ts'
 
 type Wire = Record<string, unknown>
 
@@ -15,7 +15,7 @@ function toolMessages(results: ToolResultPart[], images: ImagePart[]): Wire[] {
   })
 }
 
-const imagesMessage = (images: ImagePart[]): Wire => ({ role: 'user', content: images.map(image => ({ type: 'image_url', image_url: { url: imageToUrl(image) } })) })
+const imagesMessage = (images: ImagePart[]): Wire => ({ role: 'user', content: images.map(imageUrlPart) })
 
 /** The chat messages, with tool results' images in one user message right after the tool messages they came with. */
 function encodeChatMessages(messages: Message[]): Wire[] {

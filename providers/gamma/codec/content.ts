@@ -1,6 +1,6 @@
 import { type FilePart, type ImagePart, type TextPart, RequestValidationError } from 'model-proxy'
 import { dataUrl, fileCarried, fileIdValidAt, parseDataUrl, splitDataUrl } from 'model-proxy/kit/codec'
-import { absent, isObject, str } from './guards.ts'
+import { isObject, str } from './guards.ts'
 
 /** `data:<type>;base64,<data>` becomes an image by value; any other URL stays a reference. */
 export function imageFromUrl(url: string): ImagePart {
@@ -64,7 +64,9 @@ export function decodeContentPart(part: unknown, param: string): TextPart | Imag
     case 'refusal': return { type: 'text', text: str(part.refusal) ?? '', refusal: true }
     case 'input_image': {
       const url = str(part.image_url)
-      if (url) return imageFromUrl(url)
+      // `auto`, the default, asks for nothing: only another detail level is kept.
+      const detail = str(part.detail)
+      if (url) return detail && detail !== 'auto' ? { ...imageFromUrl(url), detail } : imageFromUrl(url)
       if (typeof part.file_id === 'string') return placeholder('input_image', part)
       throw new RequestValidationError(`${param} needs image_url or file_id`, param)
     }
@@ -103,6 +105,5 @@ export function nameUnknownPartKeys(content: unknown, unmapped: Set<string>): vo
     const keys = isObject(part) ? partKeys[part.type as string] : undefined
     if (!keys) continue
     for (const key of Object.keys(part)) if (!keys.has(key)) unmapped.add(`${part.type as string}.${key}`)
-    if (part.type === 'input_image' && !absent(part.detail) && part.detail !== 'auto') unmapped.add('input_image.detail')
   }
 }

@@ -49,7 +49,7 @@ function contentPiece(part: Part, role: string): Json | undefined {
   if (part.type === 'text' && part.refusal && role === 'assistant') return { type: 'refusal', refusal: part.text }
   if (part.type === 'text') return { type: role === 'assistant' ? 'output_text' : 'input_text', text: part.text }
   // Assistant messages of this format hold text only: an image there has nowhere to go.
-  if (part.type === 'image' && role !== 'assistant') return { type: 'input_image', image_url: imageToUrl(part), detail: 'auto' }
+  if (part.type === 'image' && role !== 'assistant') return { type: 'input_image', image_url: imageToUrl(part), detail: part.detail ?? 'auto' }
   if (part.type === 'file' && role !== 'assistant') return fileToPart(part)
   return undefined
 }
@@ -71,5 +71,5 @@ function toolOutput(part: ToolResultPart): string | Json[] {
   if (part.content.every(piece => piece.type === 'text')) return part.content.map(piece => piece.type === 'text' ? piece.text : '').join('\n')
   return part.content.map(piece => piece.type === 'text'
     ? { type: 'input_text', text: piece.text }
-    : { type: 'input_image', image_url: imageToUrl(piece), detail: 'auto' })
+    : { type: 'input_image', image_url: imageToUrl(piece), detail: piece.detail ?? 'auto' })
 }

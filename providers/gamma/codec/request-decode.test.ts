@@ -29,7 +29,7 @@ describe('request decode: input', () => {
     }, [
       { role: 'user', parts: [
         { type: 'text', text: 't' },
-        { type: 'image', mediaType: 'image/jpeg', data: 'QUJD' },
+        { type: 'image', mediaType: 'image/jpeg', data: 'QUJD', detail: 'high' },
         { type: 'image', url: 'https://x.test/cat.png' },
         { type: 'text', text: '[input_image file_id=file-123]' },
         { type: 'file', fileId: 'file-9', origin: 'responses', filename: 'a.pdf', mediaType: 'application/pdf' },

@@ -10,7 +10,6 @@ describe('request decode: unknown keys and values inside are named', () => {
     ['a function call key', input([{ type: 'function_call', call_id: 'c', name: 'f', arguments: '{}', caller: 'x' }, { type: 'function_call_output', call_id: 'c', output: 'ok' }]), ['input.caller']],
     ['a part key', input([{ role: 'user', content: [{ type: 'input_text', text: 'hi', cache_control: {} }] }]), ['input_text.cache_control']],
     ['an output part key', input([{ type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c', output: [{ type: 'input_text', text: 'ok', ttl: 3 }] }]), ['input_text.ttl']],
-    ['an image detail', input([{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/a.png', detail: 'high' }] }]), ['input_image.detail']],
     ['a reasoning key', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { effort: 'low', context: 'all' } }, ['reasoning.context']],
     ['a summary style', { ...input([{ role: 'user', content: 'hi' }]), reasoning: { summary: 'verbose' } }, ['reasoning.summary']],
     ['a schema description', { ...input([{ role: 'user', content: 'hi' }]), text: { format: { type: 'json_schema', name: 'a', description: 'the answer', schema: { type: 'object' } } } }, ['text.format.description']],
