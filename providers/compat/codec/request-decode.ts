@@ -4,7 +4,7 @@ import { partsFromContent } from './content.ts'
 import { webSearchFromOptions } from './web-search-options.ts'
 
 /** Fields the canonical request models; everything else rides in `extensions.chat`. */
-const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user', 'prompt_cache_key', 'safety_identifier', 'verbosity', 'store', 'web_search_options'])
+const known = new Set(['model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'presence_penalty', 'frequency_penalty', 'seed', 'n', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning_effort', 'response_format', 'user', 'prompt_cache_key', 'safety_identifier', 'verbosity', 'store', 'web_search_options'])
 /** Unknown fields whose effect every format has anyway: usage is always reported on a translated stream. */
 const noLoss = new Set(['stream_options'])
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function'])
@@ -108,6 +108,8 @@ export function decodeChatRequest(body: unknown): CanonicalRequest {
   if (maxTokens !== undefined) request.maxTokens = maxTokens
   if (num(raw.temperature) !== undefined) request.temperature = raw.temperature as number
   if (num(raw.top_p) !== undefined) request.topP = raw.top_p as number
+  // Not OpenAI's, but compatible servers (vLLM, OpenRouter) take it and their clients send it: messages and generateContent have it.
+  if (num(raw.top_k) !== undefined) request.topK = raw.top_k as number
   if (raw.stop !== undefined && raw.stop !== null) request.stop = typeof raw.stop === 'string' ? [raw.stop] : raw.stop as string[]
   if (num(raw.presence_penalty) !== undefined) request.presencePenalty = raw.presence_penalty as number
   if (num(raw.frequency_penalty) !== undefined) request.frequencyPenalty = raw.frequency_penalty as number

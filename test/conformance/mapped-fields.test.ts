@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { translate } from './unknown-inserts.ts'
 
+// Fields one client format has and another can carry, mapped instead of dropped.
+//
 // A strict function tool (calls must match the schema exactly): chat `function.strict`, responses and
 // messages `strict`. It reached no other format (responses got `strict: false`, unnamed); now chat and
 // responses carry it, and toward messages and generateContent, which take no strict tools here, it is named.
@@ -37,5 +39,18 @@ describe('a strict function tool', () => {
   it('strict: false is no loss anywhere', () => {
     const body = { ...bodies.chat, tools: [{ type: 'function', function: { name: 'f', parameters: tool, strict: false } }] }
     for (const upstream of ['responses', 'messages', 'generate'] as const) expect(translate(body as never, 'chat', upstream).dropped).toEqual([])
+  })
+})
+
+// `top_k` is no OpenAI parameter, but compatible servers take it and their clients (opencode) send it.
+describe("a chat client's top_k", () => {
+  const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }], top_k: 40 }
+  it.each([['messages', (b: any) => b.top_k], ['generate', (b: any) => b.generationConfig?.topK]] as const)('-> %s: carried, not named', (upstream, topK) => {
+    const out = translate(structuredClone(body) as never, 'chat', upstream)
+    expect(topK(out.upstream)).toBe(40)
+    expect(out.dropped).not.toContain('top_k')
+  })
+  it('-> responses: named', () => {
+    expect(translate(structuredClone(body) as never, 'chat', 'responses').dropped).toEqual(['top_k'])
   })
 })
