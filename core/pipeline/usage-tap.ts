@@ -3,8 +3,6 @@ import type { Usage } from '../canonical/types.ts'
 import { blankLineAfter, blankLineBefore, trailingBlankLine } from '../framing/sse-bounds.ts'
 import { emptyChoices, hasEmptyList, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
 
-export { anyOf, escapeRegExp } from './stream-markers.ts'
-
 /** Where one whole SSE event sits in a buffer of whole events: [start, end of its text, end with its blank line]. */
 type Span = [number, number, number]
 
