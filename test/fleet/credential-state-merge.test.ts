@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
-import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
+import { startRedisFleet, type RedisFleet } from '../helpers/redis-proxy-process.ts'
 
 /**
  * Two proxy processes on one Redis. An operator blocks credentials on instance A while instance B has
@@ -15,14 +11,12 @@ import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
  */
 const secret = 'merge-admin'
 const ids = [0, 1, 2, 3].map(i => `compat:x${i}:${i}.0`)
-let redis: OwnRedis
 let upstream: MockUpstream
-let root: string
 let release: () => void = () => {}
-const instances: Array<{ cli: CliProcess; url: string }> = []
+let fleet: RedisFleet
+let instances: RedisFleet['instances'] = []
 
 beforeAll(async () => {
-  redis = await startOwnRedis()
   upstream = await startMockUpstream(async (request) => {
     await new Promise<void>(resolve => { const previous = release; release = () => { previous(); resolve() } })
     const answer = await openaiMock(request)
@@ -31,30 +25,19 @@ beforeAll(async () => {
     headers.set('x-ratelimit-remaining-requests', '40')
     return new Response(answer.body, { status: answer.status, headers })
   })
-  root = mkdtempSync(join(tmpdir(), 'proxy-state-merge-'))
-  for (const name of ['a', 'b']) {
-    const dir = join(root, name)
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: 'merge' } }\n`)
-    writeFileSync(join(dir, 'config.yaml'), [
-      'host: 127.0.0.1',
-      `remote-management: { secret-key: '${secret}' }`,
-      'api-keys: [client]',
-      'request-retry: 0',
-      'compat-provider:',
-      ...[0, 1, 2, 3].map(i => `  - { name: x${i}, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: k${i} }], models: [{ name: mock-gpt, alias: m }] }`),
-      '',
-    ].join('\n'))
-    instances.push({ cli: runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir), url: '' })
-  }
-  for (const instance of instances) instance.url = await instance.cli.url
+  fleet = await startRedisFleet('merge', 2, [
+    `remote-management: { secret-key: '${secret}' }`,
+    'api-keys: [client]',
+    'request-retry: 0',
+    'compat-provider:',
+    ...[0, 1, 2, 3].map(i => `  - { name: x${i}, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: k${i} }], models: [{ name: mock-gpt, alias: m }] }`),
+  ])
+  instances = fleet.instances
 }, 60_000)
 afterAll(async () => {
   release()
-  await Promise.all(instances.map(instance => instance.cli.kill('SIGKILL')))
+  await fleet?.close()
   await upstream?.close()
-  await redis?.close()
-  rmSync(root, { recursive: true, force: true })
 })
 
 const chat = (i: number) => fetch(`${instances[i]!.url}/v1/chat/completions`, {

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { startMockOpenAI, type MockUpstream } from '../helpers/mock-openai-server.ts'
-import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
+import { startRedisFleet, type RedisFleet } from '../helpers/redis-proxy-process.ts'
 
 /**
  * Two proxy processes on one Redis. An operator blocks a leaked key on instance A while another removes
@@ -13,37 +9,24 @@ import { startOwnRedis, type OwnRedis } from '../helpers/redis-server.ts'
  * both, the block must stay with the leaked key, wherever it now sits, and no request may use it.
  */
 const secret = 'follows-admin'
-let redis: OwnRedis
 let upstream: MockUpstream
-let root: string
-const instances: Array<{ cli: CliProcess; url: string }> = []
+let fleet: RedisFleet
+let instances: RedisFleet['instances'] = []
 
 beforeAll(async () => {
-  redis = await startOwnRedis()
   upstream = await startMockOpenAI()
-  root = mkdtempSync(join(tmpdir(), 'proxy-state-follows-'))
-  for (const name of ['a', 'b']) {
-    const dir = join(root, name)
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: 'follows' } }\n`)
-    writeFileSync(join(dir, 'config.yaml'), [
-      'host: 127.0.0.1',
-      `remote-management: { secret-key: '${secret}' }`,
-      'api-keys: [client]',
-      'request-retry: 0',
-      'compat-provider:',
-      `  - { name: pool, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: k-one }, { api-key: k-leaked }, { api-key: k-three }], models: [{ name: m }] }`,
-      '',
-    ].join('\n'))
-    instances.push({ cli: runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir), url: '' })
-  }
-  for (const instance of instances) instance.url = await instance.cli.url
+  fleet = await startRedisFleet('follows', 2, [
+    `remote-management: { secret-key: '${secret}' }`,
+    'api-keys: [client]',
+    'request-retry: 0',
+    'compat-provider:',
+    `  - { name: pool, base-url: '${upstream.url}/v1', api-key-entries: [{ api-key: k-one }, { api-key: k-leaked }, { api-key: k-three }], models: [{ name: m }] }`,
+  ])
+  instances = fleet.instances
 }, 60_000)
 afterAll(async () => {
-  await Promise.all(instances.map(instance => instance.cli.kill('SIGKILL')))
+  await fleet?.close()
   await upstream?.close()
-  await redis?.close()
-  rmSync(root, { recursive: true, force: true })
 })
 
 const admin = (i: number, method: string, path: string, body?: unknown) => fetch(`${instances[i]!.url}/v0/management${path}`, {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli, type CliProcess } from './spawn-cli.ts'
@@ -33,6 +33,40 @@ export async function startRedisProxyProcess(base: string, config: string[]): Pr
   }
   try {
     return { redis, cli, url: await cli.url, spawn, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+export interface RedisFleet {
+  redis: OwnRedis
+  instances: Array<{ cli: CliProcess; url: string }>
+  close(): Promise<void>
+}
+
+/**
+ * `count` proxy processes on one redis-server of the test's own (under `base`), each in a folder of its
+ * own (its own config file, as instances on several machines): `config` is the YAML's lines after `host`.
+ */
+export async function startRedisFleet(base: string, count: number, config: string[]): Promise<RedisFleet> {
+  const redis = await startOwnRedis()
+  const root = mkdtempSync(join(tmpdir(), `proxy-${base}-`))
+  const instances = Array.from({ length: count }, (_, i) => {
+    const dir = join(root, String(i))
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: '${base}' } }\n`)
+    writeFileSync(join(dir, 'config.yaml'), ['host: 127.0.0.1', ...config, ''].join('\n'))
+    return { cli: runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir), url: '' }
+  })
+  const close = async () => {
+    await Promise.all(instances.map(instance => instance.cli.kill('SIGKILL')))
+    await redis.close()
+    rmSync(root, { recursive: true, force: true })
+  }
+  try {
+    for (const instance of instances) instance.url = await instance.cli.url
+    return { redis, instances, close }
   } catch (error) {
     await close()
     throw error
