@@ -57,7 +57,10 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
   if (rs.exhausted) return { advance: 'every candidate failed' }
   const session = sessionOf(kernel, ctx, rs)
   // A refused credential (401, 403) is not waited for: it is a last resort (below), not a cooldown to wait out.
-  const available = (c: Candidate) => state.refusedUntil(c) === undefined ? state.availability(c) : false
+  const available = (c: Candidate) => {
+    const availability = state.availability(c)
+    return typeof availability === 'number' && state.refusedUntil(c) !== undefined ? false : availability
+  }
   const stage = rs.stages?.[rs.stage]
   if (rs.stages && !stage) return
   let candidates = stage ? stage.candidates : ctx.candidates
