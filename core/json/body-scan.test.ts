@@ -125,6 +125,18 @@ describe('ClientBody.mayContain', () => {
   ])('%s: %s', (text, expected) => {
     expect(new ClientBody(Buffer.from(text)).mayContain('bXBzaWcx')).toBe(expected)
   })
+
+  it('never says no where the parsed strings hold the marker, however the body spells them', () => {
+    // Each character of a string written as itself or as a \u escape (either case of hex).
+    const spelled = (text: string, escapes: boolean[]) => [...text].map((c, i) => escapes[i % escapes.length] ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c).join('')
+    const word = fc.oneof(fc.constant('bXBzaWcx'), fc.constantFrom('bXBza', 'Wcx', 'b', 'x', 'XBzaWcxb'), fc.string({ maxLength: 6, unit: fc.constantFrom('b', 'X', 'B', 'z', 'a', 'W', 'c', 'x', 'q', '1') }))
+    fc.assert(fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 9 }), fc.boolean(), (words, escapes, upper) => {
+      const inner = spelled(words.join(''), escapes)
+      const text = `{"a":"${upper ? inner.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => `\\u${hex.toUpperCase()}`) : inner}"}`
+      const holds = (JSON.parse(text) as { a: string }).a.includes('bXBzaWcx')
+      if (holds) expect(new ClientBody(Buffer.from(text)).mayContain('bXBzaWcx')).toBe(true)
+    }), { numRuns: 2000 })
+  })
 })
 
 describe('ClientBody.skeleton', () => {
