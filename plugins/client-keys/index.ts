@@ -61,16 +61,15 @@ export default defineProxyPlugin({
       },
       hasName: name => current().named(name) !== undefined,
     }
-    ;(kernel.services.readinessDetails ??= new Map()).set('client-keys', () => limits.localSince === undefined ? undefined
-      : `client-key limits counted per instance since ${new Date(limits.localSince).toISOString()} (${limits.unreconciled} item(s) to write back); reconciled when the shared store returns`)
+    ;(kernel.services.readinessDetails ??= new Map()).set('client-keys', () => limits.readinessDetail())
 
     await hashPlainKeys(kernel)
     // Not awaited: the rewrite queues behind the change being applied now.
     kernel.hooks.hook('config-reload', () => { void hashPlainKeys(kernel).catch(error => kernel.logger.warn(`client-keys: could not hash plain keys: ${(error as Error).message}`)) })
 
     const offUp = kernel.fleet.onUp(() => { void limits.reconcile() })
-    // A reconnect the fleet did not announce (or a write that failed once) is retried too.
-    const retry = setInterval(() => { if (limits.unreconciled && kernel.fleet.health().up) void limits.reconcile() }, 5000)
+    // A reconnect the fleet did not announce (or a write that failed once, or timed out while the fleet stayed up) is retried too.
+    const retry = setInterval(() => { if (limits.behind && kernel.fleet.health().up) void limits.reconcile() }, 5000)
     retry.unref()
     const stopKeeping = await keepSpend(kernel, limits)
     kernel.hooks.hook('close', async () => {

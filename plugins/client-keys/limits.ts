@@ -116,7 +116,10 @@ export class KeyLimits {
       }
     }
     this.local.commit(hold.name, hold.window, hold.periods, used, hold.id)
-    if (this.fleet.shared) this.pending.push({ id, name: hold.name, window: hold.window, periods: hold.periods, requests: 0, ...used, ...(hold.shared && { member: memberOf(hold) }) })
+    if (!this.fleet.shared) return
+    this.pending.push({ id, name: hold.name, window: hold.window, periods: hold.periods, requests: 0, ...used, ...(hold.shared && { member: memberOf(hold) }) })
+    // A local hold settled after the write-back ended (a stream that outlived the outage): written now, not at the next retry.
+    if (this.localSince === undefined && this.fleet.health().up) void this.reconcile()
   }
 
   /** One id per reservation's settlement, unique in the fleet (a local hold's id is this instance's own). */
@@ -189,4 +192,14 @@ export class KeyLimits {
 
   /** Items counted locally and not yet written to Redis. */
   get unreconciled(): number { return this.pending.length }
+
+  /** Redis lacks something this instance counted: it counts on its own, or has items left to write back. */
+  get behind(): boolean { return this.localSince !== undefined || this.pending.length > 0 }
+
+  /** What `/readyz` says while `behind`, also once Redis is back: the fleet's figures lack these items until written. */
+  readinessDetail(): string | undefined {
+    if (this.localSince !== undefined) return `client-key limits counted per instance since ${new Date(this.localSince).toISOString()} (${this.pending.length} item(s) to write back); reconciled when the shared store answers`
+    if (this.pending.length) return `${this.pending.length} client-key item(s) counted on this instance left to write back to the shared store`
+    return undefined
+  }
 }
