@@ -75,16 +75,14 @@ describe('two instances, one Redis, restarted mid-stream', () => {
     const whileDown = await Promise.all(burst(14, 6))
     answers.push(...await Promise.all(inFlight), ...whileDown)
     await redis.start()
-    for (const i of [0, 1]) await expect.poll(() => ready(i), { timeout: 20_000 }).toBe('ready')
-    // Written back: nothing left to reconcile on either instance.
-    for (const i of [0, 1]) await expect.poll(async () => (await (await fetch(`${instances[i]!.url}/readyz`)).json() as any).details?.['client-keys'], { timeout: 15_000 }).toBeUndefined()
+    // Ready: connected, and what it counted on its own written back (degraded, with details, until then).
+    // Polled tightly: the spend is read at once after, with no slack for a write-back still under way.
+    for (const i of [0, 1]) await expect.poll(() => ready(i), { timeout: 20_000, interval: 5 }).toBe('ready')
 
     const total = answers.length
     expect(answers.map(a => a.status)).toEqual(Array.from({ length: total }, () => 200))
     for (const answer of answers) expect(answer.text).toContain('event: message_stop')
     for (const i of [0, 1]) {
-      // Once both report nothing left to write back, the spend a view reads may still trail the last write by a moment.
-      await expect.poll(async () => Math.round((await admin(i, '/client-keys/team')).usage.spent_usd.total * 1e9), { timeout: 5000, message: `instance ${i}: spend` }).toBe(Math.round(total * costEach * 1e9))
       const view = await admin(i, '/client-keys/team')
       expect(view.usage.spent_usd.total, `instance ${i}: spend`).toBeCloseTo(total * costEach, 9)
       expect(view.usage.reserved_usd).toBe(0)
