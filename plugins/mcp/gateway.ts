@@ -1,4 +1,4 @@
-import { McpError, ErrorCode, type CallToolResult, type Tool, type Prompt, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
+import { McpError, ErrorCode, type CallToolResult, type LoggingLevel, type Tool, type Prompt, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js'
 import type { Fleet } from 'model-proxy/kit/fleet'
 import { isExcluded } from 'model-proxy/kit/models'
 import type { KeyAccess } from './access.ts'
@@ -7,6 +7,7 @@ import type { McpGatewaySettings, McpServerConfig } from './schema.ts'
 import { UpstreamServer, type ListKind } from './upstream.ts'
 import { Semaphore } from './semaphore.ts'
 import { CallRate } from './call-rate.ts'
+import { LogRelay, type LogSink } from './logging.ts'
 
 /** Who calls, and how the call may be stopped or followed. */
 export interface CallContext {
@@ -15,6 +16,8 @@ export interface CallContext {
   access: KeyAccess
   signal?: AbortSignal
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void
+  /** Where the caller hears the server's log notices while the call runs, if it asked for them. */
+  log?: LogSink
 }
 
 /** One finished tool call, for the recorder, traces and metrics. */
@@ -47,6 +50,7 @@ const refused = (what: string) => new McpError(ErrorCode.InvalidParams, what)
  */
 export class Gateway {
   readonly servers = new Map<string, UpstreamServer>()
+  readonly logs = new LogRelay()
   private readonly keySlots = new Map<string, Semaphore>()
   private readonly rate: CallRate
 
@@ -70,7 +74,7 @@ export class Gateway {
     }
     for (const [name, config] of wanted) {
       if (this.servers.has(name)) continue
-      const server = new UpstreamServer(config, { changed: kind => this.events.changed(kind), warn: this.events.warn })
+      const server = new UpstreamServer(config, { changed: kind => this.events.changed(kind), log: params => this.logs.relay(name, params), warn: this.events.warn })
       this.servers.set(name, server)
       server.start()
     }
@@ -144,7 +148,7 @@ export class Gateway {
       releaseServer = await server.slots.acquire(signal)
       const client = server.connected()
       const tool = server.lists.tools.find(listed => listed.name === split.name)
-      const result = await client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool })
+      const result = await this.logged(server, context.log, logLevel => client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool, logLevel }))
       const bytes = Buffer.byteLength(JSON.stringify(result))
       const max = this.settings['max-result-kb'] * 1024
       if (bytes > max) {
@@ -165,36 +169,54 @@ export class Gateway {
     }
   }
 
-  async getPrompt(access: KeyAccess, name: string, args: Record<string, string> | undefined, signal?: AbortSignal) {
+  async getPrompt(access: KeyAccess, name: string, args: Record<string, string> | undefined, signal?: AbortSignal, log?: LogSink) {
     const split = splitName(name)
     const server = this.serverFor(access, split?.server, `prompt: ${name}`)
-    return this.bounded(server, signal, (client, options) => client.getPrompt({ name: split!.name, arguments: args }, options))
+    return this.bounded(server, signal, log, (client, options) => client.getPrompt({ name: split!.name, arguments: args }, options))
   }
 
-  async readResource(access: KeyAccess, uri: string, signal?: AbortSignal) {
+  async readResource(access: KeyAccess, uri: string, signal?: AbortSignal, log?: LogSink) {
     const split = splitUri(uri)
     const server = this.serverFor(access, split?.server, `resource: ${uri}`)
-    const result = await this.bounded(server, signal, (client, options) => client.readResource({ uri: split!.uri }, options))
+    const result = await this.bounded(server, signal, log, (client, options) => client.readResource({ uri: split!.uri }, options))
     const bytes = Buffer.byteLength(JSON.stringify(result))
     if (bytes > this.settings['max-result-kb'] * 1024) throw new McpError(ErrorCode.InternalError, `resource ${uri} (${bytes} bytes) is larger than the gateway allows`)
     return { ...result, contents: result.contents.map(content => ({ ...content, uri: namespacedUri(server.name, content.uri) })) }
   }
 
   /** Argument completion for a namespaced prompt or resource template, asked of its server. */
-  async complete(access: KeyAccess, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }, signal?: AbortSignal) {
+  async complete(access: KeyAccess, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }, signal?: AbortSignal, log?: LogSink) {
     const { ref } = params
     const split = ref.type === 'ref/prompt' ? splitName(ref.name ?? '') : splitUri(ref.uri ?? '')
     const server = this.serverFor(access, split?.server, `${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.name ?? ref.uri}`)
     const own = ref.type === 'ref/prompt' ? { type: 'ref/prompt' as const, name: (split as { name: string }).name } : { type: 'ref/resource' as const, uri: (split as { uri: string }).uri }
     if (!server.connected().capabilities()?.completions) return { completion: { values: [], hasMore: false } }
-    return this.bounded(server, signal, (client, options) => client.complete({ ...params, ref: own }, options))
+    return this.bounded(server, signal, log, (client, options) => client.complete({ ...params, ref: own }, options))
   }
 
-  private async bounded<T>(server: UpstreamServer, signal: AbortSignal | undefined, run: (client: ReturnType<UpstreamServer['connected']>, options: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
+  /** `logging/setLevel` of a 2025 session: every server the caller may use that logs is asked for that level at least. */
+  async setLogLevel(access: KeyAccess, level: LoggingLevel): Promise<void> {
+    await Promise.all(this.visible(access).map(server => server.wantLevel(level)))
+  }
+
+  /** Runs a request on `server`; the caller hears the server's log notices meanwhile, if it asked for them. */
+  private async logged<T>(server: UpstreamServer, log: LogSink | undefined, run: (logLevel: LoggingLevel | undefined) => Promise<T>): Promise<T> {
+    const level = log?.level()
+    if (!log || !level) return run(undefined)
+    await server.wantLevel(level)
+    const done = this.logs.during(server.name, log)
+    try {
+      return await run(level)
+    } finally {
+      done()
+    }
+  }
+
+  private async bounded<T>(server: UpstreamServer, signal: AbortSignal | undefined, log: LogSink | undefined, run: (client: ReturnType<UpstreamServer['connected']>, options: { signal: AbortSignal; timeout: number; logLevel?: LoggingLevel }) => Promise<T>): Promise<T> {
     const timeoutMs = (server.config['timeout-seconds'] ?? this.settings['call-timeout-seconds']) * 1000
     const both = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
     try {
-      return await run(server.connected(), { signal: both, timeout: timeoutMs })
+      return await this.logged(server, log, logLevel => run(server.connected(), { signal: both, timeout: timeoutMs, logLevel }))
     } catch (error) {
       if (error instanceof McpError) throw error
       throw new McpError(ErrorCode.InternalError, `MCP server ${server.name}: ${(error as Error).message}`)

@@ -1,21 +1,26 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { KeyAccess } from './access.ts'
 import type { Gateway } from './gateway.ts'
+import type { LogParams, LogSink } from './logging.ts'
 
 export interface Caller {
   keyId: string
   access: () => KeyAccess
   /** Aborted when the client cancels this request id (it may arrive on another request or instance). */
   cancelled(requestId: string | number): AbortSignal | undefined
+  /** The 2025 session the request belongs to, and the log level it asked for (`logging/setLevel`). */
+  session?: string
+  logLevel?(): LoggingLevel | undefined
+  setLogLevel?(level: LoggingLevel): Promise<void>
 }
 
 export const serverInfo = { name: 'model-proxy-mcp-gateway', title: 'model proxy MCP gateway', version: '1' }
 export const serverOptions = {
-  capabilities: { completions: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
+  capabilities: { completions: {}, logging: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
   instructions: 'Tools, resources and prompts of the MCP servers this proxy fronts, each named after its server (server__tool).',
 }
 
@@ -24,7 +29,9 @@ export interface HandlerContext {
   requestId: string | number
   signal: AbortSignal
   progressToken: string | number | undefined
-  notify(notification: { method: 'notifications/progress'; params: Record<string, unknown> }): Promise<void>
+  /** The log level this request hears: its session's (2025), or its own `_meta` one (2026-07-28). */
+  logLevel(): LoggingLevel | undefined
+  notify(notification: { method: 'notifications/progress'; params: Record<string, unknown> } | { method: 'notifications/message'; params: LogParams }): Promise<void>
 }
 
 /** Params arrive validated by the SDK's schema for the method. */
@@ -35,6 +42,13 @@ type Params = any
  * 2025 sessions (SDK 1, `gatewayServer`) and the stateless 2026-07-28 requests (SDK 2, modern.ts).
  */
 export function gatewayMethods(gateway: Gateway, caller: Caller) {
+  // The servers' log notices during this request go in its answer.
+  const log = (context: HandlerContext): LogSink => ({
+    session: caller.session,
+    access: caller.access,
+    level: context.logLevel,
+    send: params => void context.notify({ method: 'notifications/message', params }).catch(() => {}),
+  })
   return {
     'tools/list': () => ({ tools: gateway.listTools(caller.access()) }),
     'tools/call': (params: Params, context: HandlerContext) => {
@@ -47,14 +61,21 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
         onprogress: progressToken === undefined ? undefined : (progress) => {
           void context.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => {})
         },
+        log: log(context),
       }, params.name, params.arguments)
     },
     'prompts/list': () => ({ prompts: gateway.listPrompts(caller.access()) }),
-    'prompts/get': (params: Params, context: HandlerContext) => gateway.getPrompt(caller.access(), params.name, params.arguments, context.signal),
+    'prompts/get': (params: Params, context: HandlerContext) => gateway.getPrompt(caller.access(), params.name, params.arguments, context.signal, log(context)),
     'resources/list': () => ({ resources: gateway.listResources(caller.access()) }),
     'resources/templates/list': () => ({ resourceTemplates: gateway.listResourceTemplates(caller.access()) }),
-    'resources/read': (params: Params, context: HandlerContext) => gateway.readResource(caller.access(), params.uri, context.signal),
-    'completion/complete': (params: Params, context: HandlerContext) => gateway.complete(caller.access(), params, context.signal),
+    'resources/read': (params: Params, context: HandlerContext) => gateway.readResource(caller.access(), params.uri, context.signal, log(context)),
+    'completion/complete': (params: Params, context: HandlerContext) => gateway.complete(caller.access(), params, context.signal, log(context)),
+    // 2025 sessions only: the 2026-07-28 revision asks per request, in `_meta`.
+    'logging/setLevel': async (params: Params) => {
+      await caller.setLogLevel?.(params.level)
+      await gateway.setLogLevel(caller.access(), params.level)
+      return {}
+    },
   }
 }
 
@@ -63,7 +84,7 @@ export type GatewayMethod = keyof ReturnType<typeof gatewayMethods>
 const schemas = {
   'tools/list': ListToolsRequestSchema, 'tools/call': CallToolRequestSchema, 'prompts/list': ListPromptsRequestSchema,
   'prompts/get': GetPromptRequestSchema, 'resources/list': ListResourcesRequestSchema, 'resources/templates/list': ListResourceTemplatesRequestSchema,
-  'resources/read': ReadResourceRequestSchema, 'completion/complete': CompleteRequestSchema,
+  'resources/read': ReadResourceRequestSchema, 'completion/complete': CompleteRequestSchema, 'logging/setLevel': SetLevelRequestSchema,
 } as const
 
 /**
@@ -79,6 +100,7 @@ export function gatewayServer(gateway: Gateway, caller: Caller): Server {
       requestId: extra.requestId,
       signal: extra.signal,
       progressToken: request.params?._meta?.progressToken,
+      logLevel: () => caller.logLevel?.(),
       notify: notification => extra.sendNotification(notification as never),
     }) as never)
   }

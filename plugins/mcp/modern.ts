@@ -2,6 +2,7 @@ import { createMcpHandler, isLegacyRequest, Server, type AuthInfo, type ServerCo
 import type { Gateway } from './gateway.ts'
 import { gatewayMethods, serverInfo, serverOptions, type Caller, type GatewayMethod } from './mcp-server.ts'
 import type { ListKind } from './upstream.ts'
+import { isLevel, logLevelKey } from './logging.ts'
 
 /** The header and `_meta` key by which a request claims a per-request-metadata (2026-07-28 or later) protocol revision. */
 const versionKey = 'io.modelcontextprotocol/protocolVersion'
@@ -50,10 +51,16 @@ export function createModernEndpoint(gateway: Gateway, onerror: (error: Error) =
     const server = new Server(serverInfo, serverOptions)
     const methods = gatewayMethods(gateway, callerOf(authInfo))
     for (const method of Object.keys(methods) as GatewayMethod[]) {
+      // Not in this revision: each request names its log level in `_meta`.
+      if (method === 'logging/setLevel') continue
       server.setRequestHandler(method, (request: { params?: unknown }, context: ServerContext) => methods[method](request.params as never, {
         requestId: context.mcpReq.id,
         signal: context.mcpReq.signal,
         progressToken: context.mcpReq._meta?.progressToken,
+        logLevel: () => {
+          const level = (context.mcpReq.envelope as Record<string, unknown> | undefined)?.[logLevelKey]
+          return isLevel(level) ? level : undefined
+        },
         notify: notification => context.mcpReq.notify(notification),
       }) as never)
     }

@@ -5,7 +5,7 @@ import type { Fleet } from 'model-proxy/kit/fleet'
 import { gatewayServer } from './mcp-server.ts'
 import { LegacySseTransport } from './legacy-sse.ts'
 import { rpcError } from './rpc-error.ts'
-import { authorize, type GatewayRoutes } from './routes.ts'
+import { authorize, sessionCaller, streamLogs, type GatewayRoutes } from './routes.ts'
 
 const channel = 'mcp-legacy-sse'
 
@@ -26,12 +26,15 @@ export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, flee
   const stream = async (key: string | undefined) => {
     const session = await routes.sessions.open(key)
     const transport = new LegacySseTransport('/mcp/messages', session)
-    const server = gatewayServer(routes.gateway, { ...routes.caller(key), cancelled: () => undefined })
+    const caller = routes.caller(key)
+    const server = gatewayServer(routes.gateway, { ...caller, ...sessionCaller(routes.sessions, session), cancelled: () => undefined })
     open.set(session, transport)
     routes.listeners.add(server)
+    const stopLogs = streamLogs(routes, session, caller.access, server)
     transport.onclose = () => {
       open.delete(session)
       routes.listeners.delete(server)
+      stopLogs()
       void routes.sessions.close(session).catch(() => {})
     }
     await server.connect(transport)

@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { isInitializeRequest, isJSONRPCNotification, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { isInitializeRequest, isJSONRPCNotification, type JSONRPCMessage, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js'
 import type { ProxyKernel } from 'model-proxy'
 import { authorizeClient } from 'model-proxy/kit/access'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -40,6 +40,25 @@ export function authorize(kernel: ProxyKernel, event: H3Event): { key: string | 
 
 const asList = (body: unknown): JSONRPCMessage[] => (Array.isArray(body) ? body : [body]) as JSONRPCMessage[]
 
+/** A 2025 session's part of a caller: the log level it asked for, kept with the session. */
+export function sessionCaller(sessions: Sessions, session: string | undefined) {
+  return {
+    session,
+    logLevel: () => session === undefined ? undefined : sessions.level(session),
+    setLogLevel: async (level: LoggingLevel) => { if (session !== undefined) await sessions.setLevel(session, level) },
+  }
+}
+
+/** A session's standing stream (GET, legacy SSE): the log notices it asked for that no request of it took. */
+export function streamLogs(routes: Pick<GatewayRoutes, 'gateway' | 'sessions'>, session: string, access: () => KeyAccess, server: Server): () => void {
+  return routes.gateway.logs.listen({
+    session,
+    access,
+    level: () => routes.sessions.level(session),
+    send: params => void server.notification({ method: 'notifications/message', params }).catch(() => {}),
+  })
+}
+
 /**
  * `/mcp`: the gateway over Streamable HTTP. The SDK's transport does the protocol, made fresh for each
  * request in its stateless mode; the session (its id, its key) is the proxy's, kept in the storage, so
@@ -52,6 +71,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const tracked: Array<{ done(): void }> = []
     const server = gatewayServer(routes.gateway, {
       ...caller,
+      ...sessionCaller(routes.sessions, session),
       cancelled: id => {
         if (!session) return undefined
         const track = routes.sessions.track(session, id)
@@ -62,8 +82,10 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     await server.connect(transport)
     if (standalone) routes.listeners.add(server)
+    const stopLogs = standalone && session ? streamLogs(routes, session, caller.access, server) : undefined
     const cleanup = () => {
       routes.listeners.delete(server)
+      stopLogs?.()
       for (const track of tracked) track.done()
       void server.close().catch(() => {})
     }

@@ -1,14 +1,18 @@
 import { hash, randomUUID } from 'node:crypto'
 import type { Storage } from 'unstorage'
 import type { Fleet } from 'model-proxy/kit/fleet'
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js'
+import { isLevel } from './logging.ts'
 
 /** A session lives a day past its last use. */
 const sessionTtlSeconds = 24 * 3600
 const storageKey = (id: string) => `mcp:session:${id}`
 const cancelChannel = 'mcp-cancel'
 const closedChannel = 'mcp-session-closed'
+const levelChannel = 'mcp-session-log-level'
 
-interface SessionRecord { key: string; created: number }
+/** `logLevel`: what the session asked by `logging/setLevel` (none: it hears no log notices). */
+interface SessionRecord { key: string; created: number; logLevel?: LoggingLevel }
 /** A session's life in the storage is renewed on use, at most this often per instance. */
 const renewEveryMs = 10 * 60_000
 /** Sessions remembered in memory (the storage holds them all): the oldest go first. */
@@ -38,6 +42,14 @@ export class Sessions {
         } catch {}
       }),
       fleet.subscribe(closedChannel, id => this.known.delete(id)),
+      // The session's GET stream may be open on another instance than the one that got `logging/setLevel`.
+      fleet.subscribe(levelChannel, message => {
+        try {
+          const { id, level } = JSON.parse(message) as { id: string; level: unknown }
+          const record = this.known.get(id)
+          if (record && isLevel(level)) record.logLevel = level
+        } catch {}
+      }),
     ]
   }
 
@@ -72,6 +84,19 @@ export class Sessions {
       this.renewed.delete(oldest)
     }
     this.known.set(id, record)
+  }
+
+  /** The log level a session asked for, as this instance knows it (the session was checked by `valid` first). */
+  level(id: string): LoggingLevel | undefined {
+    return this.known.get(id)?.logLevel
+  }
+
+  async setLevel(id: string, level: LoggingLevel): Promise<void> {
+    const record = this.known.get(id)
+    if (!record) return
+    record.logLevel = level
+    await this.storage.setItem(storageKey(id), record, { ttl: sessionTtlSeconds }).catch(() => {})
+    await this.fleet.publish(levelChannel, JSON.stringify({ id, level })).catch(() => {})
   }
 
   async close(id: string): Promise<void> {

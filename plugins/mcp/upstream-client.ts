@@ -1,15 +1,21 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
-  PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
+  LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource,
-  type ResourceTemplate, type ServerCapabilities, type Tool,
+  type LoggingLevel, type ResourceTemplate, type ServerCapabilities, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { Client as NegotiatingClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { logLevelKey, type LogParams } from './logging.ts'
 
 export type ListKind = 'tools' | 'resources' | 'prompts'
 
-export interface CallOptions { signal?: AbortSignal; timeout?: number }
+export interface CallOptions {
+  signal?: AbortSignal
+  timeout?: number
+  /** The log notices the caller asked for: sent with the request in the 2026-07-28 revision (`_meta`). */
+  logLevel?: LoggingLevel
+}
 
 /** One page of a list, and where the next starts. */
 interface Page<T> { items: T[]; nextCursor?: string }
@@ -23,6 +29,9 @@ export interface UpstreamClient {
   /** The revision spoken, as negotiated. */
   readonly protocolVersion: string | undefined
   capabilities(): ServerCapabilities | undefined
+  /** Whether log levels travel with each request (2026-07-28), not by `logging/setLevel` for the connection. */
+  readonly levelPerRequest: boolean
+  setLoggingLevel(level: LoggingLevel, options: CallOptions): Promise<void>
   callTool(params: { name: string; arguments?: Record<string, unknown> }, options: CallOptions & { onprogress?: (progress: { progress: number; total?: number; message?: string }) => void; tool?: Tool }): Promise<CallToolResult>
   getPrompt(params: { name: string; arguments?: Record<string, string> }, options: CallOptions): Promise<GetPromptResult>
   readResource(params: { uri: string }, options: CallOptions): Promise<ReadResourceResult>
@@ -38,6 +47,7 @@ export interface UpstreamClient {
 /** What the connection tells its owner. */
 export interface ClientEvents {
   changed(kind: ListKind): void
+  log(params: LogParams): void
   closed(): void
   error(error: Error): void
 }
@@ -52,6 +62,7 @@ export async function connectLegacy(transport: Transport, events: ClientEvents, 
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.changed('tools'))
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.changed('resources'))
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.changed('prompts'))
+  client.setNotificationHandler(LoggingMessageNotificationSchema, notification => events.log(notification.params))
   try {
     await client.connect(transport, { timeout: timeoutMs })
   } catch (error) {
@@ -62,10 +73,12 @@ export async function connectLegacy(transport: Transport, events: ClientEvents, 
     // SDK 1 does not tell which 2025-era version the handshake settled on.
     protocolVersion: undefined,
     capabilities: () => client.getServerCapabilities(),
-    callTool: (params, { tool: _tool, ...options }) => client.callTool(params, undefined, { ...options, resetTimeoutOnProgress: false }) as Promise<CallToolResult>,
-    getPrompt: (params, options) => client.getPrompt(params, options),
-    readResource: (params, options) => client.readResource(params, options),
-    complete: (params, options) => client.complete(params, options),
+    levelPerRequest: false,
+    setLoggingLevel: async (level, { logLevel: _level, ...options }) => { await client.setLoggingLevel(level, options) },
+    callTool: (params, { tool: _tool, logLevel: _level, ...options }) => client.callTool(params, undefined, { ...options, resetTimeoutOnProgress: false }) as Promise<CallToolResult>,
+    getPrompt: (params, { logLevel: _level, ...options }) => client.getPrompt(params, options),
+    readResource: (params, { logLevel: _level, ...options }) => client.readResource(params, options),
+    complete: (params, { logLevel: _level, ...options }) => client.complete(params, options),
     tools: async cursor => page(await client.listTools({ cursor }), 'tools'),
     prompts: async cursor => page(await client.listPrompts({ cursor }), 'prompts'),
     resources: async cursor => page(await client.listResources({ cursor }), 'resources'),
@@ -89,6 +102,7 @@ export async function connectNegotiated(url: URL, init: { headers: Record<string
   })
   client.onclose = events.closed
   client.onerror = events.error
+  client.setNotificationHandler('notifications/message', notification => events.log(notification.params as LogParams))
   try {
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: init.headers }, fetch: init.fetch as typeof fetch }), { timeout: timeoutMs })
   } catch (error) {
@@ -98,13 +112,20 @@ export async function connectNegotiated(url: URL, init: { headers: Record<string
   // The SDKs' result types differ only in their zod brands: the wire shapes are the same.
   const same = <T>(value: Promise<unknown>) => value as Promise<T>
   const fresh = { cacheMode: 'bypass' as const }
+  const levelPerRequest = () => (client.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28'
+  // The 2026-07-28 revision asks for log notices per request, in `_meta`; the 2025 one by logging/setLevel.
+  const leveled = <P extends object>(params: P, level: LoggingLevel | undefined): P => level && levelPerRequest()
+    ? { ...params, _meta: { ...(params as { _meta?: object })._meta, [logLevelKey]: level } }
+    : params
   return {
     get protocolVersion() { return client.getNegotiatedProtocolVersion() },
     capabilities: () => client.getServerCapabilities() as ServerCapabilities | undefined,
-    callTool: (params, { tool, ...options }) => same(client.callTool(params, { ...options, resetTimeoutOnProgress: false, ...(tool && { toolDefinition: tool as never }) })),
-    getPrompt: (params, options) => same(client.getPrompt(params, options)),
-    readResource: (params, options) => same(client.readResource(params, { ...options, ...fresh })),
-    complete: (params, options) => same(client.complete(params as never, options)),
+    get levelPerRequest() { return levelPerRequest() },
+    setLoggingLevel: async (level, { logLevel: _level, ...options }) => { await client.setLoggingLevel(level, options) },
+    callTool: (params, { tool, logLevel, ...options }) => same(client.callTool(leveled(params, logLevel), { ...options, resetTimeoutOnProgress: false, ...(tool && { toolDefinition: tool as never }) })),
+    getPrompt: (params, { logLevel, ...options }) => same(client.getPrompt(leveled(params, logLevel), options)),
+    readResource: (params, { logLevel, ...options }) => same(client.readResource(leveled(params, logLevel), { ...options, ...fresh })),
+    complete: (params, { logLevel, ...options }) => same(client.complete(leveled(params, logLevel) as never, options)),
     tools: async cursor => page(await client.listTools({ cursor }, fresh), 'tools'),
     prompts: async cursor => page(await client.listPrompts({ cursor }, fresh), 'prompts'),
     resources: async cursor => page(await client.listResources({ cursor }, fresh), 'resources'),

@@ -1,6 +1,7 @@
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { LoggingLevel, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { passes, type LogParams } from './logging.ts'
 import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
 import { isStdio, type McpServerConfig } from './schema.ts'
@@ -21,6 +22,8 @@ export interface ServerLists {
 export interface UpstreamEvents {
   /** A list of this server changed (after a reconnect too): clients get a list-changed notice. */
   changed(kind: ListKind): void
+  /** A log notice of the server (only once some client asked for a level, unless the server sends them anyway). */
+  log(params: LogParams): void
   warn(message: string): void
 }
 
@@ -49,6 +52,11 @@ export class UpstreamServer {
   private pingTimer?: NodeJS.Timeout
   private stderrTail = ''
   private closed = false
+  /**
+   * The level asked of a 2025-era connection: one for every client, so only ever more verbose (the most
+   * any client asked); the gateway filters for each client. Asked again after a reconnect.
+   */
+  private logLevel?: LoggingLevel
   /** The OAuth client's token, kept across reconnects (a changed `oauth` makes a new server). */
   private readonly oauth?: OAuthTokenSource
 
@@ -109,6 +117,7 @@ export class UpstreamServer {
       closed: () => { if (client && this.client === client) this.fail(new Error(this.exitReason('the connection closed'))) },
       error: error => this.events.warn(`MCP server ${this.name}: ${error.message}`),
       changed: kind => { if (client && this.client === client) void this.refresh(kind) },
+      log: params => { if (client && this.client === client) this.events.log(params) },
     }
     try {
       client = await this.open(events)
@@ -119,6 +128,7 @@ export class UpstreamServer {
       this.nextRetryAt = undefined
       this.setState('up')
       for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
+      if (this.logLevel && client.capabilities()?.logging && !client.levelPerRequest) void this.askLevel(client, this.logLevel)
       this.pingTimer = setInterval(() => void this.ping(), pingEveryMs)
       this.pingTimer.unref()
     } catch (error) {
@@ -166,6 +176,23 @@ export class UpstreamServer {
       await client.ping(10_000)
     } catch (error) {
       if (this.client === client) this.fail(new Error(`no answer to ping: ${(error as Error).message}`))
+    }
+  }
+
+  /** Makes the server send notices of `level` and above, if it logs and its level is per connection. */
+  async wantLevel(level: LoggingLevel): Promise<void> {
+    const client = this.client
+    if (this.state !== 'up' || !client?.capabilities()?.logging || client.levelPerRequest) return
+    if (this.logLevel && passes(level, this.logLevel)) return
+    this.logLevel = level
+    await this.askLevel(client, level)
+  }
+
+  private async askLevel(client: UpstreamClient, level: LoggingLevel): Promise<void> {
+    try {
+      await client.setLoggingLevel(level, { timeout: 10_000 })
+    } catch (error) {
+      this.events.warn(`MCP server ${this.name}: logging/setLevel failed: ${(error as Error).message}`)
     }
   }
 
