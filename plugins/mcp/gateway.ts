@@ -38,6 +38,8 @@ export interface ToolCallRecord {
 
 export interface GatewayEvents {
   changed(kind: ListKind): void
+  /** A subscribed resource changed: its namespaced URI. */
+  updated(uri: string): void
   called(record: ToolCallRecord): void
   warn(message: string): void
 }
@@ -74,7 +76,12 @@ export class Gateway {
     }
     for (const [name, config] of wanted) {
       if (this.servers.has(name)) continue
-      const server = new UpstreamServer(config, { changed: kind => this.events.changed(kind), log: params => this.logs.relay(name, params), warn: this.events.warn })
+      const server = new UpstreamServer(config, {
+        changed: kind => this.events.changed(kind),
+        log: params => this.logs.relay(name, params),
+        updated: uri => this.events.updated(namespacedUri(name, uri)),
+        warn: this.events.warn,
+      })
       this.servers.set(name, server)
       server.start()
     }
@@ -182,6 +189,25 @@ export class Gateway {
     const bytes = Buffer.byteLength(JSON.stringify(result))
     if (bytes > this.settings['max-result-kb'] * 1024) throw new McpError(ErrorCode.InternalError, `resource ${uri} (${bytes} bytes) is larger than the gateway allows`)
     return { ...result, contents: result.contents.map(content => ({ ...content, uri: namespacedUri(server.name, content.uri) })) }
+  }
+
+  /** `resources/subscribe` forwarded to the resource's server: its answer, error included, is the caller's. */
+  async subscribe(access: KeyAccess, uri: string, signal?: AbortSignal): Promise<void> {
+    const split = splitUri(uri)
+    const server = this.serverFor(access, split?.server, `resource: ${uri}`)
+    await this.bounded(server, signal, undefined, (_client, options) => server.subscribe(split!.uri, options))
+  }
+
+  /** Throws the refusal for a resource the caller may not use (or that names no server). */
+  assertResource(access: KeyAccess, uri: string): void {
+    this.serverFor(access, splitUri(uri)?.server, `resource: ${uri}`)
+  }
+
+  /** Ends a subscription on the resource's server, once no client holds it (access was checked when it was made). */
+  async unsubscribe(uri: string, signal?: AbortSignal): Promise<void> {
+    const split = splitUri(uri)
+    const server = split && this.servers.get(split.server)
+    if (server) await this.bounded(server, signal, undefined, (_client, options) => server.unsubscribe(split.uri, options))
   }
 
   /** Argument completion for a namespaced prompt or resource template, asked of its server. */

@@ -1,7 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, type LoggingLevel,
+  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
+  UnsubscribeRequestSchema, McpError, ErrorCode, type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { KeyAccess } from './access.ts'
 import type { Gateway } from './gateway.ts'
@@ -16,11 +17,13 @@ export interface Caller {
   session?: string
   logLevel?(): LoggingLevel | undefined
   setLogLevel?(level: LoggingLevel): Promise<void>
+  /** The session's resource subscriptions. */
+  subscriptions?: { add(uri: string, signal: AbortSignal): Promise<void>; remove(uri: string, signal: AbortSignal): Promise<void> }
 }
 
 export const serverInfo = { name: 'model-proxy-mcp-gateway', title: 'model proxy MCP gateway', version: '1' }
 export const serverOptions = {
-  capabilities: { completions: {}, logging: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } },
+  capabilities: { completions: {}, logging: {}, tools: { listChanged: true }, resources: { listChanged: true, subscribe: true }, prompts: { listChanged: true } },
   instructions: 'Tools, resources and prompts of the MCP servers this proxy fronts, each named after its server (server__tool).',
 }
 
@@ -76,15 +79,33 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
       await gateway.setLogLevel(caller.access(), params.level)
       return {}
     },
+    // 2025 sessions only (the 2026-07-28 revision subscribes on `subscriptions/listen`).
+    'resources/subscribe': async (params: Params, context: HandlerContext) => {
+      await subscriptionsOf(caller).add(params.uri, context.signal)
+      return {}
+    },
+    'resources/unsubscribe': async (params: Params, context: HandlerContext) => {
+      await subscriptionsOf(caller).remove(params.uri, context.signal)
+      return {}
+    },
   }
 }
 
+function subscriptionsOf(caller: Caller): NonNullable<Caller['subscriptions']> {
+  if (!caller.subscriptions) throw new McpError(ErrorCode.InvalidRequest, 'resource subscriptions need a session')
+  return caller.subscriptions
+}
+
 export type GatewayMethod = keyof ReturnType<typeof gatewayMethods>
+
+/** What the 2026-07-28 revision does not have: its requests carry their log level, and subscribe on `subscriptions/listen`. */
+export const sessionOnly: ReadonlySet<GatewayMethod> = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'])
 
 const schemas = {
   'tools/list': ListToolsRequestSchema, 'tools/call': CallToolRequestSchema, 'prompts/list': ListPromptsRequestSchema,
   'prompts/get': GetPromptRequestSchema, 'resources/list': ListResourcesRequestSchema, 'resources/templates/list': ListResourceTemplatesRequestSchema,
   'resources/read': ReadResourceRequestSchema, 'completion/complete': CompleteRequestSchema, 'logging/setLevel': SetLevelRequestSchema,
+  'resources/subscribe': SubscribeRequestSchema, 'resources/unsubscribe': UnsubscribeRequestSchema,
 } as const
 
 /**

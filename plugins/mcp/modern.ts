@@ -1,6 +1,6 @@
 import { createMcpHandler, isLegacyRequest, Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server'
 import type { Gateway } from './gateway.ts'
-import { gatewayMethods, serverInfo, serverOptions, type Caller, type GatewayMethod } from './mcp-server.ts'
+import { gatewayMethods, serverInfo, serverOptions, sessionOnly, type Caller, type GatewayMethod } from './mcp-server.ts'
 import type { ListKind } from './upstream.ts'
 import { isLevel, logLevelKey } from './logging.ts'
 
@@ -37,6 +37,9 @@ export interface ModernEndpoint {
   close(): Promise<void>
 }
 
+/** Resource subscriptions on `subscriptions/listen` are not offered yet (docs/mcp.md, "Not done yet"). */
+const modernOptions = { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { listChanged: true } } }
+
 const notices = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts: 'promptsChanged' } as const
 
 /**
@@ -48,11 +51,10 @@ const notices = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts:
  */
 export function createModernEndpoint(gateway: Gateway, onerror: (error: Error) => void): ModernEndpoint {
   const handler = createMcpHandler(({ authInfo }) => {
-    const server = new Server(serverInfo, serverOptions)
+    const server = new Server(serverInfo, modernOptions)
     const methods = gatewayMethods(gateway, callerOf(authInfo))
     for (const method of Object.keys(methods) as GatewayMethod[]) {
-      // Not in this revision: each request names its log level in `_meta`.
-      if (method === 'logging/setLevel') continue
+      if (sessionOnly.has(method)) continue
       server.setRequestHandler(method, (request: { params?: unknown }, context: ServerContext) => methods[method](request.params as never, {
         requestId: context.mcpReq.id,
         signal: context.mcpReq.signal,

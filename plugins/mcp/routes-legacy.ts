@@ -5,7 +5,7 @@ import type { Fleet } from 'model-proxy/kit/fleet'
 import { gatewayServer } from './mcp-server.ts'
 import { LegacySseTransport } from './legacy-sse.ts'
 import { rpcError } from './rpc-error.ts'
-import { authorize, sessionCaller, streamLogs, type GatewayRoutes } from './routes.ts'
+import { authorize, sessionCaller, standingStream, type GatewayRoutes } from './routes.ts'
 
 const channel = 'mcp-legacy-sse'
 
@@ -27,14 +27,14 @@ export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, flee
     const session = await routes.sessions.open(key)
     const transport = new LegacySseTransport('/mcp/messages', session)
     const caller = routes.caller(key)
-    const server = gatewayServer(routes.gateway, { ...caller, ...sessionCaller(routes.sessions, session), cancelled: () => undefined })
+    const server = gatewayServer(routes.gateway, { ...caller, ...sessionCaller(routes, session, caller.access), cancelled: () => undefined })
     open.set(session, transport)
     routes.listeners.add(server)
-    const stopLogs = streamLogs(routes, session, caller.access, server)
+    const stopStream = standingStream(routes, session, caller.access, server)
     transport.onclose = () => {
       open.delete(session)
       routes.listeners.delete(server)
-      stopLogs()
+      stopStream()
       void routes.sessions.close(session).catch(() => {})
     }
     await server.connect(transport)

@@ -11,6 +11,7 @@ import type { KeyAccess } from './access.ts'
 import { whenBodyEnds } from './body-end.ts'
 import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
+import type { ResourceSubscriptions } from './subscriptions.ts'
 
 export const sessionHeader = 'mcp-session-id'
 
@@ -25,6 +26,7 @@ export interface GatewayRoutes {
   legacyStream?(key: string | undefined): Promise<Response>
   /** Requests of the stateless revision (2026-07-28 on). */
   modern?: ModernEndpoint
+  subscriptions: ResourceSubscriptions
 }
 
 /** The client key, or the 401/403 as a JSON-RPC error. */
@@ -40,23 +42,36 @@ export function authorize(kernel: ProxyKernel, event: H3Event): { key: string | 
 
 const asList = (body: unknown): JSONRPCMessage[] => (Array.isArray(body) ? body : [body]) as JSONRPCMessage[]
 
-/** A 2025 session's part of a caller: the log level it asked for, kept with the session. */
-export function sessionCaller(sessions: Sessions, session: string | undefined) {
+/** A 2025 session's part of a caller: the log level it asked for (kept with the session), its resource subscriptions. */
+export function sessionCaller(routes: Pick<GatewayRoutes, 'sessions' | 'subscriptions'>, session: string | undefined, access: () => KeyAccess) {
+  const { sessions, subscriptions } = routes
   return {
     session,
     logLevel: () => session === undefined ? undefined : sessions.level(session),
     setLogLevel: async (level: LoggingLevel) => { if (session !== undefined) await sessions.setLevel(session, level) },
+    subscriptions: session === undefined ? undefined : {
+      add: (uri: string, signal: AbortSignal) => subscriptions.add(access(), session, uri, signal),
+      remove: (uri: string, signal: AbortSignal) => subscriptions.remove(access(), session, uri, signal),
+    },
   }
 }
 
-/** A session's standing stream (GET, legacy SSE): the log notices it asked for that no request of it took. */
-export function streamLogs(routes: Pick<GatewayRoutes, 'gateway' | 'sessions'>, session: string, access: () => KeyAccess, server: Server): () => void {
-  return routes.gateway.logs.listen({
+/**
+ * A session's standing stream (GET, legacy SSE): the log notices it asked for that no request of it
+ * took, and the changes of the resources it subscribed to. Returns its end.
+ */
+export function standingStream(routes: Pick<GatewayRoutes, 'gateway' | 'sessions' | 'subscriptions'>, session: string, access: () => KeyAccess, server: Server): () => void {
+  const stopLogs = routes.gateway.logs.listen({
     session,
     access,
     level: () => routes.sessions.level(session),
     send: params => void server.notification({ method: 'notifications/message', params }).catch(() => {}),
   })
+  const stopUpdates = routes.subscriptions.listen(session, uri => void server.sendResourceUpdated({ uri }).catch(() => {}))
+  return () => {
+    stopLogs()
+    stopUpdates()
+  }
 }
 
 /**
@@ -71,7 +86,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const tracked: Array<{ done(): void }> = []
     const server = gatewayServer(routes.gateway, {
       ...caller,
-      ...sessionCaller(routes.sessions, session),
+      ...sessionCaller(routes, session, caller.access),
       cancelled: id => {
         if (!session) return undefined
         const track = routes.sessions.track(session, id)
@@ -82,10 +97,10 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     await server.connect(transport)
     if (standalone) routes.listeners.add(server)
-    const stopLogs = standalone && session ? streamLogs(routes, session, caller.access, server) : undefined
+    const stopStream = standalone && session ? standingStream(routes, session, caller.access, server) : undefined
     const cleanup = () => {
       routes.listeners.delete(server)
-      stopLogs?.()
+      stopStream?.()
       for (const track of tracked) track.done()
       void server.close().catch(() => {})
     }

@@ -32,6 +32,8 @@ export class Sessions {
   private readonly renewed = new Map<string, number>()
   private readonly running = new Map<string, AbortController>()
   private readonly unsubscribe: Array<() => void>
+  /** Told when a session is closed, here or on another instance. */
+  onclosed?: (id: string) => void
 
   constructor(private readonly storage: Storage, private readonly fleet: Fleet) {
     this.unsubscribe = [
@@ -41,7 +43,10 @@ export class Sessions {
           this.running.get(`${session}:${id}`)?.abort(new Error('cancelled by the client'))
         } catch {}
       }),
-      fleet.subscribe(closedChannel, id => this.known.delete(id)),
+      fleet.subscribe(closedChannel, id => {
+        this.known.delete(id)
+        this.onclosed?.(id)
+      }),
       // The session's GET stream may be open on another instance than the one that got `logging/setLevel`.
       fleet.subscribe(levelChannel, message => {
         try {
@@ -102,6 +107,7 @@ export class Sessions {
   async close(id: string): Promise<void> {
     this.known.delete(id)
     this.renewed.delete(id)
+    this.onclosed?.(id)
     await this.storage.removeItem(storageKey(id))
     await this.fleet.publish(closedChannel, id).catch(() => {})
   }

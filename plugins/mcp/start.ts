@@ -11,6 +11,7 @@ import { createGatewayMetrics } from './metrics.ts'
 import { addToolLoop } from './loop/index.ts'
 import { addLegacyRoutes } from './routes-legacy.ts'
 import { createModernEndpoint, type ModernEndpoint } from './modern.ts'
+import { ResourceSubscriptions } from './subscriptions.ts'
 
 const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
   tools: 'sendToolListChanged', resources: 'sendResourceListChanged', prompts: 'sendPromptListChanged',
@@ -20,12 +21,14 @@ const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged
 export function startGateway(kernel: ProxyKernel): void {
     const listeners = new Set<Server>()
     let modern: ModernEndpoint | undefined
+    let subscriptions: ResourceSubscriptions | undefined
     const observers: Array<(record: ToolCallRecord) => void> = (kernel.services.mcpToolCall ??= [])
     const gateway = new Gateway(mcpSettingsOf(kernel.config), {
       changed: kind => {
         for (const server of listeners) void server[notices[kind]]().catch(() => {})
         modern?.changed(kind)
       },
+      updated: uri => subscriptions?.updated(uri),
       called: record => {
         for (const observer of observers) {
           try {
@@ -43,17 +46,20 @@ export function startGateway(kernel: ProxyKernel): void {
     kernel.hooks.hook('config-reload', config => gateway.apply(mcpServersOf(config), mcpSettingsOf(config)))
 
     const sessions = new Sessions(kernel.storage, kernel.fleet)
+    subscriptions = new ResourceSubscriptions(gateway, kernel.fleet, message => kernel.warnLimited('mcp', message))
+    sessions.onclosed = id => subscriptions?.drop(id)
     const caller = (key: string | undefined) => {
       const name = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
       const keyId = name ?? (key === undefined ? 'local' : clientKeyId(key))
       return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
     }
-    const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller }, kernel.fleet)
+    const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller, subscriptions }, kernel.fleet)
     modern = createModernEndpoint(gateway, error => kernel.logger.debug(`mcp: ${error.message}`))
-    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream, modern })
+    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream, modern, subscriptions })
     addToolLoop(kernel, gateway, caller)
     kernel.hooks.hook('close', async () => {
       legacy.close()
+      subscriptions?.close()
       sessions.dispose()
       for (const server of listeners) void server.close().catch(() => {})
       await modern?.close()

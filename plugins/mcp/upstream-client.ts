@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
-  LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
+  LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource,
   type LoggingLevel, type ResourceTemplate, type ServerCapabilities, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
@@ -35,6 +35,8 @@ export interface UpstreamClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }, options: CallOptions & { onprogress?: (progress: { progress: number; total?: number; message?: string }) => void; tool?: Tool }): Promise<CallToolResult>
   getPrompt(params: { name: string; arguments?: Record<string, string> }, options: CallOptions): Promise<GetPromptResult>
   readResource(params: { uri: string }, options: CallOptions): Promise<ReadResourceResult>
+  subscribe(uri: string, options: CallOptions): Promise<void>
+  unsubscribe(uri: string, options: CallOptions): Promise<void>
   complete(params: Parameters<Client['complete']>[0], options: CallOptions): Promise<CompleteResult>
   tools(cursor?: string): Promise<Page<Tool>>
   prompts(cursor?: string): Promise<Page<Prompt>>
@@ -48,6 +50,8 @@ export interface UpstreamClient {
 export interface ClientEvents {
   changed(kind: ListKind): void
   log(params: LogParams): void
+  /** A resource the gateway subscribed to changed. */
+  updated(uri: string): void
   closed(): void
   error(error: Error): void
 }
@@ -63,6 +67,7 @@ export async function connectLegacy(transport: Transport, events: ClientEvents, 
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.changed('resources'))
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.changed('prompts'))
   client.setNotificationHandler(LoggingMessageNotificationSchema, notification => events.log(notification.params))
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, notification => events.updated(notification.params.uri))
   try {
     await client.connect(transport, { timeout: timeoutMs })
   } catch (error) {
@@ -78,6 +83,8 @@ export async function connectLegacy(transport: Transport, events: ClientEvents, 
     callTool: (params, { tool: _tool, logLevel: _level, ...options }) => client.callTool(params, undefined, { ...options, resetTimeoutOnProgress: false }) as Promise<CallToolResult>,
     getPrompt: (params, { logLevel: _level, ...options }) => client.getPrompt(params, options),
     readResource: (params, { logLevel: _level, ...options }) => client.readResource(params, options),
+    subscribe: async (uri, { logLevel: _level, ...options }) => { await client.subscribeResource({ uri }, options) },
+    unsubscribe: async (uri, { logLevel: _level, ...options }) => { await client.unsubscribeResource({ uri }, options) },
     complete: (params, { logLevel: _level, ...options }) => client.complete(params, options),
     tools: async cursor => page(await client.listTools({ cursor }), 'tools'),
     prompts: async cursor => page(await client.listPrompts({ cursor }), 'prompts'),
@@ -103,6 +110,8 @@ export async function connectNegotiated(url: URL, init: { headers: Record<string
   client.onclose = events.closed
   client.onerror = events.error
   client.setNotificationHandler('notifications/message', notification => events.log(notification.params as LogParams))
+  // What resources/subscribe asked for (a 2025-era server: the 2026-07-28 revision has no such method).
+  client.setNotificationHandler('notifications/resources/updated', notification => events.updated(notification.params.uri))
   try {
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: init.headers }, fetch: init.fetch as typeof fetch }), { timeout: timeoutMs })
   } catch (error) {
@@ -125,6 +134,8 @@ export async function connectNegotiated(url: URL, init: { headers: Record<string
     callTool: (params, { tool, logLevel, ...options }) => same(client.callTool(leveled(params, logLevel), { ...options, resetTimeoutOnProgress: false, ...(tool && { toolDefinition: tool as never }) })),
     getPrompt: (params, { logLevel, ...options }) => same(client.getPrompt(leveled(params, logLevel), options)),
     readResource: (params, { logLevel, ...options }) => same(client.readResource(leveled(params, logLevel), { ...options, ...fresh })),
+    subscribe: async (uri, { logLevel, ...options }) => { await client.subscribeResource(leveled({ uri }, logLevel), options) },
+    unsubscribe: async (uri, { logLevel, ...options }) => { await client.unsubscribeResource(leveled({ uri }, logLevel), options) },
     complete: (params, { logLevel, ...options }) => same(client.complete(leveled(params, logLevel) as never, options)),
     tools: async cursor => page(await client.listTools({ cursor }, fresh), 'tools'),
     prompts: async cursor => page(await client.listPrompts({ cursor }, fresh), 'prompts'),

@@ -6,7 +6,7 @@ import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
 import { isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
-import { connectLegacy, connectNegotiated, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
+import { connectLegacy, connectNegotiated, type CallOptions, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
 
 export type ServerState = 'starting' | 'up' | 'down'
 export type { ListKind } from './upstream-client.ts'
@@ -24,6 +24,8 @@ export interface UpstreamEvents {
   changed(kind: ListKind): void
   /** A log notice of the server (only once some client asked for a level, unless the server sends them anyway). */
   log(params: LogParams): void
+  /** A resource of the server some client subscribed to changed (its URI as the server names it). */
+  updated(uri: string): void
   warn(message: string): void
 }
 
@@ -57,6 +59,8 @@ export class UpstreamServer {
    * any client asked); the gateway filters for each client. Asked again after a reconnect.
    */
   private logLevel?: LoggingLevel
+  /** The resources subscribed to on the connection (once for every client), subscribed again after a reconnect. */
+  private readonly subscribed = new Set<string>()
   /** The OAuth client's token, kept across reconnects (a changed `oauth` makes a new server). */
   private readonly oauth?: OAuthTokenSource
 
@@ -118,6 +122,7 @@ export class UpstreamServer {
       error: error => this.events.warn(`MCP server ${this.name}: ${error.message}`),
       changed: kind => { if (client && this.client === client) void this.refresh(kind) },
       log: params => { if (client && this.client === client) this.events.log(params) },
+      updated: uri => { if (client && this.client === client) this.events.updated(uri) },
     }
     try {
       client = await this.open(events)
@@ -129,6 +134,9 @@ export class UpstreamServer {
       this.setState('up')
       for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
       if (this.logLevel && client.capabilities()?.logging && !client.levelPerRequest) void this.askLevel(client, this.logLevel)
+      for (const uri of this.subscribed) {
+        void client.subscribe(uri, { timeout: 10_000 }).catch(error => this.events.warn(`MCP server ${this.name}: could not subscribe to ${uri} again: ${error.message}`))
+      }
       this.pingTimer = setInterval(() => void this.ping(), pingEveryMs)
       this.pingTimer.unref()
     } catch (error) {
@@ -186,6 +194,18 @@ export class UpstreamServer {
     if (this.logLevel && passes(level, this.logLevel)) return
     this.logLevel = level
     await this.askLevel(client, level)
+  }
+
+  /** Subscribes the connection to a resource (the server's answer, error included, is the caller's). */
+  async subscribe(uri: string, options: CallOptions): Promise<void> {
+    await this.connected().subscribe(uri, options)
+    this.subscribed.add(uri)
+  }
+
+  /** Ends the connection's subscription: the last client subscribed to `uri` left. */
+  async unsubscribe(uri: string, options: CallOptions): Promise<void> {
+    this.subscribed.delete(uri)
+    await this.connected().unsubscribe(uri, options)
   }
 
   private async askLevel(client: UpstreamClient, level: LoggingLevel): Promise<void> {
