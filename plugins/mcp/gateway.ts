@@ -78,7 +78,7 @@ export class Gateway {
       if (this.servers.has(name)) continue
       const server = new UpstreamServer(config, {
         changed: kind => this.events.changed(kind),
-        log: params => this.logs.relay(name, params),
+        log: params => this.logs.relay(name, params, server.logsShared),
         updated: uri => this.events.updated(namespacedUri(name, uri)),
         warn: this.events.warn,
       })
@@ -220,9 +220,13 @@ export class Gateway {
     return this.bounded(server, signal, log, (client, options) => client.complete({ ...params, ref: own }, options))
   }
 
-  /** `logging/setLevel` of a 2025 session: every server the caller may use that logs is asked for that level at least. */
-  async setLogLevel(access: KeyAccess, level: LoggingLevel): Promise<void> {
-    await Promise.all(this.visible(access).map(server => server.wantLevel(level)))
+  /**
+   * `logging/setLevel` of a 2025 session: every server the caller may use that logs is asked for that
+   * level at least (every server, without `access`: a session's level told by another instance).
+   */
+  async setLogLevel(access: KeyAccess | undefined, level: LoggingLevel): Promise<void> {
+    const servers = access ? this.visible(access) : [...this.servers.values()]
+    await Promise.all(servers.map(server => server.wantLevel(level)))
   }
 
   /** Runs a request on `server`; the caller hears the server's log notices meanwhile, if it asked for them. */

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js'
+import type { Fleet } from 'model-proxy/kit/fleet'
 import type { KeyAccess } from './access.ts'
 import { namespaced } from './names.ts'
 
@@ -32,11 +34,14 @@ export interface LogSink {
  * server's name in `logger`. A notice names no request, so one arriving while a client's request runs
  * on its server goes in that request's answer (where the spec puts what a request causes); otherwise
  * it goes on the client's GET stream. Clients of the 2026-07-28 revision have no such stream: they
- * hear only what comes during their own requests.
+ * hear only what comes during their own requests. A notice of a connection every client shares goes
+ * to the other instances too (`share`), for the streams open there.
  */
 export class LogRelay {
   private readonly running = new Map<string, Set<LogSink>>()
   private readonly streams = new Set<LogSink>()
+  /** Passes a shared notice, and the sessions that heard it here, to the other instances. */
+  onshare?: (server: string, params: LogParams, heard: string[]) => void
 
   /** A client's request running on `server`, until the returned function is called. */
   during(server: string, sink: LogSink): () => void {
@@ -55,10 +60,20 @@ export class LogRelay {
     return () => this.streams.delete(sink)
   }
 
-  relay(server: string, params: LogParams): void {
+  /** A notice of `server`; `shared`: of a connection with one level for every client (not a request's own). */
+  relay(server: string, params: LogParams, shared = false): void {
+    const heard = this.deliver(server, params, [...this.running.get(server) ?? []].reverse(), new Set())
+    if (shared) this.onshare?.(server, params, [...heard])
+  }
+
+  /** A shared notice of another instance: for the streams here of the sessions that did not hear it there. */
+  relayShared(server: string, params: LogParams, heard: string[]): void {
+    this.deliver(server, params, [], new Set(heard))
+  }
+
+  private deliver(server: string, params: LogParams, requests: LogSink[], heard: Set<string>): Set<string> {
     const marked = { ...params, logger: params.logger ? namespaced(server, params.logger) : server }
-    const heard = new Set<string>()
-    const deliver = (sink: LogSink) => {
+    const offer = (sink: LogSink) => {
       if (sink.session !== undefined && heard.has(sink.session)) return
       const threshold = sink.level()
       if (!threshold || !passes(params.level, threshold) || !sink.access().server(server)) return
@@ -68,7 +83,23 @@ export class LogRelay {
       } catch {}
     }
     // The latest request first: the likeliest cause.
-    for (const sink of [...this.running.get(server) ?? []].reverse()) deliver(sink)
-    for (const sink of this.streams) deliver(sink)
+    for (const sink of requests) offer(sink)
+    for (const sink of this.streams) offer(sink)
+    return heard
   }
+}
+
+const channel = 'mcp-log'
+
+/** Shared notices of this instance's connections go to the other instances' streams over the fleet's channel. */
+export function shareLogs(relay: LogRelay, fleet: Fleet): () => void {
+  if (!fleet.shared) return () => {}
+  const self = randomUUID()
+  relay.onshare = (server, params, heard) => void fleet.publish(channel, JSON.stringify({ from: self, server, params, heard })).catch(() => {})
+  return fleet.subscribe(channel, message => {
+    try {
+      const { from, server, params, heard } = JSON.parse(message) as { from: string; server: string; params: LogParams; heard: string[] }
+      if (from !== self) relay.relayShared(server, params, heard)
+    } catch {}
+  })
 }

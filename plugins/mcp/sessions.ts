@@ -34,6 +34,8 @@ export class Sessions {
   private readonly unsubscribe: Array<() => void>
   /** Told when a session is closed, here or on another instance. */
   onclosed?: (id: string) => void
+  /** Told when a session asks for a log level, here or on another instance. */
+  onlevel?: (level: LoggingLevel) => void
 
   constructor(private readonly storage: Storage, private readonly fleet: Fleet) {
     this.unsubscribe = [
@@ -51,8 +53,10 @@ export class Sessions {
       fleet.subscribe(levelChannel, message => {
         try {
           const { id, level } = JSON.parse(message) as { id: string; level: unknown }
+          if (!isLevel(level)) return
           const record = this.known.get(id)
-          if (record && isLevel(level)) record.logLevel = level
+          if (record) record.logLevel = level
+          this.onlevel?.(level)
         } catch {}
       }),
     ]

@@ -12,6 +12,7 @@ import { addToolLoop } from './loop/index.ts'
 import { addLegacyRoutes } from './routes-legacy.ts'
 import { createModernEndpoint, type ModernEndpoint } from './modern.ts'
 import { ResourceSubscriptions } from './subscriptions.ts'
+import { shareLogs } from './logging.ts'
 
 const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged' | 'sendPromptListChanged'> = {
   tools: 'sendToolListChanged', resources: 'sendResourceListChanged', prompts: 'sendPromptListChanged',
@@ -48,6 +49,9 @@ export function startGateway(kernel: ProxyKernel): void {
     const sessions = new Sessions(kernel.storage, kernel.fleet)
     subscriptions = new ResourceSubscriptions(gateway, kernel.fleet, message => kernel.warnLimited('mcp', message))
     sessions.onclosed = id => subscriptions?.drop(id)
+    // A level asked on any instance makes this instance's connections as verbose, for the streams open here.
+    sessions.onlevel = level => void gateway.setLogLevel(undefined, level)
+    const stopSharingLogs = shareLogs(gateway.logs, kernel.fleet)
     const caller = (key: string | undefined) => {
       const name = key === undefined ? undefined : kernel.services.clientKeys?.nameOf(key)
       const keyId = name ?? (key === undefined ? 'local' : clientKeyId(key))
@@ -60,6 +64,7 @@ export function startGateway(kernel: ProxyKernel): void {
     kernel.hooks.hook('close', async () => {
       legacy.close()
       subscriptions?.close()
+      stopSharingLogs()
       sessions.dispose()
       for (const server of listeners) void server.close().catch(() => {})
       await modern?.close()

@@ -187,6 +187,11 @@ export class UpstreamServer {
     }
   }
 
+  /** Whether a level was asked for the whole connection: its notices are for every client that asked, not one request's. */
+  get logsShared(): boolean {
+    return this.logLevel !== undefined && this.client?.levelPerRequest === false
+  }
+
   /** Makes the server send notices of `level` and above, if it logs and its level is per connection. */
   async wantLevel(level: LoggingLevel): Promise<void> {
     const client = this.client

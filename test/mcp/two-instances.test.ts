@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { createProxyStorage } from '../../core/storage/storage.ts'
@@ -19,7 +20,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'proxy-mcp-fleet-'))
   for (const i of [0, 1]) {
     const proxy = await startTestProxy({
-      'api-keys': ['fleet-key', 'rate-key'],
+      'api-keys': ['fleet-key', 'rate-key', 'stream-key'],
       'mcp-servers': referenceServers(dir).filter(server => server.name !== 'fs'),
       mcp: { access: { '*': { 'calls-per-minute': 6 } } },
     }, [], await createProxyStorage({ driver: 'redis', base }))
@@ -88,6 +89,45 @@ describe('one MCP session on two instances', () => {
     expect(Date.now() - started).toBeLessThan(6000)
     await client.close()
   })
+
+  it('the GET stream on one instance hears the log notices and resource updates of the connections of the other, where the requests went', async () => {
+    const landed: string[] = []
+    const transport = new StreamableHTTPClientTransport(new URL(`${proxies[0].url}/mcp`), {
+      requestInit: { headers: { authorization: 'Bearer stream-key' } },
+      fetch: (input, init) => {
+        const target = proxies[init?.method === 'GET' ? 1 : 0].url
+        landed.push(`${init?.method} ${target}`)
+        return fetch(String(input).replace(proxies[0].url, target), init)
+      },
+    })
+    const client = new Client({ name: 'fleet-stream-test', version: '1' })
+    const notices: unknown[] = []
+    const updated: string[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, notification => { notices.push(notification.params) })
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, notification => { updated.push(notification.params.uri) })
+    await client.connect(transport)
+    await until(() => landed.includes(`GET ${proxies[1].url}`))
+    await new Promise(resolve => setTimeout(resolve, 200))
+    const uri = 'everything+demo://resource/static/document/architecture.md'
+    try {
+      await client.setLoggingLevel('debug')
+      await client.subscribeResource({ uri })
+      // Both toggles act on instance 0's reference server: it logs and announces the resource every 5 s.
+      for (const name of ['everything__toggle-simulated-logging', 'everything__toggle-subscriber-updates']) await client.callTool({ name, arguments: {} })
+      // Notices so far came during requests (in their answers); the next comes while none runs.
+      const duringRequests = notices.length
+      try {
+        await until(() => updated.length > 0 && notices.length > duringRequests, 15_000)
+      } finally {
+        for (const name of ['everything__toggle-simulated-logging', 'everything__toggle-subscriber-updates']) await client.callTool({ name, arguments: {} })
+      }
+      expect(updated[0]).toBe(uri)
+      expect(notices.at(-1)).toMatchObject({ logger: 'everything' })
+      expect(landed.filter(line => line.startsWith('POST')).every(line => line.endsWith(proxies[0].url))).toBe(true)
+    } finally {
+      await client.close()
+    }
+  }, 30_000)
 
   it('a key\'s tool-call rate is the fleet\'s, not each instance\'s', async () => {
     const { client } = alternatingClient('rate-key')
