@@ -79,7 +79,7 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
       await gateway.setLogLevel(caller.access(), params.level)
       return {}
     },
-    // 2025 sessions only (the 2026-07-28 revision subscribes on `subscriptions/listen`).
+    // 2025 sessions only: the 2026-07-28 revision names the resources on `subscriptions/listen` (modern.ts).
     'resources/subscribe': async (params: Params, context: HandlerContext) => {
       await subscriptionsOf(caller).add(params.uri, context.signal)
       return {}

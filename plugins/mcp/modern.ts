@@ -3,6 +3,8 @@ import type { Gateway } from './gateway.ts'
 import { gatewayMethods, serverInfo, serverOptions, sessionOnly, type Caller, type GatewayMethod } from './mcp-server.ts'
 import type { ListKind } from './upstream.ts'
 import { isLevel, logLevelKey } from './logging.ts'
+import type { ResourceSubscriptions } from './subscriptions.ts'
+import { whenBodyEnds } from './body-end.ts'
 
 /** The header and `_meta` key by which a request claims a per-request-metadata (2026-07-28 or later) protocol revision. */
 const versionKey = 'io.modelcontextprotocol/protocolVersion'
@@ -34,11 +36,23 @@ export interface ModernEndpoint {
   serve(request: Request, body: unknown, caller: Omit<Caller, 'cancelled'>, legacy: () => Promise<Response>): Promise<Response>
   /** Tells the open `subscriptions/listen` streams that a list changed. */
   changed(kind: ListKind): void
+  /** Tells the `subscriptions/listen` streams that name a resource (its namespaced URI) that it changed. */
+  updated(uri: string): void
   close(): Promise<void>
 }
 
-/** Resource subscriptions on `subscriptions/listen` are not offered yet (docs/mcp.md, "Not done yet"). */
-const modernOptions = { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { listChanged: true } } }
+/** The resources a `subscriptions/listen` request names (`notifications.resourceSubscriptions`). */
+function listenedResources(body: unknown): string[] {
+  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null
+  const uris = message?.method === 'subscriptions/listen' ? message.params?.notifications?.resourceSubscriptions : undefined
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : []
+}
+
+/** A refused listen request, in the shape of a handler's error (HTTP 200, the server's code). */
+function listenRefused(body: unknown, error: unknown): Response {
+  const { code = -32603, message } = error as { code?: number; message: string }
+  return Response.json({ jsonrpc: '2.0', id: (body as { id?: unknown }).id ?? null, error: { code, message } })
+}
 
 const notices = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts: 'promptsChanged' } as const
 
@@ -49,9 +63,9 @@ const notices = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts:
  * `subscriptions/listen` stream, cancellation when the client closes the response. The gateway answers
  * with the same methods as for 2025 sessions, so access, bounds, metrics and the recorder are the same.
  */
-export function createModernEndpoint(gateway: Gateway, onerror: (error: Error) => void): ModernEndpoint {
+export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSubscriptions, onerror: (error: Error) => void): ModernEndpoint {
   const handler = createMcpHandler(({ authInfo }) => {
-    const server = new Server(serverInfo, modernOptions)
+    const server = new Server(serverInfo, serverOptions)
     const methods = gatewayMethods(gateway, callerOf(authInfo))
     for (const method of Object.keys(methods) as GatewayMethod[]) {
       if (sessionOnly.has(method)) continue
@@ -73,9 +87,24 @@ export function createModernEndpoint(gateway: Gateway, onerror: (error: Error) =
       if (await isLegacyRequest(request, body)) return legacy()
       // Cancellation is the client closing this request's stream: no notice travels between requests.
       const authInfo: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { caller: { ...caller, cancelled: () => undefined } } }
-      return handler.fetch(request, { parsedBody: body, authInfo })
+      const uris = listenedResources(body)
+      if (!uris.length) return handler.fetch(request, { parsedBody: body, authInfo })
+      // The resources a listen stream names are subscribed on their servers while it stays open.
+      let release: () => void
+      try {
+        release = await subscriptions.hold(caller.access(), uris, request.signal)
+      } catch (error) {
+        return listenRefused(body, error)
+      }
+      try {
+        return whenBodyEnds(await handler.fetch(request, { parsedBody: body, authInfo }), release)
+      } catch (error) {
+        release()
+        throw error
+      }
     },
     changed: kind => handler.notify[notices[kind]](),
+    updated: uri => handler.notify.resourceUpdated(uri),
     close: () => handler.close(),
   }
 }

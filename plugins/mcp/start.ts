@@ -29,7 +29,10 @@ export function startGateway(kernel: ProxyKernel): void {
         for (const server of listeners) void server[notices[kind]]().catch(() => {})
         modern?.changed(kind)
       },
-      updated: uri => subscriptions?.updated(uri),
+      updated: uri => {
+        subscriptions?.updated(uri)
+        modern?.updated(uri)
+      },
       called: record => {
         for (const observer of observers) {
           try {
@@ -58,7 +61,7 @@ export function startGateway(kernel: ProxyKernel): void {
       return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
     }
     const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller, subscriptions }, kernel.fleet)
-    modern = createModernEndpoint(gateway, error => kernel.logger.debug(`mcp: ${error.message}`))
+    modern = createModernEndpoint(gateway, subscriptions, error => kernel.logger.debug(`mcp: ${error.message}`))
     addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream, modern, subscriptions })
     addToolLoop(kernel, gateway, caller)
     kernel.hooks.hook('close', async () => {

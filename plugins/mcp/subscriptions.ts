@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { Fleet } from 'model-proxy/kit/fleet'
 import type { KeyAccess } from './access.ts'
 import type { Gateway } from './gateway.ts'
@@ -6,7 +7,8 @@ const updatedChannel = 'mcp-resource-updated'
 const leftChannel = 'mcp-resource-left'
 
 /**
- * Resource subscriptions of 2025 sessions. A server's connection is shared by every client, so the
+ * Resource subscriptions: of 2025 sessions (`resources/subscribe`), and of the `subscriptions/listen`
+ * streams of the 2026-07-28 revision (`hold`). A server's connection is shared by every client, so the
  * gateway subscribes it once per resource and keeps which sessions asked; a server's
  * `notifications/resources/updated` goes to the standing stream (GET, legacy SSE) of each of them,
  * here or, over the fleet's channel, on the instance that holds it. The connection's subscription ends
@@ -50,6 +52,21 @@ export class ResourceSubscriptions {
     } finally {
       void this.fleet.publish(leftChannel, JSON.stringify({ session, uri })).catch(() => {})
     }
+  }
+
+  /**
+   * The resources a `subscriptions/listen` stream names, subscribed on their servers while it is open:
+   * the returned function ends it. Throws the first refusal (the stream is then not opened).
+   */
+  async hold(access: KeyAccess, uris: string[], signal?: AbortSignal): Promise<() => void> {
+    const holder = `listen:${randomUUID()}`
+    try {
+      for (const uri of new Set(uris)) await this.add(access, holder, uri, signal)
+    } catch (error) {
+      this.drop(holder)
+      throw error
+    }
+    return () => this.drop(holder)
   }
 
   /** A closed session leaves every resource it subscribed to. */

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { gatewayClient, referenceServers, until } from './servers.ts'
 
 /**
- * Resource subscriptions of 2025 sessions through the gateway, in front of the reference server (which
+ * Resource subscriptions through the gateway (2025 sessions, and `subscriptions/listen` of the
+ * 2026-07-28 revision), in front of the reference server (which
  * announces its subscribed resources as updated once `toggle-subscriber-updates` is on) and the
  * filesystem server (which offers no subscriptions).
  */
@@ -68,4 +70,31 @@ describe('resource subscriptions, 2025 sessions', () => {
       await client.close()
     }
   })
+})
+
+describe('resource subscriptions, revision 2026-07-28', () => {
+  it('a listen stream that names a resource holds it subscribed on its server while open, and hears it updated', async () => {
+    const client = new ModernClient({ name: 'listen-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer k' } } }))
+    const updated: string[] = []
+    client.setNotificationHandler('notifications/resources/updated', notification => { updated.push(notification.params.uri) })
+    const uri = 'everything+demo://resource/static/document/extension.md'
+    const everything = proxy.proxy.kernel.services.mcpGateway!.servers.get('everything')! as unknown as { subscribed: Set<string> }
+    try {
+      await expect(client.listen({ resourceSubscriptions: ['test://watched-resource'] })).rejects.toThrow(/unknown resource/)
+      await client.listen({ resourceSubscriptions: [uri] })
+      expect(everything.subscribed.has('demo://resource/static/document/extension.md')).toBe(true)
+      await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} })
+      try {
+        await until(() => updated.length > 0, 12_000)
+      } finally {
+        await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} })
+      }
+      expect(updated[0]).toBe(uri)
+    } finally {
+      await client.close()
+    }
+    // The stream closed: the server's subscription ends with it.
+    await until(() => !everything.subscribed.has('demo://resource/static/document/extension.md'), 5000)
+  }, 30_000)
 })
