@@ -98,6 +98,30 @@ describe('log notices, 2025 sessions', () => {
   }, 30_000)
 })
 
+describe('log notices, legacy SSE transport', () => {
+  it('a session on the legacy transport that set a level hears the notices of its call', async () => {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js')
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+    const legacy = new Client({ name: 'legacy-logging-test', version: '1' })
+    const headers = { authorization: 'Bearer k' }
+    await legacy.connect(new SSEClientTransport(new URL(`${proxy.url}/mcp/sse`), {
+      requestInit: { headers },
+      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers as Record<string, string>, ...headers } }) },
+    }))
+    const notices: LoggingMessageNotification['params'][] = []
+    legacy.setNotificationHandler(LoggingMessageNotificationSchema, notification => { notices.push(notification.params) })
+    try {
+      expect(await legacy.setLoggingLevel('error')).toEqual({})
+      await legacy.callTool({ name: 'modern__chatty', arguments: {} })
+      // Once: the request's notice and the stream's are the same stream here.
+      await until(() => notices.length > 0, 5000)
+      expect(notices).toEqual([{ level: 'error', data: 'error step', logger: 'modern__steps' }])
+    } finally {
+      await legacy.close()
+    }
+  })
+})
+
 describe('log notices, revision 2026-07-28', () => {
   const call = (meta: Record<string, unknown>) => fetch(`${proxy.url}/mcp`, {
     method: 'POST',
