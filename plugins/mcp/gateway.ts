@@ -64,12 +64,14 @@ export class Gateway {
   apply(configs: McpServerConfig[], settings: McpGatewaySettings): void {
     this.settings = settings
     const wanted = new Map(configs.filter(config => !config.disabled).map(config => [config.name, config]))
+    const replaced = new Map<string, UpstreamServer>()
     for (const [name, server] of this.servers) {
       const next = wanted.get(name)
       if (next && sameStart(next, server.config)) {
         server.config = next
         continue
       }
+      if (next) replaced.set(name, server)
       this.servers.delete(name)
       void server.close()
       for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
@@ -82,6 +84,8 @@ export class Gateway {
         updated: uri => this.events.updated(namespacedUri(name, uri)),
         warn: this.events.warn,
       })
+      const previous = replaced.get(name)
+      if (previous) server.takeOver(previous)
       this.servers.set(name, server)
       server.start()
     }

@@ -187,6 +187,12 @@ export class UpstreamServer {
     }
   }
 
+  /** A server restarted by a config change keeps what clients asked of the one before: its level, its subscriptions. */
+  takeOver(previous: UpstreamServer): void {
+    this.logLevel = previous.logLevel
+    for (const uri of previous.subscribed) this.subscribed.add(uri)
+  }
+
   /** Whether a level was asked for the whole connection: its notices are for every client that asked, not one request's. */
   get logsShared(): boolean {
     return this.logLevel !== undefined && this.client?.levelPerRequest === false

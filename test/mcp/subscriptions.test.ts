@@ -72,6 +72,31 @@ describe('resource subscriptions, 2025 sessions', () => {
   })
 })
 
+describe('resource subscriptions across a restart', () => {
+  it('a server restarted by a config change is subscribed again to what the sessions hold', async () => {
+    const subscribed = await watching()
+    const uri = 'everything+demo://resource/static/document/features.md'
+    const kernel = proxy.proxy.kernel
+    const gateway = kernel.services.mcpGateway!
+    try {
+      await subscribed.client.subscribeResource({ uri })
+      const before = gateway.servers.get('everything')
+      const servers = (kernel.config['mcp-servers'] as Array<{ name: string }>).map(server => server.name === 'everything' ? { ...server, env: { RESTARTED: '1' } } : server)
+      await kernel.applyConfig({ ...kernel.config, 'mcp-servers': servers } as never)
+      await until(() => gateway.servers.get('everything') !== before && gateway.servers.get('everything')?.state === 'up')
+      // A new process: only a subscription made again on it brings updates.
+      await subscribed.client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} })
+      try {
+        await until(() => subscribed.updated.includes(uri), 12_000)
+      } finally {
+        await subscribed.client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} })
+      }
+    } finally {
+      await subscribed.client.close()
+    }
+  }, 40_000)
+})
+
 describe('resource subscriptions, revision 2026-07-28', () => {
   it('a listen stream that names a resource holds it subscribed on its server while open, and hears it updated', async () => {
     const client = new ModernClient({ name: 'listen-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
