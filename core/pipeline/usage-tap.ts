@@ -1,83 +1,7 @@
 import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
-import { blankLineAfter, blankLineBefore, trailingBlankLine } from '../framing/sse-bounds.ts'
+import { firstSpans, frameOf, lastDataSpans, lastSpans, type Span, without } from './event-spans.ts'
 import { emptyChoices, hasEmptyList, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
-
-/** Where one whole SSE event sits in a buffer of whole events: [start, end of its text, end with its blank line]. */
-type Span = [number, number, number]
-
-const newline = 0x0a
-const carriage = 0x0d
-
-/** The first `count` events of a buffer of whole events. */
-function firstSpans(buffer: Buffer, count: number): Span[] {
-  const spans: Span[] = []
-  let start = 0
-  while (spans.length < count && start < buffer.length) {
-    const blank = blankLineAfter(buffer, start)
-    spans.push(blank ? [start, blank[0], blank[1]] : [start, buffer.length, buffer.length])
-    start = blank ? blank[1] : buffer.length
-  }
-  return spans
-}
-
-/** The last `count` events of a buffer of whole events, oldest first. */
-function lastSpans(buffer: Buffer, count: number): Span[] {
-  const spans: Span[] = []
-  let after = buffer.length
-  while (spans.length < count && after > 0) {
-    const end = trailingBlankLine(buffer, after) ?? after
-    const start = blankLineBefore(buffer, end)?.[1] ?? 0
-    spans.unshift([start, end, after])
-    after = start
-  }
-  return spans
-}
-
-/**
- * The last `count` events of a buffer of whole events that hold data, oldest first: comments among them
- * (keep-alives around `[DONE]`) do not count, so they cannot push the usage-only frame out of reach.
- */
-function lastDataSpans(buffer: Buffer, count: number): Span[] {
-  const spans: Span[] = []
-  let skipped = 0
-  for (let after = buffer.length; after > 0 && spans.length < count;) {
-    const [span] = lastSpans(buffer.subarray(0, after), 1) as [Span]
-    after = span[0]
-    if (buffer.toString('latin1', span[0], span[1]).includes('data:')) spans.unshift(span)
-    else if (++skipped > maxTailBuffers) break
-  }
-  return spans
-}
-
-/** One SSE event's text -> its frame (`event:` and joined `data:` lines). */
-export function frameOf(text: string): StreamFrame | undefined {
-  let event: string | undefined
-  let data: string | undefined
-  for (const line of text.split(/\r\n|\n|\r/)) {
-    const colon = line.indexOf(':')
-    if (colon === 0) continue
-    // A line without a colon is a field with an empty value (`data` alone is a data line), as sse.ts reads it.
-    const field = colon === -1 ? line : line.slice(0, colon)
-    const value = colon === -1 ? '' : line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1)
-    if (field === 'data') data = data === undefined ? value : `${data}\n${value}`
-    else if (field === 'event') event = value
-  }
-  if (data === undefined) return undefined
-  return event === undefined ? { data } : { event, data }
-}
-
-/** Whether a stream's last bytes, cut without their blank line, are still one whole event (its data JSON, or `[DONE]`). */
-export function isWholeEvent(bytes: Buffer): boolean | undefined {
-  const frame = frameOf(bytes.toString('utf8'))
-  return frame && isWholeData(frame.data)
-}
-
-/** Whether a frame's data is whole: JSON, or `[DONE]`. */
-export function isWholeData(data: string): boolean {
-  if (data.trim() === '[DONE]') return true
-  try { JSON.parse(data); return true } catch { return false }
-}
 
 /**
  * Data events looked at the head for the first one with a marker (a `message_start`, read then): a few, as
@@ -222,7 +146,7 @@ export class UsageTap {
     let dropped: Span[] | undefined
     // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
     let removed = 0
-    for (const span of lastDataSpans(events, usageOnlyEvents)) {
+    for (const span of lastDataSpans(events, usageOnlyEvents, maxTailBuffers)) {
       if (!emptyChoices(events.toString('latin1', span[0], span[1]))) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
       // Kept aside: it never reaches the kept tail.
@@ -248,19 +172,3 @@ export class UsageTap {
   }
 }
 
-/** The buffer without the given events (and their blank lines). */
-function without(buffer: Buffer, spans: Span[]): Buffer {
-  const parts: Buffer[] = []
-  let from = 0
-  for (const [start, , after] of spans) {
-    if (start > from) parts.push(buffer.subarray(from, start))
-    from = after
-  }
-  if (from < buffer.length) parts.push(buffer.subarray(from))
-  return Buffer.concat(parts)
-}
-
-export const isBlank = (bytes: Buffer): boolean => {
-  for (const byte of bytes) if (byte !== newline && byte !== carriage && byte !== 0x20 && byte !== 0x09) return false
-  return true
-}
