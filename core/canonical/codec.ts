@@ -55,6 +55,8 @@ export interface StreamMarker {
   value?: 'object' | 'string'
   /** The frame repeats a running total (every chunk's usage): only the last such frame is read, at the end. */
   last?: boolean
+  /** The frame carries the stream's usage (a `last` one always does): the end reads back as far as the newest such frame. */
+  usage?: boolean
 }
 
 /**

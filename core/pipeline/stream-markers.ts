@@ -30,16 +30,24 @@ function anyPattern(patterns: string[]): (text: string) => boolean {
 /** A text as a regular expression that matches it literally (the model rename's pattern, the markers'). */
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-/** A codec's markers as needles, worked out once per codec. */
-const needleCache = new WeakMap<StreamMarker[], { eager: Needles; last: Needles }>()
+/**
+ * A codec's markers as needles, worked out once per codec: `usage` for the eager markers that carry usage,
+ * their quote not after a backslash (a text that quotes the key is no such event: the end reads past it).
+ */
+const needleCache = new WeakMap<StreamMarker[], MarkerNeedles>()
 export type Needles = (text: string) => boolean
-export function needlesFor(markers: StreamMarker[]): { eager: Needles; last: Needles } {
+type MarkerNeedles = { eager: Needles; last: Needles; usage: Needles }
+export function needlesFor(markers: StreamMarker[]): MarkerNeedles {
   let needles = needleCache.get(markers)
   if (!needles) {
     const eager: string[] = []
     const last: string[] = []
-    for (const marker of markers) (marker.last ? last : eager).push(needlesOf(marker))
-    needles = { eager: anyPattern(eager), last: anyPattern(last) }
+    const usage: string[] = []
+    for (const marker of markers) {
+      ;(marker.last ? last : eager).push(needlesOf(marker))
+      if (marker.usage && !marker.last) usage.push(`${marker.text.startsWith('"') ? '(?<!\\\\)' : ''}${needlesOf(marker)}`)
+    }
+    needles = { eager: anyPattern(eager), last: anyPattern(last), usage: anyPattern(usage) }
     needleCache.set(markers, needles)
   }
   return needles

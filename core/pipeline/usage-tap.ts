@@ -14,6 +14,12 @@ const usageOnlyEvents = 3
 /** Buffers kept for the end: their last events are the stream's last. */
 const tailBuffers = 8
 /**
+ * How far back the end reads for the newest event that carries usage, past the last eight: its start at
+ * most this many bytes before the stream's end (kept bytes: a usage-only frame taken out is none). Older
+ * usage is missed (settled on an estimate); normal answers have it in their last three events.
+ */
+export const tailBytes = 4096
+/**
  * Buffers this small (a ping, a keep-alive comment) do not count among the kept ones, nor do such events
  * among the last eight: however many come after the usage, it stays in reach. Bounded all the same.
  */
@@ -33,12 +39,15 @@ export class UsageTap {
   readonly #decoder: StreamDecoder
   readonly #eager: Needles
   readonly #last: Needles
+  readonly #usageNeedle: Needles
   readonly #dropUsageOnly: ((frame: StreamFrame) => boolean) | undefined
   #headLeft = headEvents
   /** Events read at the head, so the end does not read them again. */
   readonly #read = new Set<string>()
   /** The last event buffers, oldest first, with their number in the stream. */
   #tail: Array<{ buffer: Buffer; id: number }> = []
+  /** The kept tail's bytes. */
+  #held = 0
   /** Usage-only frames taken out for a client that did not ask for them, read at the end unless they came after `[DONE]`. */
   #usageOnly: Array<{ id: number; at: number; frame: StreamFrame }> = []
   #buffers = 0
@@ -51,6 +60,7 @@ export class UsageTap {
     const needles = needlesFor(markers)
     this.#eager = needles.eager
     this.#last = needles.last
+    this.#usageNeedle = needles.usage
     this.#dropUsageOnly = dropUsageOnly
   }
 
@@ -81,20 +91,34 @@ export class UsageTap {
     }
     if (events.length) {
       this.#tail.push({ buffer: events, id })
-      if (this.#tail.length > tailBuffers * 2) this.#tail = this.#tail.slice(this.#keptFrom())
+      this.#held += events.length
+      // Trimmed now and then (amortized): at most about twice what the end reads is held.
+      if ((this.#tail.length > tailBuffers * 2 && this.#held > tailBytes * 2) || this.#tail.length > maxTailBuffers * 2) {
+        const from = this.#keptFrom()
+        for (let i = 0; i < from; i++) this.#held -= this.#tail[i]!.buffer.length
+        this.#tail = this.#tail.slice(from)
+      }
     }
     return events
   }
 
-  /** Where the kept tail starts: the last `tailBuffers` buffers of more than filler size, and the small ones among and after them. */
+  /** Where the kept tail starts: the last `tailBuffers` buffers of more than filler size (the small ones among them too), and `tailBytes`. */
   #keptFrom(): number {
     let counted = 0
+    let bytes = 0
     let at = this.#tail.length
-    while (at > 0 && counted < tailBuffers && this.#tail.length - at < maxTailBuffers) if (this.#tail[--at]!.buffer.length > fillerBytes) counted++
+    while (at > 0 && (counted < tailBuffers || bytes < tailBytes) && this.#tail.length - at < maxTailBuffers) {
+      const { length } = this.#tail[--at]!.buffer
+      bytes += length
+      if (length > fillerBytes) counted++
+    }
     return at
   }
 
-  /** The upstream ended: its last events are read (the last running total once), then the decoder's closing usage taken. */
+  /**
+   * The upstream ended: its last events are read (the last running total once), back to the newest one
+   * that carries usage (within `tailBytes`), then the decoder's closing usage taken.
+   */
   end(): void {
     const found: Array<[Buffer, Span, number]> = []
     let last: [Buffer, Span] | undefined
@@ -102,27 +126,40 @@ export class UsageTap {
     let looked = 0
     let skipped = 0
     let done: { id: number; at: number } | undefined
-    for (let b = this.#tail.length - 1; b >= 0 && looked < endEvents; b--) {
+    // The newest usage-only frame taken out: usage is in reach once the walk is back past it.
+    const newestOnly = this.#usageOnly.at(-1)
+    let usageSeen = false
+    walk: for (let b = this.#tail.length - 1, newer = 0; b >= 0; newer += this.#tail[b--]!.buffer.length) {
       const { buffer, id } = this.#tail[b]!
-      for (let after = buffer.length; after > 0 && looked < endEvents;) {
+      for (let after = buffer.length; after > 0;) {
+        // Frames taken out sit between events: one at or past `after` is behind the walk.
+        if (newestOnly && (newestOnly.id > id || (newestOnly.id === id && newestOnly.at >= after))) usageSeen = true
+        // Checked before the next event is looked for, as most streams stop here.
+        if (looked >= endEvents && (usageSeen || newer + buffer.length - after >= tailBytes)) break walk
         const [span] = lastSpans(buffer.subarray(0, after), 1) as [Span]
+        if (looked >= endEvents && newer + buffer.length - span[0] > tailBytes) break walk
         after = span[0]
-        if (this.#read.has(`${id}:${span[0]}`)) { looked++; continue }
+        // The head read the first marked event: nothing before it needs reading.
+        if (this.#read.has(`${id}:${span[0]}`)) { looked++; usageSeen = true; continue }
         const text = buffer.toString('latin1', span[0], span[1])
         if (isDone(text)) done = { id, at: span[0] }
         const eager = this.#eager(text)
         // Comments and pings are no event of the stream's end: they neither count nor hide one.
         if (!eager && (!text.includes('data:') || isPing(text)) && !this.#last(text) && ++skipped <= maxTailBuffers) continue
         looked++
-        if (eager) found.unshift([buffer, span, id])
+        if (eager) {
+          found.unshift([buffer, span, id])
+          if (!usageSeen && this.#usageNeedle(text)) usageSeen = true
+        }
         // Only the newest running total counts (read with the eager ones when it is one of them).
         if (!lastSeen && this.#last(text)) {
-          lastSeen = true
+          lastSeen = usageSeen = true
           if (!eager) last = [buffer, span]
         }
       }
     }
     this.#tail = []
+    this.#held = 0
     // A usage-only frame after `[DONE]` is no part of the answer, as the decoder reading every frame finds. In
     // one buffer `at` is where the frame was in the buffer as kept: `[DONE]` right after it starts there.
     const before = (frame: { id: number; at: number }, id: number, at: number) => frame.id < id || (frame.id === id && frame.at <= at)

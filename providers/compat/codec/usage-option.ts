@@ -7,7 +7,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => !!value &
  * error chunk (an object, or a bare message as some servers send: `{"error":"...","error_type":"..."}`).
  */
 export const chatStreamMarkers: StreamMarker[] = [
-  { text: '"usage"', value: 'object' },
+  { text: '"usage"', value: 'object', usage: true },
   { text: '"finish_reason"', value: 'string' },
   { text: '[DONE]' },
   { text: '"error"', value: 'object' },

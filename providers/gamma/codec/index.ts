@@ -18,7 +18,7 @@ export const responsesCodec = defineCodec({
     // The final response carries the usage and ends the stream; so does an error event. Named in the data,
     // or by the event line alone (the decoder reads the type there when the data has none).
     markers: [
-      ...['response.completed', 'response.incomplete', 'response.failed'].flatMap(type => [{ text: `"${type}"` }, { text: `event:${type}` }]),
+      ...['response.completed', 'response.incomplete', 'response.failed'].flatMap(type => [{ text: `"${type}"`, usage: true }, { text: `event:${type}`, usage: true }]),
       { text: '"type":"error"' }, { text: 'event:error' },
     ],
   },
