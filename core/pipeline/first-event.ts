@@ -1,6 +1,6 @@
 import type { StreamFrame, WireCodec } from '../canonical/codec.ts'
 import { httpErrorStatus } from './upstream-status.ts'
-import { isPing } from './stream-markers.ts'
+import { escapedLetter, isPing } from './stream-markers.ts'
 
 /** Thrown when the upstream's first event is broken: the attempt failed before the first byte. */
 export class BrokenFirstEvent extends Error {
@@ -87,7 +87,9 @@ export function openingEvent(codec: WireCodec | undefined, text: string, head: {
       const error = codec && firstEventError(codec, found.frame)
       if (error) throw error
     }
-    if (!codec || !isPing(found.frame.data) || codec.stream.createDecoder().push(found.frame).length) return from + found.at
+    // A ping spelled with escapes is one to the decoder too.
+    const mayPing = isPing(found.frame.data) || escapedLetter(found.frame.data)
+    if (!codec || !mayPing || codec.stream.createDecoder().push(found.frame).length) return from + found.at
     from += found.next
   }
 }

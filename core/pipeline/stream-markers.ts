@@ -47,11 +47,20 @@ export function needlesFor(markers: StreamMarker[]): MarkerNeedles {
       ;(marker.last ? last : eager).push(needlesOf(marker))
       if (marker.usage && !marker.last) usage.push(`${marker.text.startsWith('"') ? '(?<!\\\\)' : ''}${needlesOf(marker)}`)
     }
-    needles = { eager: anyPattern(eager), last: anyPattern(last), usage: anyPattern(usage) }
+    // An event that may spell a marker with escapes is read as one: the decoder sees the same text unescaped.
+    needles = { eager: anyPattern([...eager, escapedLetterPattern]), last: anyPattern(last), usage: anyPattern(usage) }
     needleCache.set(markers, needles)
   }
   return needles
 }
+
+/**
+ * A letter, digit, `_` or `.` spelled as a `\u00XX` escape: JSON.parse reads `"\u0075sage"` as `usage`,
+ * which no marker pattern matches. No usual writer escapes these (Python escapes non-ASCII, Go `<>&`),
+ * so events that hold one are few: each is read whole, as if marked.
+ */
+const escapedLetterPattern = '\\\\u00(?:[4-7][0-9a-fA-F]|2[eE]|3[0-9])'
+export const escapedLetter = anyPattern([escapedLetterPattern])
 
 /** The usage-only frame of a format with a usage option has no choices: found by these (then checked whole). */
 export const emptyChoices = anyPattern([`${patternOf('"choices":[')}${gap}\\]`])

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chatCodec } from '../../providers/compat/codec/index.ts'
-import { messagesCodec } from '../../providers/beta/codec/index.ts'
-import { generateCodec } from '../../providers/alpha/codec/index.ts'
-import type { WireCodec } from '../canonical/codec.ts'
-import type { ProxyKernel } from '../kernel/kernel.ts'
-import type { ProxyRequest } from '../kernel/hooks.ts'
-import { createStreamTransform } from './stream-transform.ts'
+import { tapAndPlain } from '../../test/helpers/tap-and-plain.ts'
 import { tailBytes } from './usage-tap.ts'
 
 /**
@@ -13,18 +7,9 @@ import { tailBytes } from './usage-tap.ts'
  * however many data events without a marker follow it, within the last `tailBytes` bytes. Each case
  * failed before (the tap read the last eight data events only).
  */
-const codecs: Record<string, WireCodec> = { chat: chatCodec, messages: messagesCodec, generate: generateCodec }
-
-function both(format: string, chunks: string[], body: object = { stream_options: { include_usage: true } }) {
-  const kernel = { formats: new Map([[format, codecs[format]!]]) } as unknown as ProxyKernel
-  const request = { inbound: format, model: 'm', body } as unknown as ProxyRequest
-  const [fast, plain] = [true, false].map((passthrough) => {
-    const transform = createStreamTransform(kernel, request, { upstream: format, upstreamModel: 'm', sse: true, passthrough })
-    for (const chunk of chunks) transform.push(Buffer.from(chunk))
-    transform.end()
-    return { usage: transform.usage, cut: transform.cut, error: transform.upstreamError, primed: transform.primed }
-  })
-  return { fast: fast!, plain: plain! }
+const both = (format: string, chunks: string[], body?: object) => {
+  const { fast, plain } = tapAndPlain(format, chunks, body)
+  return { fast: fast.seen, plain: plain.seen }
 }
 
 const gen = (text: string, usage?: number, finish = false) => `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...(finish && { finishReason: 'STOP' }) }], ...(usage !== undefined && { usageMetadata: { promptTokenCount: usage, candidatesTokenCount: 2, totalTokenCount: usage + 2 } }) })}\n\n`

@@ -1,7 +1,7 @@
 import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
 import { firstSpans, frameOf, lastDataSpans, lastSpans, type Span, without } from './event-spans.ts'
-import { emptyChoices, hasEmptyList, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
+import { emptyChoices, escapedLetter, hasEmptyList, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
 
 /**
  * Data events looked at the head for the first one with a marker (a `message_start`, read then): a few, as
@@ -121,7 +121,6 @@ export class UsageTap {
    */
   end(): void {
     const found: Array<[Buffer, Span, number]> = []
-    let last: [Buffer, Span] | undefined
     let lastSeen = false
     let looked = 0
     let skipped = 0
@@ -151,10 +150,10 @@ export class UsageTap {
           found.unshift([buffer, span, id])
           if (!usageSeen && this.#usageNeedle(text)) usageSeen = true
         }
-        // Only the newest running total counts (read with the eager ones when it is one of them).
+        // Only the newest running total counts (read in its place: an escaped one after it is newer).
         if (!lastSeen && this.#last(text)) {
           lastSeen = usageSeen = true
-          if (!eager) last = [buffer, span]
+          if (!eager) found.unshift([buffer, span, id])
         }
       }
     }
@@ -173,7 +172,6 @@ export class UsageTap {
       this.#decodeText(buffer, span)
     }
     for (; next < usageOnly.length; next++) this.#decode(usageOnly[next]!.frame)
-    if (last) this.#decodeText(last[0], last[1])
     for (const event of this.#decoder.end()) if (event.type === 'finish' && event.usage) this.usage = event.usage
   }
 
@@ -184,7 +182,8 @@ export class UsageTap {
     // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
     let removed = 0
     for (const span of lastDataSpans(events, usageOnlyEvents, maxTailBuffers)) {
-      if (!emptyChoices(events.toString('latin1', span[0], span[1]))) continue
+      const text = events.toString('latin1', span[0], span[1])
+      if (!emptyChoices(text) && !escapedLetter(text)) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
       // Kept aside: it never reaches the kept tail.
       if (frame && this.#dropUsageOnly!(frame)) {
