@@ -6,14 +6,11 @@ import { createFrameParser } from '../framing/frames.ts'
 import { Utf8Decoder } from '../framing/utf8-decoder.ts'
 import { requestField } from './request.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
-import { firstEventError, openingEvent } from './first-event.ts'
-import { lastEventEnd, trailingBlankLine } from '../framing/sse-bounds.ts'
+import { firstEventError } from './first-event.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
-import { UsageTap } from './usage-tap.ts'
-import { isBlank, isWholeData, isWholeEvent } from './event-spans.ts'
-import { escapeRegExp, gap } from './stream-markers.ts'
-import { clientAskedForUsage } from './usage-option.ts'
+import { isWholeData } from './event-spans.ts'
+import { bytes, cutBeforeEnd, cutMidEvent, PassthroughTransform } from './passthrough-transform.ts'
 import { namespaceRestorer, restoreEventNamespace } from '../canonical/tool-namespaces.ts'
 
 /** Turns upstream stream bytes into client bytes, one event at a time (undefined: nothing to send yet). */
@@ -38,139 +35,6 @@ export interface StreamTransform {
   readonly upstreamError?: string
   /** Characters of answer given to the client (an estimate's basis when no usage came). */
   readonly delivered: number
-}
-
-const bytes = (text: string) => text ? Buffer.from(text, 'utf8') : undefined
-const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-
-/** A UTF-8 byte order mark a stream may start with: the SSE parser drops it (utf8-decoder.ts), so must the passthrough. */
-const withoutBom = (bytes: Buffer) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
-
-/** Why a stream that did not reach its terminal event was cut: the same words on either path. */
-const cutMidEvent = 'the upstream stream ended mid-event'
-const cutBeforeEnd = 'the upstream stream ended before its last event'
-
-/** How much of a stream's first chunk is decoded to find its first event. */
-const headBytes = 4096
-
-// The transforms are classes, not object literals with `get primed()`: a literal with its own accessor
-// functions gets a hidden class of its own, which keeps the stream's whole state alive through young
-// collections until a full one (docs/benchmarks.md, "object literals with getters").
-
-/**
- * Same format: whole events pass through as the upstream's own bytes (no decode, no encode); only when
- * the client used an alias is the model name rewritten, in whole events (a cut at a blank line never
- * splits a UTF-8 character).
- */
-class PassthroughTransform implements StreamTransform {
-  primed = false
-  cut: string | undefined = undefined
-  delivered = 0
-  /** Reads usage and the terminal event off the bytes (formats whose codec names its markers). */
-  readonly #tap: UsageTap | undefined
-  /** Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it. */
-  #carry: Buffer | undefined
-  /** Makes the format's error event should the stream fail (made then: most never do). */
-  readonly #errorEncoder: (() => StreamEncoder) | undefined
-  readonly #rename: { pattern: RegExp; value: string } | undefined
-  /** The format's codec (the upstream's and the client's): tells whether the first event is an error. */
-  readonly #codec: WireCodec | undefined
-  /** Whether the stream's first data event was looked at for an error (first-event.ts). */
-  readonly #head = { seenFirst: false }
-
-  constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
-    const codec = kernel.formats.get(request.inbound)
-    this.#codec = codec
-    const markers = codec?.stream.markers
-    this.#tap = markers && new UsageTap(codec.stream.createDecoder(), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
-    this.#errorEncoder = codec && (() => codec.stream.createEncoder({ model: request.model }))
-    this.#rename = upstreamModel === request.model
-      ? undefined
-      // In whichever fields the format echoes the model (WireCodec.modelEcho), its value on the key's line or the next data line.
-      : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"${gap}:${gap})"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
-  }
-
-  get usage(): Usage | undefined { return this.#tap?.usage }
-  get upstreamError(): string | undefined { return this.#tap?.error }
-
-  #out(events: Buffer): Buffer {
-    // Upstreams send about a token per chunk: four characters each, for an estimate should no usage come.
-    this.delivered += 4
-    return this.#rename ? Buffer.from(events.toString('utf8').replace(this.#rename.pattern, this.#rename.value), 'utf8') : events
-  }
-
-  push(chunk: Uint8Array): Uint8Array | undefined {
-    let buffer = this.#carry ? Buffer.concat([this.#carry, chunk]) : asBuffer(chunk)
-    // Not primed: nothing went out yet, so the bytes start the stream (a BOM waits here with its first event).
-    if (!this.primed) buffer = withoutBom(buffer)
-    const cut = lastEventEnd(buffer)
-    this.#carry = cut < buffer.length ? buffer.subarray(cut) : undefined
-    if (!cut) return undefined
-    let events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
-    if (this.#tap) {
-      events = this.#tap.pass(events)
-      if (!events.length) return undefined
-    }
-    if (this.primed) return this.#out(events)
-    // The head of the stream: what precedes the first event is dropped, a broken first event throws.
-    // Only the head is decoded to find it (a whole answer can arrive in this one chunk).
-    const head = events.length > headBytes ? events.subarray(0, lastEventEnd(events.subarray(0, headBytes)) || events.length) : events
-    const text = head.toString('utf8')
-    const first = openingEvent(this.#codec, text, this.#head)
-    if (first === 0) {
-      this.primed = true
-      return this.#out(events)
-    }
-    // Something to skip, or only comments in the head: the whole chunk as text (bytes that are not
-    // UTF-8 make text offsets differ from byte offsets), as it always was.
-    const whole = head === events ? text : events.toString('utf8')
-    const found = head === events ? first : openingEvent(this.#codec, whole, this.#head)
-    if (found === undefined) return undefined
-    this.primed = true
-    return this.#out(Buffer.from(whole.slice(found), 'utf8'))
-  }
-
-  /**
-   * A clean end. A last event without its blank line goes out with one when it is whole; half an event
-   * never does: the stream was cut, and so was one that never reached its terminal event.
-   */
-  end(): Uint8Array | undefined {
-    const carry = this.#carry
-    this.#carry = undefined
-    // Line ends after the last event (a blank line cut between its `\r` and `\n`) go as they came.
-    const blank = carry !== undefined && isBlank(carry)
-    let tail: Buffer | undefined
-    let half = false
-    // A last event whose blank line ends in a CR (no `\n` can follow now) is whole as it came.
-    if (carry && !blank && trailingBlankLine(carry) !== undefined) tail = carry
-    else if (carry && !blank) {
-      const whole = isWholeEvent(carry)
-      half = whole === false
-      if (whole) tail = Buffer.concat([carry, Buffer.from('\n\n')])
-    }
-    const tap = this.#tap
-    if (!tap) this.cut = half ? cutMidEvent : undefined
-    else {
-      if (tail) tail = tap.pass(tail)
-      tap.end()
-      // Half an event after the terminal one is no part of the answer (the decoder reading every frame ignores it).
-      this.cut = tap.terminated() ? undefined : half ? cutMidEvent : cutBeforeEnd
-    }
-    return tail?.length ? this.#out(tail) : blank && carry.length ? carry : undefined
-  }
-
-  settle(): boolean {
-    const tap = this.#tap
-    if (!tap) return false
-    // Only what went out is read: half an event waiting in `#carry` never reached the client.
-    tap.end()
-    return tap.terminated()
-  }
-
-  fail(message: string, status = 502): Uint8Array | undefined {
-    const encoder = this.#errorEncoder?.()
-    return encoder ? bytes(encoder.push({ type: 'error', status, message }) + encoder.end()) : undefined
-  }
 }
 
 /** Different formats: upstream frames (SSE unless the codec says otherwise) -> canonical events -> client wire text, with per-request state. */

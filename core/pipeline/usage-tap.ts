@@ -26,6 +26,9 @@ export const tailBytes = 4096
 const fillerBytes = 64
 const maxTailBuffers = 512
 
+/** Whether a frame taken out came before the event at `at` in buffer `id` (`at` is where it was in the buffer as kept). */
+const before = (frame: { id: number; at: number }, id: number, at: number) => frame.id < id || (frame.id === id && frame.at <= at)
+
 /**
  * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
  * that hold one of its markers, and so knows the usage the upstream reported and whether the stream
@@ -51,6 +54,13 @@ export class UsageTap {
   /** Usage-only frames taken out for a client that did not ask for them, read at the end unless they came after `[DONE]`. */
   #usageOnly: Array<{ id: number; at: number; frame: StreamFrame }> = []
   #buffers = 0
+  /** Whether a data event went by (kept or taken out). */
+  #dataSeen = false
+  /**
+   * The usage-only frame taken out when it was the stream's first data event, and where the events after
+   * it start in the buffer as kept: the decoder reading every frame starts the answer on it.
+   */
+  opener: { at: number; frame: StreamFrame } | undefined
   usage: Usage | undefined
   /** An error event the upstream sent (it reaches the client as it came). */
   error: string | undefined
@@ -74,6 +84,7 @@ export class UsageTap {
     const id = this.#buffers++
     // First, so that the head reads the buffer as kept: an event read there is known by its place in it.
     if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events, id)
+    const dropped = this.#dataSeen ? undefined : this.#usageOnly.find(frame => frame.id === id)
     // The head: up to the first data event with a marker (comments before it are no event), `headEvents` at most.
     for (let from = 0; this.#headLeft > 0 && from < events.length;) {
       const [span] = firstSpans(events.subarray(from), 1)
@@ -83,12 +94,16 @@ export class UsageTap {
       from += span[2]
       const text = events.toString('latin1', start, end)
       if (!text.includes('data:')) continue
+      if (!this.#dataSeen) this.#openedBy(dropped, start)
       this.#headLeft--
       if (!this.#eager(text) && !this.#last(text)) continue
       this.#headLeft = 0
       this.#read.add(`${id}:${start}`)
+      // Usage-only frames taken out before it are read first, in stream order (`[DONE]` after one ends the decoder).
+      while (this.#usageOnly[0] && before(this.#usageOnly[0], id, start)) this.#decode(this.#usageOnly.shift()!.frame)
       this.#decodeText(events, [start, end, from])
     }
+    if (dropped && !this.#dataSeen) this.#openedBy(dropped, events.length)
     if (events.length) {
       this.#tail.push({ buffer: events, id })
       this.#held += events.length
@@ -100,6 +115,12 @@ export class UsageTap {
       }
     }
     return events
+  }
+
+  /** The first data event kept starts at `start`: a usage-only frame taken out before it was the stream's first. */
+  #openedBy(dropped: { at: number; frame: StreamFrame } | undefined, start: number): void {
+    this.#dataSeen = true
+    if (dropped && dropped.at <= start) this.opener = { at: dropped.at, frame: dropped.frame }
   }
 
   /** Where the kept tail starts: the last `tailBuffers` buffers of more than filler size (the small ones among them too), and `tailBytes`. */
@@ -161,7 +182,6 @@ export class UsageTap {
     this.#held = 0
     // A usage-only frame after `[DONE]` is no part of the answer, as the decoder reading every frame finds. In
     // one buffer `at` is where the frame was in the buffer as kept: `[DONE]` right after it starts there.
-    const before = (frame: { id: number; at: number }, id: number, at: number) => frame.id < id || (frame.id === id && frame.at <= at)
     const usageOnly = this.#usageOnly.filter(frame => !done || before(frame, done.id, done.at))
     this.#usageOnly = []
     // In stream order, as the decoder reading every frame has them: chunks that each carry a running total
