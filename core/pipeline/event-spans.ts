@@ -34,22 +34,6 @@ export function lastSpans(buffer: Buffer, count: number): Span[] {
   return spans
 }
 
-/**
- * The last `count` events of a buffer of whole events that hold data, oldest first: comments among them
- * (keep-alives around `[DONE]`) do not count, so they cannot push the usage-only frame out of reach.
- */
-export function lastDataSpans(buffer: Buffer, count: number, maxSkipped: number): Span[] {
-  const spans: Span[] = []
-  let skipped = 0
-  for (let after = buffer.length; after > 0 && spans.length < count;) {
-    const [span] = lastSpans(buffer.subarray(0, after), 1) as [Span]
-    after = span[0]
-    if (buffer.toString('latin1', span[0], span[1]).includes('data:')) spans.unshift(span)
-    else if (++skipped > maxSkipped) break
-  }
-  return spans
-}
-
 /** One SSE event's text -> its frame (`event:` and joined `data:` lines). */
 export function frameOf(text: string): StreamFrame | undefined {
   let event: string | undefined

@@ -28,3 +28,12 @@ describe('chat, usage not asked: a stream that opens with its usage-only chunk',
     })
   }
 })
+
+describe('chat, usage not asked: a usage-only chunk with more events after it in the same read', () => {
+  it('is taken out wherever it is in the read (not only among its last three events), and counts', () => {
+    const events = [chat('[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]'), only, ...Array.from({ length: 4 }, () => text), 'data: [DONE]\n\n']
+    const { fast, plain } = tapAndPlain('chat', [events.join('')], {})
+    expect(fast.seen).toEqual(plain.seen)
+    expect(fast.sent).not.toContain('prompt_tokens')
+  })
+})

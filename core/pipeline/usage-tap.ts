@@ -1,22 +1,22 @@
 import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
-import { firstSpans, frameOf, lastDataSpans, lastSpans, type Span, without } from './event-spans.ts'
-import { emptyChoices, escapedLetter, hasEmptyList, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
+import { blankLineAfter, blankLineBefore } from '../framing/sse-bounds.ts'
+import { firstSpans, frameOf, lastSpans, type Span, without } from './event-spans.ts'
+import { emptyChoices, emptyListAt, escapedLetter, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
 
 /**
  * Data events looked at the head for the first one with a marker (a `message_start`, read then): a few, as
- * an upstream may send a `ping` before it. Events read at the end (finish, usage, terminal, error), and
- * looked at for a usage-only frame.
+ * an upstream may send a `ping` before it. Events read at the end (finish, usage, terminal, error).
  */
 const headEvents = 4
 const endEvents = 8
-const usageOnlyEvents = 3
 /** Buffers kept for the end: their last events are the stream's last. */
 const tailBuffers = 8
 /**
  * How far back the end reads for the newest event that carries usage, past the last eight: its start at
  * most this many bytes before the stream's end (kept bytes: a usage-only frame taken out is none). Older
- * usage is missed (settled on an estimate); normal answers have it in their last three events.
+ * usage is missed (settled on an estimate); normal answers have it in their last three events. Usage
+ * events that add up (messages: a second message_delta) are read back to the newest only, past the eight.
  */
 export const tailBytes = 4096
 /**
@@ -34,8 +34,8 @@ const before = (frame: { id: number; at: number }, id: number, at: number) => fr
  * that hold one of its markers, and so knows the usage the upstream reported and whether the stream
  * reached its terminal event. Usage and terminal events open and close a stream, so only the first
  * events and (at the end) the last ones are looked at: the buffers in between pass untouched, the last
- * few kept as they are (no copy) until the end. For a client that did not ask for usage, the last
- * events of each buffer are looked at for the usage-only frame, taken out before it is sent. Searching
+ * few kept as they are (no copy) until the end. For a client that did not ask for usage, the events
+ * of each buffer that hold an empty list are looked at for the usage-only frame, taken out before it is sent. Searching
  * whole answers for markers costs ~40 µs per 24 KB needle; this costs a few µs per stream.
  */
 export class UsageTap {
@@ -196,12 +196,15 @@ export class UsageTap {
   }
 
   #withoutUsageOnly(events: Buffer, id: number): Buffer {
-    // Nearly every buffer holds no empty list at all: a byte search, not three events as text.
-    if (!hasEmptyList(events)) return events
     let dropped: Span[] | undefined
     // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
     let removed = 0
-    for (const span of lastDataSpans(events, usageOnlyEvents, maxTailBuffers)) {
+    // Nearly every buffer holds no empty list at all: a byte search, then only the events that hold one, wherever they are.
+    for (let list = emptyListAt(events, 1); list !== -1;) {
+      const start = blankLineBefore(events, list)?.[1] ?? 0
+      const blank = blankLineAfter(events, list)
+      const span: Span = blank ? [start, blank[0], blank[1]] : [start, events.length, events.length]
+      list = emptyListAt(events, span[2])
       const text = events.toString('latin1', span[0], span[1])
       if (!emptyChoices(text) && !escapedLetter(text)) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
