@@ -22,13 +22,18 @@ import { createStreamTransform } from './stream-transform.ts'
  * report what the translating transform (every frame decoded) reports: usage, cut or whole, the error in
  * the stream, and the client's bytes must decode to the upstream's events (the client's model name for
  * the upstream's: the client asked for `m`, an alias of `up`). The format's error event may
- * come anywhere. `FUZZ_RUNS=2000` runs it longer; `SEED` and `FUZZ_PATH` replay a failure.
- * Left out: more than two events after the terminal one (or the error), and usage in a chunk eight or more
- * data events before the end (a chunk without usage after generateContent's, or chat's, running total):
- * the tap reads a stream's first events and its last eight only, by design, and such streams differ there.
+ * come anywhere; usage may be followed by up to eight data events without a marker; keys or string values
+ * may be spelled with `\u00XX` escapes; a chat stream may open with its usage-only chunk. `FUZZ_RUNS=2000`
+ * runs it longer; `SEED` and `FUZZ_PATH` replay a failure.
+ * Left out, by design of the tap (it reads a stream's first events, its last eight and back to the newest
+ * usage within 4 KiB): more than two events after the terminal one (or the error), usage more than 4 KiB
+ * before the end, usage events that add up (two message_deltas) followed by eight data events without a
+ * marker; and escaped model keys or names (the alias rename matches bytes).
  */
 type Event = { data: unknown; event?: string } | { raw: string }
-type Script = (texts: string[], usage: Array<() => unknown>, terminal: boolean, after: number) => Event[]
+/** `gap`: data events without a marker right after the (last) usage; `lead`: how a chat stream opens. */
+type Shape = { gap: number; lead: 'role' | 'none' | 'usage' }
+type Script = (texts: string[], usage: Array<() => unknown>, terminal: boolean, after: number, shape: Shape) => Event[]
 
 const piece = fc.constantFrom('a', 'é', '✓', '🙂', '"', '\\', ' ', '中文', 'x'.repeat(40))
 const count = fc.oneof(fc.nat({ max: 5000 }), fc.constantFrom(-3, 2 ** 53 + 2, 1e21, '17', '', null, 1.5))
@@ -37,17 +42,20 @@ const counts = fc.array(count, { minLength: 6, maxLength: 6 })
 const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script }> = {
   chat: {
     codec: chatCodec,
-    script: (texts, usage, terminal, after) => {
+    script: (texts, usage, terminal, after, { gap, lead }) => {
       const chunk = (choices: unknown[], u?: unknown) => ({ data: { id: 'c', object: 'chat.completion.chunk', model: 'up', choices, ...(u !== undefined && { usage: u }) } })
       const usageChunk = () => chunk([], usage.shift()?.() ?? null)
       // Given more than three, the first go in every text chunk as a running total (vLLM's continuous usage).
       let running: unknown = null
-      // Opened by the role chunk, as the API does (a stream that opens with its usage-only chunk is left out:
-      // the passthrough takes that chunk out and sees no first event).
+      const filler = () => chunk([{ index: 0, delta: { content: 'g' }, finish_reason: null }], null)
+      // Opened by the role chunk, as the API does, by text, or by a usage-only chunk.
       return [
-        chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], null),
+        ...(lead === 'role' ? [chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], null)] : lead === 'usage' ? [usageChunk()] : []),
         ...texts.map(t => chunk([{ index: 0, delta: { content: t }, finish_reason: null }], usage.length > 3 ? running = usage.shift()!() : running)),
-        ...(terminal ? [chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]), usageChunk(), { raw: '[DONE]' }] : [usageChunk()]),
+        // With a gap, the usage chunk comes before it and the finish after it (text after a finish would be
+        // events after the terminal one).
+        ...(gap ? [usageChunk(), ...Array.from({ length: gap }, filler)] : []),
+        ...(terminal ? [chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]), ...(gap ? [] : [usageChunk()]), { raw: '[DONE]' }] : gap ? [] : [usageChunk()]),
         ...Array.from({ length: after }, usageChunk),
       ]
     },
@@ -55,14 +63,16 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
   messages: {
     codec: messagesCodec,
     ping: true,
-    script: (texts, usage, terminal, after) => {
+    script: (texts, usage, terminal, after, { gap }) => {
       const e = (type: string, rest: object) => ({ data: { type, ...rest }, event: type })
       return [
         e('message_start', { message: { id: 'msg', type: 'message', role: 'assistant', model: 'up', content: [], usage: usage.shift()?.() } }),
         e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
         ...texts.map(t => e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: t } })),
         e('content_block_stop', { index: 0 }),
-        ...usage.splice(0, 2).map(u => e('message_delta', { delta: { stop_reason: 'end_turn' }, usage: u() })),
+        // Two message_deltas add up; with a gap after them only the newest is read (left out above).
+        ...usage.splice(0, gap ? 1 : 2).map(u => e('message_delta', { delta: { stop_reason: 'end_turn' }, usage: u() })),
+        ...Array.from({ length: gap }, () => e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'g' } })),
         ...(terminal ? [e('message_stop', {})] : []),
         ...Array.from({ length: after }, () => e('message_delta', { delta: {}, usage: usage.shift()?.() ?? { output_tokens: 1 } })),
       ]
@@ -83,11 +93,13 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
   },
   generate: {
     codec: generateCodec,
-    script: (texts, usage, terminal, after) => {
-      const chunk = (parts: unknown[], finish: boolean) => ({ data: { modelVersion: 'up', candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish && { finishReason: 'STOP' }) }], usageMetadata: usage.length > 1 ? usage.shift()!() : usage[0]!() } })
+    script: (texts, usage, terminal, after, { gap }) => {
+      const chunk = (parts: unknown[], finish: boolean, metered = true) => ({ data: { modelVersion: 'up', candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish && { finishReason: 'STOP' }) }], ...(metered && { usageMetadata: usage.length > 1 ? usage.shift()!() : usage[0]!() }) } })
+      // With a gap, the chunks after the usage carry none, the finish included.
       return [
-        ...texts.map((t, i) => chunk([{ text: t }], terminal && i === texts.length - 1)),
-        ...(terminal && !texts.length ? [chunk([], true)] : []),
+        ...texts.map((t, i) => chunk([{ text: t }], !gap && terminal && i === texts.length - 1)),
+        ...Array.from({ length: gap }, () => chunk([{ text: 'g' }], false, false)),
+        ...(terminal && (gap || !texts.length) ? [chunk([], true, !gap)] : []),
         ...Array.from({ length: after }, () => chunk([], false)),
       ]
     },
@@ -120,9 +132,22 @@ const style = fc.record({
   eventLine: fc.constantFrom('right', 'right', 'none', 'wrong', 'nospace', 'typeless'),
   colon: fc.constantFrom('', '', ' ', '\t'),
   done: fc.constantFrom('[DONE]', '[DONE]', ' [DONE]', '[DONE] '),
+  // A key's or a string value's first letter as a `\u00XX` escape, in either hex case.
+  escape: fc.constantFrom('none', 'none', 'none', 'none', 'keys', 'values'),
+  upper: fc.boolean(),
 })
 type Style = typeof style extends fc.Arbitrary<infer T> ? T : never
 const filler = (ping: boolean) => fc.constantFrom(': keep-alive', ':', 'retry: 1000', 'id: 7', ...(ping ? ['event: ping\ndata: {"type":"ping"}', 'data: {"type": "ping"}'] : []))
+
+/** The model's keys and name stay as they are: the alias rename matches bytes (left out above). */
+const modelWords = new Set(['model', 'modelVersion', 'up'])
+function escaped(json: string, keys: boolean, upper: boolean): string {
+  return json.replace(/"((?:[^"\\]|\\.)*)"(\s*:)?/g, (token, body: string, colon: string | undefined) => {
+    if (!!colon !== keys || modelWords.has(body) || !/^[A-Za-z]/.test(body)) return token
+    const hex = body.charCodeAt(0).toString(16).padStart(4, '0')
+    return `"\\u${upper ? hex.toUpperCase() : hex}${body.slice(1)}"${colon ?? ''}`
+  })
+}
 
 function write(event: Event, s: Style): string {
   const field = s.space ? 'data: ' : 'data:'
@@ -130,6 +155,7 @@ function write(event: Event, s: Style): string {
   // Typeless: the type named by the event line only (the decoders read it there when the data has none).
   const data = s.eventLine === 'typeless' && event.event ? { ...(event.data as object), type: undefined } : event.data
   let json = s.lines === 'pretty' ? JSON.stringify(data, null, 1) : JSON.stringify(data)
+  if (s.escape !== 'none') json = escaped(json, s.escape === 'keys', s.upper)
   // Texts hold no `:`, so `":` is always a key's end.
   if (s.colon) json = json.replaceAll('":', `"${s.colon}:${s.colon}`)
   // Split after a key's colon or a comma: any JSON whitespace may stand there, a line end too.
@@ -144,6 +170,9 @@ const stream = (format: string) => fc.record({
   usages: fc.array(counts, { minLength: 1, maxLength: 5 }),
   terminal: fc.boolean(),
   after: fc.constantFrom(0, 0, 0, 1, 2),
+  // Seven or more: the usage is beyond the last eight data events. Within 4 KiB of the end however written.
+  gap: fc.constantFrom(0, 0, 0, 7, 8),
+  lead: fc.constantFrom('role', 'role', 'none', 'usage') as fc.Arbitrary<Shape['lead']>,
   styles: fc.infiniteStream(style),
   fillers: fc.array(fc.tuple(fc.nat(), filler(!!scripts[format]!.ping)), { maxLength: 12 }),
   bom: fc.boolean(),
@@ -156,10 +185,14 @@ const stream = (format: string) => fc.record({
 type Input = ReturnType<typeof stream> extends fc.Arbitrary<infer T> ? T : never
 
 function build(format: string, input: Input): Buffer {
-  const { texts, long, usages, terminal, after, styles, fillers, bom } = input
+  const { texts, long, usages, terminal, styles, fillers, bom, lead } = input
   const all = long ? [...texts, 'é✓'.repeat(40_000)] : texts
   const usage = usages.map(c => () => usageOf[format]!(c))
-  const events = scripts[format]!.script(all, usage, terminal, after)
+  // A gap after the usage is not combined with events after the terminal one, nor with a long event (it
+  // would put the usage more than 4 KiB before the end; both left out above).
+  const gap = long ? 0 : input.gap
+  const after = gap ? 0 : input.after
+  const events = scripts[format]!.script(all, usage, terminal, after, { gap, lead })
   if (input.error !== null) {
     // An error ends a stream: two events after it at most.
     const at = input.error % (events.length + 1)
