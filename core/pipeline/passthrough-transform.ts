@@ -65,6 +65,9 @@ export class PassthroughTransform implements StreamTransform {
 
   #out(events: Buffer): Buffer {
     // Upstreams send about a token per chunk: four characters each, for an estimate should no usage come.
+    // Not the plain path's figure (the characters of the text, thinking and tool-argument deltas it
+    // decoded): that needs every event decoded, which is what this path skips; the estimate only counts
+    // when no usage came or the answer was cut, and it differs by read (one read of a whole answer: 4).
     this.delivered += 4
     return this.#rename ? Buffer.from(events.toString('utf8').replace(this.#rename.pattern, this.#rename.value), 'utf8') : events
   }
