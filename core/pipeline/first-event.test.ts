@@ -51,6 +51,7 @@ describe('firstEventError', () => {
     ['compat', 'a string code', { data: '{"error":{"message":"x","code":"upstream_failed"}}' }, 502],
     ['compat', 'an answer chunk', { data: '{"id":"c","choices":[{"index":0,"delta":{"content":"error"}}]}' }, undefined],
     ['compat', '[DONE]', { data: '[DONE]' }, undefined],
+    ['compat', 'an error key spelled with an escape (JSON.parse reads it)', { data: '{"\\u0065rror":{"message":"busy","type":"server_error","code":503}}' }, 503],
     ['beta', 'overloaded', { event: 'error', data: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' }, 529],
     ['beta', 'rate limited', { event: 'error', data: '{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}' }, 429],
     ['beta', 'an api error', { event: 'error', data: '{"type":"error","error":{"type":"api_error","message":"oops"}}' }, 500],

@@ -29,9 +29,9 @@ const namesError = /"error"\s*:\s*(?!null)|"type"\s*:\s*"error"|failed/
  * frame, so both fail alike. The status is the decoder's: each format knows its own error names.
  */
 export function firstEventError(codec: WireCodec, frame: StreamFrame): ErrorFirstEvent | undefined {
-  // Every format's error names itself so; most first events do not (a created response's `"error":null`
-  // neither), and skip the decoder.
-  if (!namesError.test(frame.data)) return undefined
+  // Every format's error names itself so (or spells it with escapes, as JSON.parse reads them); most first
+  // events do not (a created response's `"error":null` neither), and skip the decoder.
+  if (!namesError.test(frame.data) && !escapedLetter(frame.data)) return undefined
   let first
   try { first = codec.stream.createDecoder().push(frame)[0] } catch { return undefined }
   if (first?.type !== 'error') return undefined

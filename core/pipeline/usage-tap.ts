@@ -16,7 +16,9 @@ const tailBuffers = 8
  * How far back the end reads for the newest event that carries usage, past the last eight: its start at
  * most this many bytes before the stream's end (kept bytes: a usage-only frame taken out is none). Older
  * usage is missed (settled on an estimate); normal answers have it in their last three events. Usage
- * events that add up (messages: a second message_delta) are read back to the newest only, past the eight.
+ * events that add up (messages: a second message_delta) are read back to the newest only, past the eight,
+ * and an error or terminal event older than both the eight and the newest usage is not read (an error or
+ * the terminal event ends a stream: eight data events and usage after one are none of a usual upstream's).
  */
 export const tailBytes = 4096
 /**
