@@ -27,6 +27,12 @@ const cases: Record<string, { format: 'chat' | 'messages'; writes: string[]; inp
   'chat-running': { format: 'chat', writes: [chunk(usage(3)), chunk(usage(4), stop), chunk(usage(9), '[]'), 'data: [DONE]\n\n'], input: 9, output: 10 },
   // Keep-alive comments around [DONE], in the read that has the usage-only chunk.
   'chat-keepalive': { format: 'chat', writes: [chunk('null', stop) + chunk(usage(5), '[]') + ': keep-alive\n\ndata: [DONE]\n\n: keep-alive\n\n: keep-alive\n\n'], input: 5, output: 6 },
+  // The usage chunk after five text chunks (past the head) with nine after it (beyond the last eight events), then the finish.
+  'chat-gap': { format: 'chat', writes: [...Array.from({ length: 5 }, () => chunk('null')), chunk(usage(8)), ...Array.from({ length: 9 }, () => chunk('null')), chunk('null', stop), 'data: [DONE]\n\n'], input: 8, output: 9 },
+  // `"\u0075sage"`: a key spelled with an escape, as JSON.parse reads it (the client asks: the chunk stays where it is).
+  'chat-escaped': { format: 'chat', writes: [chunk('null', stop), chunk(usage(4), '[]').replace('"usage"', '"\\u0075sage"'), 'data: [DONE]\n\n'], input: 4, output: 5, asks: true },
+  // The usage-only chunk first, then [DONE] (the client did not ask): it opens the answer, as on the plain path.
+  'chat-usage-first': { format: 'chat', writes: [chunk(usage(6), '[]'), 'data: [DONE]\n\n'], input: 6, output: 7 },
   // Cut in the middle of an event, before message_stop: read by the same-format and the translating path.
   'messages-half': { format: 'messages', writes: [messageStart, text, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind'] },
   // An error event after message_start (an overloaded upstream): the prompt it reported counts on both paths.
