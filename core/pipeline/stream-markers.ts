@@ -75,6 +75,25 @@ export function emptyListAt(bytes: Buffer, from: number): number {
   return -1
 }
 
+/**
+ * Where the next empty list at or after `from` that may be `choices`' value closes, or -1: its key read
+ * back from the bytes is `choices`, or holds an escape. Other empty lists (`"tool_calls":[]` in every
+ * chunk, as some servers write) cost a few byte reads each, not their event as text.
+ */
+export function emptyChoicesAt(bytes: Buffer, from: number): number {
+  for (let at = emptyListAt(bytes, from); at !== -1; at = emptyListAt(bytes, at + 1)) {
+    const colon = gapBefore(bytes, gapBefore(bytes, at))
+    const quote = bytes[colon] === 0x3a ? gapBefore(bytes, colon) : -1
+    if (quote < 0 || bytes[quote] !== 0x22) continue
+    // `choices` spelled wholly with escapes is 42 bytes; a quote after a backslash is one inside the key.
+    const open = bytes.lastIndexOf(0x22, quote - 1)
+    if (open === -1 || quote - open > 48) continue
+    const key = bytes.toString('latin1', open + 1, quote)
+    if (key === 'choices' || key.includes('\\') || bytes[open - 1] === 0x5c) return at
+  }
+  return -1
+}
+
 /** Where the byte before `at` is, past a gap (whitespace, `data:` line starts). */
 function gapBefore(bytes: Buffer, at: number): number {
   let before = at - 1

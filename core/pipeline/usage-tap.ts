@@ -2,7 +2,7 @@ import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/code
 import type { Usage } from '../canonical/types.ts'
 import { blankLineAfter, blankLineBefore } from '../framing/sse-bounds.ts'
 import { firstSpans, frameOf, lastSpans, type Span, without } from './event-spans.ts'
-import { emptyChoices, emptyListAt, escapedLetter, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
+import { emptyChoices, emptyChoicesAt, escapedLetter, isDone, isPing, needlesFor, type Needles } from './stream-markers.ts'
 
 /**
  * Data events looked at the head for the first one with a marker (a `message_start`, read then): a few, as
@@ -202,11 +202,11 @@ export class UsageTap {
     // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
     let removed = 0
     // Nearly every buffer holds no empty list at all: a byte search, then only the events that hold one, wherever they are.
-    for (let list = emptyListAt(events, 1); list !== -1;) {
+    for (let list = emptyChoicesAt(events, 1); list !== -1;) {
       const start = blankLineBefore(events, list)?.[1] ?? 0
       const blank = blankLineAfter(events, list)
       const span: Span = blank ? [start, blank[0], blank[1]] : [start, events.length, events.length]
-      list = emptyListAt(events, span[2])
+      list = emptyChoicesAt(events, span[2])
       const text = events.toString('latin1', span[0], span[1])
       if (!emptyChoices(text) && !escapedLetter(text)) continue
       const frame = frameOf(events.toString('utf8', span[0], span[1]))
