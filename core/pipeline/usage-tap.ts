@@ -86,8 +86,23 @@ export class UsageTap {
     const id = this.#buffers++
     // First, so that the head reads the buffer as kept: an event read there is known by its place in it.
     if (this.#dropUsageOnly) events = this.#withoutUsageOnly(events, id)
+    if (this.#headLeft > 0) this.#readHead(events, id)
+    if (events.length) {
+      this.#tail.push({ buffer: events, id })
+      this.#held += events.length
+      // Trimmed now and then (amortized): at most about twice what the end reads is held.
+      if ((this.#tail.length > tailBuffers * 2 && this.#held > tailBytes * 2) || this.#tail.length > maxTailBuffers * 2) {
+        const from = this.#keptFrom()
+        for (let i = 0; i < from; i++) this.#held -= this.#tail[i]!.buffer.length
+        this.#tail = this.#tail.slice(from)
+      }
+    }
+    return events
+  }
+
+  /** The head: up to the first data event with a marker (comments before it are no event), `headEvents` at most. */
+  #readHead(events: Buffer, id: number): void {
     const dropped = this.#dataSeen ? undefined : this.#usageOnly.find(frame => frame.id === id)
-    // The head: up to the first data event with a marker (comments before it are no event), `headEvents` at most.
     for (let from = 0; this.#headLeft > 0 && from < events.length;) {
       const [span] = firstSpans(events.subarray(from), 1)
       if (!span) break
@@ -106,17 +121,6 @@ export class UsageTap {
       this.#decodeText(events, [start, end, from])
     }
     if (dropped && !this.#dataSeen) this.#openedBy(dropped, events.length)
-    if (events.length) {
-      this.#tail.push({ buffer: events, id })
-      this.#held += events.length
-      // Trimmed now and then (amortized): at most about twice what the end reads is held.
-      if ((this.#tail.length > tailBuffers * 2 && this.#held > tailBytes * 2) || this.#tail.length > maxTailBuffers * 2) {
-        const from = this.#keptFrom()
-        for (let i = 0; i < from; i++) this.#held -= this.#tail[i]!.buffer.length
-        this.#tail = this.#tail.slice(from)
-      }
-    }
-    return events
   }
 
   /** The first data event kept starts at `start`: a usage-only frame taken out before it was the stream's first. */
