@@ -6,7 +6,7 @@ import { firstEventError, openingEvent } from './first-event.ts'
 import { lastEventEnd, trailingBlankLine } from '../framing/sse-bounds.ts'
 import { UsageTap } from './usage-tap.ts'
 import { isBlank, isWholeEvent } from './event-spans.ts'
-import { escapeRegExp, gap } from './stream-markers.ts'
+import { anySpelling, escapedLetter, escapeRegExp, gap } from './stream-markers.ts'
 import { clientAskedForUsage } from './usage-option.ts'
 import type { StreamTransform } from './stream-transform.ts'
 
@@ -42,7 +42,7 @@ export class PassthroughTransform implements StreamTransform {
   #carry: Buffer | undefined
   /** Makes the format's error event should the stream fail (made then: most never do). */
   readonly #errorEncoder: (() => StreamEncoder) | undefined
-  readonly #rename: { pattern: RegExp; value: string } | undefined
+  readonly #rename: { pattern: RegExp; anySpelling: RegExp; value: string } | undefined
   /** The format's codec (the upstream's and the client's): tells whether the first event is an error. */
   readonly #codec: WireCodec | undefined
   /** Whether the stream's first data event was looked at for an error (first-event.ts). */
@@ -54,10 +54,10 @@ export class PassthroughTransform implements StreamTransform {
     const markers = codec?.stream.markers
     this.#tap = markers && new UsageTap(codec.stream.createDecoder(), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
     this.#errorEncoder = codec && (() => codec.stream.createEncoder({ model: request.model }))
-    this.#rename = upstreamModel === request.model
-      ? undefined
-      // In whichever fields the format echoes the model (WireCodec.modelEcho), its value on the key's line or the next data line.
-      : { pattern: new RegExp(`("(?:${(codec?.modelEcho ?? ['model']).map(escapeRegExp).join('|')})"${gap}:${gap})"${escapeRegExp(upstreamModel)}"`, 'g'), value: `$1${JSON.stringify(request.model)}` }
+    // In whichever fields the format echoes the model (WireCodec.modelEcho), its value on the key's line or the next data line.
+    const echo = codec?.modelEcho ?? ['model']
+    const pattern = (spell: (text: string) => string) => new RegExp(`("(?:${echo.map(spell).join('|')})"${gap}:${gap})"${spell(upstreamModel)}"`, 'g')
+    this.#rename = upstreamModel === request.model ? undefined : { pattern: pattern(escapeRegExp), anySpelling: pattern(anySpelling), value: `$1${JSON.stringify(request.model)}` }
   }
 
   get usage(): Usage | undefined { return this.#tap?.usage }
@@ -69,7 +69,11 @@ export class PassthroughTransform implements StreamTransform {
     // decoded): that needs every event decoded, which is what this path skips; the estimate only counts
     // when no usage came or the answer was cut, and it differs by read (one read of a whole answer: 4).
     this.delivered += 4
-    return this.#rename ? Buffer.from(events.toString('utf8').replace(this.#rename.pattern, this.#rename.value), 'utf8') : events
+    if (!this.#rename) return events
+    const text = events.toString('utf8')
+    // Keys or names spelled with escapes (rare): the decoder reads them as the plain name, so does the rename.
+    const pattern = text.includes('\\') && (escapedLetter(text) || text.includes('\\/')) ? this.#rename.anySpelling : this.#rename.pattern
+    return Buffer.from(text.replace(pattern, this.#rename.value), 'utf8')
   }
 
   push(chunk: Uint8Array): Uint8Array | undefined {

@@ -31,6 +31,19 @@ function anyPattern(patterns: string[]): (text: string) => boolean {
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
+ * A text as a pattern that also matches it written as JSON.parse would read it the same: a letter, digit,
+ * `_` or `.` as a `\u00XX` escape (either hex case), `/` as `\/` (the alias rename's, for such upstreams).
+ */
+export function anySpelling(text: string): string {
+  return [...text].map((char) => {
+    if (char === '/') return '(?:/|\\\\/)'
+    if (!/[A-Za-z0-9_.]/.test(char)) return escapeRegExp(char)
+    const hex = [...char.charCodeAt(0).toString(16).padStart(4, '0')].map(digit => /[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit).join('')
+    return `(?:${escapeRegExp(char)}|\\\\u${hex})`
+  }).join('')
+}
+
+/**
  * A codec's markers as needles, worked out once per codec: `usage` for the eager markers that carry usage,
  * their quote not after a backslash (a text that quotes the key is no such event: the end reads past it).
  */

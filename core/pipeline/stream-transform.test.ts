@@ -44,6 +44,15 @@ describe('same-format stream passthrough', () => {
     expect(sent).toBe(split.replace('"up"', '"my-alias"'))
   })
 
+  it('with an alias, a model key or name spelled with escapes (`"\\u006dodel"`, `"\\u0075p"`, `\\/`) is rewritten too, as JSON.parse reads it', () => {
+    for (const [upstream, written] of [['up', '"\\u006Dodel":"up"'], ['up', '"model":"\\u0075p"'], ['org/up', '"model":"org\\/up"']]) {
+      const transform = createStreamTransform(kernel, request('my-alias'), { ...plan, upstreamModel: upstream! })
+      const text = `data: {"id":"c","object":"chat.completion.chunk",${written},"choices":[]}\n\ndata: [DONE]\n\n`
+      const sent = Buffer.from(transform.push(Buffer.from(text))!).toString()
+      expect(JSON.parse(sent.split('\n')[0]!.slice(6)).model, written).toBe('my-alias')
+    }
+  })
+
   it('a stream cut mid-event never sends the half event: it is cut, and the failure is an error event in the client format', () => {
     const transform = createStreamTransform(kernel, request('up'), plan)
     expect(transform.push(Buffer.from('data: {"partial"'))).toBeUndefined()
