@@ -37,8 +37,9 @@ const before = (frame: { id: number; at: number }, id: number, at: number) => fr
  * reached its terminal event. Usage and terminal events open and close a stream, so only the first
  * events and (at the end) the last ones are looked at: the buffers in between pass untouched, the last
  * few kept as they are (no copy) until the end. For a client that did not ask for usage, the events
- * of each buffer that hold an empty list are looked at for the usage-only frame, taken out before it is sent. Searching
- * whole answers for markers costs ~40 µs per 24 KB needle; this costs a few µs per stream.
+ * whose `choices` is an empty list (found by a byte search) are looked at for the usage-only frame, taken
+ * out before it is sent. Searching whole answers for markers costs ~40 µs per 24 KB needle; this costs a
+ * few µs per stream.
  */
 export class UsageTap {
   readonly #decoder: StreamDecoder
