@@ -8,7 +8,6 @@ import { UsageTap } from './usage-tap.ts'
 import { isBlank, isWholeEvent } from './event-spans.ts'
 import { anySpelling, escapedLetter, escapeRegExp, gap } from './stream-markers.ts'
 import { clientAskedForUsage } from './usage-option.ts'
-import type { StreamTransform } from './stream-transform.ts'
 
 export const bytes = (text: string) => text ? Buffer.from(text, 'utf8') : undefined
 const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
@@ -32,7 +31,8 @@ const headBytes = 4096
  * the client used an alias is the model name rewritten, in whole events (a cut at a blank line never
  * splits a UTF-8 character).
  */
-export class PassthroughTransform implements StreamTransform {
+// A StreamTransform (stream-transform.ts, which hands it out as one: that module imports this one).
+export class PassthroughTransform {
   primed = false
   cut: string | undefined = undefined
   delivered = 0
