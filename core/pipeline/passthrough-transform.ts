@@ -29,9 +29,9 @@ const headBytes = 4096
 /**
  * Same format: whole events pass through as the upstream's own bytes (no decode, no encode); only when
  * the client used an alias is the model name rewritten, in whole events (a cut at a blank line never
- * splits a UTF-8 character).
+ * splits a UTF-8 character). A StreamTransform, unnamed here: stream-transform.ts, which hands it out as
+ * one, imports this module.
  */
-// A StreamTransform (stream-transform.ts, which hands it out as one: that module imports this one).
 export class PassthroughTransform {
   primed = false
   cut: string | undefined = undefined
