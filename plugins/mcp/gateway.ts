@@ -8,6 +8,11 @@ import { UpstreamServer, type ListKind } from './upstream.ts'
 import { Semaphore } from './semaphore.ts'
 import { CallRate } from './call-rate.ts'
 import { LogRelay, type LogSink } from './logging.ts'
+import { ClientRequests, type ClientChannel } from './client-requests.ts'
+import { ClientAnswers } from './client-answers.ts'
+
+/** Who hears what a server does for a client's request while it runs: its log notices, its requests to the client. */
+export interface Attended { log?: LogSink; client?: ClientChannel }
 
 /** Who calls, and how the call may be stopped or followed. */
 export interface CallContext {
@@ -18,6 +23,8 @@ export interface CallContext {
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void
   /** Where the caller hears the server's log notices while the call runs, if it asked for them. */
   log?: LogSink
+  /** Where the server's requests to its client (elicitation, sampling, roots) go while the call runs. */
+  client?: ClientChannel
 }
 
 /** One finished tool call, for the recorder, traces and metrics. */
@@ -53,11 +60,15 @@ const refused = (what: string) => new McpError(ErrorCode.InvalidParams, what)
 export class Gateway {
   readonly servers = new Map<string, UpstreamServer>()
   readonly logs = new LogRelay()
+  readonly clientRequests = new ClientRequests()
+  /** The requests sent to 2025 sessions' clients, waiting for the answers they POST. */
+  readonly answers: ClientAnswers
   private readonly keySlots = new Map<string, Semaphore>()
   private readonly rate: CallRate
 
   constructor(private settings: McpGatewaySettings, private readonly events: GatewayEvents, fleet?: Fleet) {
     this.rate = new CallRate(fleet)
+    this.answers = new ClientAnswers(fleet)
   }
 
   /** Start new servers, restart changed ones, stop removed ones; unchanged ones keep their connection. */
@@ -83,6 +94,7 @@ export class Gateway {
         log: params => this.logs.relay(name, params, server.logsShared),
         updated: uri => this.events.updated(namespacedUri(name, uri)),
         warn: this.events.warn,
+        request: (method, params, signal) => this.clientRequests.forward(name, method, params, signal),
       })
       const previous = replaced.get(name)
       if (previous) server.takeOver(previous)
@@ -159,7 +171,7 @@ export class Gateway {
       releaseServer = await server.slots.acquire(signal)
       const client = server.connected()
       const tool = server.lists.tools.find(listed => listed.name === split.name)
-      const result = await this.logged(server, context.log, logLevel => client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool, logLevel }))
+      const result = await this.logged(server, context, signal, logLevel => client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool, logLevel }))
       const bytes = Buffer.byteLength(JSON.stringify(result))
       const max = this.settings['max-result-kb'] * 1024
       if (bytes > max) {
@@ -180,16 +192,16 @@ export class Gateway {
     }
   }
 
-  async getPrompt(access: KeyAccess, name: string, args: Record<string, string> | undefined, signal?: AbortSignal, log?: LogSink) {
+  async getPrompt(access: KeyAccess, name: string, args: Record<string, string> | undefined, signal?: AbortSignal, attend?: Attended) {
     const split = splitName(name)
     const server = this.serverFor(access, split?.server, `prompt: ${name}`)
-    return this.bounded(server, signal, log, (client, options) => client.getPrompt({ name: split!.name, arguments: args }, options))
+    return this.bounded(server, signal, attend, (client, options) => client.getPrompt({ name: split!.name, arguments: args }, options))
   }
 
-  async readResource(access: KeyAccess, uri: string, signal?: AbortSignal, log?: LogSink) {
+  async readResource(access: KeyAccess, uri: string, signal?: AbortSignal, attend?: Attended) {
     const split = splitUri(uri)
     const server = this.serverFor(access, split?.server, `resource: ${uri}`)
-    const result = await this.bounded(server, signal, log, (client, options) => client.readResource({ uri: split!.uri }, options))
+    const result = await this.bounded(server, signal, attend, (client, options) => client.readResource({ uri: split!.uri }, options))
     const bytes = Buffer.byteLength(JSON.stringify(result))
     if (bytes > this.settings['max-result-kb'] * 1024) throw new McpError(ErrorCode.InternalError, `resource ${uri} (${bytes} bytes) is larger than the gateway allows`)
     return { ...result, contents: result.contents.map(content => ({ ...content, uri: namespacedUri(server.name, content.uri) })) }
@@ -215,13 +227,13 @@ export class Gateway {
   }
 
   /** Argument completion for a namespaced prompt or resource template, asked of its server. */
-  async complete(access: KeyAccess, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }, signal?: AbortSignal, log?: LogSink) {
+  async complete(access: KeyAccess, params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }, signal?: AbortSignal, attend?: Attended) {
     const { ref } = params
     const split = ref.type === 'ref/prompt' ? splitName(ref.name ?? '') : splitUri(ref.uri ?? '')
     const server = this.serverFor(access, split?.server, `${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.name ?? ref.uri}`)
     const own = ref.type === 'ref/prompt' ? { type: 'ref/prompt' as const, name: (split as { name: string }).name } : { type: 'ref/resource' as const, uri: (split as { uri: string }).uri }
     if (!server.connected().capabilities()?.completions) return { completion: { values: [], hasMore: false } }
-    return this.bounded(server, signal, log, (client, options) => client.complete({ ...params, ref: own }, options))
+    return this.bounded(server, signal, attend, (client, options) => client.complete({ ...params, ref: own }, options))
   }
 
   /**
@@ -233,24 +245,27 @@ export class Gateway {
     await Promise.all(servers.map(server => server.wantLevel(level)))
   }
 
-  /** Runs a request on `server`; the caller hears the server's log notices meanwhile, if it asked for them. */
-  private async logged<T>(server: UpstreamServer, log: LogSink | undefined, run: (logLevel: LoggingLevel | undefined) => Promise<T>): Promise<T> {
+  /** Runs a request on `server`; meanwhile the caller hears the server's log notices (if it asked) and its requests to the client. */
+  private async logged<T>(server: UpstreamServer, attend: Attended | undefined, signal: AbortSignal, run: (logLevel: LoggingLevel | undefined) => Promise<T>): Promise<T> {
+    const { log } = attend ?? {}
+    // The client's answers are bounded like the call: its timeout, its cancellation.
+    const client = attend?.client && { ...attend.client, signal: AbortSignal.any([attend.client.signal, signal]) }
     const level = log?.level()
-    if (!log || !level) return run(undefined)
+    if (!log || !level) return this.clientRequests.during(server.name, client, () => run(undefined))
     await server.wantLevel(level)
     const done = this.logs.during(server.name, log)
     try {
-      return await run(level)
+      return await this.clientRequests.during(server.name, client, () => run(level))
     } finally {
       done()
     }
   }
 
-  private async bounded<T>(server: UpstreamServer, signal: AbortSignal | undefined, log: LogSink | undefined, run: (client: ReturnType<UpstreamServer['connected']>, options: { signal: AbortSignal; timeout: number; logLevel?: LoggingLevel }) => Promise<T>): Promise<T> {
+  private async bounded<T>(server: UpstreamServer, signal: AbortSignal | undefined, attend: Attended | undefined, run: (client: ReturnType<UpstreamServer['connected']>, options: { signal: AbortSignal; timeout: number; logLevel?: LoggingLevel }) => Promise<T>): Promise<T> {
     const timeoutMs = (server.config['timeout-seconds'] ?? this.settings['call-timeout-seconds']) * 1000
     const both = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
     try {
-      return await this.logged(server, log, logLevel => run(server.connected(), { signal: both, timeout: timeoutMs, logLevel }))
+      return await this.logged(server, attend, both, logLevel => run(server.connected(), { signal: both, timeout: timeoutMs, logLevel }))
     } catch (error) {
       if (error instanceof McpError) throw error
       throw new McpError(ErrorCode.InternalError, `MCP server ${server.name}: ${(error as Error).message}`)
@@ -258,6 +273,7 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
+    this.answers.dispose()
     await Promise.all([...this.servers.values()].map(server => server.close()))
     this.servers.clear()
   }

@@ -1,12 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import {
   CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
-  UnsubscribeRequestSchema, McpError, ErrorCode, type LoggingLevel,
+  UnsubscribeRequestSchema, McpError, ErrorCode, type ClientCapabilities, type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { KeyAccess } from './access.ts'
 import type { Gateway } from './gateway.ts'
 import type { LogParams, LogSink } from './logging.ts'
+import type { ClientChannel, ClientMethod } from './client-requests.ts'
 
 export interface Caller {
   keyId: string
@@ -19,6 +21,8 @@ export interface Caller {
   setLogLevel?(level: LoggingLevel): Promise<void>
   /** The session's resource subscriptions. */
   subscriptions?: { add(uri: string, signal: AbortSignal): Promise<void>; remove(uri: string, signal: AbortSignal): Promise<void> }
+  /** What the client declared it answers (elicitation, sampling, roots): its session's, or its request's own. */
+  clientCapabilities?(): ClientCapabilities | undefined
 }
 
 export const serverInfo = { name: 'model-proxy-mcp-gateway', title: 'model proxy MCP gateway', version: '1' }
@@ -35,6 +39,8 @@ export interface HandlerContext {
   /** The log level this request hears: its session's (2025), or its own `_meta` one (2026-07-28). */
   logLevel(): LoggingLevel | undefined
   notify(notification: { method: 'notifications/progress'; params: Record<string, unknown> } | { method: 'notifications/message'; params: LogParams }): Promise<void>
+  /** Sends a server's request to the client in this request's answer; absent: the transport has no way to. */
+  request?(method: ClientMethod, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>>
 }
 
 /** Params arrive validated by the SDK's schema for the method. */
@@ -52,6 +58,15 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
     level: context.logLevel,
     send: params => void context.notify({ method: 'notifications/message', params }).catch(() => {}),
   })
+  // The servers' requests to their client during this request go to this client, in its answer.
+  const client = (context: HandlerContext): ClientChannel | undefined => context.request && {
+    session: caller.session,
+    access: caller.access,
+    capabilities: () => caller.clientCapabilities?.(),
+    request: context.request,
+    signal: context.signal,
+  }
+  const attend = (context: HandlerContext) => ({ log: log(context), client: client(context) })
   return {
     'tools/list': () => ({ tools: gateway.listTools(caller.access()) }),
     'tools/call': (params: Params, context: HandlerContext) => {
@@ -64,15 +79,15 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
         onprogress: progressToken === undefined ? undefined : (progress) => {
           void context.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => {})
         },
-        log: log(context),
+        ...attend(context),
       }, params.name, params.arguments)
     },
     'prompts/list': () => ({ prompts: gateway.listPrompts(caller.access()) }),
-    'prompts/get': (params: Params, context: HandlerContext) => gateway.getPrompt(caller.access(), params.name, params.arguments, context.signal, log(context)),
+    'prompts/get': (params: Params, context: HandlerContext) => gateway.getPrompt(caller.access(), params.name, params.arguments, context.signal, attend(context)),
     'resources/list': () => ({ resources: gateway.listResources(caller.access()) }),
     'resources/templates/list': () => ({ resourceTemplates: gateway.listResourceTemplates(caller.access()) }),
-    'resources/read': (params: Params, context: HandlerContext) => gateway.readResource(caller.access(), params.uri, context.signal, log(context)),
-    'completion/complete': (params: Params, context: HandlerContext) => gateway.complete(caller.access(), params, context.signal, log(context)),
+    'resources/read': (params: Params, context: HandlerContext) => gateway.readResource(caller.access(), params.uri, context.signal, attend(context)),
+    'completion/complete': (params: Params, context: HandlerContext) => gateway.complete(caller.access(), params, context.signal, attend(context)),
     // 2025 sessions only: the 2026-07-28 revision asks per request, in `_meta`.
     'logging/setLevel': async (params: Params) => {
       await caller.setLogLevel?.(params.level)
@@ -113,7 +128,7 @@ const schemas = {
  * protocol, the handlers ask the gateway with the caller's access. Made per HTTP exchange (sessions
  * live in storage, not here).
  */
-export function gatewayServer(gateway: Gateway, caller: Caller): Server {
+export function gatewayServer(gateway: Gateway, caller: Caller, toClient?: (extra: RequestHandlerExtra<never, never>) => HandlerContext['request']): Server {
   const server = new Server(serverInfo, serverOptions)
   const methods = gatewayMethods(gateway, caller)
   for (const method of Object.keys(schemas) as GatewayMethod[]) {
@@ -123,6 +138,7 @@ export function gatewayServer(gateway: Gateway, caller: Caller): Server {
       progressToken: request.params?._meta?.progressToken,
       logLevel: () => caller.logLevel?.(),
       notify: notification => extra.sendNotification(notification as never),
+      request: toClient?.(extra as never),
     }) as never)
   }
   return server

@@ -1,5 +1,5 @@
 import type { H3Event } from 'h3'
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
+import { JSONRPCMessageSchema, ResultSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { ProxyKernel } from 'model-proxy'
 import type { Fleet } from 'model-proxy/kit/fleet'
 import { gatewayServer } from './mcp-server.ts'
@@ -8,6 +8,8 @@ import { rpcError } from './rpc-error.ts'
 import { authorize, sessionCaller, standingStream, type GatewayRoutes } from './routes.ts'
 
 const channel = 'mcp-legacy-sse'
+/** The client's answer is bounded by the call's own timeout, not the SDK's default minute. */
+const maxTimeoutMs = 2 ** 31 - 1
 
 /**
  * The legacy SSE transport at `/mcp/sse` (stream) and `/mcp/messages` (POST). The stream lives on one
@@ -27,7 +29,10 @@ export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, flee
     const session = await routes.sessions.open(key)
     const transport = new LegacySseTransport('/mcp/messages', session)
     const caller = routes.caller(key)
-    const server = gatewayServer(routes.gateway, { ...caller, ...sessionCaller(routes, session, caller.access), cancelled: () => undefined })
+    // One server for the session's life: it knows what the client declared, and matches its answers itself.
+    const server = gatewayServer(routes.gateway, {
+      ...caller, ...sessionCaller(routes, session, caller.access), cancelled: () => undefined, clientCapabilities: () => server.getClientCapabilities(),
+    }, extra => (method, params, signal) => extra.sendRequest({ method, params } as never, ResultSchema, { signal, timeout: maxTimeoutMs }) as Promise<Record<string, unknown>>)
     open.set(session, transport)
     routes.listeners.add(server)
     const stopStream = standingStream(routes, session, caller.access, server)

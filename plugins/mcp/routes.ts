@@ -12,6 +12,7 @@ import { whenBodyEnds } from './body-end.ts'
 import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
+import { isAnswer } from './client-answers.ts'
 
 export const sessionHeader = 'mcp-session-id'
 
@@ -84,6 +85,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
   const serve = async (event: H3Event, key: string | undefined, session: string | undefined, parsedBody?: unknown, standalone = false) => {
     const caller = routes.caller(key)
     const tracked: Array<{ done(): void }> = []
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     const server = gatewayServer(routes.gateway, {
       ...caller,
       ...sessionCaller(routes, session, caller.access),
@@ -93,8 +95,10 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
         tracked.push(track)
         return track.signal
       },
-    })
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+      clientCapabilities: () => session === undefined ? undefined : routes.sessions.capabilities(session),
+    }, extra => session === undefined ? undefined : (method, params, signal) => routes.gateway.answers.request(
+      session, message => transport.send(message, { relatedRequestId: extra.requestId }), method, params, signal,
+    ))
     await server.connect(transport)
     if (standalone) routes.listeners.add(server)
     const stopStream = standalone && session ? standingStream(routes, session, caller.access, server) : undefined
@@ -141,18 +145,25 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     if (messages.some(isInitializeRequest)) {
       if (messages.length > 1) return rpcError(400, -32600, 'Invalid Request: initialize must be sent alone')
       const response = await serve(event, key, undefined, body)
-      if (response.status === 200) response.headers.set(sessionHeader, await routes.sessions.open(key))
+      const declared = (messages[0] as { params?: { capabilities?: object } }).params?.capabilities
+      if (response.status === 200) response.headers.set(sessionHeader, await routes.sessions.open(key, declared))
       return response
     }
     const session = await sessionOf(event, key)
     if (session instanceof Response) return session
+    // The client's answers to what the gateway asked it: taken by the request that waits, wherever it runs.
+    const answers = messages.filter(isAnswer)
+    for (const answer of answers) {
+      if (!await routes.gateway.answers.answer(session!, answer)) return rpcError(400, -32600, `Invalid Request: no request with id ${JSON.stringify(answer.id)} awaits an answer from this session`)
+    }
+    if (answers.length === messages.length) return new Response(null, { status: 202 })
     for (const message of messages) {
       if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
         const id = (message.params as { requestId?: string | number } | undefined)?.requestId
         if (id !== undefined) routes.sessions.cancel(session!, id)
       }
     }
-    return serve(event, key, session, body)
+    return serve(event, key, session, answers.length ? messages.filter(message => !isAnswer(message)) : body)
   }
 
   kernel.app.on('GET', '/mcp', async (event) => {

@@ -1,7 +1,7 @@
 import { hash, randomUUID } from 'node:crypto'
 import type { Storage } from 'unstorage'
 import type { Fleet } from 'model-proxy/kit/fleet'
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js'
+import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk/types.js'
 import { isLevel } from './logging.ts'
 
 /** A session lives a day past its last use. */
@@ -11,8 +11,11 @@ const cancelChannel = 'mcp-cancel'
 const closedChannel = 'mcp-session-closed'
 const levelChannel = 'mcp-session-log-level'
 
-/** `logLevel`: what the session asked by `logging/setLevel` (none: it hears no log notices). */
-interface SessionRecord { key: string; created: number; logLevel?: LoggingLevel }
+/**
+ * `logLevel`: what the session asked by `logging/setLevel` (none: it hears no log notices).
+ * `capabilities`: what its client declared at `initialize` it answers (elicitation, sampling, roots).
+ */
+interface SessionRecord { key: string; created: number; logLevel?: LoggingLevel; capabilities?: Pick<ClientCapabilities, 'elicitation' | 'sampling' | 'roots'> }
 /** A session's life in the storage is renewed on use, at most this often per instance. */
 const renewEveryMs = 10 * 60_000
 /** Sessions remembered in memory (the storage holds them all): the oldest go first. */
@@ -62,9 +65,10 @@ export class Sessions {
     ]
   }
 
-  async open(key: string | undefined): Promise<string> {
+  async open(key: string | undefined, declared?: ClientCapabilities): Promise<string> {
     const id = randomUUID()
-    const record = { key: keyHashOf(key), created: Date.now() }
+    const { elicitation, sampling, roots } = declared ?? {}
+    const record: SessionRecord = { key: keyHashOf(key), created: Date.now(), capabilities: { elicitation, sampling, roots } }
     this.remember(id, record)
     await this.storage.setItem(storageKey(id), record, { ttl: sessionTtlSeconds })
     return id
@@ -98,6 +102,11 @@ export class Sessions {
   /** The log level a session asked for, as this instance knows it (the session was checked by `valid` first). */
   level(id: string): LoggingLevel | undefined {
     return this.known.get(id)?.logLevel
+  }
+
+  /** What the session's client declared it answers (the session was checked by `valid` first). */
+  capabilities(id: string): ClientCapabilities | undefined {
+    return this.known.get(id)?.capabilities
   }
 
   async setLevel(id: string, level: LoggingLevel): Promise<void> {

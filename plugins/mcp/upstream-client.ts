@@ -1,12 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
-  LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
+  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource,
   type LoggingLevel, type ResourceTemplate, type ServerCapabilities, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { Client as NegotiatingClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { logLevelKey, type LogParams } from './logging.ts'
+import { clientMethods, type ClientMethod } from './client-requests.ts'
 
 export type ListKind = 'tools' | 'resources' | 'prompts'
 
@@ -54,15 +55,26 @@ export interface ClientEvents {
   updated(uri: string): void
   closed(): void
   error(error: Error): void
+  /** A request of the server to its client (elicitation, sampling, roots): answered by a gateway client. */
+  request(method: ClientMethod, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>>
 }
 
 const clientInfo = { name: 'model-proxy-mcp-gateway', version: '1' }
+/**
+ * Everything a gateway client may answer, so servers offer what needs it (a server may hide a tool
+ * from a client without elicitation); whether the client at hand declared it is checked per request.
+ */
+const capabilities = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} }
+const schemaOf = { 'elicitation/create': ElicitRequestSchema, 'sampling/createMessage': CreateMessageRequestSchema, 'roots/list': ListRootsRequestSchema }
 
 /** The 2025 handshake over `transport` (stdio, legacy SSE). */
 export async function connectLegacy(transport: Transport, events: ClientEvents, timeoutMs: number): Promise<UpstreamClient> {
-  const client = new Client(clientInfo, { capabilities: {} })
+  const client = new Client(clientInfo, { capabilities })
   client.onclose = events.closed
   client.onerror = events.error
+  for (const method of clientMethods) {
+    client.setRequestHandler(schemaOf[method] as typeof ListRootsRequestSchema, (request, extra) => events.request(method, request.params, extra.signal) as never)
+  }
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.changed('tools'))
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.changed('resources'))
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.changed('prompts'))
@@ -103,12 +115,16 @@ export async function connectLegacy(transport: Transport, events: ClientEvents, 
 export async function connectNegotiated(url: URL, init: { headers: Record<string, string>; fetch: (input: string | URL, init?: RequestInit) => Promise<Response> }, events: ClientEvents, timeoutMs: number): Promise<UpstreamClient> {
   const onChanged = (kind: ListKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => events.changed(kind) })
   const client = new NegotiatingClient(clientInfo, {
-    capabilities: {},
+    capabilities,
     versionNegotiation: { mode: 'auto' },
     listChanged: { tools: onChanged('tools'), resources: onChanged('resources'), prompts: onChanged('prompts') },
   })
   client.onclose = events.closed
   client.onerror = events.error
+  // Asked as JSON-RPC requests (2025 protocol) or embedded in an input-required result (2026-07-28): the SDK calls these either way.
+  for (const method of clientMethods) {
+    client.setRequestHandler(method, (request, context) => events.request(method, request.params as Record<string, unknown> | undefined, context.mcpReq.signal) as never)
+  }
   client.setNotificationHandler('notifications/message', notification => events.log(notification.params as LogParams))
   // What resources/subscribe asked for (a 2025-era server: the 2026-07-28 revision has no such method).
   client.setNotificationHandler('notifications/resources/updated', notification => events.updated(notification.params.uri))

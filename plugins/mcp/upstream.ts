@@ -27,6 +27,8 @@ export interface UpstreamEvents {
   /** A resource of the server some client subscribed to changed (its URI as the server names it). */
   updated(uri: string): void
   warn(message: string): void
+  /** A request of the server to its client, for the gateway client whose request it belongs to. */
+  request: ClientEvents['request']
 }
 
 /** Backoff between reconnects: 1 s doubling to 60 s. */
@@ -123,6 +125,7 @@ export class UpstreamServer {
       changed: kind => { if (client && this.client === client) void this.refresh(kind) },
       log: params => { if (client && this.client === client) this.events.log(params) },
       updated: uri => { if (client && this.client === client) this.events.updated(uri) },
+      request: (method, params, signal) => this.events.request(method, params, signal),
     }
     try {
       client = await this.open(events)
