@@ -10,6 +10,7 @@ import { CallRate } from './call-rate.ts'
 import { LogRelay, type LogSink } from './logging.ts'
 import { ClientRequests, type ClientChannel } from './client-requests.ts'
 import { ClientAnswers } from './client-answers.ts'
+import { InputRounds } from './input-rounds.ts'
 
 /** Who hears what a server does for a client's request while it runs: its log notices, its requests to the client. */
 export interface Attended { log?: LogSink; client?: ClientChannel }
@@ -63,6 +64,8 @@ export class Gateway {
   readonly clientRequests = new ClientRequests()
   /** The requests sent to 2025 sessions' clients, waiting for the answers they POST. */
   readonly answers: ClientAnswers
+  /** The calls of 2026-07-28 clients whose servers asked them something, running across their retries. */
+  readonly inputRounds = new InputRounds()
   private readonly keySlots = new Map<string, Semaphore>()
   private readonly rate: CallRate
 
@@ -274,6 +277,7 @@ export class Gateway {
 
   async close(): Promise<void> {
     this.answers.dispose()
+    this.inputRounds.close()
     await Promise.all([...this.servers.values()].map(server => server.close()))
     this.servers.clear()
   }

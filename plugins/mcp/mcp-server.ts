@@ -8,7 +8,7 @@ import {
 import type { KeyAccess } from './access.ts'
 import type { Gateway } from './gateway.ts'
 import type { LogParams, LogSink } from './logging.ts'
-import type { ClientChannel, ClientMethod } from './client-requests.ts'
+import { rpcFailure, type ClientChannel, type ClientMethod } from './client-requests.ts'
 
 export interface Caller {
   keyId: string
@@ -41,6 +41,8 @@ export interface HandlerContext {
   notify(notification: { method: 'notifications/progress'; params: Record<string, unknown> } | { method: 'notifications/message'; params: LogParams }): Promise<void>
   /** Sends a server's request to the client in this request's answer; absent: the transport has no way to. */
   request?(method: ClientMethod, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>>
+  /** What this request's client declared, when the request itself says (2026-07-28: its `_meta`). */
+  capabilities?(): ClientCapabilities | undefined
 }
 
 /** Params arrive validated by the SDK's schema for the method. */
@@ -58,14 +60,15 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
     level: context.logLevel,
     send: params => void context.notify({ method: 'notifications/message', params }).catch(() => {}),
   })
-  // The servers' requests to their client during this request go to this client, in its answer.
-  const client = (context: HandlerContext): ClientChannel | undefined => context.request && {
+  // The servers' requests to their client during this request go to this client, in its answer (or
+  // nowhere, when it cannot take them: they are still this request's, not another client's).
+  const client = (context: HandlerContext): ClientChannel => ({
     session: caller.session,
     access: caller.access,
-    capabilities: () => caller.clientCapabilities?.(),
-    request: context.request,
+    capabilities: () => context.capabilities ? context.capabilities() : caller.clientCapabilities?.(),
+    request: context.request ?? (async method => { throw rpcFailure(ErrorCode.MethodNotFound, `Method not found: ${method} cannot reach the client during this request`) }),
     signal: context.signal,
-  }
+  })
   const attend = (context: HandlerContext) => ({ log: log(context), client: client(context) })
   return {
     'tools/list': () => ({ tools: gateway.listTools(caller.access()) }),

@@ -1,6 +1,7 @@
 import { createMcpHandler, isLegacyRequest, Server, type AuthInfo, type ServerContext } from '@modelcontextprotocol/server'
 import type { Gateway } from './gateway.ts'
-import { gatewayMethods, serverInfo, serverOptions, sessionOnly, type Caller, type GatewayMethod } from './mcp-server.ts'
+import { gatewayMethods, serverInfo, serverOptions, sessionOnly, type Caller, type GatewayMethod, type HandlerContext } from './mcp-server.ts'
+import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk/types.js'
 import type { ListKind } from './upstream.ts'
 import { isLevel, logLevelKey } from './logging.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
@@ -8,6 +9,9 @@ import { whenBodyEnds } from './body-end.ts'
 
 /** The header and `_meta` key by which a request claims a per-request-metadata (2026-07-28 or later) protocol revision. */
 const versionKey = 'io.modelcontextprotocol/protocolVersion'
+const capabilitiesKey = 'io.modelcontextprotocol/clientCapabilities'
+/** The methods whose result may be `input_required`: a server's requests to the client ride on them. */
+const multiRound: ReadonlySet<GatewayMethod> = new Set(['tools/call', 'prompts/get', 'resources/read'])
 const firstModern = '2026-07-28'
 
 /**
@@ -64,21 +68,28 @@ const notices = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts:
  * with the same methods as for 2025 sessions, so access, bounds, metrics and the recorder are the same.
  */
 export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSubscriptions, onerror: (error: Error) => void): ModernEndpoint {
+  const rounds = gateway.inputRounds
   const handler = createMcpHandler(({ authInfo }) => {
     const server = new Server(serverInfo, serverOptions)
-    const methods = gatewayMethods(gateway, callerOf(authInfo))
+    const caller = callerOf(authInfo)
+    const methods = gatewayMethods(gateway, caller)
     for (const method of Object.keys(methods) as GatewayMethod[]) {
       if (sessionOnly.has(method)) continue
-      server.setRequestHandler(method, (request: { params?: unknown }, context: ServerContext) => methods[method](request.params as never, {
-        requestId: context.mcpReq.id,
-        signal: context.mcpReq.signal,
-        progressToken: context.mcpReq._meta?.progressToken,
-        logLevel: () => {
-          const level = (context.mcpReq.envelope as Record<string, unknown> | undefined)?.[logLevelKey]
-          return isLevel(level) ? level : undefined
-        },
-        notify: notification => context.mcpReq.notify(notification),
-      }) as never)
+      server.setRequestHandler(method, (request: { params?: unknown }, context: ServerContext) => {
+        const envelope = context.mcpReq.envelope as Record<string, unknown> | undefined
+        const base: HandlerContext = {
+          requestId: context.mcpReq.id,
+          signal: context.mcpReq.signal,
+          progressToken: context.mcpReq._meta?.progressToken,
+          logLevel: () => isLevel(envelope?.[logLevelKey]) ? envelope[logLevelKey] as LoggingLevel : undefined,
+          notify: notification => context.mcpReq.notify(notification),
+          capabilities: () => envelope?.[capabilitiesKey] as ClientCapabilities | undefined,
+        }
+        if (!multiRound.has(method)) return methods[method](request.params as never, base) as never
+        const state = context.mcpReq.requestState()
+        return rounds.serve(caller.keyId, { signal: base.signal, notify: base.notify as never, state: typeof state === 'string' ? state : undefined, responses: context.mcpReq.inputResponses },
+          (ask, signal, notify) => methods[method](request.params as never, { ...base, signal, notify, request: ask }) as Promise<unknown>) as never
+      })
     }
     return server
   }, { legacy: 'reject', onerror })

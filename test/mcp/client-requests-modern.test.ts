@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
+import { referenceServers, until } from './servers.ts'
+import { askingServer } from './asking-server.ts'
+
+/**
+ * Server-to-client requests for clients of the 2026-07-28 revision, which has no requests from server
+ * to client: the call is answered `input_required`, and the client's retry carries the answers. The
+ * client side is the SDK 2 client, whose driver answers with its handlers and retries by itself.
+ */
+let proxy: TestProxy
+let front: MockUpstream
+let dir: string
+const modern = '2026-07-28'
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'proxy-mcp-client-requests-modern-'))
+  front = await startMockUpstream(askingServer())
+  proxy = await startTestProxy({
+    'api-keys': ['k'],
+    'mcp-servers': [referenceServers(dir)[0], { name: 'asking', url: `${front.url}/mcp`, 'timeout-seconds': 5 }],
+  })
+  await until(() => [...proxy.proxy.kernel.services.mcpGateway!.servers.values()].every(server => server.state === 'up'))
+}, 60_000)
+
+afterAll(async () => {
+  await proxy?.close()
+  await front?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+type Capabilities = { elicitation?: Record<string, never>; sampling?: Record<string, never>; roots?: Record<string, never> }
+
+async function modernClient(capabilities: Capabilities, setup: (client: Client) => void = () => {}): Promise<Client> {
+  const client = new Client({ name: 'modern-asker', version: '1' }, { capabilities, versionNegotiation: { mode: 'auto' } })
+  setup(client)
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer k' } } }))
+  expect(client.getNegotiatedProtocolVersion()).toBe(modern)
+  return client
+}
+
+const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]!.text)
+
+describe('server-to-client requests, revision 2026-07-28', () => {
+  it('an elicitation of the reference server comes back as input_required; the client\'s retry carries the answer to the server', async () => {
+    const asked: string[] = []
+    const client = await modernClient({ elicitation: {} }, client => client.setRequestHandler('elicitation/create', request => {
+      asked.push((request.params as { message: string }).message)
+      return { action: 'accept', content: { name: 'Grace', check: true } }
+    }))
+    try {
+      const result = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} })
+      expect(asked).toEqual(['Please provide inputs for the following fields:'])
+      expect(JSON.stringify(result.content)).toContain('Grace')
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('sampling and roots of a server over Streamable HTTP, each in its round', async () => {
+    const client = await modernClient({ sampling: {}, roots: {} }, client => {
+      client.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', model: 'm2', content: { type: 'text', text: 'sampled' } }))
+      client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///modern' }] }))
+    })
+    try {
+      expect(JSON.parse(text(await client.callTool({ name: 'asking__sample', arguments: {} })))).toMatchObject({ model: 'm2', content: { text: 'sampled' } })
+      expect(JSON.parse(text(await client.callTool({ name: 'asking__roots', arguments: {} })))).toEqual({ roots: [{ uri: 'file:///modern' }] })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('a client that declared no elicitation: the server\'s request gets "method not found" at once, no round', async () => {
+    const client = await modernClient({})
+    try {
+      const result = await client.callTool({ name: 'asking__ask', arguments: {} })
+      expect(result.isError).toBe(true)
+      expect(text(result)).toMatch(/-32601|Method not found/)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('by hand: the round\'s requestState, a retry with the answer, a requestState of nothing refused', async () => {
+    const post = (params: Record<string, unknown>) => fetch(`${proxy.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': modern, 'mcp-method': 'tools/call', 'mcp-name': 'asking__ask' },
+      body: JSON.stringify({
+        jsonrpc: '2.0', id: 1, method: 'tools/call',
+        params: { name: 'asking__ask', arguments: { who: 'raw' }, ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': modern, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } },
+      }),
+    }).then(async response => {
+      const body = await response.text()
+      return JSON.parse(body.startsWith('{') ? body : body.split('\n').find(line => line.startsWith('data: {') && line.includes('"id":1'))!.slice(6))
+    })
+    const first = await post({})
+    expect(first.result.resultType).toBe('input_required')
+    const [[key, question]] = Object.entries(first.result.inputRequests) as Array<[string, { method: string; params: { message: string } }]>
+    expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Name for raw?' } })
+    expect((await post({ requestState: 'gw-input-forged', inputResponses: { [key]: { action: 'decline' } } })).error.code).toBe(-32602)
+    const done = await post({ requestState: first.result.requestState, inputResponses: { [key]: { action: 'accept', content: { name: 'R' } } } })
+    expect(JSON.parse(done.result.content[0].text)).toEqual({ action: 'accept', content: { name: 'R' } })
+    expect(proxy.proxy.kernel.services.mcpGateway!.inputRounds.size).toBe(0)
+  })
+})
