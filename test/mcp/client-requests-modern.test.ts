@@ -3,6 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { createMcpHandler, inputRequired, Server } from '@modelcontextprotocol/server'
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { referenceServers, until } from './servers.ts'
@@ -15,15 +19,30 @@ import { askingServer } from './asking-server.ts'
  */
 let proxy: TestProxy
 let front: MockUpstream
+let modernFront: MockUpstream
 let dir: string
 const modern = '2026-07-28'
+
+/** A server of the 2026-07-28 revision whose `confirm` tool asks its client by an input_required result. */
+function confirmingServer() {
+  const server = new Server({ name: 'confirming', version: '1' }, { capabilities: { tools: {} } })
+  server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'confirm', inputSchema: { type: 'object' as const } }] }))
+  server.setRequestHandler('tools/call', (_request, context) => {
+    const answer = context.mcpReq.inputResponses?.ok
+    if (!answer) return inputRequired({ inputRequests: { ok: inputRequired.elicit({ message: 'Deploy?', requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' } } } }) } })
+    return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }] }
+  })
+  return server
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'proxy-mcp-client-requests-modern-'))
   front = await startMockUpstream(askingServer())
+  const handler = createMcpHandler(() => confirmingServer(), { legacy: 'reject' })
+  modernFront = await startMockUpstream(request => handler.fetch(request))
   proxy = await startTestProxy({
     'api-keys': ['k'],
-    'mcp-servers': [referenceServers(dir)[0], { name: 'asking', url: `${front.url}/mcp`, 'timeout-seconds': 5 }],
+    'mcp-servers': [referenceServers(dir)[0], { name: 'asking', url: `${front.url}/mcp`, 'timeout-seconds': 5 }, { name: 'confirming', url: `${modernFront.url}/mcp` }],
   })
   await until(() => [...proxy.proxy.kernel.services.mcpGateway!.servers.values()].every(server => server.state === 'up'))
 }, 60_000)
@@ -31,6 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close()
   await front?.close()
+  await modernFront?.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -106,5 +126,17 @@ describe('server-to-client requests, revision 2026-07-28', () => {
     const done = await post({ requestState: first.result.requestState, inputResponses: { [key]: { action: 'accept', content: { name: 'R' } } } })
     expect(JSON.parse(done.result.content[0].text)).toEqual({ action: 'accept', content: { name: 'R' } })
     expect(proxy.proxy.kernel.services.mcpGateway!.inputRounds.size).toBe(0)
+  })
+
+  it('a server of the 2026-07-28 revision that asks by input_required: the question reaches a 2025 client as a request, its answer goes in the retry', async () => {
+    const client = new LegacyClient({ name: 'legacy-asker', version: '1' }, { capabilities: { elicitation: {} } })
+    client.setRequestHandler(ElicitRequestSchema, request => ({ action: 'accept', content: { sure: request.params.message === 'Deploy?' } }))
+    await client.connect(new LegacyTransport(new URL(`${proxy.url}/mcp`), { requestInit: { headers: { authorization: 'Bearer k' } } }))
+    try {
+      expect(proxy.proxy.kernel.services.mcpGateway!.servers.get('confirming')!.protocolVersion).toBe(modern)
+      expect(JSON.parse(text(await client.callTool({ name: 'confirming__confirm', arguments: {} })))).toEqual({ action: 'accept', content: { sure: true } })
+    } finally {
+      await client.close()
+    }
   })
 })
