@@ -163,6 +163,24 @@ describe('server-to-client requests, 2025 sessions', () => {
     }
   })
 
+  it('a local server, requests of two clients on it: nothing tells whose its question is, so it is refused and nobody is asked', async () => {
+    const asked: string[] = []
+    const a = await asker({ elicit: () => { asked.push('a'); return { action: 'decline' } } })
+    const b = await asker({ elicit: () => { asked.push('b'); return { action: 'decline' } } })
+    try {
+      const long = a.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 1 } })
+      await new Promise(resolve => setTimeout(resolve, 200))
+      const result = await b.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} })
+      await long
+      expect(result.isError).toBe(true)
+      expect(JSON.stringify(result.content)).toContain('several clients')
+      expect(asked).toEqual([])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
   it('a client that disconnects while asked: the call ends, nothing stays waiting', async () => {
     let asked!: () => void
     const reached = new Promise<void>(resolve => { asked = resolve })

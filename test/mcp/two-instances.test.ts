@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { createProxyStorage } from '../../core/storage/storage.ts'
@@ -20,7 +20,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'proxy-mcp-fleet-'))
   for (const i of [0, 1]) {
     const proxy = await startTestProxy({
-      'api-keys': ['fleet-key', 'rate-key', 'stream-key'],
+      'api-keys': ['fleet-key', 'rate-key', 'stream-key', 'answer-key'],
       'mcp-servers': referenceServers(dir).filter(server => server.name !== 'fs'),
       mcp: { access: { '*': { 'calls-per-minute': 6 } } },
     }, [], await createProxyStorage({ driver: 'redis', base }))
@@ -128,6 +128,30 @@ describe('one MCP session on two instances', () => {
       await client.close()
     }
   }, 30_000)
+
+  it('a client\'s answer to a server\'s request, POSTed to the other instance, reaches the call waiting for it', async () => {
+    const landed: string[] = []
+    const transport = new StreamableHTTPClientTransport(new URL(`${proxies[0].url}/mcp`), {
+      requestInit: { headers: { authorization: 'Bearer answer-key' } },
+      fetch: (input, init) => {
+        // Answers (a JSON-RPC result for a gateway id) go to instance 1, everything else to instance 0.
+        const answer = typeof init?.body === 'string' && init.body.includes('"gw-') && init.body.includes('"result"')
+        const target = proxies[answer ? 1 : 0].url
+        landed.push(`${answer ? 'answer' : 'other'} ${target}`)
+        return fetch(String(input).replace(proxies[0].url, target), init)
+      },
+    })
+    const client = new Client({ name: 'fleet-answer-test', version: '1' }, { capabilities: { elicitation: {} } })
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Fleet' } }))
+    await client.connect(transport)
+    try {
+      const result = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} })
+      expect(JSON.stringify(result.content)).toContain('Fleet')
+      expect(landed).toContain(`answer ${proxies[1].url}`)
+    } finally {
+      await client.close()
+    }
+  })
 
   it('a key\'s tool-call rate is the fleet\'s, not each instance\'s', async () => {
     const { client } = alternatingClient('rate-key')
