@@ -33,6 +33,19 @@ export function declares(capabilities: ClientCapabilities | undefined, method: C
 
 interface Running { server: string; channel: ClientChannel }
 
+/**
+ * A request with no client to ask (the proxy's own tool loop, a subscription): it still owns the
+ * requests its server sends meanwhile, which get what a client without the capabilities answers.
+ */
+export function unattended(): ClientChannel {
+  return {
+    access: () => ({ name: '*', server: () => true, tool: () => false }),
+    capabilities: () => undefined,
+    request: async method => { throw rpcFailure(ErrorCode.MethodNotFound, `Method not found: ${method}`) },
+    signal: new AbortController().signal,
+  }
+}
+
 /** A JSON-RPC error for the server as is: the SDKs answer a handler's throw with its `code`, `message` and `data` (McpError would prefix the message). */
 export const rpcFailure = (code: number, message: string, data?: unknown) => Object.assign(new Error(message), { code, data })
 const noClient = (method: string) => rpcFailure(ErrorCode.InvalidRequest, `no client is waiting: ${method} is forwarded only while a client's request runs on this server`)
@@ -50,8 +63,7 @@ export class ClientRequests {
   private readonly context = new AsyncLocalStorage<Running>()
 
   /** Runs a client's request on `server`: that server's requests to its client meanwhile go to `channel`. */
-  async during<T>(server: string, channel: ClientChannel | undefined, run: () => Promise<T>): Promise<T> {
-    if (!channel) return run()
+  async during<T>(server: string, channel: ClientChannel, run: () => Promise<T>): Promise<T> {
     let channels = this.running.get(server)
     if (!channels) this.running.set(server, channels = new Set())
     channels.add(channel)

@@ -8,7 +8,7 @@ import { UpstreamServer, type ListKind } from './upstream.ts'
 import { Semaphore } from './semaphore.ts'
 import { CallRate } from './call-rate.ts'
 import { LogRelay, type LogSink } from './logging.ts'
-import { ClientRequests, type ClientChannel } from './client-requests.ts'
+import { ClientRequests, unattended, type ClientChannel } from './client-requests.ts'
 import { ClientAnswers } from './client-answers.ts'
 import { InputRounds } from './input-rounds.ts'
 
@@ -252,7 +252,8 @@ export class Gateway {
   private async logged<T>(server: UpstreamServer, attend: Attended | undefined, signal: AbortSignal, run: (logLevel: LoggingLevel | undefined) => Promise<T>): Promise<T> {
     const { log } = attend ?? {}
     // The client's answers are bounded like the call: its timeout, its cancellation.
-    const client = attend?.client && { ...attend.client, signal: AbortSignal.any([attend.client.signal, signal]) }
+    const own = attend?.client ?? unattended()
+    const client = { ...own, signal: AbortSignal.any([own.signal, signal]) }
     const level = log?.level()
     if (!log || !level) return this.clientRequests.during(server.name, client, () => run(undefined))
     await server.wantLevel(level)

@@ -181,6 +181,22 @@ describe('server-to-client requests, 2025 sessions', () => {
     }
   })
 
+  it('a call with no client to ask (the proxy\'s tool loop) still owns its server\'s question: another client is not asked', async () => {
+    const asked: string[] = []
+    const a = await asker({ elicit: () => { asked.push('a'); return { action: 'decline' } } })
+    try {
+      const long = a.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 1 } })
+      await new Promise(resolve => setTimeout(resolve, 200))
+      const everyone = { name: '*', server: () => true, tool: () => true }
+      const result = await waiting().callTool({ keyId: 'loop', access: everyone }, 'everything__trigger-elicitation-request', {})
+      await long
+      expect(result.isError).toBe(true)
+      expect(asked).toEqual([])
+    } finally {
+      await a.close()
+    }
+  })
+
   it('a client that disconnects while asked: the call ends, nothing stays waiting', async () => {
     let asked!: () => void
     const reached = new Promise<void>(resolve => { asked = resolve })
