@@ -66,6 +66,18 @@ async function modernClient(capabilities: Capabilities, setup: (client: Client) 
 
 const text = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]!.text)
 
+/** A raw tools/call of `asking__ask` in the 2026-07-28 revision; the JSON-RPC answer. */
+  const post = (params: Record<string, unknown>): Promise<any> => fetch(`${proxy.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer k', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': modern, 'mcp-method': 'tools/call', 'mcp-name': 'asking__ask' },
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'tools/call',
+      params: { name: 'asking__ask', arguments: { who: 'raw' }, ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': modern, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } },
+    }),
+  }).then(async response => {
+    const body = await response.text()
+    return JSON.parse(body.startsWith('{') ? body : body.split('\n').find(line => line.startsWith('data: {') && line.includes('"id":1'))!.slice(6))
+  })
 describe('server-to-client requests, revision 2026-07-28', () => {
   it('an elicitation of the reference server comes back as input_required; the client\'s retry carries the answer to the server', async () => {
     const asked: string[] = []
@@ -107,17 +119,6 @@ describe('server-to-client requests, revision 2026-07-28', () => {
   })
 
   it('by hand: the round\'s requestState, a retry with the answer, a requestState of nothing refused', async () => {
-    const post = (params: Record<string, unknown>) => fetch(`${proxy.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer k', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': modern, 'mcp-method': 'tools/call', 'mcp-name': 'asking__ask' },
-      body: JSON.stringify({
-        jsonrpc: '2.0', id: 1, method: 'tools/call',
-        params: { name: 'asking__ask', arguments: { who: 'raw' }, ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': modern, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } },
-      }),
-    }).then(async response => {
-      const body = await response.text()
-      return JSON.parse(body.startsWith('{') ? body : body.split('\n').find(line => line.startsWith('data: {') && line.includes('"id":1'))!.slice(6))
-    })
     const first = await post({})
     expect(first.result.resultType).toBe('input_required')
     const [[key, question]] = Object.entries(first.result.inputRequests) as Array<[string, { method: string; params: { message: string } }]>
@@ -139,4 +140,17 @@ describe('server-to-client requests, revision 2026-07-28', () => {
       await client.close()
     }
   })
+
+  it('a client that never sends the retry: the call ends with its timeout, the server\'s request with an error, and the round goes', async () => {
+    const first = await post({})
+    expect(first.result.resultType).toBe('input_required')
+    const [key] = Object.keys(first.result.inputRequests)
+    await new Promise(resolve => setTimeout(resolve, 5500))
+    // A late retry gets the call's end, once.
+    const late = await post({ requestState: first.result.requestState, inputResponses: { [key!]: { action: 'decline' } } })
+    expect(late.result.isError).toBe(true)
+    expect(late.result.content[0].text).toContain('did not answer within 5 s')
+    expect(proxy.proxy.kernel.services.mcpGateway!.inputRounds.size).toBe(0)
+    expect((await post({ requestState: first.result.requestState })).error.code).toBe(-32602)
+  }, 15_000)
 })
