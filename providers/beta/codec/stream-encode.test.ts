@@ -36,3 +36,24 @@ describe('messages stream encoder: thinking blocks', () => {
     expect(blocksOf(events)).toEqual(expected)
   })
 })
+
+describe('messages stream encoder: citations', () => {
+  const cited = (data: Record<string, unknown>) => data.type === 'content_block_delta' && (data.delta as { type: string }).type === 'citations_delta'
+  it.each<[string, StreamEvent[]]>([
+    ['on the open text block', [{ type: 'text', index: 0, delta: 'Sunny.' }, { type: 'citation', index: 0, citation: { url: 'https://a.example/', title: 'A' } }]],
+    // Gemini grounds its text on the last chunk, after the tool call that closed the text block.
+    ['on a block of its own once its text block closed', [{ type: 'text', index: 0, delta: 'Sunny.' }, ...call, { type: 'citation', index: 0, citation: { url: 'https://a.example/', title: 'A' } }]],
+  ])('%s: the citation reaches the client, citing its text', (_name, events) => {
+    const encoder = createMessagesStreamEncoder({ model: 'm' })
+    const wire = [{ type: 'start', id: 'x', model: 'up' } as StreamEvent, ...events, { type: 'finish', reason: 'stop' } as StreamEvent].map(event => encoder.push(event)).join('')
+    const frames = wire.split('\n').filter(line => line.startsWith('data: ')).map(line => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    expect(frames.filter(cited).map(data => (data.delta as { citation: unknown }).citation)).toEqual([expect.objectContaining({ url: 'https://a.example/', cited_text: 'Sunny.' })])
+    // Every delta lands on a block that is open: started and not yet stopped.
+    const open = new Set<number>()
+    for (const data of frames) {
+      if (data.type === 'content_block_start') open.add(data.index as number)
+      if (data.type === 'content_block_delta') expect(open.has(data.index as number)).toBe(true)
+      if (data.type === 'content_block_stop') open.delete(data.index as number)
+    }
+  })
+})

@@ -34,8 +34,11 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
     started = true
     return frame('message_start', { message: { id, type: 'message', role: 'assistant', model: options.model, content: [], stop_reason: null, stop_sequence: null, usage: usageToMessages(startUsage) } })
   }
+  /** Text of the text blocks that closed, by canonical index: what a late citation cites. */
+  const closedTexts = new Map<number, string>()
   const closeBlock = () => {
     if (!open) return ''
+    if (open.kind === 'text' && open.text) closedTexts.set(open.canonical, open.text)
     // Thinking that came unsigned still gets a slot value: a client replays the block whole, and our
     // envelope tells the next request that no vendor can verify it.
     const mark = open.kind === 'thinking' && !open.signed ? signatureDelta(signatureToClient('messages', { origin: open.origin }, true)) : ''
@@ -77,10 +80,15 @@ export function createMessagesStreamEncoder(options: StreamEncoderOptions): Stre
         }
         return out
       }
-      // A citation joins its text block while it is open (one that already closed cannot take it).
+      // A citation joins its text block while it is open. One whose block already closed (Gemini grounds
+      // the text at the end, after a tool call) comes on an empty text block of its own: never lost.
       case 'citation': {
-        if (open?.canonical !== event.index && begun.has(event.index)) return ''
-        const out = begin() + ensureBlock(event.index, 'text', { type: 'text', text: '', citations: [] })
+        let out = begin()
+        if (open?.canonical !== event.index && begun.has(event.index)) {
+          out += closeBlock()
+          open = { canonical: event.index, wire: nextWire++, kind: 'text', text: closedTexts.get(event.index) ?? '' }
+          out += frame('content_block_start', { index: open.wire, content_block: { type: 'text', text: '', citations: [] } })
+        } else out += ensureBlock(event.index, 'text', { type: 'text', text: '', citations: [] })
         return out + frame('content_block_delta', { index: open!.wire, delta: { type: 'citations_delta', citation: citationToMessages(event.citation, open!.text ?? '') } })
       }
       case 'thinking': {
