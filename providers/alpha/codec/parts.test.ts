@@ -60,3 +60,17 @@ describe('partsFromGenerate: what has no canonical form is named', () => {
     expect([...unmapped]).toEqual(named)
   })
 })
+
+describe('partsFromGenerate in an answer: thought parts in a row are one thinking, as a stream reads them', () => {
+  const thinking = (text: string, signature?: string) => ({ type: 'thinking', text, origin: 'generate', ...(signature && { signature }) })
+  it.each<[string, unknown[], unknown[]]>([
+    ['two thought parts', [{ text: 'a', thought: true }, { text: 'b', thought: true }], [thinking('ab')]],
+    ['the second signed', [{ text: 'a', thought: true }, { text: 'b', thought: true, thoughtSignature: 's2' }], [thinking('ab', 's2')]],
+    ['the first signed', [{ text: 'a', thought: true, thoughtSignature: 's1' }, { text: 'b', thought: true }], [thinking('ab', 's1')]],
+    ['both signed: the last signs', [{ text: 'a', thought: true, thoughtSignature: 's1' }, { text: 'b', thought: true, thoughtSignature: 's2' }], [thinking('ab', 's2')]],
+    ['a text part between them parts them', [{ text: 'a', thought: true }, { text: 'x' }, { text: 'b', thought: true }], [thinking('a'), { type: 'text', text: 'x' }, thinking('b')]],
+    ['a signed text part signs apart', [{ text: 'a', thought: true }, { text: 'x', thoughtSignature: 's' }], [thinking('a'), thinking('', 's'), { type: 'text', text: 'x' }]],
+  ])('%s', (_name, raw, parts) => {
+    expect(partsFromGenerate(raw, new CallLedger(), undefined, true)).toEqual(parts)
+  })
+})

@@ -1,4 +1,4 @@
-import type { FilePart, Part, TextPart, ImagePart } from 'model-proxy'
+import type { FilePart, Part, TextPart, ImagePart, ThinkingPart } from 'model-proxy'
 import { isImageType } from 'model-proxy/kit/codec'
 import { signatureFromClient, signatureToClient, signatureToUpstream } from 'model-proxy/kit/signatures'
 import { callId } from './ids.ts'
@@ -32,11 +32,19 @@ export class CallLedger {
   nameOf(id: string): string | undefined { return this.names.get(id) }
 }
 
-/** One content's parts -> canonical parts. `thought: true` is thinking; a thoughtSignature travels as a signed thinking part. */
-export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmapped?: Set<string>): Part[] {
+/**
+ * One content's parts -> canonical parts. `thought: true` is thinking; a thoughtSignature travels as a
+ * signed thinking part. `joinThoughts` (answers): Gemini's thought parts in a row are one thinking, as a
+ * stream reads them (it has no boundary between them), signed by the last signature among them.
+ */
+export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmapped?: Set<string>, joinThoughts = false): Part[] {
   if (!Array.isArray(rawParts)) return []
   const parts: Part[] = []
+  // The thinking the previous raw part made, while it may take the next thought part's text.
+  let thought: ThinkingPart | undefined
   for (const raw of rawParts as Raw[]) {
+    const joinable = thought
+    thought = undefined
     if (!raw || typeof raw !== 'object') continue
     const slot = typeof raw.thoughtSignature === 'string' && raw.thoughtSignature ? signatureFromClient('generate', raw.thoughtSignature) : undefined
     const signature = slot?.signature
@@ -47,7 +55,15 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
       // Another vendor's signature closes the thinking streamed before it as separate thought parts:
       // it signs their whole text (messages), so they become one part again.
       if (!text && signature && origin !== 'generate' && !slot?.redacted) parts.push({ type: 'thinking', text: takeUnsignedThinking(parts), ...signed })
-      else parts.push({ type: 'thinking', text, ...signed })
+      else if (joinable && origin === 'generate' && !slot?.redacted) {
+        joinable.text += text
+        if (signature) joinable.signature = signature
+        thought = joinable
+      } else {
+        const part: ThinkingPart = { type: 'thinking', text, ...signed }
+        parts.push(part)
+        if (joinThoughts && origin === 'generate' && !slot?.redacted) thought = part
+      }
       if (unmapped) for (const key of Object.keys(raw)) if (!partKeys.has(key)) unmapped.add(`part:${key}`)
       continue
     }

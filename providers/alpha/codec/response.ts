@@ -8,7 +8,7 @@ import { groundParts, groundingTo } from './grounding.ts'
 type Raw = Record<string, any>
 
 function candidateOf(candidate: Raw, id: string): { parts: Part[]; finishReason: FinishReason } {
-  const parts = groundParts(partsFromGenerate(candidate?.content?.parts, new CallLedger()), candidate?.groundingMetadata, `${id}_${candidate?.index ?? 0}`)
+  const parts = groundParts(partsFromGenerate(candidate?.content?.parts, new CallLedger(), undefined, true), candidate?.groundingMetadata, `${id}_${candidate?.index ?? 0}`)
   return { parts, finishReason: finishFromGenerate(candidate?.finishReason, parts.some(part => part.type === 'tool_call')) }
 }
 
