@@ -34,8 +34,8 @@ const pairs = clientFormats.flatMap(client => (Object.keys(upstreamFormats) as U
 describe.each(pairs)('$name', ({ client, family }) => {
   it('a streamed answer reads as the same answer whole', async () => {
     const cuts = fc.array(fc.nat(10_000), { maxLength: 8 })
-    await fc.assert(fc.asyncProperty(answerOf(family), cuts, writesArbitrary, fc.boolean(), async (answer, textCuts, writes, interleave) => {
-      rig.serve(family, scriptOf(family, answer, textCuts, writes, interleave))
+    await fc.assert(fc.asyncProperty(answerOf(family), cuts, writesArbitrary, fc.boolean(), async (answer, textCuts, writes, variant) => {
+      rig.serve(family, scriptOf(family, answer, textCuts, writes, variant))
       const whole = await read(client, family, false)
       const streamed = await read(client, family, true)
       expect(streamed.seen).toEqual(whole.seen)

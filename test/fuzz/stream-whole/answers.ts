@@ -51,7 +51,7 @@ const usage: fc.Arbitrary<Usage> = fc.record({
   cacheCreationInputTokens: fc.option(fc.nat(5000), { nil: undefined }),
   reasoningTokens: fc.option(fc.nat(5000), { nil: undefined }),
 }).map(raw => {
-  const out: Usage = { inputTokens: raw.inputTokens + (raw.cachedInputTokens ?? 0), outputTokens: raw.outputTokens + (raw.reasoningTokens ?? 0) }
+  const out: Usage = { inputTokens: raw.inputTokens + (raw.cachedInputTokens ?? 0) + (raw.cacheCreationInputTokens ?? 0), outputTokens: raw.outputTokens + (raw.reasoningTokens ?? 0) }
   if (raw.cachedInputTokens !== undefined) out.cachedInputTokens = raw.cachedInputTokens
   if (raw.cacheCreationInputTokens !== undefined) out.cacheCreationInputTokens = raw.cacheCreationInputTokens
   if (raw.reasoningTokens !== undefined) out.reasoningTokens = raw.reasoningTokens

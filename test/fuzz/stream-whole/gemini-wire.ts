@@ -70,10 +70,12 @@ export function geminiWhole(answer: CanonicalResponse, pieces: (text: string) =>
 }
 
 /** The stream's SSE text: one chunk per part piece, the closing fields on the last. */
-export function geminiStream(answer: CanonicalResponse, pieces: (text: string) => string[]): string {
+export function geminiStream(answer: CanonicalResponse, pieces: (text: string) => string[], runningUsage = false): string {
   const parts = streamedParts(answer, pieces).flat()
   const { candidate, top } = closing(answer)
-  const chunks: Raw[] = parts.map(part => ({ candidates: [{ content: { role: 'model', parts: [part] }, index: 0 }], modelVersion: answer.model, responseId: answer.id }))
+  // Gemini may repeat the usage so far on every chunk: the prompt's count, the output's growing.
+  const running = (i: number) => runningUsage && answer.usage ? { usageMetadata: usageToGenerate({ ...answer.usage, outputTokens: i, reasoningTokens: undefined }) } : {}
+  const chunks: Raw[] = parts.map((part, i) => ({ candidates: [{ content: { role: 'model', parts: [part] }, index: 0 }], ...running(i), modelVersion: answer.model, responseId: answer.id }))
   const end = { candidates: [{ content: { role: 'model', parts: [] as Raw[] }, ...candidate, index: 0 }], ...top }
   // Gemini puts the finish on the chunk with the last part, or sends it alone after (no parts).
   const lastPart = chunks.pop()

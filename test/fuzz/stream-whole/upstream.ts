@@ -10,6 +10,7 @@ import { startMockUpstream, type MockUpstream } from '../../helpers/mock-openai-
 import { startTestProxy, type TestProxy } from '../../helpers/proxy-server.ts'
 import type { UpstreamFamily } from './answers.ts'
 import { geminiStream, geminiWhole } from './gemini-wire.ts'
+import { usageToMessages } from '../../../providers/beta/codec/usage.ts'
 
 /**
  * A scripted upstream per family serving one canonical answer in its family's wire format, whole or
@@ -92,10 +93,33 @@ export const writesArbitrary: fc.Arbitrary<Writes> = fc.oneof(
 /** The whole body and the stream's writes for one answer. */
 export interface Script { whole: string; writes: Uint8Array[] }
 
-export function scriptOf(family: UpstreamFamily, answer: CanonicalResponse, cuts: number[], writes: Writes, interleave = false): Script {
+/**
+ * Anthropic's own usage split: message_start has the input and cache counts (output 1), message_delta
+ * only the output count.
+ */
+function usageSplit(sse: string, usage: Usage | undefined): string {
+  return sse.split(/(?<=\n\n)/).map(frame => {
+    const [head, data] = frame.split('\ndata: ') as [string, string]
+    if (!data || !usage) return frame
+    const body = JSON.parse(data) as { type: string; message?: { usage: unknown }; usage?: unknown }
+    if (body.type === 'message_start') body.message!.usage = { ...usageToMessages(usage), output_tokens: 1 }
+    else if (body.type === 'message_delta') body.usage = { output_tokens: usage.outputTokens }
+    else return frame
+    return `${head}\ndata: ${JSON.stringify(body)}\n\n`
+  }).join('')
+}
+
+/**
+ * `variant` asks for a vendor habit the encoders do not show: a chat upstream's parallel calls
+ * interleaved, Anthropic's usage split over message_start and message_delta, Gemini's running usage on
+ * every chunk.
+ */
+export function scriptOf(family: UpstreamFamily, answer: CanonicalResponse, cuts: number[], writes: Writes, variant = false): Script {
   const codec = familyCodecs[family]
   const encoder = codec.stream.createEncoder({ model: answer.model, sse: true, includeUsage: true })
-  const text = family === 'alpha' ? geminiStream(answer, piece => split(piece, cuts)) : [...answerEvents(answer, cuts, interleave && family === 'compat').map(event => encoder.push(event)), encoder.end()].join('')
+  const encoded = () => [...answerEvents(answer, cuts, variant && family === 'compat').map(event => encoder.push(event)), encoder.end()].join('')
+  const text = family === 'alpha' ? geminiStream(answer, piece => split(piece, cuts), variant)
+    : family === 'beta' && variant ? usageSplit(encoded(), answer.usage) : encoded()
   const bytes = Buffer.from(text)
   let chunks: Uint8Array[]
   if (writes.kind === 'bytes') {
