@@ -38,10 +38,8 @@ function partOf(family: UpstreamFamily, n: number): fc.Arbitrary<Part> {
   const options: Array<fc.Arbitrary<Part>> = [text, text, thinking, call, call]
   if (family === 'beta') options.push(signature.map((data): Part => ({ type: 'thinking', text: '', signature: data, redacted: true, origin: format })))
   if (family === 'compat' || family === 'gamma') options.push(nonEmptyText.map((text): Part => ({ type: 'text', text, refusal: true })))
-  if (family !== 'compat') {
-    options.push(fc.tuple(nonEmptyText, citation).map(([text, cited]): Part => ({ type: 'text', text, citations: [{ ...cited, origin: format } as Citation] })))
-    options.push(fc.constantFrom('weather', 'news').map((query): Part => ({ type: 'web_search', id: `srch_${n}`, query, sources: [{ url: 'https://a.example/', title: 'A' }], origin: format })))
-  }
+  options.push(fc.tuple(nonEmptyText, citation).map(([text, cited]): Part => ({ type: 'text', text, citations: [{ ...cited, origin: format } as Citation] })))
+  if (family !== 'compat') options.push(fc.constantFrom('weather', 'news').map((query): Part => ({ type: 'web_search', id: `srch_${n}`, query, sources: [{ url: 'https://a.example/', title: 'A' }], origin: format })))
   return fc.oneof(...options)
 }
 
@@ -70,13 +68,16 @@ export function answerOf(family: UpstreamFamily): fc.Arbitrary<CanonicalResponse
     parts: fc.array(fc.nat(1000), { minLength: 1, maxLength: 5 }).chain(ns => fc.tuple(...ns.map((_, i) => partOf(family, i)))),
     finishReason: fc.constantFrom<FinishReason>('stop', 'length', 'tool_calls', 'content_filter'),
     usage,
-  }).map(({ parts, finishReason, usage }) => {
+    stopSequence: fc.option(fc.constantFrom('###', '\nUser:', 'é'), { nil: undefined }),
+  }).map(({ parts, finishReason, usage, stopSequence }) => {
     let list = ordered(parts)
     // A chat message holds a refusal or an answer (content and refusal are separate fields, in no order).
     if (family === 'compat' && list.some(part => part.type === 'text' && part.refusal)) list = list.filter(part => part.type === 'thinking' || (part.type === 'text' && part.refusal))
     const calls = list.some(part => part.type === 'tool_call')
     // A vendor says tool use only when it called a tool, and never stops "normally" right after asking for one.
     const reason: FinishReason = calls ? (finishReason === 'stop' ? 'tool_calls' : finishReason) : finishReason === 'tool_calls' ? 'stop' : finishReason
-    return { id: 'resp_fuzz', model: 'fuzz-model', parts: list, finishReason: reason, usage }
+    // Only messages names the stop sequence that ended the answer.
+    const stopped = family === 'beta' && reason === 'stop' && stopSequence ? { stopSequence } : {}
+    return { id: 'resp_fuzz', model: 'fuzz-model', parts: list, finishReason: reason, usage, ...stopped }
   })
 }

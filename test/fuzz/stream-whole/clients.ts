@@ -71,7 +71,7 @@ function fromMessage(message: Anthropic.Message): Seen {
     else if (block.type === 'server_tool_use') seen.searches.push(JSON.stringify(block.input))
     else if (block.type === 'web_search_tool_result') seen.searches.push(JSON.stringify(block.content))
   }
-  seen.finish = message.stop_reason
+  seen.finish = [message.stop_reason, message.stop_sequence]
   seen.usage = message.usage
   return seen
 }

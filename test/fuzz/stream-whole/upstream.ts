@@ -78,7 +78,7 @@ export function answerEvents(answer: CanonicalResponse, cuts: number[], interlea
     }
   })
   flushCalls()
-  events.push({ type: 'finish', reason: answer.finishReason, ...(answer.usage && { usage: answer.usage }) })
+  events.push({ type: 'finish', reason: answer.finishReason, ...(answer.usage && { usage: answer.usage }), ...(answer.stopSequence && { stopSequence: answer.stopSequence }) })
   return events
 }
 
