@@ -115,7 +115,7 @@ describe('stream encode', () => {
 })
 
 describe('stream encode: parts', () => {
-  it('keeps a late delta for a closed tool call in the final output', () => {
+  it('parallel calls: the held one follows, and one without arguments reads {}', () => {
     const out = frames(encodeAll([
       { type: 'tool_call_start', index: 0, id: 'a', name: 'f' },
       { type: 'tool_call_start', index: 1, id: 'b', name: 'g' },
@@ -123,7 +123,7 @@ describe('stream encode: parts', () => {
       { type: 'finish', reason: 'tool_calls' },
     ]))
     const output = out.at(-1)!.data.response.output as Array<{ arguments: string }>
-    expect(output.map(item => item.arguments)).toEqual(['{}', ''])
+    expect(output.map(item => item.arguments)).toEqual(['{}', '{}'])
   })
 
   it('a delta with no start opens the call under a made-up id', () => {
