@@ -20,7 +20,8 @@ export type ClientFormat = 'chat' | 'responses' | 'messages' | 'generate'
 export const clientFormats: ClientFormat[] = ['chat', 'responses', 'messages', 'generate']
 
 const empty = (): Seen => ({ text: '', refusal: '', reasoning: '', opaque: [], calls: [], citations: [], searches: [], finish: undefined, usage: undefined })
-const parsed = (args: string) => JSON.parse(args || '{}') as unknown
+/** As a client reads a call's arguments: text that is no JSON throws. */
+const parsed = (args: string) => JSON.parse(args) as unknown
 
 function fromChat(completion: OpenAI.ChatCompletion, reasoning?: string): Seen {
   const seen = empty()

@@ -40,7 +40,7 @@ function split(text: string, cuts: number[]): string[] {
  * The answer as canonical stream events, each text cut at `cuts` (code point offsets, mod length).
  * `interleave`: tool calls in a row stream their argument pieces in turns (a chat upstream's parallel calls).
  */
-export function answerEvents(answer: CanonicalResponse, cuts: number[], interleave = false): StreamEvent[] {
+export function answerEvents(answer: CanonicalResponse, cuts: number[], interleave = false, bareCalls?: 'none' | 'empty'): StreamEvent[] {
   const events: StreamEvent[] = [{ type: 'start', id: answer.id, model: answer.model }]
   let calls: Array<{ index: number; pieces: string[] }> = []
   const flushCalls = () => {
@@ -67,7 +67,8 @@ export function answerEvents(answer: CanonicalResponse, cuts: number[], interlea
         return
       case 'tool_call':
         events.push({ type: 'tool_call_start', index, id: part.id, name: part.name })
-        calls.push({ index, pieces: split(part.arguments, cuts) })
+        // A call without arguments may stream no argument text (chat, responses) or one empty piece (messages).
+        calls.push({ index, pieces: part.arguments === '{}' && bareCalls ? bareCalls === 'none' ? [] : [''] : split(part.arguments, cuts) })
         if (!interleave) flushCalls()
         return
       case 'web_search':
@@ -110,14 +111,16 @@ function usageSplit(sse: string, usage: Usage | undefined): string {
 }
 
 /**
- * `variant` asks for a vendor habit the encoders do not show: a chat upstream's parallel calls
- * interleaved, Anthropic's usage split over message_start and message_delta, Gemini's running usage on
+ * `variant` asks for a vendor habit the encoders do not show: calls without arguments streaming no
+ * argument text (one empty piece from Anthropic), a chat upstream's parallel calls interleaved, Anthropic's usage split over message_start and message_delta, Gemini's running usage on
  * every chunk.
  */
-export function scriptOf(family: UpstreamFamily, answer: CanonicalResponse, cuts: number[], writes: Writes, variant = false): Script {
+export function scriptOf(family: UpstreamFamily, answer: CanonicalResponse, cuts: number[], writes: Writes, variant = false, crossing = true): Script {
   const codec = familyCodecs[family]
   const encoder = codec.stream.createEncoder({ model: answer.model, sse: true, includeUsage: true })
-  const encoded = () => [...answerEvents(answer, cuts, variant && family === 'compat').map(event => encoder.push(event)), encoder.end()].join('')
+  // Same format: the bytes pass as they are, and the vendor's whole answer would say `{}` too.
+  const bare = !variant || !crossing ? undefined : family === 'beta' ? 'empty' : 'none'
+  const encoded = () => [...answerEvents(answer, cuts, variant && family === 'compat', bare).map(event => encoder.push(event)), encoder.end()].join('')
   const text = family === 'alpha' ? geminiStream(answer, piece => split(piece, cuts), variant)
     : family === 'beta' && variant ? usageSplit(encoded(), answer.usage) : encoded()
   const bytes = Buffer.from(text)
