@@ -39,9 +39,9 @@ describe('chat streams with n > 1', () => {
     ].map(event => encoder.push(event as StreamEvent)).join('')
     const choices = wire.split('\n\n').filter(Boolean).map(frame => JSON.parse(frame.slice(6)).choices[0])
     expect(choices).toEqual([
-      expect.objectContaining({ index: 0, delta: { role: 'assistant', content: '' } }),
+      expect.objectContaining({ index: 0, delta: { role: 'assistant', content: null } }),
       expect.objectContaining({ index: 0, delta: { content: 'A' } }),
-      expect.objectContaining({ index: 1, delta: { role: 'assistant', content: '' } }),
+      expect.objectContaining({ index: 1, delta: { role: 'assistant', content: null } }),
       expect.objectContaining({ index: 1, delta: { tool_calls: [{ index: 0, id: 'y', type: 'function', function: { name: 'g', arguments: '' } }] } }),
       expect.objectContaining({ index: 0, finish_reason: 'stop' }),
       expect.objectContaining({ index: 1, finish_reason: 'tool_calls' }),

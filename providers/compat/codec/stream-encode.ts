@@ -30,7 +30,7 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
   const begin = (choice = 0) => {
     if (started.has(choice)) return ''
     started.add(choice)
-    return frame({ role: 'assistant', content: '' }, null, choice)
+    return frame({ role: 'assistant', content: null }, null, choice)
   }
 
   /** Each citation over its text part's span of the content (a part's length: up to where the next one starts). */
