@@ -27,7 +27,7 @@ function fromChat(completion: OpenAI.ChatCompletion, reasoning?: string): Seen {
   const seen = empty()
   const choice = completion.choices[0]!
   const message = choice.message as OpenAI.ChatCompletionMessage & { reasoning_content?: string }
-  seen.text = message.content ?? ''
+  seen.text = message.content as string
   seen.refusal = message.refusal ?? ''
   seen.reasoning = reasoning ?? message.reasoning_content ?? ''
   for (const call of message.tool_calls ?? []) if (call.type === 'function') seen.calls.push({ id: call.id, name: call.function.name, args: parsed(call.function.arguments) })
