@@ -53,7 +53,8 @@ export function decodeChatResponse(body: unknown): CanonicalResponse {
 function choiceOf(parts: Part[], finishReason: FinishReason, index: number): Raw {
   // An answer's content is text (a string): a generated image or file has no place in it (as in a stream).
   const texts = parts.filter((part): part is TextPart => part.type === 'text' && !part.refusal)
-  const message: Raw = { role: 'assistant', content: texts.length ? texts.map(part => part.text).join('') : null }
+  // No text, or only empty text: null, as a stream of it reads (no content delta comes).
+  const message: Raw = { role: 'assistant', content: texts.map(part => part.text).join('') || null }
   const annotations = annotationsToChat(texts)
   if (annotations.length) message.annotations = annotations
   const refusal = parts.flatMap(part => part.type === 'text' && part.refusal ? [part.text] : []).join('')

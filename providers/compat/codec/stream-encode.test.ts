@@ -31,7 +31,8 @@ describe('chat stream encoder: a client reads the same message.content as from t
   const call = (index: number): StreamEvent[] => [{ type: 'tool_call_start', index, id: `c${index}`, name: 'f' }, { type: 'tool_call_delta', index, delta: '{}' }]
   it.each<[string, StreamEvent[], string | null]>([
     ['text', [{ type: 'text', index: 0, delta: 'Hi' }], 'Hi'],
-    ['an empty text', [{ type: 'text', index: 0, delta: '' }], ''],
+    ['an empty text', [{ type: 'text', index: 0, delta: '' }], null],
+    ['an empty text and a tool call', [{ type: 'text', index: 0, delta: '' }, ...call(1)], null],
     ['tool calls only', call(0), null],
     ['a refusal only', [{ type: 'text', index: 0, delta: 'No.', refusal: true }], null],
   ])('%s', (_name, events, content) => {

@@ -53,6 +53,8 @@ export function createChatStreamEncoder(options: StreamEncoderOptions): StreamEn
             if (event.index !== lastText) textStarts.set(lastText = event.index, contentLength)
             contentLength += event.delta.length
           }
+          // An empty piece says nothing: a content "" would read where the whole answer has null.
+          if (!event.delta) return begin(event.choice)
           return begin(event.choice) + (event.refusal ? frame({ refusal: event.delta }, null, event.choice) : textFrame(event.delta, event.choice))
         case 'thinking': return event.delta ? begin(event.choice) + frame({ reasoning_content: event.delta }, null, event.choice) : begin(event.choice)
         case 'tool_call_start': {
