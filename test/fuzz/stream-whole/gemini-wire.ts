@@ -80,5 +80,9 @@ export function geminiStream(answer: CanonicalResponse, pieces: (text: string) =
   // Gemini puts the finish on the chunk with the last part, or sends it alone after (no parts).
   const lastPart = chunks.pop()
   if (lastPart) (end.candidates[0]!.content.parts as Raw[]).push(...(lastPart.candidates as Array<{ content: { parts: Raw[] } }>)[0]!.content.parts)
-  return [...chunks, end].map(chunk => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join('')
+  // Or the usage comes alone on one more chunk after the finish.
+  const usage = (end as Raw).usageMetadata
+  const usageAlone = runningUsage && usage ? [{ candidates: [], usageMetadata: usage, modelVersion: answer.model, responseId: answer.id }] : []
+  if (usageAlone.length) delete (end as Raw).usageMetadata
+  return [...chunks, end, ...usageAlone].map(chunk => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join('')
 }

@@ -110,9 +110,24 @@ function usageSplit(sse: string, usage: Usage | undefined): string {
   }).join('')
 }
 
+/** Compatible servers' habit: `usage: null` on every chunk, the real one on the finish chunk. */
+function usageOnFinish(sse: string): string {
+  const frames = sse.split(/(?<=\n\n)/)
+  const bodies = frames.map(frame => frame.startsWith('data: {') ? JSON.parse(frame.slice(6)) as { choices: Array<{ finish_reason: unknown }>; usage?: unknown } : undefined)
+  const usage = bodies.find(body => body?.usage && !body.choices.length)?.usage
+  return frames.flatMap((frame, i) => {
+    const body = bodies[i]
+    if (!body) return [frame]
+    if (body.usage && !body.choices.length) return []
+    body.usage = body.choices.some(choice => choice.finish_reason) && usage ? usage : null
+    return [`data: ${JSON.stringify(body)}\n\n`]
+  }).join('')
+}
+
 /**
  * `variant` asks for a vendor habit the encoders do not show: calls without arguments streaming no
- * argument text (one empty piece from Anthropic), a chat upstream's parallel calls interleaved, Anthropic's usage split over message_start and message_delta, Gemini's running usage on
+ * argument text (one empty piece from Anthropic), a chat upstream's parallel calls interleaved and its
+ * usage on the finish chunk, Anthropic's usage split over message_start and message_delta, Gemini's running usage on
  * every chunk.
  */
 export function scriptOf(family: UpstreamFamily, answer: CanonicalResponse, cuts: number[], writes: Writes, variant = false, crossing = true): Script {
@@ -122,7 +137,8 @@ export function scriptOf(family: UpstreamFamily, answer: CanonicalResponse, cuts
   const bare = !variant || !crossing ? undefined : family === 'beta' ? 'empty' : 'none'
   const encoded = () => [...answerEvents(answer, cuts, variant && family === 'compat', bare).map(event => encoder.push(event)), encoder.end()].join('')
   const text = family === 'alpha' ? geminiStream(answer, piece => split(piece, cuts), variant)
-    : family === 'beta' && variant ? usageSplit(encoded(), answer.usage) : encoded()
+    : family === 'beta' && variant ? usageSplit(encoded(), answer.usage)
+      : family === 'compat' && variant ? usageOnFinish(encoded()) : encoded()
   const bytes = Buffer.from(text)
   let chunks: Uint8Array[]
   if (writes.kind === 'bytes') {
