@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CallLedger, partsFromGenerate, resultObject, toolResultText } from './parts.ts'
+import type { Part } from 'model-proxy'
+import { CallLedger, partsFromGenerate, partsToGenerate, resultObject, toolResultText } from './parts.ts'
 
 describe('toolResultText', () => {
   it.each([
@@ -72,5 +73,17 @@ describe('partsFromGenerate in an answer: thought parts in a row are one thinkin
     ['a signed text part signs apart', [{ text: 'a', thought: true }, { text: 'x', thoughtSignature: 's' }], [thinking('a'), thinking('', 's'), { type: 'text', text: 'x' }]],
   ])('%s', (_name, raw, parts) => {
     expect(partsFromGenerate(raw, new CallLedger(), undefined, true)).toEqual(parts)
+  })
+})
+
+describe('partsToGenerate for a client: an empty text is no part, as in a stream', () => {
+  const call = { type: 'tool_call' as const, id: 'c1', name: 'f', arguments: '{}' }
+  it.each<[string, Part[], unknown[]]>([
+    ['an empty text beside a call', [call, { type: 'text', text: '' }], [{ functionCall: { id: 'c1', name: 'f', args: {} }, thoughtSignature: expect.any(String) }]],
+    ['an empty text alone', [{ type: 'text', text: '' }], []],
+    ['an empty text carrying a signature', [{ type: 'thinking', text: '', signature: 's', origin: 'generate' }, { type: 'text', text: '' }], [{ text: '', thoughtSignature: 's' }]],
+    ['text', [{ type: 'text', text: 'a' }], [{ text: 'a' }]],
+  ])('%s', (_name, parts, wire) => {
+    expect(partsToGenerate(parts, new CallLedger(), 'client')).toEqual(wire)
   })
 })

@@ -211,7 +211,8 @@ export function partsToGenerate(parts: Part[], ledger: CallLedger, audience: 'cl
     }
     let wire: Raw | undefined
     const extra: Raw[] = []
-    if (part.type === 'text') wire = { text: part.text }
+    // An empty text says nothing to a client (a stream sends no part for it), unless it carries a signature.
+    if (part.type === 'text') wire = part.text || pendingSignature || audience === 'upstream' ? { text: part.text } : undefined
     else if (part.type === 'image') wire = imageToWire(part)
     // An upload id of another vendor means nothing here.
     else if (part.type === 'file') wire = part.data !== undefined || part.url !== undefined ? imageToWire(part) : undefined
