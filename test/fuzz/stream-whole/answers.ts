@@ -32,7 +32,8 @@ function partOf(family: UpstreamFamily, n: number): fc.Arbitrary<Part> {
   const format = upstreamFormats[family]
   const signature = fc.string({ minLength: 8, maxLength: 40, unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef0123456789+/'.split('')) })
   const text = fc.record({ text: family === 'alpha' ? nonEmptyText : anyText }).map(({ text }): Part => ({ type: 'text', text }))
-  const thinking = fc.record({ text: nonEmptyText, signature }).map(({ text, signature }): Part =>
+  // Signed reasoning may show no text at all (OpenAI's encrypted-only items, a bare Gemini signature).
+  const thinking = fc.record({ text: family === 'compat' ? nonEmptyText : fc.oneof(nonEmptyText, fc.constant('')), signature }).map(({ text, signature }): Part =>
     family === 'compat' ? { type: 'thinking', text } : { type: 'thinking', text, signature, origin: format })
   const call = fc.record({ name: toolName, args: toolArguments }).map(({ name, args }): Part => ({ type: 'tool_call', id: `call_${n}x${name.length}`, name, arguments: args }))
   const options: Array<fc.Arbitrary<Part>> = [text, text, thinking, call, call]

@@ -4,7 +4,7 @@ import { GoogleGenAI, type GenerateContentResponse, type Part as GenaiPart } fro
 
 /** What a client ends up with, in terms every format shares: the oracle is each SDK's own accumulator. */
 export interface Seen {
-  text: string
+  text?: string | null
   refusal: string
   reasoning: string
   /** The format's opaque reasoning slots (signatures, encrypted content), in order. */
@@ -79,12 +79,13 @@ function fromMessage(message: Anthropic.Message): Seen {
 
 /** generateContentStream has no accumulator: a client joins the chunks' parts, the last finish and usage. */
 function fromGenerate(chunks: GenerateContentResponse[]): Seen {
-  const seen = empty()
+  // No text part at all reads differently (response.text undefined) from an empty one.
+  const seen: Seen = { ...empty(), text: undefined }
   for (const chunk of chunks) {
     const candidate = chunk.candidates?.[0]
     for (const part of (candidate?.content?.parts ?? []) as GenaiPart[]) {
       if (part.thought) seen.reasoning += part.text ?? ''
-      else if (part.text !== undefined) seen.text += part.text
+      else if (part.text !== undefined) seen.text = `${seen.text ?? ''}${part.text}`
       if (part.thoughtSignature) seen.opaque.push(part.thoughtSignature)
       if (part.functionCall) seen.calls.push({ id: part.functionCall.id, name: part.functionCall.name ?? '', args: part.functionCall.args })
     }
