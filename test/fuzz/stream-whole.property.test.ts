@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { answerOf, upstreamFormats, type UpstreamFamily } from './stream-whole/answers.ts'
 import { clientFormats, readThrough, type Seen } from './stream-whole/clients.ts'
 import { familyModel, scriptOf, startRig, writesArbitrary, type Rig } from './stream-whole/upstream.ts'
-import type { Usage } from '../../core/canonical/types.ts'
+import type { CanonicalResponse, Usage } from '../../core/canonical/types.ts'
 
 /**
  * Differential: one upstream answer, served whole to a whole request and streamed (cut at random bytes)
@@ -29,6 +29,14 @@ async function read(client: (typeof clientFormats)[number], family: UpstreamFami
   return { seen, usage: await recordedAfter(before) }
 }
 
+/** docs/translation.md: arguments cut by the token limit read as each side could parse them. */
+function documented(seen: Seen, answer: CanonicalResponse): Seen {
+  const last = answer.parts.at(-1)
+  if (last?.type !== 'tool_call' || isJson(last.arguments)) return seen
+  return { ...seen, calls: seen.calls.map((call, i) => i === seen.calls.length - 1 ? { ...call, args: 'cut' } : call) }
+}
+const isJson = (text: string) => { try { JSON.parse(text); return true } catch { return false } }
+
 const pairs = clientFormats.flatMap(client => (Object.keys(upstreamFormats) as UpstreamFamily[]).map(family => ({ client, family, name: `${client} client, ${family} upstream (${upstreamFormats[family]})` })))
 
 describe.each(pairs)('$name', ({ client, family }) => {
@@ -38,7 +46,7 @@ describe.each(pairs)('$name', ({ client, family }) => {
       rig.serve(family, scriptOf(family, answer, textCuts, writes, variant, upstreamFormats[family] !== client))
       const whole = await read(client, family, false)
       const streamed = await read(client, family, true)
-      expect(streamed.seen).toEqual(whole.seen)
+      expect(documented(streamed.seen, answer)).toEqual(documented(whole.seen, answer))
       expect(whole.usage).toBeDefined()
       expect(streamed.usage).toEqual(whole.usage)
     }), { numRuns: runs })

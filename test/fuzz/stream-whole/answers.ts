@@ -70,13 +70,20 @@ export function answerOf(family: UpstreamFamily): fc.Arbitrary<CanonicalResponse
     finishReason: fc.constantFrom<FinishReason>('stop', 'length', 'tool_calls', 'content_filter'),
     usage,
     stopSequence: fc.option(fc.constantFrom('###', '\nUser:', 'é'), { nil: undefined }),
-  }).map(({ parts, finishReason, usage, stopSequence }) => {
+    cut: fc.option(fc.nat(), { nil: undefined }),
+  }).map(({ parts, finishReason, usage, stopSequence, cut }) => {
     let list = ordered(parts)
     // A chat message holds a refusal or an answer (content and refusal are separate fields, in no order).
     if (family === 'compat' && list.some(part => part.type === 'text' && part.refusal)) list = list.filter(part => part.type === 'thinking' || (part.type === 'text' && part.refusal))
     const calls = list.some(part => part.type === 'tool_call')
     // A vendor says tool use only when it called a tool, and never stops "normally" right after asking for one.
     const reason: FinishReason = calls ? (finishReason === 'stop' ? 'tool_calls' : finishReason) : finishReason === 'tool_calls' ? 'stop' : finishReason
+    // Out of tokens inside the last call's arguments: they end cut (Gemini sends calls whole).
+    const last = list.at(-1)
+    if (reason === 'length' && cut !== undefined && last?.type === 'tool_call' && family !== 'alpha') {
+      const points = [...last.arguments]
+      list = [...list.slice(0, -1), { ...last, arguments: points.slice(0, cut % points.length).join('') }]
+    }
     // Only messages names the stop sequence that ended the answer.
     const stopped = family === 'beta' && reason === 'stop' && stopSequence ? { stopSequence } : {}
     return { id: 'resp_fuzz', model: 'fuzz-model', parts: list, finishReason: reason, usage, ...stopped }

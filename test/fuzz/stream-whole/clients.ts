@@ -20,8 +20,10 @@ export type ClientFormat = 'chat' | 'responses' | 'messages' | 'generate'
 export const clientFormats: ClientFormat[] = ['chat', 'responses', 'messages', 'generate']
 
 const empty = (): Seen => ({ text: '', refusal: '', reasoning: '', opaque: [], calls: [], citations: [], searches: [], finish: undefined, usage: undefined })
-/** As a client reads a call's arguments: text that is no JSON throws. */
-const parsed = (args: string) => JSON.parse(args) as unknown
+/** A call's arguments as JSON; text that is no JSON (cut by the token limit) as it is. */
+const parsed = (args: string): unknown => {
+  try { return JSON.parse(args) } catch { return { unparsed: args } }
+}
 
 function fromChat(completion: OpenAI.ChatCompletion, reasoning?: string): Seen {
   const seen = empty()
