@@ -62,7 +62,7 @@ describe('partsFromGenerate: what has no canonical form is named', () => {
   })
 })
 
-describe('partsFromGenerate in an answer: thought parts in a row are one thinking, as a stream reads them', () => {
+describe('partsFromGenerate in an answer: thought parts in a row are one thinking, text parts one text, as a stream reads them', () => {
   const thinking = (text: string, signature?: string) => ({ type: 'thinking', text, origin: 'generate', ...(signature && { signature }) })
   it.each<[string, unknown[], unknown[]]>([
     ['two thought parts', [{ text: 'a', thought: true }, { text: 'b', thought: true }], [thinking('ab')]],
@@ -71,6 +71,9 @@ describe('partsFromGenerate in an answer: thought parts in a row are one thinkin
     ['both signed: the last signs', [{ text: 'a', thought: true, thoughtSignature: 's1' }, { text: 'b', thought: true, thoughtSignature: 's2' }], [thinking('ab', 's2')]],
     ['a text part between them parts them', [{ text: 'a', thought: true }, { text: 'x' }, { text: 'b', thought: true }], [thinking('a'), { type: 'text', text: 'x' }, thinking('b')]],
     ['a signed text part signs apart', [{ text: 'a', thought: true }, { text: 'x', thoughtSignature: 's' }], [thinking('a'), thinking('', 's'), { type: 'text', text: 'x' }]],
+    ['text parts in a row are one text', [{ text: 'x' }, { text: '' }, { text: 'y' }], [{ type: 'text', text: 'xy' }]],
+    ['a call between them parts them', [{ text: 'x' }, { functionCall: { id: 'c', name: 'f', args: {} } }, { text: 'y' }], [{ type: 'text', text: 'x' }, { type: 'tool_call', id: 'c', name: 'f', arguments: '{}' }, { type: 'text', text: 'y' }]],
+    ['a signed text part starts a text of its own', [{ text: 'x' }, { text: 'y', thoughtSignature: 's' }], [{ type: 'text', text: 'x' }, thinking('', 's'), { type: 'text', text: 'y' }]],
   ])('%s', (_name, raw, parts) => {
     expect(partsFromGenerate(raw, new CallLedger(), undefined, true)).toEqual(parts)
   })

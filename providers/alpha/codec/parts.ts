@@ -34,17 +34,21 @@ export class CallLedger {
 
 /**
  * One content's parts -> canonical parts. `thought: true` is thinking; a thoughtSignature travels as a
- * signed thinking part. `joinThoughts` (answers): Gemini's thought parts in a row are one thinking, as a
- * stream reads them (it has no boundary between them), signed by the last signature among them.
+ * signed thinking part. `joinRuns` (answers): Gemini's thought parts in a row are one thinking, signed by
+ * the last signature among them, and its text parts in a row one text, as a stream reads them (it has
+ * no boundary between them).
  */
-export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmapped?: Set<string>, joinThoughts = false): Part[] {
+export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmapped?: Set<string>, joinRuns = false): Part[] {
   if (!Array.isArray(rawParts)) return []
   const parts: Part[] = []
-  // The thinking the previous raw part made, while it may take the next thought part's text.
+  // The thinking or text the previous raw part made, while it may take the next one's text.
   let thought: ThinkingPart | undefined
+  let said: TextPart | undefined
   for (const raw of rawParts as Raw[]) {
     const joinable = thought
+    const sayable = said
     thought = undefined
+    said = undefined
     if (!raw || typeof raw !== 'object') continue
     const slot = typeof raw.thoughtSignature === 'string' && raw.thoughtSignature ? signatureFromClient('generate', raw.thoughtSignature) : undefined
     const signature = slot?.signature
@@ -62,13 +66,18 @@ export function partsFromGenerate(rawParts: unknown, ledger: CallLedger, unmappe
       } else {
         const part: ThinkingPart = { type: 'thinking', text, ...signed }
         parts.push(part)
-        if (joinThoughts && origin === 'generate' && !slot?.redacted) thought = part
+        if (joinRuns && origin === 'generate' && !slot?.redacted) thought = part
       }
       if (unmapped) for (const key of Object.keys(raw)) if (!partKeys.has(key)) unmapped.add(`part:${key}`)
       continue
     }
     if (signature) parts.push({ type: 'thinking', text: '', ...signed })
-    if (typeof raw.text === 'string') parts.push({ type: 'text', text: raw.text })
+    if (typeof raw.text === 'string' && sayable && !signature) (said = sayable).text += raw.text
+    else if (typeof raw.text === 'string') {
+      const part: TextPart = { type: 'text', text: raw.text }
+      parts.push(part)
+      if (joinRuns) said = part
+    }
     else if (raw.inlineData && typeof raw.inlineData.data === 'string') parts.push(media(raw.inlineData.mimeType, { data: raw.inlineData.data }))
     else if (raw.fileData && typeof raw.fileData.fileUri === 'string') parts.push(media(raw.fileData.mimeType, { url: raw.fileData.fileUri }))
     else if (raw.functionCall && typeof raw.functionCall.name === 'string') {
