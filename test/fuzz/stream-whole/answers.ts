@@ -5,8 +5,8 @@ import type { CanonicalResponse, Citation, FinishReason, Part, Usage } from '../
 export const upstreamFormats = { compat: 'chat', beta: 'messages', gamma: 'responses', alpha: 'generate' } as const
 export type UpstreamFamily = keyof typeof upstreamFormats
 
-/** Text of the kinds models write: unicode (astral too), escapes, empty, sometimes long. */
-const pieces = ['', 'a', 'Hello', ' ', '\n', '"', '\\', '\u00e9', '\u4e2d\u6587', '\u{1F600}', '\u{1F469}\u200d\u{1F4BB}', '\t', '</s>', '\u2028', '{', '}']
+/** Text of the kinds models write: unicode (astral too), characters JSON escapes (\u0001 too), empty, sometimes long. */
+const pieces = ['', 'a', 'Hello', ' ', '\n', '"', '\\', '\u0001', '\u001f', '\u00e9', '\u4e2d\u6587', '\u{1F600}', '\u{1F469}\u200d\u{1F4BB}', '\t', '</s>', '\u2028', '{', '}']
 export const anyText = fc.oneof(
   { weight: 4, arbitrary: fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map(list => list.join('')) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
