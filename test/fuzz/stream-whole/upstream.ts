@@ -103,14 +103,16 @@ function usageSplit(sse: string, usage: Usage | undefined): string {
     const [head, data] = frame.split('\ndata: ') as [string, string]
     if (!data || !usage) return frame
     const body = JSON.parse(data) as { type: string; message?: { usage: unknown }; usage?: unknown }
+    // Anthropic pings right after message_start.
     if (body.type === 'message_start') body.message!.usage = { ...usageToMessages(usage), output_tokens: 1 }
+    if (body.type === 'message_start') return `${head}\ndata: ${JSON.stringify(body)}\n\nevent: ping\ndata: {"type": "ping"}\n\n`
     else if (body.type === 'message_delta') body.usage = { output_tokens: usage.outputTokens }
     else return frame
     return `${head}\ndata: ${JSON.stringify(body)}\n\n`
   }).join('')
 }
 
-/** Compatible servers' habit: `usage: null` on every chunk, the real one on the finish chunk. */
+/** Compatible servers' habits: `usage: null` on every chunk, the real one on the finish chunk; keep-alive comments. */
 function usageOnFinish(sse: string): string {
   const frames = sse.split(/(?<=\n\n)/)
   const bodies = frames.map(frame => frame.startsWith('data: {') ? JSON.parse(frame.slice(6)) as { choices: Array<{ finish_reason: unknown }>; usage?: unknown } : undefined)
@@ -121,7 +123,7 @@ function usageOnFinish(sse: string): string {
     if (body.usage && !body.choices.length) return []
     body.usage = body.choices.some(choice => choice.finish_reason) && usage ? usage : null
     return [`data: ${JSON.stringify(body)}\n\n`]
-  }).join('')
+  }).join(': PROCESSING\n\n')
 }
 
 /**
