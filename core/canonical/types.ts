@@ -160,4 +160,5 @@ export type StreamEvent =
   | { type: 'web_search'; index: number; search: WebSearchPart }
   | { type: 'citation'; index: number; citation: Citation }
   | { type: 'finish'; reason: FinishReason; usage?: Usage; stopSequence?: string; choices?: FinishReason[] }
-  | { type: 'error'; status: number; message: string; errorType?: string }
+  /** `usage`: what the upstream had reported before the error (the charge for a failed stream starts from it). */
+  | { type: 'error'; status: number; message: string; errorType?: string; usage?: Usage }

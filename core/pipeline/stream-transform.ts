@@ -90,8 +90,11 @@ class TranslatingTransform implements StreamTransform {
         // The usage a stream reports as it opens (messages' message_start) counts should it fail before its
         // finish (an error event), as it does for the passthrough, and for a stream cut short.
         if (event.usage && !this.#finished) this.usage = event.usage
-      } else if (event.type === 'error') this.upstreamError ??= event.message
-      else if (event.type === 'text' || event.type === 'thinking' || event.type === 'tool_call_delta') this.delivered += event.delta.length
+      } else if (event.type === 'error') {
+        this.upstreamError ??= event.message
+        // What was reported before the error (chat's and generateContent's running counts): an estimate starts from it.
+        if (event.usage && !this.#finished) this.usage = event.usage
+      } else if (event.type === 'text' || event.type === 'thinking' || event.type === 'tool_call_delta') this.delivered += event.delta.length
       this.onAnswer?.(event)
       out += this.encoder.push(event)
     }

@@ -113,7 +113,7 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       if (chunk.error) {
         ended = true
         terminal = true
-        return [{ type: 'error', status: statusForGenerateError(chunk.error), message: String(chunk.error.message ?? 'upstream stream error') }]
+        return [{ type: 'error', status: statusForGenerateError(chunk.error), message: String(chunk.error.message ?? 'upstream stream error'), ...(usage && { usage }) }]
       }
       const out: StreamEvent[] = []
       if (!started) {

@@ -128,7 +128,7 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
         case 'error':
           ended = true
           terminal = true
-          out.push({ type: 'error', status: statusForMessagesError(data.error ?? {}), message: String(data.error?.message ?? 'upstream stream error'), errorType: data.error?.type })
+          out.push({ type: 'error', status: statusForMessagesError(data.error ?? {}), message: String(data.error?.message ?? 'upstream stream error'), errorType: data.error?.type, ...(usage && { usage }) })
           break
       }
       return out

@@ -107,7 +107,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
       if (chunk.error) {
         ended = true
         terminal = true
-        return [{ type: 'error', status: statusForChatError(chunk.error), message: String(chunk.error.message ?? 'upstream stream error'), errorType: chunk.error.type }]
+        return [{ type: 'error', status: statusForChatError(chunk.error), message: String(chunk.error.message ?? 'upstream stream error'), errorType: chunk.error.type, ...(usage && { usage }) }]
       }
       if (!started) {
         started = true

@@ -1,4 +1,4 @@
-import type { SseEvent, StreamDecoder, StreamEvent } from 'model-proxy'
+import type { SseEvent, StreamDecoder, StreamEvent, Usage } from 'model-proxy'
 import { statusForResponsesError } from './error.ts'
 import { calledTool } from './namespace-tools.ts'
 import { isObject, num, str, type Json } from './guards.ts'
@@ -104,9 +104,9 @@ export function createStreamDecoder(): StreamDecoder {
       })
     }
   }
-  const fail = (error: Json, fallback: string) => {
+  const fail = (error: Json, fallback: string, usage?: Usage) => {
     const code = str(error.code) ?? str(error.type)
-    const event: StreamEvent = { type: 'error', status: statusForResponsesError(error), message: str(error.message) ?? fallback }
+    const event: StreamEvent = { type: 'error', status: statusForResponsesError(error), message: str(error.message) ?? fallback, ...(usage && { usage }) }
     if (code) event.errorType = code
     out.push(event)
     closed = true
@@ -152,7 +152,8 @@ export function createStreamDecoder(): StreamDecoder {
         terminal = true
         return
       }
-      case 'response.failed': return fail(isObject(data.response) && isObject(data.response.error) ? data.response.error : {}, 'upstream response failed')
+      // A failed response that reports usage was billed it.
+      case 'response.failed': return fail(isObject(data.response) && isObject(data.response.error) ? data.response.error : {}, 'upstream response failed', isObject(data.response) ? usageFromWire(data.response.usage) : undefined)
       case 'error': return fail(isObject(data.error) ? data.error : data, 'upstream stream error')
     }
   }
