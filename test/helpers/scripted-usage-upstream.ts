@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net'
  * (`cut`); a pause before each frame (`slowMs`, for clients that leave); and `fail` attempts that fail
  * before any byte (counted per script id, so a failover's next attempt succeeds): `failStatus` as the
  * HTTP status, or (`failKind`) a 200 stream that ends without an event, or whose first event is the
- * family's error with `failStatus` as its code.
+ * family's error with `failStatus` as its code (a whole answer: an empty 200, or the error as its body).
+ * A whole answer that is `cut` is half its JSON.
  */
 export type ScriptFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 export interface Counts { input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }
@@ -151,6 +152,8 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     if (n <= (script.fail ?? 0)) {
       const status = script.failStatus ?? 500
       if (!script.failKind || script.failKind === 'status') return void res.writeHead(status, { 'content-type': 'application/json' }).end(errorBody(status))
+      // A whole answer: an empty 200, or a 200 whose body is the error.
+      if (body.stream !== true && !generateMatch?.[2]) return void res.writeHead(200, { 'content-type': 'application/json' }).end(script.failKind === 'empty' ? '' : errorBody(status))
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       return void res.end(script.failKind === 'empty' ? ': nothing to say\n\n' : errorEvent(path, status))
     }
@@ -159,7 +162,11 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
         : path.endsWith('/responses') ? responses(body, script)
           : generateMatch ? generate(generateMatch[1]!, !!generateMatch[2], script) : undefined
     if (!answer) return void res.writeHead(404, { 'content-type': 'application/json' }).end(errorBody(404))
-    if ('json' in answer) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json))
+    if ('json' in answer) {
+      const text = JSON.stringify(answer.json)
+      // Cut: half the body, then a clean close.
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(script.cut ? text.slice(0, text.length >> 1) : text)
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream' })
     const stop = script.cut || script.midError
     const frames = stop ? answer.stream.slice(0, answer.stream.findIndex(frame => frame.includes(' from')) + 1) : answer.stream

@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import fc from 'fast-check'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
+import { scriptPrompt, startScriptedUpstream, type ScriptedUpstream } from '../helpers/scripted-usage-upstream.ts'
+import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
+import { eventually } from '../recorder/helpers.ts'
+import { caseArb, expectedOf, families, modelOf, scriptOf, type Case, type Expected } from './accounting-cases.ts'
+import { fromAccessLine, fromKeyView, fromRecord, fromSpan, fromUsageRow, keyMetrics, mainLogLine, metricTotals, send, type Seen } from './accounting-views.ts'
+import { settlementPrice } from './settlement-prices.ts'
+
+/**
+ * Random batches of requests through one proxy (every client format x upstream family, streams or not,
+ * usage reported in odd but valid ways or not at all, answers cut by the upstream, clients that leave,
+ * failures before the first byte with and without a failover), sent at once. Every view of each request
+ * (`/usage`, the key's spend, tpm and recent requests, the recorder, the access log, the main log, the
+ * span, and `/metrics` in total) must agree, and equal what the scripted upstream sent. `FUZZ_RUNS`
+ * runs it longer; `SEED` replays a failure.
+ */
+const secret = 'accounting-probe-admin'
+const runs = Number(process.env.FUZZ_RUNS ?? 8)
+const seed = process.env.SEED ? Number(process.env.SEED) : undefined
+
+let upstream: ScriptedUpstream
+let receiver: OtlpReceiver
+let access: any[] = []
+let writeSpy: ReturnType<typeof vi.spyOn> | undefined
+beforeAll(async () => {
+  upstream = await startScriptedUpstream()
+  receiver = await startOtlpReceiver()
+  const write = process.stdout.write.bind(process.stdout)
+  // The access log's JSON lines go to stdout: kept here, not printed.
+  writeSpy = vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: any[]) => {
+    const text = String(chunk)
+    if (text.startsWith('{"time"') && text.includes('"msg":"request"')) { access.push(JSON.parse(text)); return true }
+    return write(chunk, ...rest)
+  }) as never)
+})
+afterAll(async () => {
+  writeSpy?.mockRestore()
+  await upstream?.close()
+  await receiver?.close()
+})
+
+const credentials = (key: string, url: string) => [1, 2].map(n => ({ 'api-key': `${key}-${n}`, 'base-url': url }))
+
+async function startProxy(keys: string[], logsDir: string): Promise<TestProxy> {
+  const url = upstream.url
+  const models = (family: string) => [{ name: `up-${family}`, alias: modelOf(family as never) }]
+  return startTestProxy({
+    'remote-management': { 'secret-key': secret },
+    'usage-statistics-enabled': true,
+    recorder: { mode: 'all' },
+    otel: { endpoint: receiver.url },
+    'access-log': 'json',
+    'logging-to-file': true,
+    'logs-dir': logsDir,
+    'request-retry': 1,
+    'compat-provider': [{ name: 'p', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'c-1' }, { 'api-key': 'c-2' }], models: models('compat') }],
+    'beta-api-key': credentials('b', url).map(entry => ({ ...entry, models: models('beta') })),
+    'gamma-api-key': credentials('g', `${url}/v1`).map(entry => ({ ...entry, models: models('gamma') })),
+    'alpha-api-key': credentials('a', url).map(entry => ({ ...entry, models: models('alpha') })),
+    'model-prices': Object.fromEntries(families.map(family => [modelOf(family), settlementPrice])),
+    'client-keys': keys.map(name => ({ key: `ck-${name}`, name, tpm: 100_000_000, budget: { usd: 1000, period: 'day' } })),
+  })
+}
+
+/** Every figure a view shows must be the expected one (exact counts), or keep an estimate's promises. */
+function check(label: string, seen: Seen, want: Expected): void {
+  if (seen.estimated !== undefined) expect(seen.estimated, `${label}: estimated`).toBe(want.estimated)
+  if (want.exact) {
+    const exact = { input: want.exact.input, output: want.exact.output, cached: want.exact.cacheRead, cacheWrite: want.exact.cacheWrite, reasoning: want.exact.reasoning, cost: want.exact.cost }
+    for (const [field, value] of Object.entries(exact)) {
+      const got = seen[field as keyof Seen]
+      if (got === undefined) continue
+      if (field === 'cost') expect(Math.abs((got as number) - value), `${label}: cost ${got} for ${value}`).toBeLessThanOrEqual(costTolerance(label))
+      else expect(got, `${label}: ${field}`).toBe(value)
+    }
+  }
+  if (want.prompt) {
+    if (seen.input !== undefined) expect(seen.input, `${label}: the prompt reported before the stop`).toBe(want.prompt.input)
+    if (seen.cached !== undefined) expect(seen.cached, `${label}: cache reads reported before the stop`).toBe(want.prompt.cacheRead)
+    if (seen.cacheWrite !== undefined) expect(seen.cacheWrite, `${label}: cache writes reported before the stop`).toBe(want.prompt.cacheWrite)
+  }
+  if (want.outputAtLeast !== undefined && seen.output !== undefined) expect(seen.output, `${label}: output below what was reported`).toBeGreaterThanOrEqual(want.outputAtLeast)
+}
+
+/** `/usage` rounds costs to a millionth of a dollar, the key's spend counts billionths; the rest are exact. */
+const costTolerance = (label: string) => label.endsWith(' usage') || label.includes(' usage vs ') ? 5.000001e-7 : label.endsWith(' key') || label.endsWith(' key metrics') ? 1e-9 : 1e-12
+
+/** The figures two views both show must be equal. */
+function agree(label: string, a: Seen, b: Seen): void {
+  for (const field of ['input', 'output', 'cached', 'cacheWrite', 'reasoning', 'estimated'] as const) {
+    if (a[field] !== undefined && b[field] !== undefined) expect(a[field], `${label}: ${field}`).toBe(b[field])
+  }
+  if (a.cost !== undefined && b.cost !== undefined) expect(Math.abs(a.cost - b.cost), `${label}: cost ${a.cost} vs ${b.cost}`).toBeLessThanOrEqual(costTolerance(label))
+}
+
+let batchNo = 0
+async function runBatch(cases: Case[]): Promise<void> {
+  const batch = batchNo++
+  const names = cases.map((_, i) => `b${batch}-r${i}`)
+  const logsDir = mkdtempSync(join(tmpdir(), 'acct-probe-'))
+  await awayFromMinuteEdge(8000)
+  const proxy = await startProxy(names, logsDir)
+  access = []
+  const admin = async (path: string) => {
+    const response = await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })
+    expect(response.status, path).toBe(200)
+    return response.json() as Promise<any>
+  }
+  let closed = false
+  try {
+    const traces = cases.map(() => randomBytes(16).toString('hex'))
+    const sent = await Promise.all(cases.map((c, i) => {
+      const script = scriptOf(c, `${names[i]}-${randomBytes(4).toString('hex')}`)
+      const traceparent = `00-${traces[i]}-${randomBytes(8).toString('hex')}-01`
+      return send(proxy.url, c.client, modelOf(c.family), c.stream, scriptPrompt(script), { key: `ck-${names[i]}`, requestId: `req-${script.id}`, traceparent, leave: c.end === 'leave', askUsage: c.askUsage, abortAfterMs: c.end === 'gone' ? 150 : undefined })
+    }))
+    const wants = cases.map(expectedOf)
+    const statusOf = cases.map((c, i) => {
+      const want = wants[i]!.status
+      const clientStatus = want === 499 ? 200 : want
+      const label = `${names[i]} ${JSON.stringify(c)}: the client's status ${sent[i]!.text.slice(0, 300)}`
+      if (c.end === 'gone') expect(sent[i]!.status, label).toBe(0)
+      else if (clientStatus === 'client') expect(sent[i]!.status, label).toBeGreaterThanOrEqual(500)
+      else expect(sent[i]!.status, label).toBe(clientStatus)
+      return want === 'client' ? sent[i]!.status : want
+    })
+    // Every view has its record once the recorder has it (after-response observers run together).
+    const records = await Promise.all(sent.map(({ id }) => eventually(async () => {
+      const response = await fetch(`${proxy.url}/v0/management/requests/${id}`, { headers: { authorization: `Bearer ${secret}` } })
+      return response.status === 200 ? response.json() as Promise<any> : undefined
+    })))
+    const keyViews = await Promise.all(names.map(name => eventually(async () => {
+      const view = await admin(`/client-keys/${name}`)
+      return view.recent.length && view.usage.minute.reserved_tokens === 0 ? view : undefined
+    })))
+    const usage = (await admin('/usage')).usage
+    const metricsText = await (await fetch(`${proxy.url}/metrics`)).text()
+    const metrics = metricTotals(metricsText)
+    await proxy.close()
+    closed = true
+    const spans = await eventually(async () => {
+      const found = traces.map(trace => receiver.spans.find(span => span.traceId === trace && span.kind === 2))
+      return found.every(Boolean) ? found : undefined
+    })
+
+    const totals = { input: 0, output: 0, cached: 0, cacheWrite: 0, reasoning: 0, estimated: 0 }
+    const statuses: Record<string, number> = {}
+    cases.forEach((c, i) => {
+      const name = names[i]!
+      const want = { ...wants[i]!, status: statusOf[i]! }
+      const label = `${name} ${JSON.stringify(c)}`
+      const row = fromUsageRow(usage.by_client_key[name])
+      expect(row.requests, `${label}: /usage counts it once`).toBe(1)
+      expect(row.failure, `${label}: /usage failure`).toBe(want.status >= 400 ? 1 : 0)
+      const key = fromKeyView(keyViews[i])
+      expect(key.recent, `${label}: one recent request`).toBe(1)
+      expect(key.status, `${label}: key status`).toBe(want.status)
+      const record = fromRecord(records[i])
+      // The recorder keeps the status the client got (none: 499), and the error.
+      expect(record.status, `${label}: recorder status`).toBe(want.status === 499 && c.end !== 'gone' ? 200 : want.status)
+      if (want.status === 499) expect(record.error, `${label}: recorder error`).toBeTruthy()
+      const line = access.find(entry => entry.request_id === sent[i]!.id)
+      expect(line, `${label}: one access line`).toBeDefined()
+      expect(access.filter(entry => entry.request_id === sent[i]!.id).length, `${label}: access lines`).toBe(1)
+      const accessSeen = fromAccessLine(line)
+      expect(accessSeen.status, `${label}: access status`).toBe(want.status)
+      const logLine = mainLogLine(logsDir, sent[i]!.id)
+      expect(logLine?.status, `${label}: main log status`).toBe(want.status)
+      const span = fromSpan(spans[i]!)
+      // The span, as the recorder, says the status the client got.
+      expect(span.status, `${label}: span status`).toBe(record.status)
+      const perKey = keyMetrics(metricsText, name)
+      expect(perKey.requests, `${label}: the key's requests in /metrics`).toEqual({ [want.status]: 1 })
+      const views: Array<[string, Seen]> = [['usage', row], ['key', key], ['recorder', record], ['access', accessSeen], ['span', { ...span, status: undefined }], ['key metrics', { ...perKey, status: undefined }]]
+      for (const [view, seen] of views) check(`${label} ${view}`, seen, want)
+      for (const [view, seen] of views.slice(1)) agree(`${label} usage vs ${view}`, row, seen)
+      // The key's windows: tpm holds the tokens, the budget the cost (nothing left reserved).
+      expect(key.tpm, `${label}: tpm tokens`).toBe(row.input! + row.output!)
+      expect(Math.abs(key.spent - row.cost!), `${label}: spend ${key.spent} vs ${row.cost}`).toBeLessThanOrEqual(costTolerance(' usage'))
+      totals.input += row.input!
+      totals.output += row.output!
+      totals.cached += row.cached!
+      totals.cacheWrite += row.cacheWrite!
+      totals.reasoning += row.reasoning!
+      if (row.estimated) totals.estimated += row.input! + row.output!
+      statuses[want.status] = (statuses[want.status] ?? 0) + 1
+    })
+    expect(usage.requests, '/usage requests').toBe(cases.length)
+    const tokens = metrics.tokens
+    expect({ input: tokens.input ?? 0, output: tokens.output ?? 0, cached: tokens.cached ?? 0, cacheWrite: tokens.cache_write ?? 0, reasoning: tokens.reasoning ?? 0, estimated: tokens.estimated ?? 0 }, '/metrics tokens').toEqual(totals)
+    expect(metrics.requests, '/metrics requests by status').toEqual(statuses)
+  } finally {
+    if (!closed) await proxy.close()
+    rmSync(logsDir, { recursive: true, force: true })
+  }
+}
+
+describe('accounting probe: every view of a request agrees, and with the upstream', () => {
+  it('random batches through one proxy', { timeout: 600_000 }, async () => {
+    await fc.assert(fc.asyncProperty(fc.array(caseArb, { minLength: 1, maxLength: 8 }), runBatch), { numRuns: runs, seed, endOnFailure: true })
+  })
+})
