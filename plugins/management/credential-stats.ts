@@ -27,6 +27,8 @@ export function trackCredentialStats(kernel: ProxyKernel): (id: string) => Crede
     return tally
   }
   kernel.hooks.hook('attempt-result', (result) => {
+    // An attempt its client called off (499) says nothing about the credential.
+    if (result.status === 499 && result.action !== 'done') return
     const tally = tallyOf(result.candidate.credential.id)
     if (result.firstByteMs !== undefined) {
       tally.firstByteMs += result.firstByteMs
