@@ -22,7 +22,7 @@ export interface Case {
   incomplete: boolean
 }
 
-export const clientFormats: ClientFormat[] = ['chat', 'messages', 'responses', 'generate-sse', 'generate-array']
+export const clientFormats: ClientFormat[] = ['chat', 'completions', 'messages', 'responses', 'generate-sse', 'generate-array']
 export const families: ScriptFamily[] = ['compat', 'beta', 'gamma', 'alpha']
 
 const small = fc.oneof(fc.constant(0), fc.nat({ max: 4000 }))

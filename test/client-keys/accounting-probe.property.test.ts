@@ -116,8 +116,9 @@ async function runBatch(cases: Case[]): Promise<void> {
   let closed = false
   try {
     const traces = cases.map(() => randomBytes(16).toString('hex'))
+    const ids = names.map(name => `${name}-${randomBytes(4).toString('hex')}`)
     const sent = await Promise.all(cases.map((c, i) => {
-      const script = scriptOf(c, `${names[i]}-${randomBytes(4).toString('hex')}`)
+      const script = scriptOf(c, ids[i]!)
       const traceparent = `00-${traces[i]}-${randomBytes(8).toString('hex')}-01`
       return send(proxy.url, c.client, modelOf(c.family), c.stream, scriptPrompt(script), { key: `ck-${names[i]}`, requestId: `req-${script.id}`, traceparent, leave: c.end === 'leave', askUsage: c.askUsage, abortAfterMs: c.end === 'gone' ? 150 : undefined })
     }))
@@ -151,6 +152,7 @@ async function runBatch(cases: Case[]): Promise<void> {
     })
 
     const totals = { input: 0, output: 0, cached: 0, cacheWrite: 0, reasoning: 0, estimated: 0 }
+    let retries = 0
     const statuses: Record<string, number> = {}
     cases.forEach((c, i) => {
       const name = names[i]!
@@ -176,6 +178,11 @@ async function runBatch(cases: Case[]): Promise<void> {
       const span = fromSpan(spans[i]!)
       // The span, as the recorder, says the status the client got.
       expect(span.status, `${label}: span status`).toBe(record.status)
+      // Attempts: as many as the upstream saw, in the record and on the span.
+      const attempts = upstream.attempts.get(ids[i]!) ?? 0
+      expect(records[i].attempts.length, `${label}: recorded attempts`).toBe(attempts)
+      expect(spans[i]!.attributes['proxy.attempts'], `${label}: the span's attempts`).toBe(attempts)
+      retries += Math.max(0, attempts - 1)
       const perKey = keyMetrics(metricsText, name)
       expect(perKey.requests, `${label}: the key's requests in /metrics`).toEqual({ [want.status]: 1 })
       const views: Array<[string, Seen]> = [['usage', row], ['key', key], ['recorder', record], ['access', accessSeen], ['span', { ...span, status: undefined }], ['key metrics', { ...perKey, status: undefined }]]
@@ -196,6 +203,7 @@ async function runBatch(cases: Case[]): Promise<void> {
     const tokens = metrics.tokens
     expect({ input: tokens.input ?? 0, output: tokens.output ?? 0, cached: tokens.cached ?? 0, cacheWrite: tokens.cache_write ?? 0, reasoning: tokens.reasoning ?? 0, estimated: tokens.estimated ?? 0 }, '/metrics tokens').toEqual(totals)
     expect(metrics.requests, '/metrics requests by status').toEqual(statuses)
+    expect(metrics.retries, `/metrics retries: ${metricsText.split('\n').filter(line => line.startsWith('proxy_upstream_retries_total{')).join('; ')}`).toBe(retries)
   } finally {
     if (!closed) await proxy.close()
     rmSync(logsDir, { recursive: true, force: true })

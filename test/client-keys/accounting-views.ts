@@ -90,14 +90,16 @@ export function keyMetrics(text: string, key: string): Seen & { requests: Record
 }
 
 /** `proxy_tokens_total` by type and `proxy_requests_total` by status, summed over the other labels. */
-export function metricTotals(text: string): { tokens: Record<string, number>; requests: Record<string, number> } {
+export function metricTotals(text: string): { tokens: Record<string, number>; requests: Record<string, number>; retries: number } {
   const tokens: Record<string, number> = {}
   const requests: Record<string, number> = {}
+  let retries = 0
   for (const line of text.split('\n')) {
+    if (line.startsWith('proxy_upstream_retries_total{')) retries += Number(line.slice(line.lastIndexOf(' ') + 1))
     const token = /^proxy_tokens_total\{.*type="(\w+)".*\} ([\d.e+]+)$/.exec(line)
     if (token) tokens[token[1]!] = (tokens[token[1]!] ?? 0) + Number(token[2])
     const request = /^proxy_requests_total\{.*status="(\d+)".*\} ([\d.e+]+)$/.exec(line)
     if (request) requests[request[1]!] = (requests[request[1]!] ?? 0) + Number(request[2])
   }
-  return { tokens, requests }
+  return { tokens, requests, retries }
 }
