@@ -6,11 +6,11 @@ import { costOf } from './settlement-prices.ts'
 /**
  * One request of the accounting probe, and what every view must say of it, computed from what the
  * scripted upstream sends (never read back from the proxy). `end`: `whole`; `cut` (the upstream closes
- * after two texts); `error` (the upstream's error event after two texts); `leave` (the client goes after two texts); `gone` (the client goes before
+ * after two texts); `error` (the upstream's error event after two texts); `leave` (the client goes after two texts); `left-after-end` (it goes once the terminal event came, the upstream's connection still open); `gone` (the client goes before
  * its answer began); `failover` (the first credential fails
  * before any byte, the second answers); `fail` (every credential fails); `refused` (a 400, no failover).
  */
-export type End = 'whole' | 'cut' | 'error' | 'leave' | 'gone' | 'failover' | 'fail' | 'refused'
+export type End = 'whole' | 'cut' | 'error' | 'leave' | 'left-after-end' | 'gone' | 'failover' | 'fail' | 'refused'
 export interface Case {
   client: ClientFormat; family: ScriptFamily; stream: boolean; usage: Counts | null; style: Script['style']; end: End
   failStatus: number; failKind: NonNullable<Script['failKind']>
@@ -45,7 +45,7 @@ export const caseArb: fc.Arbitrary<Case> = fc.record({
   askUsage: fc.constantFrom(undefined, true, false),
   sparse: fc.boolean(),
   toolUse: fc.oneof(fc.constant(0), fc.nat({ max: 300 })),
-  end: fc.constantFrom<End>('whole', 'whole', 'cut', 'error', 'leave', 'gone', 'failover', 'fail', 'refused'),
+  end: fc.constantFrom<End>('whole', 'whole', 'cut', 'error', 'leave', 'left-after-end', 'gone', 'failover', 'fail', 'refused'),
   incomplete: fc.boolean(),
   failStatus: fc.constantFrom(500, 503),
   reported: fc.nat({ max: 4 }),
@@ -53,18 +53,23 @@ export const caseArb: fc.Arbitrary<Case> = fc.record({
   const { reported, ...rest } = base
   // generate-array is always a stream; a non-stream answer cannot be cut or left mid-way.
   const stream = rest.client === 'generate-array' || rest.stream
-  const end = !stream && (rest.end === 'error' || rest.end === 'leave') ? 'whole' : rest.end
+  const end = !stream && (rest.end === 'error' || rest.end === 'leave' || rest.end === 'left-after-end') ? 'whole' : rest.end
   const failKind = rest.failKind
   return { ...rest, stream, end, failKind, incomplete: rest.incomplete && rest.family === 'gamma', askUsage: stream && rest.client === 'chat' ? rest.askUsage : undefined, usage: reported ? counts : null }
 }))
 
 export const modelOf = (family: ScriptFamily) => `m-${family}`
 
+/** What a client reads as its stream's end: it leaves there (`left-after-end`). */
+export const terminalMarker: Record<ClientFormat, string> = {
+  chat: '[DONE]', completions: '[DONE]', messages: 'message_stop', responses: 'response.completed', 'generate-sse': 'finishReason', 'generate-array': 'finishReason',
+}
+
 export function scriptOf(c: Case, id: string): Script {
   const fail = c.end === 'failover' || c.end === 'refused' ? 1 : c.end === 'fail' ? 9 : 0
   const refused = c.end === 'refused'
   return {
-    id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', incomplete: c.incomplete, slowMs: c.end === 'leave' ? 30 : undefined, holdMs: c.end === 'gone' ? 400 : undefined,
+    id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', incomplete: c.incomplete, slowMs: c.end === 'leave' ? 30 : undefined, holdMs: c.end === 'gone' ? 400 : undefined, holdOpenMs: c.end === 'left-after-end' ? 1000 : undefined,
     fail, failStatus: refused ? 400 : c.failStatus, failKind: refused ? 'status' : c.failKind, sparse: c.sparse, toolUse: c.family === 'alpha' ? c.toolUse : 0,
   }
 }

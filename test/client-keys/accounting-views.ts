@@ -9,8 +9,8 @@ export interface Seen { status?: number; input?: number; output?: number; cached
 
 export interface Sent { id: string; status: number; text: string }
 
-/** One client request; `leave`: read until the second text, then drop the connection; `askUsage`: a chat client's include_usage; `abortAfterMs`: drop it then. */
-export interface Sending { key: string; requestId: string; traceparent: string; leave: boolean; askUsage?: boolean; abortAfterMs?: number }
+/** One client request; `leave`: read until this text came, then drop the connection; `askUsage`: a chat client's include_usage; `abortAfterMs`: drop it then. */
+export interface Sending { key: string; requestId: string; traceparent: string; leave?: string; askUsage?: boolean; abortAfterMs?: number }
 
 export function send(proxyUrl: string, format: ClientFormat, model: string, stream: boolean, said: string, { key, requestId, traceparent, leave, askUsage, abortAfterMs }: Sending): Promise<Sent> {
   const { path, body } = clientCall(format, model, stream, said)
@@ -22,7 +22,7 @@ export function send(proxyUrl: string, format: ClientFormat, model: string, stre
       res.setEncoding('utf8')
       res.on('data', (chunk) => {
         text += chunk
-        if (leave && text.includes(' from')) {
+        if (leave && text.includes(leave)) {
           req.destroy()
           resolve({ id, status: res.statusCode!, text })
         }
@@ -37,16 +37,21 @@ export function send(proxyUrl: string, format: ClientFormat, model: string, stre
   })
 }
 
-export const fromUsageRow = (row: any): Seen & { requests: number; failure: number } => ({
-  requests: row.requests, failure: row.failure, input: row.input_tokens, output: row.output_tokens, cached: row.cached_tokens,
-  cacheWrite: row.cache_write_tokens, reasoning: row.reasoning_tokens, estimated: row.estimated_requests === 1, cost: row.cost_usd,
+/** One record of `/usage/export`. */
+export const fromUsageRecord = (record: any): Seen => ({
+  status: record.status, input: record.inputTokens, output: record.outputTokens, cached: record.cachedTokens, cacheWrite: record.cacheWriteTokens ?? 0,
+  reasoning: record.reasoningTokens, estimated: record.estimated === true, cost: record.cost ?? 0,
 })
 
-/** The key's view: its last request, its tpm tokens this minute and its spend today. */
-export const fromKeyView = (view: any): Seen & { tpm: number; spent: number; recent: number } => {
-  const last = view.recent[0] ?? {}
-  return { recent: view.recent.length, status: last.status, input: last.inputTokens, output: last.outputTokens, estimated: last.estimated === true, cost: last.costUsd, tpm: view.usage.minute.tokens, spent: view.usage.spent_usd.day }
-}
+/** The key's view: its recent requests, its tpm tokens this minute and its spend today. */
+export const fromKeyView = (view: any): { recent: Seen[]; tpm: number; spent: number } => ({
+  recent: view.recent.map((r: any) => ({ status: r.status, input: r.inputTokens, output: r.outputTokens, estimated: r.estimated === true, cost: r.costUsd })),
+  tpm: view.usage.minute.tokens,
+  spent: view.usage.spent_usd.day,
+})
+
+/** Seen values in a canonical order, costs to the billionth: lists compared as multisets. */
+export const sortedSeen = (list: Seen[]) => list.map(seen => JSON.stringify([seen.status, seen.input, seen.output, seen.estimated, Math.round((seen.cost ?? 0) * 1e9)])).sort()
 
 export const fromRecord = (record: any): Seen & { error?: string } => {
   const u = record.usage ?? {}

@@ -23,6 +23,8 @@ export interface Script {
   failKind?: 'status' | 'empty' | 'error-event'
   /** A pause before the answer's status line (a client may leave before its answer began). */
   holdMs?: number
+  /** The whole stream, terminal event included, then the connection kept open this long. */
+  holdOpenMs?: number
   /** Counts of zero left out (generateContent) or their details null (chat), as many upstreams send them. */
   sparse?: boolean
   /** After the first two texts, the family's error event instead of the rest. */
@@ -176,6 +178,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       if (res.destroyed) return
       res.write(frame)
     }
+    if (script.holdOpenMs) await new Promise(resolve => { const timer = setTimeout(resolve, script.holdOpenMs); res.once('close', () => { clearTimeout(timer); resolve(undefined) }) })
     res.end()
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
