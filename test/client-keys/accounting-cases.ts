@@ -23,7 +23,7 @@ export interface Case {
 }
 
 export const clientFormats: ClientFormat[] = ['chat', 'completions', 'messages', 'responses', 'generate-sse', 'generate-array']
-export const families: ScriptFamily[] = ['compat', 'beta', 'gamma', 'alpha']
+export const families: ScriptFamily[] = ['compat', 'beta', 'gamma', 'alpha', 'delta']
 
 const small = fc.oneof(fc.constant(0), fc.nat({ max: 4000 }))
 /** What a family can report: cache writes only on messages, reasoning on every other. */
@@ -70,7 +70,7 @@ export function scriptOf(c: Case, id: string): Script {
   const refused = c.end === 'refused'
   return {
     id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', incomplete: c.incomplete, slowMs: c.end === 'leave' ? 30 : undefined, holdMs: c.end === 'gone' ? 400 : undefined, holdOpenMs: c.end === 'left-after-end' ? 1000 : undefined,
-    fail, failStatus: refused ? 400 : c.failStatus, failKind: refused ? 'status' : c.failKind, sparse: c.sparse, toolUse: c.family === 'alpha' ? c.toolUse : 0,
+    fail, failStatus: refused ? 400 : c.failStatus, failKind: refused ? 'status' : c.failKind, sparse: c.sparse, toolUse: c.family === 'alpha' || c.family === 'delta' ? c.toolUse : 0,
   }
 }
 
@@ -111,7 +111,7 @@ export function expectedOf(c: Case): Expected {
     // By the second text: running totals at 1/6 (chat) or 1/5 (generateContent), messages' message_start 1 (all when `early`).
     const soFar = c.style === 'early' ? u.output : c.family === 'beta' ? Math.min(1, u.output) : part(u, 1 / (c.family === 'compat' ? 6 : 5)).output
     // Known gap of the usage tap (its owner has it): on the passthrough it reads the last running total after an error event.
-    const tapGap = c.end === 'error' && ((c.client === 'chat' && c.family === 'compat') || (c.client.startsWith('generate') && c.family === 'alpha'))
+    const tapGap = c.end === 'error' && ((c.client === 'chat' && c.family === 'compat') || (c.client.startsWith('generate') && (c.family === 'alpha' || c.family === 'delta')))
     return { status: 499, estimated: true, prompt: { input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite }, ...(!tapGap && { outputAtLeast: soFar }) }
   }
   if (!c.usage) return { status: 200, estimated: true }

@@ -64,6 +64,7 @@ async function startProxy(keys: string[], logsDir: string): Promise<TestProxy> {
     'beta-api-key': credentials('b', url).map(entry => ({ ...entry, models: models('beta') })),
     'gamma-api-key': credentials('g', `${url}/v1`).map(entry => ({ ...entry, models: models('gamma') })),
     'alpha-api-key': credentials('a', url).map(entry => ({ ...entry, models: models('alpha') })),
+    'delta-api-key': credentials('d', url).map(entry => ({ ...entry, models: models('delta') })),
     'model-prices': Object.fromEntries(families.map(family => [modelOf(family), settlementPrice])),
     'client-keys': keys.map(name => ({ key: `ck-${name}`, name, tpm: 100_000_000, budget: { usd: 1000, period: 'day' } })),
   })
@@ -182,6 +183,7 @@ async function runBatch({ cases, keyCount }: { cases: Case[]; keyCount: number }
       const attempts = upstream.attempts.get(ids[i]!) ?? 0
       expect(records[i].attempts.length, `${label}: recorded attempts`).toBe(attempts)
       expect(spans[i]!.attributes['proxy.attempts'], `${label}: the span's attempts`).toBe(attempts)
+      expect(receiver.spans.filter(span => span.traceId === traces[i] && span.kind === 3).length, `${label}: attempt spans`).toBe(attempts)
       retries += Math.max(0, attempts - 1)
       const views: Array<[string, Seen]> = [['record', row], ['recorder', record], ['access', accessSeen], ['span', { ...span, status: undefined }]]
       for (const [view, seen] of views) check(`${label} ${view}`, seen, want)

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * An upstream of every family (compat, beta, gamma, alpha) that answers as a script says. The script
+ * An upstream of every family (compat, beta, gamma, alpha, delta: generateContent either way) that answers as a script says. The script
  * rides in the prompt (`probe:<base64url JSON>`), so it survives translation: which usage the upstream
  * reports and where in its stream (`last`: the usual place; `running`: running totals in several events;
  * `early`: once, in the first event; `trailing`: running totals up to the finish, the final counts in one
@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
  * family's error with `failStatus` as its code (a whole answer: an empty 200, or the error as its body).
  * A whole answer that is `cut` is half its JSON.
  */
-export type ScriptFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
+export type ScriptFamily = 'compat' | 'beta' | 'gamma' | 'alpha' | 'delta'
 export interface Counts { input: number; output: number; cacheRead: number; cacheWrite: number; reasoning: number }
 export interface Script {
   id: string
