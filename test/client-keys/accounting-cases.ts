@@ -8,9 +8,9 @@ import { costOf } from './settlement-prices.ts'
  * scripted upstream sends (never read back from the proxy). `end`: `whole`; `cut` (the upstream closes
  * after two texts); `error` (the upstream's error event after two texts); `leave` (the client goes after two texts); `left-after-end` (it goes once the terminal event came, the upstream's connection still open); `gone` (the client goes before
  * its answer began); `failover` (the first credential fails
- * before any byte, the second answers); `fail` (every credential fails); `refused` (a 400, no failover).
+ * before any byte, the second answers); `fail` (every credential fails); `refused` (a 400, no failover); `not-allowed` (a model the key may not use: refused before any attempt).
  */
-export type End = 'whole' | 'cut' | 'error' | 'leave' | 'left-after-end' | 'gone' | 'failover' | 'fail' | 'refused'
+export type End = 'whole' | 'cut' | 'error' | 'leave' | 'left-after-end' | 'gone' | 'failover' | 'fail' | 'refused' | 'not-allowed'
 export interface Case {
   client: ClientFormat; family: ScriptFamily; stream: boolean; usage: Counts | null; style: Script['style']; end: End
   failStatus: number; failKind: NonNullable<Script['failKind']>
@@ -45,7 +45,7 @@ export const caseArb: fc.Arbitrary<Case> = fc.record({
   askUsage: fc.constantFrom(undefined, true, false),
   sparse: fc.boolean(),
   toolUse: fc.oneof(fc.constant(0), fc.nat({ max: 300 })),
-  end: fc.constantFrom<End>('whole', 'whole', 'cut', 'error', 'leave', 'left-after-end', 'gone', 'failover', 'fail', 'refused'),
+  end: fc.constantFrom<End>('whole', 'whole', 'cut', 'error', 'leave', 'left-after-end', 'gone', 'failover', 'fail', 'refused', 'not-allowed'),
   incomplete: fc.boolean(),
   failStatus: fc.constantFrom(500, 503),
   reported: fc.nat({ max: 4 }),
@@ -59,6 +59,8 @@ export const caseArb: fc.Arbitrary<Case> = fc.record({
 }))
 
 export const modelOf = (family: ScriptFamily) => `m-${family}`
+/** Served (by compat), but no client key may use it. */
+export const forbiddenModel = 'm-other'
 
 /** What a client reads as its stream's end: it leaves there (`left-after-end`). */
 export const terminalMarker: Record<ClientFormat, string> = {
@@ -66,7 +68,8 @@ export const terminalMarker: Record<ClientFormat, string> = {
 }
 
 export function scriptOf(c: Case, id: string): Script {
-  const fail = c.end === 'failover' || c.end === 'refused' ? 1 : c.end === 'fail' ? 9 : 0
+  // `gone` after a failover too: the second attempt is the one the client leaves.
+  const fail = c.end === 'failover' || c.end === 'refused' || (c.end === 'gone' && c.failKind === 'status') ? 1 : c.end === 'fail' ? 9 : 0
   const refused = c.end === 'refused'
   return {
     id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', incomplete: c.incomplete, slowMs: c.end === 'leave' ? 30 : undefined, holdMs: c.end === 'gone' ? 400 : undefined, holdOpenMs: c.end === 'left-after-end' ? 1000 : undefined,
@@ -101,6 +104,7 @@ export function expectedOf(c: Case): Expected {
   // A failed 200's status is its format's reading of the error (an empty 200 is a 502).
   if (c.end === 'fail') return { status: c.failKind === 'status' ? c.failStatus : 'client', estimated: false, exact: { ...none, cost: 0 } }
   if (c.end === 'refused') return { status: 400, estimated: false, exact: { ...none, cost: 0 } }
+  if (c.end === 'not-allowed') return { status: 403, estimated: false, exact: { ...none, cost: 0 } }
   // Nothing came back before the client left: the prompt is charged as an estimate.
   if (c.end === 'gone') return { status: 499, estimated: true }
   // Half a whole answer, from every credential: a failed attempt each (a 502), nothing charged.

@@ -9,7 +9,7 @@ import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.t
 import { scriptPrompt, startScriptedUpstream, type ScriptedUpstream } from '../helpers/scripted-usage-upstream.ts'
 import { awayFromMinuteEdge } from '../helpers/minute-edge.ts'
 import { eventually } from '../recorder/helpers.ts'
-import { caseArb, expectedOf, families, modelOf, scriptOf, terminalMarker, type Case, type Expected } from './accounting-cases.ts'
+import { caseArb, expectedOf, families, forbiddenModel, modelOf, scriptOf, terminalMarker, type Case, type Expected } from './accounting-cases.ts'
 import { fromAccessLine, fromKeyView, fromRecord, fromSpan, fromUsageRecord, keyMetrics, mainLogLine, metricTotals, send, sortedSeen, type Seen } from './accounting-views.ts'
 import { settlementPrice } from './settlement-prices.ts'
 
@@ -60,13 +60,13 @@ async function startProxy(keys: string[], logsDir: string): Promise<TestProxy> {
     'logging-to-file': true,
     'logs-dir': logsDir,
     'request-retry': 1,
-    'compat-provider': [{ name: 'p', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'c-1' }, { 'api-key': 'c-2' }], models: models('compat') }],
+    'compat-provider': [{ name: 'p', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'c-1' }, { 'api-key': 'c-2' }], models: [...models('compat'), { name: 'up-compat', alias: forbiddenModel }] }],
     'beta-api-key': credentials('b', url).map(entry => ({ ...entry, models: models('beta') })),
     'gamma-api-key': credentials('g', `${url}/v1`).map(entry => ({ ...entry, models: models('gamma') })),
     'alpha-api-key': credentials('a', url).map(entry => ({ ...entry, models: models('alpha') })),
     'delta-api-key': credentials('d', url).map(entry => ({ ...entry, models: models('delta') })),
     'model-prices': Object.fromEntries(families.map(family => [modelOf(family), settlementPrice])),
-    'client-keys': keys.map(name => ({ key: `ck-${name}`, name, tpm: 100_000_000, budget: { usd: 1000, period: 'day' } })),
+    'client-keys': keys.map(name => ({ key: `ck-${name}`, name, tpm: 100_000_000, budget: { usd: 1000, period: 'day' }, models: families.map(modelOf) })),
   })
 }
 
@@ -125,7 +125,7 @@ async function runBatch({ cases, keyCount }: { cases: Case[]; keyCount: number }
       const script = scriptOf(c, ids[i]!)
       const traceparent = `00-${traces[i]}-${randomBytes(8).toString('hex')}-01`
       const leave = c.end === 'leave' ? ' from' : c.end === 'left-after-end' ? (c.incomplete && c.client === 'responses' ? 'response.incomplete' : terminalMarker[c.client]) : undefined
-      return send(proxy.url, c.client, modelOf(c.family), c.stream, scriptPrompt(script), { key: `ck-${keyOf(i)}`, requestId: `req-${script.id}`, traceparent, leave, askUsage: c.askUsage, abortAfterMs: c.end === 'gone' ? 150 : undefined })
+      return send(proxy.url, c.client, c.end === 'not-allowed' ? forbiddenModel : modelOf(c.family), c.stream, scriptPrompt(script), { key: `ck-${keyOf(i)}`, requestId: `req-${script.id}`, traceparent, leave, askUsage: c.askUsage, abortAfterMs: c.end === 'gone' ? 150 : undefined })
     }))
     const wants = cases.map(expectedOf)
     const statusOf = cases.map((c, i) => {
