@@ -12,6 +12,7 @@ import { eventually } from '../recorder/helpers.ts'
 import { caseArb, expectedOf, families, forbiddenModel, modelOf, scriptOf, terminalMarker, type Case, type Expected } from './accounting-cases.ts'
 import { fromAccessLine, fromKeyView, fromRecord, fromSpan, fromUsageRecord, keyMetrics, mainLogLine, metricTotals, send, sortedSeen, type Seen } from './accounting-views.ts'
 import { settlementPrice } from './settlement-prices.ts'
+import { clientTold } from './client-told.ts'
 
 /**
  * Random batches of requests through one proxy (every client format x upstream family, streams or not,
@@ -188,6 +189,11 @@ async function runBatch({ cases, keyCount }: { cases: Case[]; keyCount: number }
       const views: Array<[string, Seen]> = [['record', row], ['recorder', record], ['access', accessSeen], ['span', { ...span, status: undefined }]]
       for (const [view, seen] of views) check(`${label} ${view}`, seen, want)
       for (const [view, seen] of views.slice(1)) agree(`${label} record vs ${view}`, row, seen)
+      // The client was told the same counts in its own format's fields (a chat stream only when it asked).
+      const chatStream = c.stream && (c.client === 'chat' || c.client === 'completions')
+      if (c.usage && (c.end === 'whole' || c.end === 'failover') && (!chatStream || c.askUsage === true)) {
+        expect(clientTold(c.client, c.stream, sent[i]!.text), `${label}: what the client was told ${sent[i]!.text.slice(-600)}`).toEqual({ input: c.usage.input, output: c.usage.output, cached: c.usage.cacheRead })
+      }
       perRequest.push(row)
       totals.input += row.input!
       totals.output += row.output!

@@ -60,7 +60,8 @@ function chat(body: any, s: Script): Answer {
   const usageAt = (i: number, last: boolean) => !u ? {} : running ? { usage: use(last ? u : part(u, i / (words.length + 1))) } : s.style === 'early' && i === 0 ? { usage: use(u) } : { usage: null }
   const frames = words.map((word, i) => sse({ ...base, choices: [{ index: 0, delta: i ? { content: word } : { role: 'assistant', content: word }, finish_reason: null }], ...usageAt(i, false) }))
   frames.push(sse({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], ...usageAt(words.length, s.style === 'running') }))
-  if (u && (s.style === 'last' || s.style === 'trailing')) frames.push(sse({ ...base, choices: [], usage: use(u) }))
+  // As the API does: the usage-only chunk only for a request that asked for it.
+  if (u && (s.style === 'last' || s.style === 'trailing') && body.stream_options?.include_usage === true) frames.push(sse({ ...base, choices: [], usage: use(u) }))
   frames.push('data: [DONE]\n\n')
   return { stream: frames }
 }
