@@ -114,8 +114,8 @@ export function expectedOf(c: Case): Expected {
     if (!promptBeforeCut(c) || !u) return { status: 499, estimated: true }
     // By the second text: running totals at 1/6 (chat) or 1/5 (generateContent), messages' message_start 1 (all when `early`).
     const soFar = c.style === 'early' ? u.output : c.family === 'beta' ? Math.min(1, u.output) : part(u, 1 / (c.family === 'compat' ? 6 : 5)).output
-    // Known gap of the usage tap (its owner has it): on the passthrough it reads the last running total after an error event.
-    const tapGap = c.end === 'error' && ((c.client === 'chat' && c.family === 'compat') || (c.client.startsWith('generate') && (c.family === 'alpha' || c.family === 'delta')))
+    // Known gap of the usage tap (its owner has it): on the passthrough it reads generateContent's last running total after an error event.
+    const tapGap = c.end === 'error' && c.client.startsWith('generate') && (c.family === 'alpha' || c.family === 'delta')
     return { status: 499, estimated: true, prompt: { input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite }, ...(!tapGap && { outputAtLeast: soFar }) }
   }
   if (!c.usage) return { status: 200, estimated: true }
