@@ -8,7 +8,7 @@ import { StreamResponseContext } from './stream-context.ts'
 import { openAnswersOf } from './open-answers.ts'
 import { overheadHeader, overheadValue } from './timing.ts'
 import { releaseBody, releaseParsedBody } from './request.ts'
-import { attemptDone, failAttempt, type Attempt } from './attempt-result.ts'
+import { attemptDone, clientCalledOff, failAttempt, type Attempt } from './attempt-result.ts'
 import { watchTransform } from './reply-hook.ts'
 import type { AttemptOutcome, UpstreamReply } from './outcome.ts'
 import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
@@ -45,6 +45,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   // A first event that is an error: nothing went out, so it fails as a 200 whole error body does (answerBuffered).
   const error = answer.errorFirst
   if (error) return failAttempt(attempt, statusFailure(kernel, { ...reply, status: error.status }, plan.upstream, scrubSecrets(error.data, attempt.candidate.credential)), error.status)
+  if (broken !== undefined && gone.aborted) return clientCalledOff(attempt, broken)
   if (broken !== undefined) return failAttempt(attempt, { status: 502, message: `upstream stream failed before its first byte: ${broken}`, type: 'server_error' }, 502, { bootstrap: true })
   clock.stop()
   await attemptDone(attempt, reply.status, reply.headers)

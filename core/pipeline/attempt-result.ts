@@ -36,6 +36,14 @@ export async function failAttempt(attempt: Attempt, failure: Failure, status: nu
   return { kind: 'failed', failure, result }
 }
 
+/**
+ * The client left and took the attempt with it: no retry follows (run.ts ends the request), and the
+ * credential did nothing wrong, so observers hear a 499 that gives up, not an upstream failure retried.
+ */
+export function clientCalledOff(attempt: Attempt, detail?: string): Promise<AttemptOutcome> {
+  return failAttempt(attempt, { status: 499, message: 'the client closed the connection before the answer began', type: 'client_closed' }, 499, { detail })
+}
+
 /** The attempt answered: `attempt-result` hooks learn it (routing marks the credential good). */
 export function attemptDone(attempt: Attempt, status: number, headers?: AttemptResult['headers']): void | Promise<void> {
   const { kernel, request, candidate, number, clock } = attempt

@@ -10,7 +10,7 @@ import { planAnswer, type RunOptions } from './answer-plan.ts'
 import { exchange, statusFailure, upstreamTimeouts } from './exchange.ts'
 import { answerBuffered, answerStream } from './answer.ts'
 import { startTiming, startUpstreamClock } from './timing.ts'
-import { failAttempt, type Attempt } from './attempt-result.ts'
+import { clientCalledOff, failAttempt, type Attempt } from './attempt-result.ts'
 import { announceReply } from './reply-hook.ts'
 import { scrubSecrets } from '../provider/credential.ts'
 import { askUpstreamForUsage } from './usage-option.ts'
@@ -40,9 +40,7 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
     // Not sent at all: a request the hooks left unsendable is the plugin's bug, the same on every credential.
     const problem = reply.status === 0 ? upstreamRequestProblem(http) : undefined
     if (problem) throw new ProxyError(500, `the before-upstream hooks left an upstream request that cannot be sent: ${problem}`, 'server_error', 'plugin_hook_failed')
-    // The client left and took the call with it: no retry follows (run.ts ends the request), and the
-    // credential did nothing wrong, so observers hear a 499, not a connection failure that was retried.
-    if (signal.aborted) return failAttempt(attempt, { ...reply.failure, status: 499, message: clientClosed }, 499, { detail: reply.detail })
+    if (signal.aborted) return clientCalledOff(attempt, reply.detail)
     return failAttempt(attempt, reply.failure, reply.status, { detail: reply.detail })
   }
   clock.firstByteMs = reply.headersAt - clock.sentAt
@@ -56,8 +54,6 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
   if (announced) await announced
   return reply.kind === 'stream' ? answerStream(attempt, reply) : answerBuffered(attempt, reply)
 }
-
-const clientClosed = 'the client closed the connection before the answer began'
 
 /** The upstream request: body in the provider's format, the provider's URL and auth, then `before-upstream` hooks. */
 async function prepareUpstream(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate, provider: ProviderDef, passthrough: boolean): Promise<UpstreamHttpRequest> {

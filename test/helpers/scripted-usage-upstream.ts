@@ -23,6 +23,8 @@ export interface Script {
   failKind?: 'status' | 'empty' | 'error-event'
   /** A pause before the answer's status line (a client may leave before its answer began). */
   holdMs?: number
+  /** A stream's 200 at once, then this pause before its first event. */
+  firstEventDelayMs?: number
   /** The whole stream, terminal event included, then the connection kept open this long. */
   holdOpenMs?: number
   /** Counts of zero left out (generateContent) or their details null (chat), as many upstreams send them. */
@@ -171,6 +173,10 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(script.cut ? text.slice(0, text.length >> 1) : text)
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' })
+    if (script.firstEventDelayMs) {
+      res.flushHeaders()
+      await new Promise(resolve => setTimeout(resolve, script.firstEventDelayMs))
+    }
     const stop = script.cut || script.midError
     const frames = stop ? answer.stream.slice(0, answer.stream.findIndex(frame => frame.includes(' from')) + 1) : answer.stream
     if (script.midError) frames.push(errorEvent(path, 500) + (path.endsWith('/responses') ? sse({ type: 'response.failed', sequence_number: 99, response: { id: 'resp_p', object: 'response', status: 'failed', error: { code: 'server_error', message: 'scripted' }, usage: null } }, 'response.failed') : ''))

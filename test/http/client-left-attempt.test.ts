@@ -27,9 +27,10 @@ afterAll(async () => { await proxy?.close(); await upstream?.close() })
 
 const admin = async (path: string) => (await fetch(`${proxy.url}${path}`, { headers: { authorization: `Bearer ${secret}` } })).text()
 
-/** Sends a request whose upstream holds its answer 400 ms, and leaves after 100. */
-function leaveEarly(id: string, stream: boolean): Promise<void> {
-  const { path, body } = clientCall('chat', 'm', stream, scriptPrompt({ id, usage: null, style: 'last', holdMs: 400 }))
+/** Sends a request whose upstream holds its answer 400 ms (its first event, after its 200: `afterHeaders`), and leaves after 100. */
+function leaveEarly(id: string, stream: boolean, afterHeaders = false): Promise<void> {
+  const hold = afterHeaders ? { firstEventDelayMs: 400 } : { holdMs: 400 }
+  const { path, body } = clientCall('chat', 'm', stream, scriptPrompt({ id, usage: null, style: 'last', ...hold }))
   return new Promise((resolve) => {
     const req = httpRequest(new URL(path, proxy.url), { method: 'POST', headers: { ...clientHeaders('k'), 'x-request-id': id } })
     req.on('error', () => {})
@@ -39,9 +40,9 @@ function leaveEarly(id: string, stream: boolean): Promise<void> {
 }
 
 describe('a client that leaves before its answer began', () => {
-  it.each([false, true])('stream %s: one attempt, given up with 499, no retry counted, the credential not blamed', async (stream) => {
-    const id = `left-${stream}`
-    await leaveEarly(id, stream)
+  it.each([[false, false], [true, false], [true, true]])('stream %s, after the 200 %s: one attempt, given up with 499, no retry counted, the credential not blamed', async (stream, afterHeaders) => {
+    const id = `left-${stream}-${afterHeaders}`
+    await leaveEarly(id, stream, afterHeaders)
     const record = await eventually(async () => {
       const response = await fetch(`${proxy.url}/v0/management/requests/${id}`, { headers: { authorization: `Bearer ${secret}` } })
       return response.status === 200 ? response.json() as Promise<any> : undefined
