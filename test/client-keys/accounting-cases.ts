@@ -71,8 +71,10 @@ export function scriptOf(c: Case, id: string): Script {
   // `gone` after a failover too: the second attempt is the one the client leaves.
   const fail = c.end === 'failover' || c.end === 'refused' || (c.end === 'gone' && c.failKind === 'status') ? 1 : c.end === 'fail' ? 9 : 0
   const refused = c.end === 'refused'
+  // `gone` from a stream also after its 200, before its first event.
+  const afterHeaders = c.end === 'gone' && c.stream && c.failKind === 'error-event'
   return {
-    id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', incomplete: c.incomplete, slowMs: c.end === 'leave' ? 30 : undefined, holdMs: c.end === 'gone' ? 400 : undefined, holdOpenMs: c.end === 'left-after-end' ? 1000 : undefined,
+    id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', incomplete: c.incomplete, slowMs: c.end === 'leave' ? 30 : undefined, holdMs: c.end === 'gone' && !afterHeaders ? 400 : undefined, firstEventDelayMs: afterHeaders ? 400 : undefined, holdOpenMs: c.end === 'left-after-end' ? 1000 : undefined,
     fail, failStatus: refused ? 400 : c.failStatus, failKind: refused ? 'status' : c.failKind, sparse: c.sparse, toolUse: c.family === 'alpha' || c.family === 'delta' ? c.toolUse : 0,
   }
 }
