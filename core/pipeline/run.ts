@@ -19,6 +19,7 @@ export type { RunOptions } from './answer-plan.ts'
 
 /** Hard stop for a misbehaving routing plugin: never loop forever. */
 const maxAttempts = 64
+const leftWaiting: Failure = { status: 499, message: 'the client closed the connection while the request waited for a credential', type: 'client_closed' }
 
 /**
  * The executor loop: resolve candidates, then per attempt pick a credential, shape the upstream request,
@@ -69,6 +70,8 @@ async function tryCandidates(kernel: ProxyKernel, request: ProxyRequest, options
     if (!candidate) {
       const pick = await pickCandidate(kernel, request, route.candidates, tried, signal)
       if (pick.kind === 'none') {
+        // A client that left while the request waited for a credential ends as one, not as the error nobody got.
+        if (signal.aborted) return finishWithError(kernel, request, state.candidate, leftWaiting)
         lastError = pick.error ?? lastError
         break
       }
