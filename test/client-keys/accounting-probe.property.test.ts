@@ -149,6 +149,8 @@ async function runBatch({ cases, keyCount }: { cases: Case[]; keyCount: number }
     })))
     const usage = (await admin('/usage')).usage
     const exported = new Map<string, any>((await admin('/usage/export')).records.map((record: any) => [record.id, record]))
+    const series = await admin('/usage/series?span=15m')
+    const status = await admin('/status')
     const metricsText = await (await fetch(`${proxy.url}/metrics`)).text()
     const metrics = metricTotals(metricsText)
     await proxy.close()
@@ -222,8 +224,16 @@ async function runBatch({ cases, keyCount }: { cases: Case[]; keyCount: number }
       expect(perKey.requests, `${key}: requests in /metrics`).toEqual(byStatus)
       expect([perKey.input, perKey.output], `${key}: tokens in /metrics`).toEqual([sum('input'), sum('output')])
       expect(Math.abs(perKey.cost! - sum('cost')), `${key}: cost in /metrics`).toBeLessThanOrEqual(1e-9)
+      // The dashboard's series: the same requests and cost, the same successes.
+      const charted = series.by_key[key]
+      expect([charted.requests, charted.ok], `${key}: /usage/series`).toEqual([mine.length, mine.filter(seen => seen.status! < 400).length])
+      expect(Math.abs(charted.cost_usd - sum('cost')), `${key}: /usage/series cost`).toBeLessThanOrEqual(5.000001e-7)
     })
     expect(usage.requests, '/usage requests').toBe(cases.length)
+    // The dashboard's status counts the minute's requests as the series sorts them.
+    const outcomes = Object.values(series.by_key as Record<string, { ok: number; client: number; upstream: number; proxy: number }>)
+    const outcome = (field: 'client' | 'upstream' | 'proxy') => outcomes.reduce((total, group) => total + group[field], 0)
+    expect([status['requests-per-minute'], status['errors-per-minute'], status['client-mistakes-per-minute']], '/status').toEqual([cases.length, outcome('upstream') + outcome('proxy'), outcome('client')])
     const tokens = metrics.tokens
     expect({ input: tokens.input ?? 0, output: tokens.output ?? 0, cached: tokens.cached ?? 0, cacheWrite: tokens.cache_write ?? 0, reasoning: tokens.reasoning ?? 0, estimated: tokens.estimated ?? 0 }, '/metrics tokens').toEqual(totals)
     expect(metrics.requests, '/metrics requests by status').toEqual(statuses)
