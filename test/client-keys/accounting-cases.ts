@@ -98,7 +98,8 @@ const none: Counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoni
 function promptBeforeCut(c: Case): boolean {
   if (!c.usage) return false
   if (c.family === 'beta') return true
-  if (c.family === 'gamma') return false
+  // responses: none before the end, but a failed response reports what it was billed.
+  if (c.family === 'gamma') return c.end === 'error'
   return c.style !== 'last'
 }
 
@@ -115,7 +116,7 @@ export function expectedOf(c: Case): Expected {
     const u = c.usage
     if (!promptBeforeCut(c) || !u) return { status: 499, estimated: true }
     // By the second text: running totals at 1/6 (chat) or 1/5 (generateContent), messages' message_start 1 (all when `early`).
-    const soFar = c.style === 'early' ? u.output : c.family === 'beta' ? Math.min(1, u.output) : part(u, 1 / (c.family === 'compat' ? 6 : 5)).output
+    const soFar = c.style === 'early' || c.family === 'gamma' ? u.output : c.family === 'beta' ? Math.min(1, u.output) : part(u, 1 / (c.family === 'compat' ? 6 : 5)).output
     // Known gap of the usage tap (its owner has it): on the passthrough it reads generateContent's last running total after an error event.
     const tapGap = c.end === 'error' && c.client.startsWith('generate') && (c.family === 'alpha' || c.family === 'delta')
     return { status: 499, estimated: true, prompt: { input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite }, ...(!tapGap && { outputAtLeast: soFar }) }

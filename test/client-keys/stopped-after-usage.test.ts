@@ -7,8 +7,10 @@ import { eventually } from '../recorder/helpers.ts'
 /**
  * An upstream stream that reports its usage and then sends its format's error event (no terminal
  * event): the request is charged an estimate that starts from what was reported (docs/usage-accounting.md),
- * on the passthrough (chat to compat, generateContent to alpha, messages to beta) and translated alike.
- * Chat's and generateContent's counts used to be dropped at the error (the prompt charged by body size).
+ * on the passthrough (chat to compat, generateContent to alpha, messages to beta, responses to gamma) and
+ * translated alike.
+ * Chat's and generateContent's counts used to be dropped at the error (the prompt charged by body size),
+ * and the usage a failed response (response.failed) reports.
  */
 
 const secret = 'stopped-admin'
@@ -45,7 +47,7 @@ async function usageOf(client: ClientFormat, family: ScriptFamily, script: Omit<
 
 const usage = { input: 3860, output: 964, cacheRead: 3348, cacheWrite: 0, reasoning: 2 }
 const clients: ClientFormat[] = ['chat', 'messages', 'responses', 'generate-sse']
-const cases = (['compat', 'alpha', 'beta'] as const).flatMap(family => clients.map(client => [client, family] as const))
+const cases = (['compat', 'alpha', 'beta', 'gamma'] as const).flatMap(family => clients.map(client => [client, family] as const))
 
 describe('a stream whose upstream sends its error after reporting usage', () => {
   it.each(cases)('%s client, %s upstream: charged the usage reported before the error', async (client, family) => {

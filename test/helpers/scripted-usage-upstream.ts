@@ -88,8 +88,10 @@ function messages(body: any, s: Script): Answer {
   }
 }
 
+const responsesUsage = (u: Counts) => ({ input_tokens: u.input, input_tokens_details: { cached_tokens: u.cacheRead }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: u.reasoning }, total_tokens: u.input + u.output })
+
 function responses(body: any, s: Script): Answer {
-  const use = (u: Counts) => ({ input_tokens: u.input, input_tokens_details: { cached_tokens: u.cacheRead }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: u.reasoning }, total_tokens: u.input + u.output })
+  const use = responsesUsage
   const text = words.join('')
   const item = { id: 'msg_p', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }
   const response = { id: 'resp_p', object: 'response', created_at: 1, status: 'completed', model: body.model, output: [item], usage: s.usage ? use(s.usage) : null }
@@ -179,7 +181,9 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     }
     const stop = script.cut || script.midError
     const frames = stop ? answer.stream.slice(0, answer.stream.findIndex(frame => frame.includes(' from')) + 1) : answer.stream
-    if (script.midError) frames.push(errorEvent(path, 500) + (path.endsWith('/responses') ? sse({ type: 'response.failed', sequence_number: 99, response: { id: 'resp_p', object: 'response', status: 'failed', error: { code: 'server_error', message: 'scripted' }, usage: null } }, 'response.failed') : ''))
+    // responses: response.failed alone, with the usage the failed response was billed (when it reports any).
+    const failed = () => sse({ type: 'response.failed', sequence_number: 99, response: { id: 'resp_p', object: 'response', status: 'failed', error: { code: 'server_error', message: 'scripted' }, usage: script.usage && responsesUsage(script.usage) } }, 'response.failed')
+    if (script.midError) frames.push(path.endsWith('/responses') ? failed() : errorEvent(path, 500))
     for (const frame of frames) {
       if (script.slowMs) await new Promise(resolve => setTimeout(resolve, script.slowMs))
       if (res.destroyed) return
