@@ -150,6 +150,8 @@ export class UsageTap {
   end(): void {
     const found: Array<[Buffer, Span, number]> = []
     let lastSeen = false
+    /** A marked event was found since the last running total the walk passed: the one before it is read too. */
+    let totalWanted = false
     let looked = 0
     let skipped = 0
     let done: { id: number; at: number } | undefined
@@ -174,15 +176,18 @@ export class UsageTap {
         // Comments and pings are no event of the stream's end: they neither count nor hide one.
         if (!eager && (!text.includes('data:') || isPing(text)) && !this.#last(text) && ++skipped <= maxTailBuffers) continue
         looked++
+        const total = this.#last(text)
         if (eager) {
           found.unshift([buffer, span, id])
           if (!usageSeen && this.#usageNeedle(text)) usageSeen = true
         }
-        // Only the newest running total counts (read in its place: an escaped one after it is newer).
-        if (!lastSeen && this.#last(text)) {
+        // The newest running total counts (read in its place: an escaped one after it is newer), and so does
+        // the newest before a marked event, which may be an error that carries the counts reported before it.
+        if (total && (!lastSeen || totalWanted)) {
           lastSeen = usageSeen = true
           if (!eager) found.unshift([buffer, span, id])
         }
+        totalWanted = eager && !total
       }
     }
     this.#tail = []
