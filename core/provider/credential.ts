@@ -37,9 +37,36 @@ export function maskSecret(secret: string | undefined): string {
  */
 export function maskValues(text: string, secrets: ReadonlyArray<string | undefined>): string {
   for (const secret of secrets) {
-    if (secret && secret.length >= 4 && text.includes(secret)) text = text.replaceAll(secret, maskSecret(secret))
+    if (!secret || secret.length < 4) continue
+    if (text.includes(secret)) text = text.replaceAll(secret, maskSecret(secret))
+    // An upstream or a token endpoint may quote it encoded: in a URL, a form body, a base64 blob.
+    for (const form of encodedForms(secret)) if (text.includes(form)) text = text.replaceAll(form, maskSecret(secret))
   }
   return text
+}
+
+const formsCache = new Map<string, string[]>()
+/**
+ * How `secret` shows when encoded: URL-encoded, and the base64 / base64url runs that stand for it inside
+ * any encoded text (one per byte alignment; the last, partial group depends on what follows, so it is left out).
+ */
+export function encodedForms(secret: string): string[] {
+  let forms = formsCache.get(secret)
+  if (forms) return forms
+  forms = []
+  const encoded = encodeURIComponent(secret)
+  if (encoded !== secret) forms.push(encoded)
+  const bytes = Buffer.from(secret)
+  for (let shift = 0; shift < 3; shift++) {
+    const rest = bytes.subarray(shift)
+    const whole = Math.floor(rest.length / 3) * 4
+    // Shorter runs could match unrelated base64 text.
+    if (whole < 16) continue
+    for (const run of [rest.toString('base64').slice(0, whole), rest.toString('base64url').slice(0, whole)]) if (!forms.includes(run)) forms.push(run)
+  }
+  if (formsCache.size > 1000) formsCache.clear()
+  formsCache.set(secret, forms)
+  return forms
 }
 
 /** Upstreams sometimes echo the key they were sent: never let it reach a client or a log. */

@@ -1,5 +1,5 @@
 import type { ProxyConfig } from 'model-proxy'
-import { maskSecret } from 'model-proxy/kit/access'
+import { maskValues } from 'model-proxy/kit/access'
 
 /** Config keys whose string values (or lists of strings) are secrets, whoever owns the key: `api-key(s)`, `upstream-api-key`, `secret-key`, `client-secret`. */
 const secretKey = /(^|-)(api-keys?|secret(-key)?)$/
@@ -23,7 +23,5 @@ export function secretsOf(config: ProxyConfig): string[] {
 
 /** Known secrets masked, and anything shaped like a bearer token or API key header too. */
 export function redact(text: string, secrets: string[]): string {
-  let out = text
-  for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, maskSecret(secret))
-  return out.replace(/(authorization|x-api-key|x-goog-api-key|x-management-key)(["']?\s*[:=]\s*["']?)(Bearer\s+)?[^\s"',}]+/gi, '$1$2$3[redacted]')
+  return maskValues(text, secrets).replace(/(authorization|x-api-key|x-goog-api-key|x-management-key)(["']?\s*[:=]\s*["']?)(Bearer\s+)?[^\s"',}]+/gi, '$1$2$3[redacted]')
 }
