@@ -31,6 +31,9 @@ describe('holdsSecret', () => {
     [{ a: 'nothing' }, [key], false],
     [{ a: 'say "hi\\there"' }, ['"hi\\there"'], true],
     [{ a: 'abc' }, [undefined, '', 'ab'], false],
+    // An upstream's redirect or header quoting the key encoded: the record must still be masked.
+    [{ location: `https://x.example/?key=${encodeURIComponent(`${key}/+`)}` }, [`${key}/+`], true],
+    [{ 'x-debug': Buffer.from(`Bearer ${key}`).toString('base64') }, [key], true],
   ])('%j holds one of %j: %s', (value, secrets, expected) => {
     expect(holdsSecret(JSON.stringify(value), secrets)).toBe(expected)
   })

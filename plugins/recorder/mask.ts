@@ -1,4 +1,4 @@
-import { maskValues } from 'model-proxy/kit/access'
+import { encodedForms, maskValues } from 'model-proxy/kit/access'
 
 /**
  * A record with every string masked, field by field. Masking the record's whole JSON text instead cost
@@ -32,7 +32,7 @@ export function maskRecord<T>(value: T, secrets: ReadonlyArray<string | undefine
 /** A secret as it reads inside JSON text (JSON escapes character by character, so a string holding it holds this). */
 const asInJson = (secret: string) => JSON.stringify(secret).slice(1, -1)
 
-/** Whether a value's JSON text holds any of `secrets`: one search per secret instead of a walk over every string. */
+/** Whether a value's JSON text holds any of `secrets`, plain or encoded as maskValues finds them: one search per form instead of a walk over every string. */
 export function holdsSecret(jsonText: string, secrets: ReadonlyArray<string | undefined>): boolean {
-  return secrets.some(secret => !!secret && secret.length >= 4 && jsonText.includes(asInJson(secret)))
+  return secrets.some(secret => !!secret && secret.length >= 4 && (jsonText.includes(asInJson(secret)) || encodedForms(secret).some(form => jsonText.includes(form))))
 }
