@@ -50,6 +50,8 @@ export async function attemptOnce(kernel: ProxyKernel, { request, candidate, num
     if (announced) await announced
     return failAttempt(attempt, statusFailure(kernel, reply, provider.format, text), reply.status, { headers: reply.headers })
   }
+  // An upstream may quote the key it was sent in a 200 answer too (streams: answerStream).
+  if (reply.kind === 'buffered') reply.text = scrubSecrets(reply.text, candidate.credential)
   const announced = announceReply(attempt, reply)
   if (announced) await announced
   return reply.kind === 'stream' ? answerStream(attempt, reply) : answerBuffered(attempt, reply)
