@@ -9,6 +9,8 @@ describe('maskValues', () => {
   it('masks a secret quoted plain, URL-encoded or base64-encoded at any offset', () => {
     expect(maskValues(`bad key ${secret}`, [secret])).toBe('bad key up-k...q+x9')
     expect(clean(maskValues(`https://x.example/?key=${encodeURIComponent(secret)}&a=1`, [secret]))).toBe(true)
+    expect(clean(maskValues(`https://x.example/login?next=${encodeURIComponent(`https://y.example/?key=${encodeURIComponent(secret)}`)}`, [secret]))).toBe(true)
+    expect(maskValues(`?sig=${encodeURIComponent(Buffer.from(`Bearer ${secret}`).toString('base64'))}`, [secret])).not.toContain(encodeURIComponent(Buffer.from(secret.slice(2)).toString('base64')).slice(0, 20))
     expect(clean(maskValues(`refresh_token=${new URLSearchParams({ t: secret }).toString().slice(2)}`, [secret]))).toBe(true)
     for (const prefix of ['', 'B', 'Be', 'Bearer ']) {
       for (const form of ['base64', 'base64url'] as const) {

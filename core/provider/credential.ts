@@ -53,17 +53,21 @@ const formsCache = new Map<string, string[]>()
 export function encodedForms(secret: string): string[] {
   let forms = formsCache.get(secret)
   if (forms) return forms
-  forms = []
+  const found = new Set<string>()
+  // URL-encoded once, and twice (a URL holding a URL: a redirect's return address with ?key=).
   const encoded = encodeURIComponent(secret)
-  if (encoded !== secret) forms.push(encoded)
+  found.add(encoded).add(encodeURIComponent(encoded))
   const bytes = Buffer.from(secret)
   for (let shift = 0; shift < 3; shift++) {
     const rest = bytes.subarray(shift)
     const whole = Math.floor(rest.length / 3) * 4
     // Shorter runs could match unrelated base64 text.
     if (whole < 16) continue
-    for (const run of [rest.toString('base64').slice(0, whole), rest.toString('base64url').slice(0, whole)]) if (!forms.includes(run)) forms.push(run)
+    // base64 in a URL has its + and / encoded.
+    for (const run of [rest.toString('base64').slice(0, whole), rest.toString('base64url').slice(0, whole)]) found.add(run).add(encodeURIComponent(run))
   }
+  found.delete(secret)
+  forms = [...found]
   if (formsCache.size > 1000) formsCache.clear()
   formsCache.set(secret, forms)
   return forms
