@@ -1,13 +1,14 @@
+import { Transform, type Readable } from 'node:stream'
 import type { Credential } from '../provider/credential.ts'
 import { encodedForms, maskSecret } from '../provider/credential.ts'
 import type { StreamTransform } from './stream-transform.ts'
 
 interface Form { form: Buffer; mask: Buffer }
 
-/** The byte forms of a credential's secrets (plain and encoded, as maskValues finds them) and their masks. */
-export function credentialForms(credential: Credential): Form[] {
+/** The byte forms of secrets (plain and encoded, as maskValues finds them) and their masks. */
+function secretForms(secrets: ReadonlyArray<string | undefined>): Form[] {
   const forms: Form[] = []
-  for (const secret of [credential.apiKey, credential.accessToken]) {
+  for (const secret of secrets) {
     if (!secret || secret.length < 4) continue
     const mask = Buffer.from(maskSecret(secret))
     for (const form of [secret, ...encodedForms(secret)]) forms.push({ form: Buffer.from(form), mask })
@@ -45,13 +46,37 @@ function openTail(data: Buffer, forms: readonly Form[]): number {
 }
 
 /**
+ * Masks secrets in a byte stream, chunk by chunk. A chunk ending with what could be the start of a
+ * secret keeps those bytes until the next chunk, so a secret cut between chunks is masked too.
+ */
+class ByteScrubber {
+  #held: Buffer | undefined
+  constructor(private readonly forms: readonly Form[]) {}
+
+  /** The bytes that can go out now (possibly none). */
+  push(chunk: Uint8Array): Buffer {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    const data = maskBytes(this.#held ? Buffer.concat([this.#held, bytes]) : bytes, this.forms)
+    const keep = openTail(data, this.forms)
+    this.#held = keep ? Buffer.from(data.subarray(data.length - keep)) : undefined
+    return keep ? data.subarray(0, data.length - keep) : data
+  }
+
+  /** What was held back, at the end of the stream. */
+  end(): Buffer | undefined {
+    const held = this.#held
+    this.#held = undefined
+    return held
+  }
+}
+
+/**
  * The same transform, fed upstream chunks with the credential's secrets masked: an upstream may quote the
- * key it was sent in a 200 stream (in text or in an event). A chunk ending with what could be the start
- * of a secret keeps those bytes until the next chunk, so a secret cut between chunks is masked too.
+ * key it was sent in a 200 stream (in text or in an event).
  */
 class ScrubbedTransform implements StreamTransform {
-  #held: Buffer | undefined
-  constructor(private readonly transform: StreamTransform, private readonly forms: readonly Form[]) {}
+  readonly #scrubber: ByteScrubber
+  constructor(private readonly transform: StreamTransform, forms: readonly Form[]) { this.#scrubber = new ByteScrubber(forms) }
 
   get primed(): boolean { return this.transform.primed }
   get usage(): StreamTransform['usage'] { return this.transform.usage }
@@ -60,16 +85,12 @@ class ScrubbedTransform implements StreamTransform {
   get delivered(): number { return this.transform.delivered }
 
   push(chunk: Uint8Array): Uint8Array | undefined {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-    const data = maskBytes(this.#held ? Buffer.concat([this.#held, bytes]) : bytes, this.forms)
-    const keep = openTail(data, this.forms)
-    this.#held = keep ? Buffer.from(data.subarray(data.length - keep)) : undefined
-    return keep === data.length ? undefined : this.transform.push(keep ? data.subarray(0, data.length - keep) : data)
+    const ready = this.#scrubber.push(chunk)
+    return ready.length ? this.transform.push(ready) : undefined
   }
 
   end(): Uint8Array | undefined {
-    const held = this.#held
-    this.#held = undefined
+    const held = this.#scrubber.end()
     const last = held && this.transform.push(held)
     const closing = this.transform.end()
     return last && closing ? Buffer.concat([last, closing]) : last || closing
@@ -80,6 +101,20 @@ class ScrubbedTransform implements StreamTransform {
 }
 
 export function scrubTransform(transform: StreamTransform, credential: Credential): StreamTransform {
-  const forms = credentialForms(credential)
+  const forms = secretForms([credential.apiKey, credential.accessToken])
   return forms.length ? new ScrubbedTransform(transform, forms) : transform
+}
+
+/** `source` with `secrets` masked in its bytes (an upstream answer piped as it is, e.g. the partner's). */
+export function scrubReadable(source: Readable, secrets: ReadonlyArray<string | undefined>): Readable {
+  const forms = secretForms(secrets)
+  if (!forms.length) return source
+  const scrubber = new ByteScrubber(forms)
+  const scrubbed = new Transform({
+    transform(chunk: Buffer, _encoding, done) { done(null, scrubber.push(chunk)) },
+    flush(done) { done(null, scrubber.end()) },
+  })
+  source.on('error', error => scrubbed.destroy(error))
+  scrubbed.on('close', () => { if (!source.destroyed) source.destroy() })
+  return source.pipe(scrubbed)
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import type { H3Event } from 'h3'
 import { type ProxyKernel, ProxyError, type UpstreamHttpRequest } from 'model-proxy'
 import { pipedResponse, sendUpstream, type UpstreamHttpResponse } from 'model-proxy/kit/http'
+import { maskValues, scrubReadable } from 'model-proxy/kit/access'
 import { partnerRequestHeaders, partnerResponseHeaders, partnerSearch } from './forward-headers.ts'
 import { upstreamKeyFor } from './upstream-key.ts'
 import { limitBody } from './limit-body.ts'
@@ -28,6 +29,7 @@ export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: P
   const method = event.req.method.toUpperCase() as UpstreamHttpRequest['method']
   if (!methods.has(method)) throw new ProxyError(405, `method ${method} is not proxied to the partner upstream`, 'invalid_request_error', 'method_not_allowed')
 
+  const partnerKey = upstreamKeyFor(settings, call.clientKey)
   const isClientKey = (key: string) => key === call.clientKey || kernel.matchClientKey(key) !== undefined
   const limits = kernel.config.timeouts
   const streamed = call.body === undefined && method !== 'GET' && method !== 'HEAD' && event.req.body
@@ -36,7 +38,7 @@ export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: P
   const request: UpstreamHttpRequest = {
     url: base.url + event.url.pathname + partnerSearch(event.url, isClientKey),
     method,
-    headers: partnerRequestHeaders(event.req.headers, upstreamKeyFor(settings, call.clientKey), call.body !== undefined),
+    headers: partnerRequestHeaders(event.req.headers, partnerKey, call.body !== undefined),
     body: call.body ?? streamed,
     // Rule 13 as for every upstream call: the global outbound proxy, if any.
     proxyUrl: kernel.config['proxy-url'] || undefined,
@@ -53,9 +55,15 @@ export async function sendToPartner(kernel: ProxyKernel, event: H3Event, call: P
     throw new ProxyError(502, `partner upstream request failed: ${(error as Error).message}`, 'server_error', 'partner_upstream_failed')
   }
   const headers = partnerResponseHeaders(upstream.headers)
+  // The partner may quote the key it was sent (an error, a debug header): the client never gets it.
+  if (partnerKey) {
+    for (const [name, value] of [...headers]) headers.set(name, maskValues(value, [partnerKey]))
+    // A masked key changes the body's length.
+    headers.delete('content-length')
+  }
   if (method === 'HEAD' || bodiless.has(upstream.status)) {
     upstream.body.resume()
     return new Response(null, { status: upstream.status, headers })
   }
-  return pipedResponse(upstream.body, upstream.status, headers)
+  return pipedResponse(partnerKey ? scrubReadable(upstream.body, [partnerKey]) : upstream.body, upstream.status, headers)
 }

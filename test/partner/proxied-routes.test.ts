@@ -244,4 +244,22 @@ describe('partner proxied routes: access and failures', () => {
       await forward?.close()
     }
   })
+
+  it('never hands the client the partner key, when the partner quotes it in its answer or a header', async () => {
+    // The key cut between two chunks, and URL-encoded in a header.
+    partner.handler = async (_req, res, record) => {
+      const key = String(record.headers.authorization).replace('Bearer ', '')
+      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': `Bearer error="invalid_token", key="${encodeURIComponent(key)}"` })
+      res.write(`bad key ${key.slice(0, 9)}`)
+      await new Promise(resolve => setTimeout(resolve, 20))
+      res.end(`${key.slice(9)} (${key})`)
+    }
+    const response = await fetch(`${proxy.url}/api/user/me`, { headers: { authorization: `Bearer ${clientA}` } })
+    const text = `${[...response.headers].join('\n')}\n${await response.text()}`
+    expect(response.status).toBe(401)
+    expect(partner.received.at(-1)!.headers.authorization).toBe('Bearer partner-key-for-a')
+    expect(text).toContain('bad key part...or-a')
+    expect(text).not.toContain('partner-key-for-a')
+    expect(text).not.toContain('key-for-a')
+  })
 })
