@@ -27,7 +27,8 @@ export function addConfigRoutes(kernel: ProxyKernel, guard: Guard): void {
     // A config is a few levels deep; thousands would overflow the parser's and the writer's stack.
     if (jsonDeeperThan(text)) throw new ManagementError(400, 'invalid_yaml', { message: `nested more than ${maxJsonDepth} levels deep` })
     const doc = parseDocument(text)
-    if (doc.errors.length) throw new ManagementError(400, 'invalid_yaml', { message: doc.errors[0]!.message })
+    // The first line says what and where; the rest quotes the text around it, secrets included.
+    if (doc.errors.length) throw new ManagementError(400, 'invalid_yaml', { message: doc.errors[0]!.message.split('\n')[0] })
     // The whole file is replaced: an empty document, a list or a scalar would leave every setting at
     // its default (the management secret among them, locking the operator out). Refused, nothing written.
     if (!isMap(doc.contents)) throw new ManagementError(400, 'invalid_yaml', { message: 'the config must be a YAML mapping of settings (key: value)' })

@@ -29,6 +29,12 @@ describe('configuration endpoints', () => {
     expect(managed.text()).toBe(before)
   })
 
+  it('PUT /config.yaml: invalid YAML is refused with its line and column, without quoting the text (it may hold a secret)', async () => {
+    const result = await json(await call('PUT', '/config.yaml', 'api-keys: [sk-never-quoted-0123456789\nremote-management: {secret-key: plain-secret-0123456789\n', { 'content-type': 'application/yaml' }))
+    expect(result).toMatchObject({ status: 400, body: { error: 'invalid_yaml', message: expect.stringMatching(/line \d+, column \d+/) } })
+    expect(JSON.stringify(result)).not.toMatch(/never-quoted|plain-secret/)
+  })
+
   it('PUT /config.yaml: aliases that expand without bound are invalid_yaml (not a 500), nothing written', async () => {
     const before = managed.text()
     const laughs = ['x-a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]', ...'bcd'.split('').map((name, i) => `x-${name}: &${name} [${Array(10).fill(`*${'abc'[i]}`).join(', ')}]`)].join('\n')
