@@ -57,14 +57,16 @@ export function encodedForms(secret: string): string[] {
   // URL-encoded once, and twice (a URL holding a URL: a redirect's return address with ?key=).
   const encoded = encodeURIComponent(secret)
   found.add(encoded).add(encodeURIComponent(encoded))
-  const bytes = Buffer.from(secret)
-  for (let shift = 0; shift < 3; shift++) {
-    const rest = bytes.subarray(shift)
-    const whole = Math.floor(rest.length / 3) * 4
-    // Shorter runs could match unrelated base64 text.
-    if (whole < 16) continue
-    // base64 in a URL has its + and / encoded.
-    for (const run of [rest.toString('base64').slice(0, whole), rest.toString('base64url').slice(0, whole)]) found.add(run).add(encodeURIComponent(run))
+  // base64 of the secret, and of it form-encoded (HTTP Basic of OAuth client credentials, RFC 6749 2.3.1).
+  for (const bytes of [...new Set([secret, encoded])].map(text => Buffer.from(text))) {
+    for (let shift = 0; shift < 3; shift++) {
+      const rest = bytes.subarray(shift)
+      const whole = Math.floor(rest.length / 3) * 4
+      // Shorter runs could match unrelated base64 text.
+      if (whole < 16) continue
+      // base64 in a URL has its + and / encoded.
+      for (const run of [rest.toString('base64').slice(0, whole), rest.toString('base64url').slice(0, whole)]) found.add(run).add(encodeURIComponent(run))
+    }
   }
   found.delete(secret)
   forms = [...found]

@@ -71,3 +71,16 @@ describe('withOAuth', () => {
     expect(refusing.sent).toEqual(['t1', 't2'])
   })
 })
+
+describe('OAuthTokenSource errors', () => {
+  it.each(['basic', 'body'] as const)('never quote the client secret, when the token endpoint quotes what it got (client auth %s)', async (auth) => {
+    const secret = 'client-secret-0123456789/abc+def'
+    // The endpoint quotes the request: the form (secret form-encoded) and Basic (the form-encoded secret in base64).
+    const tokenFetch = (async (_url: string, init?: RequestInit) => Response.json({ error: 'invalid_client', error_description: `got ${new Headers(init?.headers).get('authorization')} ${String(init?.body)}` }, { status: 401 })) as typeof fetch
+    const source = new OAuthTokenSource(oauth({ 'client-secret': secret, 'client-auth': auth }), 'https://mcp.test/mcp', tokenFetch)
+    const message = await source.token().then(() => '', (error: Error) => error.message)
+    expect(message).toContain('invalid_client')
+    expect(message).not.toContain('0123456789')
+    expect(message).not.toContain(Buffer.from(`id:${encodeURIComponent(secret)}`).toString('base64').slice(4, 24))
+  })
+})

@@ -1,4 +1,5 @@
 import { buildDiscoveryUrls } from '@modelcontextprotocol/sdk/client/auth.js'
+import { maskValues } from 'model-proxy/kit/access'
 import type { OAuthClientConfig } from './schema.ts'
 
 type Fetch = typeof fetch
@@ -111,7 +112,8 @@ export class OAuthTokenSource {
 
   /** An error for the server's state and logs, the secret masked should anything echo it. */
   private failure(message: string): Error {
-    return new Error(`OAuth: ${message.split(this.config['client-secret']).join('***')}`)
+    // The endpoint may quote the secret as it got it: in the form, or form-encoded inside HTTP Basic.
+    return new Error(`OAuth: ${maskValues(message, [this.config['client-secret']])}`)
   }
 }
 
