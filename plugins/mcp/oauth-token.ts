@@ -44,6 +44,9 @@ export class OAuthTokenSource {
 
   constructor(private readonly config: OAuthClientConfig, private readonly serverUrl: string, private readonly fetchFn: Fetch = fetch) {}
 
+  /** The token held now, if any (masked wherever the server's text is shown). */
+  get current(): string | undefined { return this.cached?.value }
+
   /** A valid token: the cached one, or a new one when there is none or it is about to expire. */
   async token(): Promise<string> {
     const cached = this.cached

@@ -1,6 +1,7 @@
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { LoggingLevel, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { maskValues } from 'model-proxy/kit/access'
 import { passes, type LogParams } from './logging.ts'
 import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
@@ -73,6 +74,36 @@ export class UpstreamServer {
 
   get name(): string { return this.config.name }
 
+  /**
+   * What this server holds that nobody may see: its token, OAuth client secret and current access token,
+   * and its header and environment values (those under 8 characters are taken for settings, not secrets:
+   * masking `warn` everywhere would garble every message).
+   */
+  get secrets(): string[] {
+    const config = this.config
+    const long = (values: Record<string, string> | undefined) => Object.values(values ?? {}).filter(value => value.length >= 8)
+    const held = isStdio(config) ? long(config.env) : [config['bearer-token'], config.oauth?.['client-secret'], this.oauth?.current, ...long(config.headers)]
+    return held.filter((value): value is string => !!value)
+  }
+
+  /** `text` from or about this server (its errors, stderr, results) with its secrets masked: a server may quote what it was given. */
+  mask(text: string): string {
+    return maskValues(text, this.secrets)
+  }
+
+  /** A result of this server with its secrets masked in every string. */
+  maskResult<T>(result: T): T {
+    const secrets = this.secrets
+    if (!secrets.length) return result
+    const walk = (node: unknown): unknown => {
+      if (typeof node === 'string') return maskValues(node, secrets)
+      if (Array.isArray(node)) return node.map(walk)
+      if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]))
+      return node
+    }
+    return walk(result) as T
+  }
+
   /** A local server's process id while it runs. */
   get pid(): number | undefined { return this.stdio?.pid ?? undefined }
 
@@ -121,9 +152,9 @@ export class UpstreamServer {
     let client: UpstreamClient | undefined
     const events: ClientEvents = {
       closed: () => { if (client && this.client === client) this.fail(new Error(this.exitReason('the connection closed'))) },
-      error: error => this.events.warn(`MCP server ${this.name}: ${error.message}`),
+      error: error => this.events.warn(`MCP server ${this.name}: ${this.mask(error.message)}`),
       changed: kind => { if (client && this.client === client) void this.refresh(kind) },
-      log: params => { if (client && this.client === client) this.events.log(params) },
+      log: params => { if (client && this.client === client) this.events.log(this.maskResult(params)) },
       updated: uri => { if (client && this.client === client) this.events.updated(uri) },
       request: (method, params, signal) => this.events.request(method, params, signal),
     }
@@ -138,7 +169,7 @@ export class UpstreamServer {
       for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
       if (this.logLevel && client.capabilities()?.logging && !client.levelPerRequest) void this.askLevel(client, this.logLevel)
       for (const uri of this.subscribed) {
-        void client.subscribe(uri, { timeout: 10_000 }).catch(error => this.events.warn(`MCP server ${this.name}: could not subscribe to ${uri} again: ${error.message}`))
+        void client.subscribe(uri, { timeout: 10_000 }).catch(error => this.events.warn(`MCP server ${this.name}: could not subscribe to ${uri} again: ${this.mask(error.message)}`))
       }
       this.pingTimer = setInterval(() => void this.ping(), pingEveryMs)
       this.pingTimer.unref()
@@ -172,8 +203,10 @@ export class UpstreamServer {
     this.failures++
     const wait = backoffMs(this.failures)
     this.nextRetryAt = Date.now() + wait
-    this.setState('down', error.message)
-    this.events.warn(`MCP server ${this.name} is down (${error.message}); retrying in ${Math.round(wait / 1000)} s`)
+    // Its stderr or a refusal may quote its env, token or headers: masked before anyone sees it.
+    const reason = this.mask(error.message)
+    this.setState('down', reason)
+    this.events.warn(`MCP server ${this.name} is down (${reason}); retrying in ${Math.round(wait / 1000)} s`)
     if (hadLists) for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
     clearTimeout(this.retryTimer)
     this.retryTimer = setTimeout(() => void this.connect(), wait)
@@ -226,7 +259,7 @@ export class UpstreamServer {
     try {
       await client.setLoggingLevel(level, { timeout: 10_000 })
     } catch (error) {
-      this.events.warn(`MCP server ${this.name}: logging/setLevel failed: ${(error as Error).message}`)
+      this.events.warn(`MCP server ${this.name}: logging/setLevel failed: ${this.mask((error as Error).message)}`)
     }
   }
 
@@ -235,7 +268,7 @@ export class UpstreamServer {
       await this.fetchList(kind)
       this.events.changed(kind)
     } catch (error) {
-      this.events.warn(`MCP server ${this.name}: could not list its ${kind} again: ${(error as Error).message}`)
+      this.events.warn(`MCP server ${this.name}: could not list its ${kind} again: ${this.mask((error as Error).message)}`)
     }
   }
 

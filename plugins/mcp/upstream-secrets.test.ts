@@ -1,0 +1,20 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { UpstreamServer } from './upstream.ts'
+import { until } from '../../test/mcp/servers.ts'
+
+const secret = 'env-secret-0123456789/abc+def'
+let server: UpstreamServer | undefined
+afterEach(async () => { await server?.close() })
+
+describe('an MCP server\'s errors', () => {
+  it('mask its own environment values when its stderr quotes them (state, logs)', async () => {
+    const warned: string[] = []
+    const script = "console.error('starting with TOKEN=' + process.env.TOKEN + ' ' + encodeURIComponent(process.env.TOKEN)); process.exit(3)"
+    server = new UpstreamServer({ name: 'crash', command: process.execPath, args: ['-e', script], env: { TOKEN: secret, LEVEL: 'warn' } } as never, { changed() {}, log() {}, updated() {}, warn: message => warned.push(message), request: (() => {}) as never })
+    server.start()
+    await until(() => server!.state === 'down')
+    const shown = `${server.error}\n${warned.join('\n')}`
+    expect(shown).toContain('starting with TOKEN=env-...+def')
+    expect(shown).not.toContain('0123456789')
+  })
+})
