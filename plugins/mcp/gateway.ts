@@ -174,7 +174,8 @@ export class Gateway {
       releaseServer = await server.slots.acquire(signal)
       const client = server.connected()
       const tool = server.lists.tools.find(listed => listed.name === split.name)
-      const result = await this.logged(server, context, signal, logLevel => client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool, logLevel }))
+      // A server may quote its token, headers or env in a result: masked before the client and the recorder see it.
+      const result = server.maskResult(await this.logged(server, context, signal, logLevel => client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool, logLevel })))
       const bytes = Buffer.byteLength(JSON.stringify(result))
       const max = this.settings['max-result-kb'] * 1024
       if (bytes > max) {
@@ -185,7 +186,7 @@ export class Gateway {
       return result
     } catch (error) {
       const timedOut = timeout.aborted
-      const message = timedOut ? `${name} did not answer within ${timeoutMs / 1000} s` : (error as Error).message
+      const message = timedOut ? `${name} did not answer within ${timeoutMs / 1000} s` : server.mask((error as Error).message)
       record(timedOut ? 'timeout' : 'error', { error: message })
       // The call ran and failed (timeout, server gone, its own error): a tool error the model can read.
       return { isError: true, content: [{ type: 'text', text: `MCP server ${server.name}: ${message}` }] }
@@ -269,10 +270,13 @@ export class Gateway {
     const timeoutMs = (server.config['timeout-seconds'] ?? this.settings['call-timeout-seconds']) * 1000
     const both = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs)
     try {
-      return await this.logged(server, attend, both, logLevel => run(server.connected(), { signal: both, timeout: timeoutMs, logLevel }))
+      return server.maskResult(await this.logged(server, attend, both, logLevel => run(server.connected(), { signal: both, timeout: timeoutMs, logLevel })))
     } catch (error) {
-      if (error instanceof McpError) throw error
-      throw new McpError(ErrorCode.InternalError, `MCP server ${server.name}: ${(error as Error).message}`)
+      if (error instanceof McpError) {
+        error.message = server.mask(error.message)
+        throw error
+      }
+      throw new McpError(ErrorCode.InternalError, `MCP server ${server.name}: ${server.mask((error as Error).message)}`)
     }
   }
 
