@@ -10,6 +10,9 @@ import { validateConfig } from '../../core/config/validate.ts'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startConnectProxy, type ForwardProxy } from '../helpers/forward-proxies.ts'
 import { runCli } from '../helpers/spawn-cli.ts'
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { freePort } from '../helpers/redis-server.ts'
 import { capturingLogger, fileSurfaces, plant, recordingFetch, scan, type Seen } from './leak-scan.ts'
 
 /**
@@ -137,13 +140,18 @@ describe('no secret leaks when a request or a config fails', () => {
 
   it('the CLI says what is wrong with a config without quoting its secrets', async () => {
     const outputs: Seen[] = []
-    const start = async (name: string, config: string, env: Record<string, string> = {}) => {
+    const start = async (name: string, config: string, env: Record<string, string> = {}, visit?: (url: string) => Promise<void>) => {
       const dir = mkdtempSync(join(tmpdir(), 'proxy-leak-cli-'))
       try {
         writeFileSync(join(dir, 'config.yaml'), config)
         const cli = runCli(['start', '--config', join(dir, 'config.yaml'), '--port', '0', '--project', join(dir, 'none.mjs')], dir, env)
         const timer = setTimeout(() => void cli.kill(), 15_000)
-        await cli.url.then(() => cli.kill(), () => {})
+        // A little while up: a lazy connection (Redis) fails after listening.
+        await cli.url.then(async (url) => {
+          await visit?.(url.replace('localhost', '127.0.0.1')).catch(() => {})
+          await new Promise(resolve => setTimeout(resolve, 1500))
+          await cli.kill()
+        }, () => {})
         await cli.exit
         clearTimeout(timer)
         outputs.push({ where: `cli ${name}`, text: cli.output() })
@@ -154,9 +162,22 @@ describe('no secret leaks when a request or a config fails', () => {
     await start('base-url with credentials', `${keys}compat-provider: [{name: x, base-url: "https://u:${secrets.proxyPass}@h/v1", api-key-entries: [{api-key: ${secrets.refusedKey}}]}]\n`)
     await start('wrong type next to a key', `${keys}compat-provider: [{name: x, base-url: "https://h/v1", api-key-entries: [{api-key: ${secrets.refusedKey}, priority: high}]}]\n`)
     await start('broken yaml', `api-keys: [${secrets.clientKey}\nremote-management: {secret-key: ${secrets.managementSecret}\n`)
-    await start('redis down', keys, { PROXY_STORAGE_URL: `redis://user:${encodeURIComponent(secrets.redisPass)}@127.0.0.1:${closedPort}` })
+    // Requests that need the storage (usage, credential state), answered or not.
+    const visit = async (url: string) => {
+      for (const path of ['/v0/management/usage', '/v0/management/credentials', '/v0/management/config']) outputs.push({ where: `cli GET ${path}`, text: await (await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${secrets.managementSecret}` }, signal: AbortSignal.timeout(5000) })).text() })
+    }
+    await start('redis down', keys, { PROXY_STORAGE_URL: `redis://user:${encodeURIComponent(secrets.redisPass)}@127.0.0.1:${closedPort}` }, visit)
     await start('redis in yaml', `${keys}storage: {url: "redis://:${encodeURIComponent(secrets.redisPass)}@127.0.0.1:${closedPort}"}\n`)
+    // A Redis that wants another password than the one in the URL.
+    if (existsSync('/usr/bin/redis-server') || process.env.PATH?.split(':').some(dir => existsSync(join(dir, 'redis-server')))) {
+      const port = await freePort()
+      const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', 'another-password'], { stdio: 'ignore' })
+      try {
+        await new Promise(resolve => setTimeout(resolve, 300))
+        await start('redis wrong password', keys, { PROXY_STORAGE_URL: `redis://default:${encodeURIComponent(secrets.redisPass)}@127.0.0.1:${port}` }, visit)
+      } finally { redis.kill('SIGKILL') }
+    }
     expect(outputs.every(output => output.text.length > 0)).toBe(true)
-    expect(scan(outputs, secrets)).toEqual([])
+    expect(scan(outputs, secrets, (where, name) => configHeld.has(name) && where === 'cli GET /v0/management/config')).toEqual([])
   }, 120_000)
 })
