@@ -15,7 +15,7 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
 import { deltaMock } from '../../playground/mock-upstream/delta.ts'
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.ts'
-import { openSocket } from '../helpers/ws-client.ts'
+import { askEnvelope, openSocket } from '../helpers/ws-client.ts'
 import { clientCall, clientFormats, type ClientFormat } from '../helpers/client-formats.ts'
 import { capturingLogger, echoes, echoing, fileSurfaces, plant, recordingFetch, scan, type Seen } from './leak-scan.ts'
 
@@ -166,6 +166,16 @@ describe('no secret of any family reaches a client, an operator read, a log, the
     }
     // Every family answered ordinary traffic (the scan looks at real answers).
     for (const path of ['/v1/models', '/v1beta/models', '/v1/models?key=wrong']) await send(path, { headers: { authorization: `Bearer ${secrets.clientKey}` } })
+    // The envelope socket, keyed in its URL, to a family that echoes its key.
+    const ws = await openSocket(`${server.url.replace('http', 'ws')}/v1/ws?key=${encodeURIComponent(secrets.clientKey)}`)
+    try {
+      for (const said of ['hi', 'echo-401', 'echo-200']) {
+        const replies = await askEnvelope(ws, { id: said, path: '/v1/chat/completions', body: { model: models.compat, stream: said === 'echo-200', messages: [{ role: 'user', content: said }] } })
+        seen.push({ where: `socket /v1/ws ${said}`, text: JSON.stringify(replies) })
+      }
+      expect(seen.find(s => s.where === 'socket /v1/ws hi')!.text).toContain('You said: hi')
+    } finally { ws.close() }
+    await admin('POST', '/route-preview', { request: { model: models.alpha, messages: [] }, headers: { authorization: `Bearer ${secrets.clientKey}` }, 'client-key': secrets.clientKey })
     // Wrong keys, in every place a client puts one.
     await send(`/v1beta/models/${models.alpha}:generateContent?key=${encodeURIComponent(`${secrets.clientKey}x`)}`, { method: 'POST', body: '{}' })
     await send('/v1/messages', { method: 'POST', headers: { 'x-api-key': `${secrets.managementSecret}` }, body: '{}' })
