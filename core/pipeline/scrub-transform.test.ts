@@ -7,6 +7,8 @@ import { startTestProxy, type TestProxy } from '../../test/helpers/proxy-server.
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
 
 const key = 'up-key-0123456789abcdef/Zq+x9'
+/** A credential header the operator configured (a gateway's own token). */
+const orgToken = 'org-token-9876543210fedcba'
 const credential = { apiKey: key } as Credential
 /** A transform that passes bytes as they come. */
 const identity = (): StreamTransform => ({ push: chunk => chunk, end: () => undefined, fail: () => undefined, settle: () => true, primed: true, delivered: 0 })
@@ -37,9 +39,9 @@ describe('a 200 answer that quotes the upstream key', () => {
     // Quotes the key it was sent as the answer's text.
     upstream = await startMockUpstream(async (request) => {
       const body = await request.json() as Record<string, unknown>
-      return openaiMock(new Request(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify({ ...body, messages: [{ role: 'user', content: request.headers.get('authorization') }] }) }))
+      return openaiMock(new Request(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify({ ...body, messages: [{ role: 'user', content: `${request.headers.get('authorization')} ${request.headers.get('x-org-token')}` }] }) }))
     })
-    proxy = await startTestProxy({ 'api-keys': ['client'], 'compat-provider': [{ name: 'echo', 'base-url': `${upstream.url}/v1`, 'api-key-entries': [{ 'api-key': key }], models: [{ name: 'm' }] }] })
+    proxy = await startTestProxy({ 'api-keys': ['client'], 'compat-provider': [{ name: 'echo', 'base-url': `${upstream.url}/v1`, headers: { 'x-org-token': orgToken, 'anthropic-version': '2023-06-01' }, 'api-key-entries': [{ 'api-key': key }], models: [{ name: 'm' }] }] })
   })
   afterAll(async () => {
     await proxy.close()
@@ -53,5 +55,6 @@ describe('a 200 answer that quotes the upstream key', () => {
     expect(response.status).toBe(200)
     expect(text).toContain('up-k...q+x9')
     expect(text).not.toContain(key.slice(6, 18))
+    expect(text).not.toContain('9876543210')
   })
 })

@@ -1,6 +1,6 @@
 import { Transform, type Readable } from 'node:stream'
 import type { Credential } from '../provider/credential.ts'
-import { encodedForms, maskSecret } from '../provider/credential.ts'
+import { credentialSecrets, encodedForms, maskSecret } from '../provider/credential.ts'
 import type { StreamTransform } from './stream-transform.ts'
 
 interface Form { form: Buffer; mask: Buffer }
@@ -101,7 +101,7 @@ class ScrubbedTransform implements StreamTransform {
 }
 
 export function scrubTransform(transform: StreamTransform, credential: Credential): StreamTransform {
-  const forms = secretForms([credential.apiKey, credential.accessToken])
+  const forms = secretForms(credentialSecrets(credential))
   return forms.length ? new ScrubbedTransform(transform, forms) : transform
 }
 

@@ -75,7 +75,18 @@ export function encodedForms(secret: string): string[] {
   return forms
 }
 
+/** Header names whose configured values are credentials (a gateway's token, a session cookie), not settings like a version. */
+const secretHeaderName = /auth|key|token|secret|cookie|session|signature|password|credential/i
+export const isSecretHeader = (name: string) => secretHeaderName.test(name)
+
+/** What a credential sends that nobody may see: its key or token, and the values of its secret-named headers. */
+export function credentialSecrets(credential: Credential): string[] {
+  const out = [credential.apiKey, credential.accessToken].filter((secret): secret is string => !!secret)
+  for (const name in credential.headers) if (isSecretHeader(name) && credential.headers[name]) out.push(credential.headers[name]!)
+  return out
+}
+
 /** Upstreams sometimes echo the key they were sent: never let it reach a client or a log. */
 export function scrubSecrets(text: string, credential: Credential): string {
-  return maskValues(text, [credential.apiKey, credential.accessToken])
+  return maskValues(text, credentialSecrets(credential))
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineProxyPlugin } from 'model-proxy'
-import { maskSecret, maskValues } from 'model-proxy/kit/access'
+import { credentialSecrets, maskSecret, maskValues } from 'model-proxy/kit/access'
 import { processRole } from 'model-proxy/kit/fleet'
 import { jsonLine, textLine, type AccessEntry } from './line.ts'
 
@@ -59,7 +59,7 @@ export default defineProxyPlugin({
         ...(usage && { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }),
         latencyMs: Math.round(ctx.durationMs),
         // An upstream's message may quote the key it refused: masked like every log line.
-        ...(ctx.error && { error: maskValues(ctx.error, [key, candidate?.credential.apiKey, candidate?.credential.accessToken]) }),
+        ...(ctx.error && { error: maskValues(ctx.error, [key, ...(candidate ? credentialSecrets(candidate.credential) : [])]) }),
       }
       process.stdout.write(`${format === 'json' ? jsonLine(entry) : textLine(entry)}\n`)
     })

@@ -1,5 +1,5 @@
 import type { Usage, UpstreamHttpRequest } from 'model-proxy'
-import { clientKeyId } from 'model-proxy/kit/access'
+import { clientKeyId, credentialSecrets } from 'model-proxy/kit/access'
 import { maskUrlKey, recordHeaders } from './capture.ts'
 import { RecordBlobs } from './packed.ts'
 import type { AttemptFlight, Flight } from './flight.ts'
@@ -99,7 +99,7 @@ export function buildRecord(flight: Flight, context: BuildContext): BuiltRecord 
     routing,
     attempts,
   }
-  return { record, blobs, secrets: [key, ...flight.attempts.flatMap(attempt => [attempt.credential.apiKey, attempt.credential.accessToken])], clientKey: key }
+  return { record, blobs, secrets: [key, ...flight.attempts.flatMap(attempt => credentialSecrets(attempt.credential))], clientKey: key }
 }
 
 /** The list's row of a record. */

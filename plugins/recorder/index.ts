@@ -1,4 +1,5 @@
 import { defineProxyPlugin, type ProxyHooks, type ProxyConfig } from 'model-proxy'
+import { credentialSecrets } from 'model-proxy/kit/access'
 import type { Guard } from '../management/api.ts'
 import { secretsOf } from '../logs/api.ts'
 import { recorderConfigOf, recorderConfigSchema } from './schema.ts'
@@ -39,7 +40,7 @@ export default defineProxyPlugin({
       // A pass of the header-shaped regex over a record of agent-sized bodies cost more than the request.
       // Bodies are masked when read, with the config's secrets and every credential's (packed.ts).
       secrets: extra => [...extra, ...secrets],
-      unmask: record => maskRecord(record, [...secrets, ...kernel.credentials.flatMap(credential => [credential.apiKey, credential.accessToken])]),
+      unmask: record => maskRecord(record, [...secrets, ...kernel.credentials.flatMap(credentialSecrets)]),
       warn: error => kernel.warnLimited('recorder', `recorder: ${(error as Error).message}`),
     })
     const listeners = flightListeners({
