@@ -1,7 +1,7 @@
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { LoggingLevel, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
-import { maskValues } from 'model-proxy/kit/access'
+import { isSecretHeader, maskValues } from 'model-proxy/kit/access'
 import { passes, type LogParams } from './logging.ts'
 import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
@@ -76,13 +76,14 @@ export class UpstreamServer {
 
   /**
    * What this server holds that nobody may see: its token, OAuth client secret and current access token,
-   * and its header and environment values (those under 8 characters are taken for settings, not secrets:
-   * masking `warn` everywhere would garble every message).
+   * the values of its secret-named headers, and its environment values (those under 8 characters are
+   * taken for settings, not secrets: masking `warn` everywhere would garble every message).
    */
   get secrets(): string[] {
     const config = this.config
     const long = (values: Record<string, string> | undefined) => Object.values(values ?? {}).filter(value => value.length >= 8)
-    const held = isStdio(config) ? long(config.env) : [config['bearer-token'], config.oauth?.['client-secret'], this.oauth?.current, ...long(config.headers)]
+    const named = (headers: Record<string, string> | undefined) => Object.entries(headers ?? {}).filter(([name]) => isSecretHeader(name)).map(([, value]) => value)
+    const held = isStdio(config) ? long(config.env) : [config['bearer-token'], config.oauth?.['client-secret'], this.oauth?.current, ...named(config.headers)]
     return held.filter((value): value is string => !!value)
   }
 
