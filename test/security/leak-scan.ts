@@ -83,7 +83,7 @@ export function recordingFetch(base: string, seen: Seen[]) {
 /** Whatever credential a request carried, in every header and query form a family uses. */
 export function credentialsIn(request: Request): string {
   const url = new URL(request.url)
-  return ['authorization', 'x-api-key', 'x-goog-api-key'].map(name => request.headers.get(name) ?? '').concat(url.searchParams.get('key') ?? '').filter(Boolean).join(' ')
+  return ['authorization', 'x-api-key', 'x-goog-api-key', 'x-org-token'].map(name => request.headers.get(name) ?? '').concat(url.searchParams.get('key') ?? '').filter(Boolean).join(' ')
 }
 
 /** The words in a prompt that make an echoing upstream misbehave. */

@@ -30,6 +30,7 @@ const secrets = {
   clientKey: plant('sk-client'),
   managementSecret: plant('mgmt'),
   compatKey: plant('up-compat'),
+  compatHeader: plant('org-token'),
   betaKey: plant('up-beta'),
   gammaKey: plant('up-gamma'),
   alphaKey: plant('up-alpha'),
@@ -43,7 +44,7 @@ const secrets = {
   privateKey: privateKey.split('\n').slice(1, -2).join(''),
 }
 /** Held in the YAML: the config reads return them by design (docs/security.md, Secrets). */
-const configHeld = new Set(['clientKey', 'compatKey', 'betaKey', 'gammaKey', 'alphaKey', 'deltaKey', 'partnerKey'])
+const configHeld = new Set(['clientKey', 'compatKey', 'compatHeader', 'betaKey', 'gammaKey', 'alphaKey', 'deltaKey', 'partnerKey'])
 const configReads = /\/v0\/management\/(config|config\.yaml|api-keys|compat-provider|(alpha|beta|gamma|delta)-api-key)( |$)/
 
 const models = { compat: 'via-compat', beta: 'via-beta', gamma: 'via-gamma', alpha: 'via-alpha', delta: 'via-delta', gammaFile: 'via-gamma-file', deltaSa: 'via-delta-sa' }
@@ -111,7 +112,7 @@ beforeAll(async () => {
     'oauth-clients': { gamma: { 'token-url': `${tokens.url}/token` } },
     'oauth-model-alias': { gamma: [{ name: 'gpt-5.1-codex', alias: models.gammaFile }], delta: [{ name: 'gemini-2.5-pro', alias: models.deltaSa }] },
     partner: { 'upstream-url': partner!.url, 'upstream-api-key': secrets.partnerKey },
-    'compat-provider': [{ name: 'echo', 'base-url': `${compat!.url}/v1`, 'api-key-entries': [{ 'api-key': secrets.compatKey }], models: [{ name: 'mock-gpt', alias: models.compat }] }],
+    'compat-provider': [{ name: 'echo', 'base-url': `${compat!.url}/v1`, headers: { 'x-org-token': secrets.compatHeader }, 'api-key-entries': [{ 'api-key': secrets.compatKey }], models: [{ name: 'mock-gpt', alias: models.compat }] }],
     'beta-api-key': [{ 'api-key': secrets.betaKey, 'base-url': beta!.url, models: [{ name: 'mock-claude', alias: models.beta }] }],
     'gamma-api-key': [{ 'api-key': secrets.gammaKey, 'base-url': `${gamma!.url}/v1`, models: [{ name: 'mock-codex', alias: models.gamma }] }],
     'alpha-api-key': [{ 'api-key': secrets.alphaKey, 'base-url': alpha!.url, models: [{ name: 'mock-gemini', alias: models.alpha }] }],
@@ -224,6 +225,6 @@ describe('no secret of any family reaches a client, an operator read, a log, the
 
   it('the upstreams really were sent the secrets (the scan looks for strings that exist)', () => {
     const sent = Object.values(upstreams).flatMap(upstream => upstream.requests).map(r => `${JSON.stringify(r.headers)} ${r.url} ${r.body}`).join('\n')
-    for (const name of ['compatKey', 'betaKey', 'gammaKey', 'alphaKey', 'deltaKey', 'partnerKey', 'gammaAccess', 'gammaOldRefresh', 'minted'] as const) expect(sent.includes(secrets[name]) || sent.includes(encodeURIComponent(secrets[name])), name).toBe(true)
+    for (const name of ['compatKey', 'compatHeader', 'betaKey', 'gammaKey', 'alphaKey', 'deltaKey', 'partnerKey', 'gammaAccess', 'gammaOldRefresh', 'minted'] as const) expect(sent.includes(secrets[name]) || sent.includes(encodeURIComponent(secrets[name])), name).toBe(true)
   })
 })
