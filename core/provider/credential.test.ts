@@ -22,6 +22,10 @@ describe('maskValues', () => {
     }
   })
 
+  it('masks a secret in JSON text written with escaped slashes', () => {
+    expect(maskValues(`{"error":"bad key ${secret.replaceAll('/', '\\/')}"}`, [secret])).toBe('{"error":"bad key up-k...q+x9"}')
+  })
+
   it('leaves text without the secret as it was', () => {
     expect(maskValues('nothing to see, dXAta2V5', [secret])).toBe('nothing to see, dXAta2V5')
   })

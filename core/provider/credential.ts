@@ -68,6 +68,9 @@ export function encodedForms(secret: string): string[] {
       for (const run of [rest.toString('base64').slice(0, whole), rest.toString('base64url').slice(0, whole)]) found.add(run).add(encodeURIComponent(run))
     }
   }
+  // Inside JSON text: escaped as JSON.stringify does, and with `\/` as some encoders write a slash
+  // (the proxy's translation decodes either back to the plain secret).
+  found.add(JSON.stringify(secret).slice(1, -1)).add(secret.replaceAll('/', '\\/'))
   found.delete(secret)
   forms = [...found]
   if (formsCache.size > 1000) formsCache.clear()
