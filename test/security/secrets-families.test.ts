@@ -63,6 +63,9 @@ let server: RunningServer
 let root: string
 const seen: Seen[] = []
 const logged: string[] = []
+/** What the process printed (the access log writes to stdout itself). */
+const printed: string[] = []
+const write = process.stdout.write.bind(process.stdout)
 let send: ReturnType<typeof recordingFetch>
 const admin = (method: string, path: string, body?: unknown) =>
   send(`/v0/management${path}`, { method, headers: { authorization: `Bearer ${secrets.managementSecret}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
@@ -100,6 +103,7 @@ beforeAll(async () => {
     host: '127.0.0.1',
     'api-keys': [secrets.clientKey],
     'remote-management': { 'secret-key': secrets.managementSecret },
+    'access-log': 'json',
     'logging-to-file': true,
     'request-log': true,
     'usage-statistics-enabled': true,
@@ -124,9 +128,12 @@ beforeAll(async () => {
   proxy = await createProxy({ config: validateConfig(config), logger: capturingLogger(logged) as never, configPath, storage })
   server = await listen(() => proxy, proxy.kernel.config, { port: 0, host: '127.0.0.1' })
   send = recordingFetch(server.url, seen)
+  // Kept, and not shown: hundreds of access-log lines.
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => { printed.push(String(chunk)); return String(chunk).startsWith('{"time"') || write(chunk, ...rest) }) as typeof process.stdout.write
   await proxy.kernel.services.credentialFiles!.refreshDue().catch(() => {})
 }, 60_000)
 afterAll(async () => {
+  process.stdout.write = write
   await server?.close()
   await proxy?.close().catch(() => {})
   await Promise.all([...Object.values(upstreams ?? {}).map(upstream => upstream.close()), receiver?.close()])
@@ -207,7 +214,8 @@ describe('no secret of any family reaches a client, an operator read, a log, the
   it('finds no secret in a log file or a log line', () => {
     const files = fileSurfaces(join(root, 'logs'))
     expect(files.length).toBeGreaterThan(10)
-    expect(scan([...files, { where: 'logger', text: logged.join('\n') }], secrets)).toEqual([])
+    expect(printed.join('').split('\n').filter(line => line.startsWith('{"time"')).length).toBeGreaterThan(100)
+    expect(scan([...files, { where: 'logger', text: logged.join('\n') }, { where: 'stdout', text: printed.join('') }], secrets)).toEqual([])
   })
 
   it('finds no secret in an exported span', async () => {
