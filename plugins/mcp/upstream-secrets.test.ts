@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { UpstreamServer } from './upstream.ts'
 import { until } from '../../test/mcp/servers.ts'
@@ -16,5 +18,21 @@ describe('an MCP server\'s errors', () => {
     const shown = `${server.error}\n${warned.join('\n')}`
     expect(shown).toContain('starting with TOKEN=env-...+def')
     expect(shown).not.toContain('0123456789')
+  })
+
+  it('mask the key a server\'s URL holds when the server quotes its URL', async () => {
+    const http = createServer((req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such path ${req.url}`))
+    await new Promise<void>(resolve => http.listen(0, '127.0.0.1', resolve))
+    try {
+      const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+      server = new UpstreamServer({ name: 'hosted', url: `${origin}/servers/${encodeURIComponent(secret)}/mcp?token=${encodeURIComponent(secret)}` } as never, { changed() {}, log() {}, updated() {}, warn() {}, request: (() => {}) as never })
+      server.start()
+      await until(() => server!.state === 'down')
+      expect(server.error).toContain('no such path /servers/')
+      expect(server.error).not.toContain('0123456789')
+    } finally {
+      await server?.close()
+      await new Promise(resolve => { http.closeAllConnections(); http.close(resolve) })
+    }
   })
 })

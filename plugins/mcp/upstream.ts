@@ -32,6 +32,17 @@ export interface UpstreamEvents {
   request: ClientEvents['request']
 }
 
+/**
+ * Path segments and query values of 16+ characters of a server's URL: some hosted servers are addressed
+ * by a URL holding their key (listings show only the origin), and a server may quote its URL in an error.
+ */
+function urlTokens(value: string): string[] {
+  let url: URL
+  try { url = new URL(value) } catch { return [] }
+  const decode = (part: string) => { try { return decodeURIComponent(part) } catch { return part } }
+  return [...url.pathname.split('/').map(decode), ...url.searchParams.values()].filter(part => part.length >= 16)
+}
+
 /** Backoff between reconnects: 1 s doubling to 60 s. */
 export const backoffMs = (failures: number) => Math.min(60_000, 1000 * 2 ** Math.max(0, failures - 1))
 const pingEveryMs = 30_000
@@ -83,7 +94,7 @@ export class UpstreamServer {
     const config = this.config
     const long = (values: Record<string, string> | undefined) => Object.values(values ?? {}).filter(value => value.length >= 8)
     const named = (headers: Record<string, string> | undefined) => Object.entries(headers ?? {}).filter(([name]) => isSecretHeader(name)).map(([, value]) => value)
-    const held = isStdio(config) ? long(config.env) : [config['bearer-token'], config.oauth?.['client-secret'], this.oauth?.current, ...named(config.headers)]
+    const held = isStdio(config) ? long(config.env) : [config['bearer-token'], config.oauth?.['client-secret'], this.oauth?.current, ...named(config.headers), ...urlTokens(config.url)]
     return held.filter((value): value is string => !!value)
   }
 
