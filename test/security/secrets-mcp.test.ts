@@ -34,8 +34,9 @@ const secrets = {
   clientSecret: plant('mcp-client-secret'),
   envValue: plant('mcp-env'),
   crashEnv: plant('mcp-crash-env'),
+  urlSecret: plant('mcp-url-secret'),
 }
-const configHeld = new Set(['clientKey', 'bearer', 'header', 'refusedBearer', 'clientSecret', 'envValue', 'crashEnv'])
+const configHeld = new Set(['clientKey', 'bearer', 'header', 'refusedBearer', 'clientSecret', 'envValue', 'crashEnv', 'urlSecret'])
 const configReads = /\/v0\/management\/(config|config\.yaml)( |$)/
 
 /** Everything a request carried that a server might quote: raw, URL-encoded, base64. */
@@ -60,6 +61,7 @@ async function startEchoServer(): Promise<Server> {
       res.writeHead(401, { 'www-authenticate': `Bearer error="invalid_token", token="${encodeURIComponent(said)}"`, 'content-type': 'application/json' })
       return res.end(JSON.stringify({ error: 'invalid_token', error_description: `unknown token ${said}` }))
     }
+    if (!req.url!.startsWith('/mcp')) return void res.writeHead(404, { 'content-type': 'text/plain' }).end(`no such path ${req.url}`)
     if (req.method !== 'POST') return void res.writeHead(405).end()
     const mcp = new McpServer({ name: 'echo', version: '1' })
     mcp.registerTool('whoami', { description: 'says who called', inputSchema: {} }, () => ({ content: [{ type: 'text', text: `you are ${said}` }] }))
@@ -105,6 +107,9 @@ await mcp.connect(new StdioServerTransport())
       { name: 'crm', url: echoUrl, oauth: { 'token-url': `${tokens.url}/token`, 'client-id': 'proxy', 'client-secret': secrets.clientSecret } },
       { name: 'crm-body', url: echoUrl, oauth: { 'token-url': `${tokens.url}/token`, 'client-id': 'proxy', 'client-secret': secrets.clientSecret, 'client-auth': 'body' } },
       { name: 'env', command: process.execPath, args: [join(root, 'env-server.mjs')], env: { TOKEN: secrets.envValue } },
+      // A server whose URL holds its secret (some hosted MCP servers are addressed so), down.
+      { name: 'url-key', url: `http://127.0.0.1:9/mcp/${encodeURIComponent(secrets.urlSecret)}/sse?token=${encodeURIComponent(secrets.urlSecret)}` },
+      { name: 'url-key-404', url: `${echoUrl.replace('/mcp', '')}/missing/${encodeURIComponent(secrets.urlSecret)}?token=${encodeURIComponent(secrets.urlSecret)}` },
       { name: 'crash', command: process.execPath, args: [join(root, 'crash.mjs')], env: { TOKEN: secrets.crashEnv } },
     ],
   }
@@ -128,7 +133,7 @@ describe('no MCP server secret reaches a client, an operator read, a log, a span
     const states = async () => JSON.parse((await admin('GET', '/mcp/servers')).body).servers as Array<{ name: string; state: string; failures?: number }>
     // Every server has been tried: the good ones are up, the others down at least twice (a retry too).
     await until(async () => (await states()).every(s => s.state === 'up' || (s.state === 'down' && (s.failures ?? 0) >= 2)), 30_000)
-    expect(Object.fromEntries((await states()).map(s => [s.name, s.state]))).toEqual({ echo: 'up', refused: 'down', crm: 'down', 'crm-body': 'down', env: 'up', crash: 'down' })
+    expect(Object.fromEntries((await states()).map(s => [s.name, s.state]))).toEqual({ echo: 'up', refused: 'down', crm: 'down', 'crm-body': 'down', env: 'up', crash: 'down', 'url-key': 'down', 'url-key-404': 'down' })
     const client = await gatewayClient(server.url, secrets.clientKey)
     try {
       const results: string[] = []
@@ -138,7 +143,7 @@ describe('no MCP server secret reaches a client, an operator read, a log, a span
       }
       seen.push({ where: 'mcp client results', text: results.join('\n') }, { where: 'mcp tool list', text: JSON.stringify(await client.listTools()) })
     } finally { await client.close() }
-    for (const name of ['echo', 'refused', 'crm', 'crm-body', 'env', 'crash']) {
+    for (const name of ['echo', 'refused', 'crm', 'crm-body', 'env', 'crash', 'url-key', 'url-key-404']) {
       await admin('GET', `/mcp/servers/${name}`)
       await admin('GET', `/mcp/servers/${name}/tools`)
     }
