@@ -15,7 +15,7 @@ import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
 import { answerObject, errorAnswerStatus, usageOfAnswer } from './answer-usage.ts'
 import { statusFailure } from './exchange.ts'
 import { scrubSecrets } from '../provider/credential.ts'
-import { scrubTransform } from './scrub-transform.ts'
+import { maskedTransform } from './scrub-transform.ts'
 import { droppedHeaderValue } from '../canonical/dropped.ts'
 import { answerHeaders } from './answer-headers.ts'
 import { clientSignal } from '../edge/client-abort.ts'
@@ -36,7 +36,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   try {
     transform = createStreamTransform(kernel, request, plan)
     if (attempt.watch) transform = watchTransform(transform, attempt.watch)
-    transform = scrubTransform(transform, attempt.candidate.credential)
+    transform = maskedTransform(transform, attempt.candidate.credential)
   } catch (error) {
     reply.body.destroy()
     throw error

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scrubTransform } from './scrub-transform.ts'
+import { Readable } from 'node:stream'
+import { maskedTransform, scrubReadable } from './scrub-transform.ts'
 import type { StreamTransform } from './stream-transform.ts'
 import type { Credential } from '../provider/credential.ts'
 import { startMockUpstream, type MockUpstream } from '../../test/helpers/mock-openai-server.ts'
@@ -12,23 +13,35 @@ const orgToken = 'org-token-9876543210fedcba'
 const credential = { apiKey: key } as Credential
 /** A transform that passes bytes as they come. */
 const identity = (): StreamTransform => ({ push: chunk => chunk, end: () => undefined, fail: () => undefined, settle: () => true, primed: true, delivered: 0 })
-const run = (chunks: string[]) => {
-  const transform = scrubTransform(identity(), credential)
-  const out = chunks.map(chunk => transform.push(Buffer.from(chunk)))
-  out.push(transform.end())
-  return out.map(bytes => bytes ? Buffer.from(bytes).toString() : '').join('')
+/** The bytes `scrubReadable` gives for `chunks` fed one by one. */
+const scrubbed = async (chunks: string[]) => {
+  const out: Buffer[] = []
+  for await (const chunk of scrubReadable(Readable.from(chunks.map(chunk => Buffer.from(chunk))), [key])) out.push(chunk as Buffer)
+  return Buffer.concat(out).toString()
 }
 
-describe('scrubTransform', () => {
-  it('masks the key, plain or encoded, wherever the chunks cut it, and keeps every other byte', () => {
+describe('scrubReadable (an answer piped as it is)', () => {
+  it('masks the key, plain or encoded, wherever the chunks cut it, and keeps every other byte', async () => {
     const text = `data: {"text":"${key} and ${encodeURIComponent(key)} and ${Buffer.from(key).toString('base64')}"}\n\n`
     for (let cut = 1; cut < text.length; cut += 3) {
-      const out = run([text.slice(0, cut), text.slice(cut, cut + 7), text.slice(cut + 7)])
+      const out = await scrubbed([text.slice(0, cut), text.slice(cut, cut + 7), text.slice(cut + 7)])
       expect(out).not.toContain('0123456789ab')
       expect(out).not.toContain(Buffer.from(key).toString('base64').slice(4, 20))
       expect(out.startsWith('data: {"text":"up-k...q+x9 and up-k...q+x9')).toBe(true)
     }
-    expect(run(['no secret here, ', 'u', 'p-'])).toBe('no secret here, up-')
+    expect(await scrubbed(['no secret here, ', 'u', 'p-'])).toBe('no secret here, up-')
+  })
+})
+
+describe('maskedTransform (a 200 stream, event by event)', () => {
+  it('masks the key as text spells it (plain, URL-encoded, JSON-escaped) in each event, and passes other events as they are', () => {
+    const transform = maskedTransform(identity(), credential)
+    const event = Buffer.from(`data: {"text":"${key} ${encodeURIComponent(key)} ${JSON.stringify(key).slice(1, -1)} ${key.replaceAll('/', '\\/')}"}\n\n`)
+    const out = Buffer.from(transform.push(event)!).toString()
+    expect(out).not.toContain('0123456789ab')
+    expect(out.match(/up-k\.\.\.q\+x9/g)).toHaveLength(4)
+    const plain = Buffer.from('data: {"text":"hello"}\n\n')
+    expect(transform.push(plain)).toBe(plain)
   })
 })
 

@@ -45,6 +45,10 @@ export function maskValues(text: string, secrets: ReadonlyArray<string | undefin
   return text
 }
 
+/** A secret as text spells it: plain, URL-encoded, JSON-escaped, `\\/` for a slash (most keys spell all alike). */
+export const textSpellings = (secret: string): string[] =>
+  [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), secret.replaceAll('/', '\\/')])]
+
 const formsCache = new Map<string, string[]>()
 /**
  * How `secret` shows when encoded: URL-encoded, and the base64 / base64url runs that stand for it inside

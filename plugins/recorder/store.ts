@@ -1,5 +1,6 @@
 import type { Storage } from 'unstorage'
 import { ChurnMap } from 'model-proxy/kit/guards'
+import { textSpellings } from 'model-proxy/kit/access'
 import type { Flight } from './flight.ts'
 import type { FlightRecord, RecordSummary } from './types.ts'
 import type { RecorderConfig } from './schema.ts'
@@ -85,7 +86,9 @@ export class RecordStore {
     // Usually no secret is there: one search of the text, no walk and no copy of the record.
     if (holdsSecret(text, secrets)) text = JSON.stringify(record = maskRecord(record, secrets))
     const summary = summaryOf(record)
-    const packed = built.blobs.pack(text, built.clientKey && built.clientKey.length >= 4 ? [Buffer.from(built.clientKey)] : [])
+    // The client's key, and the credentials as an upstream may quote them in its answer (as text spells them).
+    const inBodies = built.secrets.flatMap(secret => secret && secret.length >= 4 ? (secret === built.clientKey ? [secret] : textSpellings(secret)) : [])
+    const packed = built.blobs.pack(text, inBodies.map(secret => Buffer.from(secret)))
     this.pending.push({ id: record.id, entry: entryOf(record.time, record.id), packed, summaryText: JSON.stringify(summary), summary })
   }
 

@@ -90,10 +90,14 @@ export function credentialsIn(request: Request): string {
 export type Echo = 'echo-401' | 'echo-200' | 'echo-header' | 'echo-redirect' | 'echo-stream-error'
 export const echoes: Echo[] = ['echo-401', 'echo-200', 'echo-header', 'echo-redirect', 'echo-stream-error']
 
-/** `said` quoting `credentials` raw, URL-encoded and base64-encoded. */
-const quoted = (credentials: string) => {
+/**
+ * `said` quoting `credentials` raw, URL-encoded and (`base64`) base64-encoded. A 200 stream is masked as
+ * text spells a key (raw, URL-encoded, JSON-escaped): base64 runs would cost a search each on every event
+ * of every stream (docs/security.md), so a stream's echo quotes none.
+ */
+const quoted = (credentials: string, base64 = true) => {
   const raw = credentials.replace(/^Bearer /, '')
-  return `${credentials} ${encodeURIComponent(raw)} ${Buffer.from(raw).toString('base64')}`
+  return `${credentials} ${encodeURIComponent(raw)}${base64 ? ` ${Buffer.from(raw).toString('base64')}` : ''}`
 }
 
 /**
@@ -105,7 +109,8 @@ export function echoing(handler: (request: Request) => Promise<Response> | Respo
     const body = await request.clone().text()
     const echo = echoes.find(word => body.includes(word))
     if (!echo) return handler(request)
-    const said = quoted(credentialsIn(request))
+    const stream = echo === 'echo-stream-error' || (echo === 'echo-200' && /"stream"\s*:\s*true|streamGenerateContent|alt=sse/.test(`${body} ${request.url}`))
+    const said = quoted(credentialsIn(request), !stream)
     const error = { error: { code: 401, type: 'authentication_error', status: 'UNAUTHENTICATED', message: `invalid credential ${said}` }, type: 'error' }
     switch (echo) {
       case 'echo-401': return Response.json(error, { status: 401, headers: { 'www-authenticate': `Bearer realm="api", error="invalid_token", key="${said}"` } })
