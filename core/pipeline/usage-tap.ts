@@ -50,10 +50,13 @@ export class UsageTap {
   #headLeft = headEvents
   /** Events read at the head, so the end does not read them again. */
   readonly #read = new Set<string>()
-  /** The last event buffers, oldest first, with their number in the stream. */
-  #tail: Array<{ buffer: Buffer; id: number }> = []
-  /** The kept tail's bytes. */
+  /** The last event buffers, oldest first, with their number in the stream; those before `#first` are let go. */
+  #tail: Array<{ buffer: Buffer; id: number } | undefined> = []
+  /** Where the kept tail starts in `#tail`. */
+  #first = 0
+  /** The kept tail's bytes, and how many of its buffers are over filler size. */
   #held = 0
+  #counted = 0
   /** Usage-only frames taken out for a client that did not ask for them, read at the end unless they came after `[DONE]`. */
   #usageOnly: Array<{ id: number; at: number; frame: StreamFrame }> = []
   #buffers = 0
@@ -91,14 +94,40 @@ export class UsageTap {
     if (events.length) {
       this.#tail.push({ buffer: events, id })
       this.#held += events.length
-      // Trimmed now and then (amortized): at most about twice what the end reads is held.
-      if ((this.#tail.length > tailBuffers * 2 && this.#held > tailBytes * 2) || this.#tail.length > maxTailBuffers * 2) {
-        const from = this.#keptFrom()
-        for (let i = 0; i < from; i++) this.#held -= this.#tail[i]!.buffer.length
-        this.#tail = this.#tail.slice(from)
-      }
+      if (events.length > fillerBytes) this.#counted++
+      this.#letGo()
     }
     return events
+  }
+
+  /**
+   * The oldest kept buffers the end can no longer read are let go as soon as they are (the last
+   * `tailBuffers` buffers of more than filler size, the small ones among them too, and `tailBytes`):
+   * trimmed only now and then (past twice that), a dripping stream held 4-8 KiB in up to twice as many
+   * small buffers, ~18 KB per stream in the JS heap and Buffers at its middle against ~8 KB now (each
+   * buffer's objects weigh more than its bytes; test/bench/open-streams.ts with OPEN_HOLD_MS).
+   */
+  #letGo(): void {
+    const tail = this.#tail
+    let first = this.#first
+    let held = this.#held
+    let counted = this.#counted
+    for (;;) {
+      const { length } = tail[first]!.buffer
+      const small = length <= fillerBytes
+      if ((counted - (small ? 0 : 1) < tailBuffers || held - length < tailBytes) && tail.length - first <= maxTailBuffers) break
+      held -= length
+      if (!small) counted--
+      tail[first++] = undefined
+    }
+    this.#held = held
+    this.#counted = counted
+    // The array itself is cut now and then (amortized): its let-go slots are empty.
+    if (first > tailBuffers * 4 && first * 2 > tail.length) {
+      this.#tail = tail.slice(first)
+      first = 0
+    }
+    this.#first = first
   }
 
   /** The head: up to the first data event with a marker (comments before it are no event), `headEvents` at most. */
@@ -130,19 +159,6 @@ export class UsageTap {
     if (dropped && dropped.at <= start) this.opener = { at: dropped.at, frame: dropped.frame }
   }
 
-  /** Where the kept tail starts: the last `tailBuffers` buffers of more than filler size (the small ones among them too), and `tailBytes`. */
-  #keptFrom(): number {
-    let counted = 0
-    let bytes = 0
-    let at = this.#tail.length
-    while (at > 0 && (counted < tailBuffers || bytes < tailBytes) && this.#tail.length - at < maxTailBuffers) {
-      const { length } = this.#tail[--at]!.buffer
-      bytes += length
-      if (length > fillerBytes) counted++
-    }
-    return at
-  }
-
   /**
    * The upstream ended: its last events are read (the last running total once), back to the newest one
    * that carries usage (within `tailBytes`), then the decoder's closing usage taken.
@@ -158,7 +174,7 @@ export class UsageTap {
     // The newest usage-only frame taken out: usage is in reach once the walk is back past it.
     const newestOnly = this.#usageOnly.at(-1)
     let usageSeen = false
-    walk: for (let b = this.#tail.length - 1, newer = 0; b >= 0; newer += this.#tail[b--]!.buffer.length) {
+    walk: for (let b = this.#tail.length - 1, newer = 0; b >= this.#first; newer += this.#tail[b--]!.buffer.length) {
       const { buffer, id } = this.#tail[b]!
       for (let after = buffer.length; after > 0;) {
         // Frames taken out sit between events: one at or past `after` is behind the walk.
@@ -191,7 +207,7 @@ export class UsageTap {
       }
     }
     this.#tail = []
-    this.#held = 0
+    this.#first = this.#held = this.#counted = 0
     // A usage-only frame after `[DONE]` is no part of the answer, as the decoder reading every frame finds. In
     // one buffer `at` is where the frame was in the buffer as kept: `[DONE]` right after it starts there.
     const usageOnly = this.#usageOnly.filter(frame => !done || before(frame, done.id, done.at))

@@ -3,13 +3,18 @@
 // external memory (Buffers) are compared with its idle state. Deterministic where peak RSS under a burst
 // is not (it swings with how many streams overlap on a busy machine).
 //   node --import jiti/register test/bench/open-streams.ts            (OPEN_STREAMS: 200; PROF_ROOT: another checkout)
+// OPEN_HOLD_MS: how long the streams stay open before the count (0: at their first byte), OPEN_DRIP_MS: the
+// upstream's wait between events (200). Held open a while, each stream has read that many events: what a
+// stream keeps of the events it passed (the usage tap's tail) shows, as in the slow-streams bench, where
+// streams are counted 10 s into their answer (OPEN_DRIP_MS=20 OPEN_HOLD_MS=2000: ~100 of 200 events read).
 import { fileURLToPath } from 'node:url'
 import { request, Agent } from 'undici'
 import { agentBody, agentHeaders } from './proxy/agent-body.ts'
 import { benchKey, startMock, startProxy } from './proxy/processes.ts'
 
 const count = Number(process.env.OPEN_STREAMS ?? 200)
-const mock = await startMock(200)
+const holdMs = Number(process.env.OPEN_HOLD_MS ?? 0)
+const mock = await startMock(Number(process.env.OPEN_DRIP_MS ?? 200))
 const proxy = await startProxy(mock.url, ['--expose-gc', '--import', fileURLToPath(new URL('./proxy/heap-on-signal.mjs', import.meta.url))], process.env.PROF_ROOT)
 let out = ''
 proxy.child.stdout!.on('data', (chunk: Buffer) => { out += chunk })
@@ -39,6 +44,7 @@ try {
     await new Promise(resolve => setTimeout(resolve, 1500))
     const idle = await held()
     const close = await open(model, count)
+    if (holdMs) await new Promise(resolve => setTimeout(resolve, holdMs))
     const busy = await held()
     close()
     await new Promise(resolve => setTimeout(resolve, 2000))
