@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { scriptPrompt, startScriptedUpstream, type Script, type ScriptedUpstream, type ScriptFamily } from '../helpers/scripted-usage-upstream.ts'
+import { eventually } from '../recorder/helpers.ts'
+import { keyCounts, normalize, overHttp, overSocket, type Got } from './ws-differential.ts'
+
+/**
+ * The same responses request over HTTP (SSE) and over the `/v1/responses` WebSocket, from every upstream
+ * family, whole, cut, failing before its first byte or mid-stream, refused (model not allowed, malformed),
+ * and left by its client: the same events, the same error, the same usage record and `/metrics` counts.
+ * A batch of cases runs on one socket, in a row, as Codex keeps one. `FUZZ_RUNS` runs longer; `SEED` replays.
+ */
+const runs = Number(process.env.FUZZ_RUNS || 6)
+const seed = process.env.SEED ? Number(process.env.SEED) : undefined
+const secret = 'ws-diff-admin'
+const families: ScriptFamily[] = ['compat', 'beta', 'gamma', 'alpha', 'delta']
+const modelOf = (family: string) => `m-${family}`
+const forbidden = 'm-other'
+type End = 'whole' | 'cut' | 'error' | 'fail' | 'error-event' | 'not-allowed' | 'malformed' | 'leave'
+interface Case { family: ScriptFamily; end: End; failStatus: number; usage: Script['usage']; style: Script['style'] }
+
+const count = fc.nat({ max: 3000 })
+const caseArb: fc.Arbitrary<Case> = fc.record({
+  family: fc.constantFrom(...families),
+  end: fc.constantFrom<End>('whole', 'whole', 'cut', 'error', 'fail', 'error-event', 'not-allowed', 'malformed'),
+  failStatus: fc.constantFrom(429, 500),
+  usage: fc.option(fc.record({ input: count, output: count, cacheRead: fc.constant(0), cacheWrite: fc.constant(0), reasoning: fc.constant(0) }), { nil: null }),
+  style: fc.constantFrom<Script['style']>('last', 'running', 'early', 'trailing'),
+})
+
+let upstream: ScriptedUpstream
+let proxy: TestProxy
+const keyNames: string[] = []
+beforeAll(async () => {
+  upstream = await startScriptedUpstream()
+  const url = upstream.url
+  const models = (family: string) => [{ name: `up-${family}`, alias: modelOf(family) }]
+  for (let i = 0; i < 200; i++) keyNames.push(`h${i}`, `w${i}`)
+  proxy = await startTestProxy({
+    'remote-management': { 'secret-key': secret },
+    'usage-statistics-enabled': true,
+    'compat-provider': [{ name: 'p', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'c-1' }], models: [...models('compat'), { name: 'up-compat', alias: forbidden }] }],
+    'beta-api-key': [{ 'api-key': 'b-1', 'base-url': url, models: models('beta') }],
+    'gamma-api-key': [{ 'api-key': 'g-1', 'base-url': `${url}/v1`, models: models('gamma') }],
+    'alpha-api-key': [{ 'api-key': 'a-1', 'base-url': url, models: models('alpha') }],
+    'delta-api-key': [{ 'api-key': 'd-1', 'base-url': url, models: models('delta') }],
+    'client-keys': keyNames.map(name => ({ key: `ck-${name}`, name, models: families.map(modelOf) })),
+  })
+})
+afterAll(async () => {
+  await proxy?.close()
+  await upstream?.close()
+})
+
+/** The request for a case; `id` (the same length for both transports) keeps the upstream's fail counts apart. */
+function bodyOf(c: Case, id: string): Record<string, unknown> {
+  const script: Script = { id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', slowMs: c.end === 'leave' ? 30 : undefined, fail: c.end === 'fail' || c.end === 'error-event' ? 9 : 0, failStatus: c.failStatus, failKind: c.end === 'error-event' ? 'error-event' : 'status' }
+  if (c.end === 'malformed') return { model: modelOf(c.family), input: 42, stream: true }
+  return { model: c.end === 'not-allowed' ? forbidden : modelOf(c.family), input: scriptPrompt(script), stream: true }
+}
+
+const admin = async (path: string) => (await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })).json() as Promise<any>
+const recentOfView = (view: any) => view.recent.map((r: any) => ({ status: r.status, model: r.model, input: r.inputTokens, output: r.outputTokens, estimated: r.estimated === true, cost: r.costUsd }))
+/** Both keys' recent requests as accounting saw them, once both have settled (refusals may not count). */
+const recentOf = (names: string[]) => eventually(async () => {
+  const views = await Promise.all(names.map(name => admin(`/client-keys/${name}`)))
+  const settled = views.every(view => view.recent && view.usage?.minute?.reserved_tokens === 0) && views[0].recent.length === views[1].recent.length
+  return settled ? views.map(recentOfView) : undefined
+})
+
+function sameAnswer(label: string, http: Got, ws: Got): void {
+  expect(ws.status, `${label}: status`).toBe(http.status)
+  expect(normalize(ws.error), `${label}: error`).toEqual(normalize(http.error))
+  expect(normalize(ws.events), `${label}: events`).toEqual(normalize(http.events))
+}
+
+let batchNo = 0
+async function runBatch(cases: Case[]): Promise<void> {
+  const batch = batchNo++
+  const [hKey, wKey] = [`h${batch}`, `w${batch}`]
+  const https: Got[] = []
+  for (const [i, c] of cases.entries()) https.push(await overHttp(proxy.url, `ck-${hKey}`, bodyOf(c, `h${batch}-${i}`)))
+  const wss = await overSocket(proxy.url, `ck-${wKey}`, cases.map((c, i) => bodyOf(c, `w${batch}-${i}`)))
+  for (const [i, c] of cases.entries()) sameAnswer(`#${i} ${JSON.stringify(c)}`, https[i]!, wss[i]!)
+  const [hRecent, wRecent] = await recentOf([hKey, wKey])
+  expect(wRecent, 'usage records').toEqual(hRecent)
+  const metrics = await (await fetch(`${proxy.url}/metrics`)).text()
+  expect(keyCounts(metrics, wKey), '/metrics').toEqual(keyCounts(metrics, hKey))
+}
+
+describe('responses over a WebSocket and over HTTP: the same answer, the same accounting', () => {
+  it('random requests, several on one socket', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(caseArb, { minLength: 1, maxLength: 5 }), runBatch), { numRuns: runs, seed, endOnFailure: true })
+  }, 20_000 + runs * 5_000)
+
+  it('a client that leaves mid-answer: 499 both ways, accounted the same', async () => {
+    for (const family of families) {
+      const batch = batchNo++
+      const c: Case = { family, end: 'leave', failStatus: 500, usage: { input: 50, output: 40, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, style: 'last' }
+      const leaveAt = ' the'
+      const http = await overHttp(proxy.url, `ck-h${batch}`, bodyOf(c, `h${batch}-0`), leaveAt)
+      const [ws] = await overSocket(proxy.url, `ck-w${batch}`, [bodyOf(c, `w${batch}-0`)], leaveAt)
+      sameAnswer(family, http, ws!)
+      const [hRecent, wRecent] = await recentOf([`h${batch}`, `w${batch}`])
+      expect(hRecent[0].status, family).toBe(499)
+      expect(wRecent, `${family}: usage records`).toEqual(hRecent)
+      const metrics = await (await fetch(`${proxy.url}/metrics`)).text()
+      expect(keyCounts(metrics, `w${batch}`), `${family}: /metrics`).toEqual(keyCounts(metrics, `h${batch}`))
+    }
+  }, 30_000)
+})

@@ -1,0 +1,87 @@
+import WebSocket from 'ws'
+import { openSocket } from '../helpers/ws-client.ts'
+
+/** What a client got for one responses request: the status, the events' data (parsed) or the error body. */
+export interface Got { status: number; events: any[]; error?: unknown }
+
+/** Values that differ per answer by nature (ids, clocks), replaced so two answers compare. */
+const volatile = new Set(['id', 'item_id', 'response_id', 'created_at', 'created', 'call_id'])
+export function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize)
+  if (!value || typeof value !== 'object') return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, volatile.has(k) && (typeof v === 'string' || typeof v === 'number') ? '*' : normalize(v)]))
+}
+
+/** POST /v1/responses as an SSE client; `leaveAt`: the client leaves once the text holds it. */
+export async function overHttp(url: string, key: string, body: unknown, leaveAt?: string): Promise<Got> {
+  const controller = new AbortController()
+  const response = await fetch(`${url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: controller.signal })
+  if (!response.headers.get('content-type')?.includes('text/event-stream')) {
+    const text = await response.text()
+    let error: unknown = text
+    try { error = JSON.parse(text).error } catch {}
+    return { status: response.status, events: [], error }
+  }
+  let text = ''
+  const decoder = new TextDecoder()
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true })
+      if (leaveAt && text.includes(leaveAt)) { controller.abort(); break }
+    }
+  } catch {}
+  const events = text.split(/\n\n/).map(block => block.split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trimStart()).join('\n')).filter(Boolean)
+  // A client that left drops the event it was reading.
+  const whole = leaveAt ? events.slice(0, -1) : events
+  return { status: response.status, events: whole.map(data => { try { return JSON.parse(data) } catch { return data } }) }
+}
+
+/**
+ * Several `response.create` messages on one socket, in a row. Each answer ends at its terminal event, an
+ * error message, or (a stream cut short) the next answer's first event: a marker request (`generate: false`,
+ * no model call) follows each one. `leaveAt`: the socket closes once an answer's text holds it.
+ */
+export async function overSocket(url: string, key: string, bodies: unknown[], leaveAt?: string): Promise<Got[]> {
+  const socket = await openSocket(`${url.replace('http', 'ws')}/v1/responses`, { authorization: `Bearer ${key}` })
+  const results: Got[] = bodies.map(() => ({ status: 200, events: [] }))
+  let index = 0
+  let marker = false
+  return new Promise((resolve) => {
+    const finish = () => { socket.close(); resolve(results) }
+    socket.on('close', () => resolve(results))
+    socket.on('message', (data: WebSocket.RawData) => {
+      const text = data.toString()
+      const message = JSON.parse(text)
+      if (marker) {
+        if (message.type === 'response.completed') { marker = false; if (++index === bodies.length) finish() }
+        return
+      }
+      // The marker's first event: the answer before it ended without a terminal event.
+      if (message.type === 'response.created' && message.response?.model === 'marker') { marker = true; return }
+      const got = results[index]!
+      if (message.type === 'error' && message.status !== undefined && got.events.length === 0) {
+        got.status = message.status
+        got.error = message.error
+        return
+      }
+      got.events.push(message)
+      if (leaveAt && text.includes(leaveAt)) { got.events.pop(); socket.close(); resolve(results.slice(0, index + 1)) }
+    })
+    for (const body of bodies) {
+      socket.send(JSON.stringify({ type: 'response.create', ...(body as object) }))
+      socket.send(JSON.stringify({ type: 'response.create', model: 'marker', generate: false }))
+    }
+  })
+}
+
+/** One key's counts in `/metrics`: requests by status and tokens by type. */
+export function keyCounts(metrics: string, key: string): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const line of metrics.split('\n')) {
+    if (!line.includes(`key="${key}"`) || line.startsWith('#')) continue
+    const name = line.slice(0, line.indexOf('{'))
+    const labels = line.slice(line.indexOf('{') + 1, line.lastIndexOf('}')).replace(/key="[^"]*",?/, '')
+    out[`${name}{${labels}}`] = Number(line.slice(line.lastIndexOf(' ') + 1))
+  }
+  return out
+}
