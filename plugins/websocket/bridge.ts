@@ -2,6 +2,9 @@ import type { ProxyKernel } from 'model-proxy'
 import { trustedClient, type SocketPeer } from 'model-proxy/kit/access'
 import { createSseParser, Utf8Decoder } from 'model-proxy/kit/http'
 
+/** Bytes a socket could not read go as sent, so the endpoint refuses them as it refuses an HTTP body. */
+const raw = (body: unknown): BodyInit => body instanceof Uint8Array ? new Uint8Array(body) : typeof body === 'string' ? body : JSON.stringify(body)
+
 /** Names the WebSocket connection a bridged request came over. */
 export const wsConnectionHeader = 'x-proxy-ws-connection'
 
@@ -21,7 +24,7 @@ export interface BridgeReply {
 export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unknown, peer: SocketPeer, signal?: AbortSignal, connection?: string): Promise<BridgeReply> {
   // The socket is one conversation: routing keeps it on one credential (plugins/routing/session-key.ts).
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(connection && { [wsConnectionHeader]: connection }) }
-  const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal })
+  const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers, body: raw(body), signal })
   trustedClient.set(request, peer)
   const response = await kernel.app.fetch(request)
   if (!response.headers.get('content-type')?.includes('text/event-stream') || !response.body) {
