@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { scriptPrompt, startScriptedUpstream, type Script, type ScriptedUpstream, type ScriptFamily } from '../helpers/scripted-usage-upstream.ts'
 import { eventually } from '../recorder/helpers.ts'
-import { keyCounts, normalize, overHttp, overSocket, type Got } from './ws-differential.ts'
+import { keyCounts, normalize, overEnvelope, overHttp, overSocket, type Got } from './ws-differential.ts'
 
 /**
  * The same responses request over HTTP (SSE) and over the `/v1/responses` WebSocket, from every upstream
@@ -36,7 +36,7 @@ beforeAll(async () => {
   upstream = await startScriptedUpstream()
   const url = upstream.url
   const models = (family: string) => [{ name: `up-${family}`, alias: modelOf(family) }]
-  for (let i = 0; i < 200; i++) keyNames.push(`h${i}`, `w${i}`)
+  for (let i = 0; i < 200; i++) keyNames.push(`h${i}`, `w${i}`, `e${i}`)
   proxy = await startTestProxy({
     'remote-management': { 'secret-key': secret },
     'usage-statistics-enabled': true,
@@ -82,11 +82,16 @@ async function runBatch(cases: Case[]): Promise<void> {
   const https: Got[] = []
   for (const [i, c] of cases.entries()) https.push(await overHttp(proxy.url, `ck-${hKey}`, bodyOf(c, `h${batch}-${i}`)))
   const wss = await overSocket(proxy.url, `ck-${wKey}`, cases.map((c, i) => bodyOf(c, `w${batch}-${i}`)))
+  const envs = await overEnvelope(proxy.url, `ck-e${batch}`, cases.map((c, i) => bodyOf(c, `e${batch}-${i}`)))
   for (const [i, c] of cases.entries()) sameAnswer(`#${i} ${JSON.stringify(c)}`, https[i]!, wss[i]!)
+  for (const [i, c] of cases.entries()) sameAnswer(`/v1/ws #${i} ${JSON.stringify(c)}`, https[i]!, envs[i]!)
   const [hRecent, wRecent] = await recentOf([hKey, wKey])
+  const [, eRecent] = await recentOf([hKey, `e${batch}`])
   expect(wRecent, 'usage records').toEqual(hRecent)
+  expect(eRecent, '/v1/ws usage records').toEqual(hRecent)
   const metrics = await (await fetch(`${proxy.url}/metrics`)).text()
   expect(keyCounts(metrics, wKey), '/metrics').toEqual(keyCounts(metrics, hKey))
+  expect(keyCounts(metrics, `e${batch}`), '/v1/ws /metrics').toEqual(keyCounts(metrics, hKey))
 }
 
 describe('responses over a WebSocket and over HTTP: the same answer, the same accounting', () => {

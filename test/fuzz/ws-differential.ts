@@ -1,11 +1,11 @@
 import WebSocket from 'ws'
-import { openSocket } from '../helpers/ws-client.ts'
+import { askEnvelope, openSocket } from '../helpers/ws-client.ts'
 
 /** What a client got for one responses request: the status, the events' data (parsed) or the error body. */
 export interface Got { status: number; events: any[]; error?: unknown }
 
 /** Values that differ per answer by nature (ids, clocks), replaced so two answers compare. */
-const volatile = new Set(['id', 'item_id', 'response_id', 'created_at', 'created', 'call_id'])
+const volatile = new Set(['id', 'item_id', 'response_id', 'created_at', 'created', 'call_id', 'encrypted_content'])
 export function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize)
   if (!value || typeof value !== 'object') return value
@@ -72,6 +72,23 @@ export async function overSocket(url: string, key: string, bodies: unknown[], le
       socket.send(JSON.stringify({ type: 'response.create', model: 'marker', generate: false }))
     }
   })
+}
+
+/** The same requests as `/v1/ws` envelopes on one socket, one after another: events unwrapped to their data. */
+export async function overEnvelope(url: string, key: string, bodies: unknown[]): Promise<Got[]> {
+  const socket = await openSocket(`${url.replace('http', 'ws')}/v1/ws`, { authorization: `Bearer ${key}` })
+  const results: Got[] = []
+  try {
+    for (const [i, body] of bodies.entries()) {
+      const replies = await askEnvelope(socket, { id: String(i), path: '/v1/responses', body })
+      const last = replies.at(-1)
+      const events = replies.filter(reply => reply.type === 'event').map(reply => reply.data)
+      results.push(last.type === 'error' ? { status: last.status, events, error: last.body?.error ?? last.body } : { status: last.status, events })
+    }
+  } finally {
+    socket.close()
+  }
+  return results
 }
 
 /** One key's counts in `/metrics`: requests by status and tokens by type. */
