@@ -91,6 +91,20 @@ export async function overEnvelope(url: string, key: string, bodies: unknown[]):
   return results
 }
 
+/** One `/v1/ws` stream left mid-answer: the socket closes once the text holds `leaveAt`. */
+export async function leaveEnvelope(url: string, key: string, body: unknown, leaveAt: string): Promise<Got> {
+  const socket = await openSocket(`${url.replace('http', 'ws')}/v1/ws`, { authorization: `Bearer ${key}` })
+  const got: Got = { status: 200, events: [] }
+  return new Promise((resolve) => {
+    socket.on('message', (data: WebSocket.RawData) => {
+      const message = JSON.parse(data.toString())
+      if (data.toString().includes(leaveAt)) { socket.close(); resolve(got) } else if (message.type === 'event') got.events.push(message.data)
+      else { got.status = message.status; got.error = message.body?.error; socket.close(); resolve(got) }
+    })
+    socket.send(JSON.stringify({ id: '1', path: '/v1/responses', body }))
+  })
+}
+
 /** One key's counts in `/metrics`: requests by status and tokens by type. */
 export function keyCounts(metrics: string, key: string): Record<string, number> {
   const out: Record<string, number> = {}
