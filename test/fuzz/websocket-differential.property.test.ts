@@ -17,13 +17,13 @@ const secret = 'ws-diff-admin'
 const families: ScriptFamily[] = ['compat', 'beta', 'gamma', 'alpha', 'delta']
 const modelOf = (family: string) => `m-${family}`
 const forbidden = 'm-other'
-type End = 'whole' | 'cut' | 'error' | 'fail' | 'error-event' | 'not-allowed' | 'malformed' | 'leave'
+type End = 'whole' | 'cut' | 'error' | 'fail' | 'error-event' | 'not-allowed' | 'unknown-model' | 'no-model' | 'malformed' | 'leave'
 interface Case { family: ScriptFamily; end: End; failStatus: number; usage: Script['usage']; style: Script['style'] }
 
 const count = fc.nat({ max: 3000 })
 const caseArb: fc.Arbitrary<Case> = fc.record({
   family: fc.constantFrom(...families),
-  end: fc.constantFrom<End>('whole', 'whole', 'cut', 'error', 'fail', 'error-event', 'not-allowed', 'malformed'),
+  end: fc.constantFrom<End>('whole', 'whole', 'cut', 'error', 'fail', 'error-event', 'not-allowed', 'unknown-model', 'no-model', 'malformed'),
   failStatus: fc.constantFrom(429, 500),
   usage: fc.option(fc.record({ input: count, output: count, cacheRead: fc.constant(0), cacheWrite: fc.constant(0), reasoning: fc.constant(0) }), { nil: null }),
   style: fc.constantFrom<Script['style']>('last', 'running', 'early', 'trailing'),
@@ -57,7 +57,9 @@ afterAll(async () => {
 function bodyOf(c: Case, id: string): Record<string, unknown> {
   const script: Script = { id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', slowMs: c.end === 'leave' ? 100 : undefined, fail: c.end === 'fail' || c.end === 'error-event' ? 9 : 0, failStatus: c.failStatus, failKind: c.end === 'error-event' ? 'error-event' : 'status' }
   if (c.end === 'malformed') return { model: modelOf(c.family), input: 42, stream: true }
-  return { model: c.end === 'not-allowed' ? forbidden : modelOf(c.family), input: scriptPrompt(script), stream: true }
+  if (c.end === 'no-model') return { input: scriptPrompt(script), stream: true }
+  const model = c.end === 'not-allowed' ? forbidden : c.end === 'unknown-model' ? 'm-nobody-serves' : modelOf(c.family)
+  return { model, input: scriptPrompt(script), stream: true }
 }
 
 const admin = async (path: string) => (await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })).json() as Promise<any>
