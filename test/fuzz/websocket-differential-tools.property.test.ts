@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { families, familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
-import { normalize, overEnvelope, overHttp, overSocket } from './ws-differential.ts'
+import { envelopeSession, inSession, normalize, overHttp, socketSession } from './ws-differential.ts'
 
 /**
  * The playground mock upstreams of every family, a responses request with tools and instructions,
@@ -29,8 +29,8 @@ describe('responses with tools over a socket and over HTTP', () => {
       const bodies = requests.map(r => ({ model: familyModels[r.family], input: r.prompt, stream: true, ...(r.tools && { tools: [tool] }), ...(r.instructions && { instructions: r.instructions }), ...(r.maxOutput && { max_output_tokens: r.maxOutput }) }))
       const https = []
       for (const body of bodies) https.push(await overHttp(env.proxy.url, key, body))
-      const wss = await overSocket(env.proxy.url, key, bodies)
-      const envs = await overEnvelope(env.proxy.url, key, bodies)
+      const wss = await inSession(socketSession(env.proxy.url, key), bodies)
+      const envs = await inSession(envelopeSession(env.proxy.url, key), bodies)
       for (const [i, r] of requests.entries()) {
         expect(https[i]!.status, JSON.stringify(r)).toBe(200)
         expect(normalize(wss[i]!.events), `socket ${JSON.stringify(r)}`).toEqual(normalize(https[i]!.events))

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { scriptPrompt, startScriptedUpstream, type Script, type ScriptedUpstream, type ScriptFamily } from '../helpers/scripted-usage-upstream.ts'
 import { eventually } from '../recorder/helpers.ts'
-import { keyCounts, leaveEnvelope, normalize, overEnvelope, overHttp, overSocket, type Got } from './ws-differential.ts'
+import { envelopeSession, inSession, keyCounts, leaveEnvelope, normalize, overHttp, socketSession, type Got } from './ws-differential.ts'
 
 /**
  * The same responses request over HTTP (SSE) and over the `/v1/responses` WebSocket, from every upstream
@@ -30,14 +30,15 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
 })
 
 let upstream: ScriptedUpstream
-let proxy: TestProxy
+/** One proxy per transport (same config): cooldowns and other routing state evolve alike, apart. */
+let proxies: Record<'h' | 'w' | 'e', TestProxy>
 const keyNames: string[] = []
 beforeAll(async () => {
   upstream = await startScriptedUpstream()
   const url = upstream.url
   const models = (family: string) => [{ name: `up-${family}`, alias: modelOf(family) }]
   for (let i = 0; i < 200; i++) keyNames.push(`h${i}`, `w${i}`, `e${i}`)
-  proxy = await startTestProxy({
+  const config = {
     'remote-management': { 'secret-key': secret },
     'usage-statistics-enabled': true,
     'compat-provider': [{ name: 'p', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'c-1' }], models: [...models('compat'), { name: 'up-compat', alias: forbidden }] }],
@@ -46,10 +47,12 @@ beforeAll(async () => {
     'alpha-api-key': [{ 'api-key': 'a-1', 'base-url': url, models: models('alpha') }],
     'delta-api-key': [{ 'api-key': 'd-1', 'base-url': url, models: models('delta') }],
     'client-keys': keyNames.map(name => ({ key: `ck-${name}`, name, models: families.map(modelOf) })),
-  })
+  }
+  const [h, w, e] = await Promise.all([0, 1, 2].map(() => startTestProxy(config)))
+  proxies = { h: h!, w: w!, e: e! }
 })
 afterAll(async () => {
-  await proxy?.close()
+  await Promise.all(Object.values(proxies ?? {}).map(proxy => proxy.close()))
   await upstream?.close()
 })
 
@@ -62,17 +65,19 @@ function bodyOf(c: Case, id: string): Record<string, unknown> {
   return { model, input: scriptPrompt(script), stream: true }
 }
 
-const admin = async (path: string) => (await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })).json() as Promise<any>
+const admin = async (proxy: TestProxy, path: string) => (await fetch(`${proxy.url}/v0/management${path}`, { headers: { authorization: `Bearer ${secret}` } })).json() as Promise<any>
 const recentOfView = (view: any) => view.recent.map((r: any) => ({ status: r.status, model: r.model, input: r.inputTokens, output: r.outputTokens, estimated: r.estimated === true, cost: r.costUsd }))
 /** Both keys' recent requests as accounting saw them, once both have settled (refusals may not count). */
 const recentOf = (names: string[]) => eventually(async () => {
-  const views = await Promise.all(names.map(name => admin(`/client-keys/${name}`)))
+  const views = await Promise.all(names.map(name => admin(proxies[name[0] as 'h'], `/client-keys/${name}`)))
   const settled = views.every(view => view.recent && view.usage?.minute?.reserved_tokens === 0) && views[0].recent.length === views[1].recent.length
   return settled ? views.map(recentOfView) : undefined
 })
 
+const metricsOf = async (name: string) => (await fetch(`${proxies[name[0] as 'h'].url}/metrics`)).text()
+
 function sameAnswer(label: string, http: Got, ws: Got): void {
-  expect(ws.status, `${label}: status`).toBe(http.status)
+  expect(ws.status, `${label}: status (${JSON.stringify(http.error)} / ${JSON.stringify(ws.error)})`).toBe(http.status)
   expect(normalize(ws.error), `${label}: error`).toEqual(normalize(http.error))
   expect(normalize(ws.events), `${label}: events`).toEqual(normalize(http.events))
 }
@@ -81,19 +86,28 @@ let batchNo = 0
 async function runBatch(cases: Case[]): Promise<void> {
   const batch = batchNo++
   const [hKey, wKey] = [`h${batch}`, `w${batch}`]
-  const https: Got[] = []
-  for (const [i, c] of cases.entries()) https.push(await overHttp(proxy.url, `ck-${hKey}`, bodyOf(c, `h${batch}-${i}`)))
-  const wss = await overSocket(proxy.url, `ck-${wKey}`, cases.map((c, i) => bodyOf(c, `w${batch}-${i}`)))
-  const envs = await overEnvelope(proxy.url, `ck-e${batch}`, cases.map((c, i) => bodyOf(c, `e${batch}-${i}`)))
+  // Case by case on all three, so time-bound routing state (cooldowns) is alike on each proxy.
+  const [ws, env] = await Promise.all([socketSession(proxies.w.url, `ck-${wKey}`), envelopeSession(proxies.e.url, `ck-e${batch}`)])
+  const [https, wss, envs]: Got[][] = [[], [], []]
+  try {
+    for (const [i, c] of cases.entries()) {
+      https.push(await overHttp(proxies.h.url, `ck-${hKey}`, bodyOf(c, `h${batch}-${i}`)))
+      wss.push(await ws.ask(bodyOf(c, `w${batch}-${i}`)))
+      envs.push(await env.ask(bodyOf(c, `e${batch}-${i}`)))
+    }
+  } finally {
+    ws.close()
+    env.close()
+  }
   for (const [i, c] of cases.entries()) sameAnswer(`#${i} ${JSON.stringify(c)}`, https[i]!, wss[i]!)
   for (const [i, c] of cases.entries()) sameAnswer(`/v1/ws #${i} ${JSON.stringify(c)}`, https[i]!, envs[i]!)
   const [hRecent, wRecent] = await recentOf([hKey, wKey])
   const [, eRecent] = await recentOf([hKey, `e${batch}`])
   expect(wRecent, 'usage records').toEqual(hRecent)
   expect(eRecent, '/v1/ws usage records').toEqual(hRecent)
-  const metrics = await (await fetch(`${proxy.url}/metrics`)).text()
-  expect(keyCounts(metrics, wKey), '/metrics').toEqual(keyCounts(metrics, hKey))
-  expect(keyCounts(metrics, `e${batch}`), '/v1/ws /metrics').toEqual(keyCounts(metrics, hKey))
+  const [hm, wm, em] = await Promise.all([hKey, wKey, `e${batch}`].map(async key => keyCounts(await metricsOf(key), key)))
+  expect(wm, '/metrics').toEqual(hm)
+  expect(em, '/v1/ws /metrics').toEqual(hm)
 }
 
 describe('responses over a WebSocket and over HTTP: the same answer, the same accounting', () => {
@@ -107,9 +121,9 @@ describe('responses over a WebSocket and over HTTP: the same answer, the same ac
       const c: Case = { family, end: 'leave', failStatus: 500, usage: { input: 50, output: 40, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, style: 'last' }
       // Frames 100 ms apart: the client's close reaches the proxy before the next one (the estimate counts what was sent).
       const leaveAt = ' the'
-      const http = await overHttp(proxy.url, `ck-h${batch}`, bodyOf(c, `h${batch}-0`), leaveAt)
-      const [ws] = await overSocket(proxy.url, `ck-w${batch}`, [bodyOf(c, `w${batch}-0`)], leaveAt)
-      const envelope = await leaveEnvelope(proxy.url, `ck-e${batch}`, bodyOf(c, `e${batch}-0`), leaveAt)
+      const http = await overHttp(proxies.h.url, `ck-h${batch}`, bodyOf(c, `h${batch}-0`), leaveAt)
+      const [ws] = await inSession(socketSession(proxies.w.url, `ck-w${batch}`, leaveAt), [bodyOf(c, `w${batch}-0`)])
+      const envelope = await leaveEnvelope(proxies.e.url, `ck-e${batch}`, bodyOf(c, `e${batch}-0`), leaveAt)
       sameAnswer(family, http, ws!)
       sameAnswer(`/v1/ws ${family}`, http, envelope)
       const [hRecent, wRecent] = await recentOf([`h${batch}`, `w${batch}`])
@@ -117,9 +131,9 @@ describe('responses over a WebSocket and over HTTP: the same answer, the same ac
       expect(hRecent[0].status, family).toBe(499)
       expect(wRecent, `${family}: usage records`).toEqual(hRecent)
       expect(eRecent, `/v1/ws ${family}: usage records`).toEqual(hRecent)
-      const metrics = await (await fetch(`${proxy.url}/metrics`)).text()
-      expect(keyCounts(metrics, `w${batch}`), `${family}: /metrics`).toEqual(keyCounts(metrics, `h${batch}`))
-      expect(keyCounts(metrics, `e${batch}`), `/v1/ws ${family}: /metrics`).toEqual(keyCounts(metrics, `h${batch}`))
+      const [hm, wm, em] = await Promise.all(['h', 'w', 'e'].map(async t => keyCounts(await metricsOf(`${t}${batch}`), `${t}${batch}`)))
+      expect(wm, `${family}: /metrics`).toEqual(hm)
+      expect(em, `/v1/ws ${family}: /metrics`).toEqual(hm)
     }
   }, 30_000)
 })

@@ -5,9 +5,11 @@ import { askEnvelope, openSocket } from '../helpers/ws-client.ts'
 export interface Got { status: number; events: any[]; error?: unknown }
 
 /** Values that differ per answer by nature (ids, clocks), replaced so two answers compare. */
+const clock = (text: string) => text.replace(/resets in \d+s \(at [^)]*\)/g, 'resets in *')
 const volatile = new Set(['id', 'item_id', 'response_id', 'created_at', 'created', 'call_id', 'encrypted_content'])
 export function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize)
+  if (typeof value === 'string') return clock(value)
   if (!value || typeof value !== 'object') return value
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, volatile.has(k) && (typeof v === 'string' || typeof v === 'number') ? '*' : normalize(v)]))
 }
@@ -36,59 +38,71 @@ export async function overHttp(url: string, key: string, body: unknown, leaveAt?
   return { status: response.status, events: whole.map(data => { try { return JSON.parse(data) } catch { return data } }) }
 }
 
+/** A `/v1/responses` socket kept open for several requests in a row, as Codex keeps one per session. */
+export interface Session { ask(body: unknown): Promise<Got>; close(): void }
+
 /**
- * Several `response.create` messages on one socket, in a row. Each answer ends at its terminal event, an
- * error message, or (a stream cut short) the next answer's first event: a marker request (`generate: false`,
- * no model call) follows each one. `leaveAt`: the socket closes once an answer's text holds it.
+ * Each answer ends at its terminal event, an error message, or (a stream cut short) the first event of
+ * a marker request (`generate: false`, no model call) sent after it. `leaveAt`: the socket closes once an
+ * answer's text holds it.
  */
-export async function overSocket(url: string, key: string, bodies: unknown[], leaveAt?: string): Promise<Got[]> {
+export async function socketSession(url: string, key: string, leaveAt?: string): Promise<Session> {
   const socket = await openSocket(`${url.replace('http', 'ws')}/v1/responses`, { authorization: `Bearer ${key}` })
-  const results: Got[] = bodies.map(() => ({ status: 200, events: [] }))
-  let index = 0
+  let current: { got: Got; done: (got: Got) => void } | undefined
   let marker = false
-  return new Promise((resolve) => {
-    const finish = () => { socket.close(); resolve(results) }
-    socket.on('close', () => resolve(results))
-    socket.on('message', (data: WebSocket.RawData) => {
-      const text = data.toString()
-      const message = JSON.parse(text)
-      if (marker) {
-        if (message.type === 'response.completed') { marker = false; if (++index === bodies.length) finish() }
-        return
-      }
-      // The marker's first event: the answer before it ended without a terminal event.
-      if (message.type === 'response.created' && message.response?.model === 'marker') { marker = true; return }
-      const got = results[index]!
-      if (message.type === 'error' && message.status !== undefined && got.events.length === 0) {
-        got.status = message.status
-        got.error = message.error
-        return
-      }
-      got.events.push(message)
-      if (leaveAt && text.includes(leaveAt)) { got.events.pop(); socket.close(); resolve(results.slice(0, index + 1)) }
-    })
-    for (const body of bodies) {
+  socket.on('close', () => current?.done(current.got))
+  socket.on('message', (data: WebSocket.RawData) => {
+    const text = data.toString()
+    const message = JSON.parse(text)
+    if (marker) {
+      if (message.type === 'response.completed') { marker = false; current?.done(current.got) }
+      return
+    }
+    if (message.type === 'response.created' && message.response?.model === 'marker') { marker = true; return }
+    const got = current!.got
+    if (message.type === 'error' && message.status !== undefined && got.events.length === 0) {
+      got.status = message.status
+      got.error = message.error
+      return
+    }
+    if (leaveAt && text.includes(leaveAt)) { socket.close(); return }
+    got.events.push(message)
+  })
+  return {
+    ask: body => new Promise((resolve) => {
+      current = { got: { status: 200, events: [] }, done: resolve }
       socket.send(JSON.stringify({ type: 'response.create', ...(body as object) }))
       socket.send(JSON.stringify({ type: 'response.create', model: 'marker', generate: false }))
-    }
-  })
+    }),
+    close: () => socket.close(),
+  }
 }
 
 /** The same requests as `/v1/ws` envelopes on one socket, one after another: events unwrapped to their data. */
-export async function overEnvelope(url: string, key: string, bodies: unknown[]): Promise<Got[]> {
+export async function envelopeSession(url: string, key: string): Promise<Session> {
   const socket = await openSocket(`${url.replace('http', 'ws')}/v1/ws`, { authorization: `Bearer ${key}` })
-  const results: Got[] = []
-  try {
-    for (const [i, body] of bodies.entries()) {
-      const replies = await askEnvelope(socket, { id: String(i), path: '/v1/responses', body })
+  let n = 0
+  return {
+    async ask(body) {
+      const replies = await askEnvelope(socket, { id: String(n++), path: '/v1/responses', body })
       const last = replies.at(-1)
       const events = replies.filter(reply => reply.type === 'event').map(reply => reply.data)
-      results.push(last.type === 'error' ? { status: last.status, events, error: last.body?.error ?? last.body } : { status: last.status, events })
-    }
-  } finally {
-    socket.close()
+      return last.type === 'error' ? { status: last.status, events, error: last.body?.error ?? last.body } : { status: last.status, events }
+    },
+    close: () => socket.close(),
   }
-  return results
+}
+
+/** Several requests on one new session, in a row. */
+export async function inSession(open: Promise<Session>, bodies: unknown[]): Promise<Got[]> {
+  const session = await open
+  const out: Got[] = []
+  try {
+    for (const body of bodies) out.push(await session.ask(body))
+  } finally {
+    session.close()
+  }
+  return out
 }
 
 /** One `/v1/ws` stream left mid-answer: the socket closes once the text holds `leaveAt`. */
