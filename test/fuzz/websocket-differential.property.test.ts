@@ -86,14 +86,15 @@ let batchNo = 0
 async function runBatch(cases: Case[]): Promise<void> {
   const batch = batchNo++
   const [hKey, wKey] = [`h${batch}`, `w${batch}`]
-  // Case by case on all three, so time-bound routing state (cooldowns) is alike on each proxy.
+  // Each case on all three at once, so time-bound routing state (cooldowns, backoff) is alike on each proxy.
   const [ws, env] = await Promise.all([socketSession(proxies.w.url, `ck-${wKey}`), envelopeSession(proxies.e.url, `ck-e${batch}`)])
   const [https, wss, envs]: Got[][] = [[], [], []]
   try {
     for (const [i, c] of cases.entries()) {
-      https.push(await overHttp(proxies.h.url, `ck-${hKey}`, bodyOf(c, `h${batch}-${i}`)))
-      wss.push(await ws.ask(bodyOf(c, `w${batch}-${i}`)))
-      envs.push(await env.ask(bodyOf(c, `e${batch}-${i}`)))
+      const [h, w, e] = await Promise.all([overHttp(proxies.h.url, `ck-${hKey}`, bodyOf(c, `h${batch}-${i}`)), ws.ask(bodyOf(c, `w${batch}-${i}`)), env.ask(bodyOf(c, `e${batch}-${i}`))])
+      https.push(h)
+      wss.push(w!)
+      envs.push(e!)
     }
   } finally {
     ws.close()
