@@ -30,15 +30,21 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
 })
 
 let upstream: ScriptedUpstream
-/** One proxy per transport (same config): cooldowns and other routing state evolve alike, apart. */
+/** One proxy per transport (same config), fresh for each batch: credential rests after failures start alike. */
 let proxies: Record<'h' | 'w' | 'e', TestProxy>
 const keyNames: string[] = []
+let config: Record<string, unknown>
+async function freshProxies(): Promise<void> {
+  await Promise.all(Object.values(proxies ?? {}).map(proxy => proxy.close()))
+  const [h, w, e] = await Promise.all([0, 1, 2].map(() => startTestProxy(config)))
+  proxies = { h: h!, w: w!, e: e! }
+}
 beforeAll(async () => {
   upstream = await startScriptedUpstream()
   const url = upstream.url
   const models = (family: string) => [{ name: `up-${family}`, alias: modelOf(family) }]
-  for (let i = 0; i < 200; i++) keyNames.push(`h${i}`, `w${i}`, `e${i}`)
-  const config = {
+  for (let i = 0; i < 100; i++) keyNames.push(`h${i}`, `w${i}`, `e${i}`)
+  config = {
     'remote-management': { 'secret-key': secret },
     'usage-statistics-enabled': true,
     'compat-provider': [{ name: 'p', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'c-1' }], models: [...models('compat'), { name: 'up-compat', alias: forbidden }] }],
@@ -48,8 +54,7 @@ beforeAll(async () => {
     'delta-api-key': [{ 'api-key': 'd-1', 'base-url': url, models: models('delta') }],
     'client-keys': keyNames.map(name => ({ key: `ck-${name}`, name, models: families.map(modelOf) })),
   }
-  const [h, w, e] = await Promise.all([0, 1, 2].map(() => startTestProxy(config)))
-  proxies = { h: h!, w: w!, e: e! }
+  await freshProxies()
 })
 afterAll(async () => {
   await Promise.all(Object.values(proxies ?? {}).map(proxy => proxy.close()))
@@ -58,7 +63,7 @@ afterAll(async () => {
 
 /** The request for a case; `id` (the same length for both transports) keeps the upstream's fail counts apart. */
 function bodyOf(c: Case, id: string): Record<string, unknown> {
-  const script: Script = { id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', slowMs: c.end === 'leave' ? 100 : undefined, fail: c.end === 'fail' || c.end === 'error-event' ? 9 : 0, failStatus: c.failStatus, failKind: c.end === 'error-event' ? 'error-event' : 'status' }
+  const script: Script = { id, usage: c.usage, style: c.style, cut: c.end === 'cut', midError: c.end === 'error', slowMs: c.end === 'leave' ? 200 : undefined, fail: c.end === 'fail' || c.end === 'error-event' ? 9 : 0, failStatus: c.failStatus, failKind: c.end === 'error-event' ? 'error-event' : 'status' }
   if (c.end === 'malformed') return { model: modelOf(c.family), input: 42, stream: true }
   if (c.end === 'no-model') return { input: scriptPrompt(script), stream: true }
   const model = c.end === 'not-allowed' ? forbidden : c.end === 'unknown-model' ? 'm-nobody-serves' : modelOf(c.family)
@@ -84,8 +89,9 @@ function sameAnswer(label: string, http: Got, ws: Got): void {
 
 let batchNo = 0
 async function runBatch(cases: Case[]): Promise<void> {
-  const batch = batchNo++
+  const batch = batchNo++ % 100
   const [hKey, wKey] = [`h${batch}`, `w${batch}`]
+  await freshProxies()
   // Each case on all three at once, so time-bound routing state (cooldowns, backoff) is alike on each proxy.
   const [ws, env] = await Promise.all([socketSession(proxies.w.url, `ck-${wKey}`), envelopeSession(proxies.e.url, `ck-e${batch}`)])
   const [https, wss, envs]: Got[][] = [[], [], []]
@@ -117,14 +123,16 @@ describe('responses over a WebSocket and over HTTP: the same answer, the same ac
   }, 20_000 + runs * 5_000)
 
   it('a client that leaves mid-answer: 499 both ways, accounted the same', async () => {
-    for (const family of families) {
-      const batch = batchNo++
+    await freshProxies()
+    for (const [batch, family] of families.entries()) {
       const c: Case = { family, end: 'leave', failStatus: 500, usage: { input: 50, output: 40, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, style: 'last' }
-      // Frames 100 ms apart: the client's close reaches the proxy before the next one (the estimate counts what was sent).
+      // Frames 200 ms apart: the client's close reaches the proxy before the next one (the estimate counts what was sent).
       const leaveAt = ' the'
-      const http = await overHttp(proxies.h.url, `ck-h${batch}`, bodyOf(c, `h${batch}-0`), leaveAt)
-      const [ws] = await inSession(socketSession(proxies.w.url, `ck-w${batch}`, leaveAt), [bodyOf(c, `w${batch}-0`)])
-      const envelope = await leaveEnvelope(proxies.e.url, `ck-e${batch}`, bodyOf(c, `e${batch}-0`), leaveAt)
+      const [http, [ws], envelope] = await Promise.all([
+        overHttp(proxies.h.url, `ck-h${batch}`, bodyOf(c, `h${batch}-0`), leaveAt),
+        inSession(socketSession(proxies.w.url, `ck-w${batch}`, leaveAt), [bodyOf(c, `w${batch}-0`)]),
+        leaveEnvelope(proxies.e.url, `ck-e${batch}`, bodyOf(c, `e${batch}-0`), leaveAt),
+      ])
       sameAnswer(family, http, ws!)
       sameAnswer(`/v1/ws ${family}`, http, envelope)
       const [hRecent, wRecent] = await recentOf([`h${batch}`, `w${batch}`])
