@@ -165,3 +165,16 @@ export async function connectNegotiated(url: URL, init: { headers: Record<string
 function page<T>(result: Record<string, unknown>, key: string): Page<T> {
   return { items: (result[key] ?? []) as T[], nextCursor: typeof result.nextCursor === 'string' ? result.nextCursor : undefined }
 }
+
+/** Every page of a paginated list (bounded: a server that pages forever stops at 100 pages). */
+export async function pages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const all: T[] = []
+  let cursor: string | undefined
+  for (let i = 0; i < 100; i++) {
+    const page = await fetchPage(cursor)
+    all.push(...page.items)
+    cursor = page.nextCursor
+    if (!cursor) break
+  }
+  return all
+}

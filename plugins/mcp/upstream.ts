@@ -1,13 +1,14 @@
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { LoggingLevel, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
-import { isSecretHeader, maskValues } from 'model-proxy/kit/access'
+import { maskValues } from 'model-proxy/kit/access'
+import { maskedResult, serverSecrets } from './server-secrets.ts'
 import { passes, type LogParams } from './logging.ts'
 import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
 import { isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
-import { connectLegacy, connectNegotiated, type CallOptions, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
+import { connectLegacy, connectNegotiated, pages, type CallOptions, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
 
 export type ServerState = 'starting' | 'up' | 'down'
 export type { ListKind } from './upstream-client.ts'
@@ -30,17 +31,6 @@ export interface UpstreamEvents {
   warn(message: string): void
   /** A request of the server to its client, for the gateway client whose request it belongs to. */
   request: ClientEvents['request']
-}
-
-/**
- * Path segments and query values of 16+ characters of a server's URL: some hosted servers are addressed
- * by a URL holding their key (listings show only the origin), and a server may quote its URL in an error.
- */
-function urlTokens(value: string): string[] {
-  let url: URL
-  try { url = new URL(value) } catch { return [] }
-  const decode = (part: string) => { try { return decodeURIComponent(part) } catch { return part } }
-  return [...url.pathname.split('/').map(decode), ...url.searchParams.values()].filter(part => part.length >= 16)
 }
 
 /** Backoff between reconnects: 1 s doubling to 60 s. */
@@ -85,17 +75,9 @@ export class UpstreamServer {
 
   get name(): string { return this.config.name }
 
-  /**
-   * What this server holds that nobody may see: its token, OAuth client secret and current access token,
-   * the values of its secret-named headers, and its environment values (those under 8 characters are
-   * taken for settings, not secrets: masking `warn` everywhere would garble every message).
-   */
+  /** What this server holds that nobody may see (server-secrets.ts). */
   get secrets(): string[] {
-    const config = this.config
-    const long = (values: Record<string, string> | undefined) => Object.values(values ?? {}).filter(value => value.length >= 8)
-    const named = (headers: Record<string, string> | undefined) => Object.entries(headers ?? {}).filter(([name]) => isSecretHeader(name)).map(([, value]) => value)
-    const held = isStdio(config) ? long(config.env) : [config['bearer-token'], config.oauth?.['client-secret'], this.oauth?.current, ...named(config.headers), ...urlTokens(config.url)]
-    return held.filter((value): value is string => !!value)
+    return serverSecrets(this.config, this.oauth?.current)
   }
 
   /** `text` from or about this server (its errors, stderr, results) with its secrets masked: a server may quote what it was given. */
@@ -105,15 +87,7 @@ export class UpstreamServer {
 
   /** A result of this server with its secrets masked in every string. */
   maskResult<T>(result: T): T {
-    const secrets = this.secrets
-    if (!secrets.length) return result
-    const walk = (node: unknown): unknown => {
-      if (typeof node === 'string') return maskValues(node, secrets)
-      if (Array.isArray(node)) return node.map(walk)
-      if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]))
-      return node
-    }
-    return walk(result) as T
+    return maskedResult(result, this.secrets)
   }
 
   /** A local server's process id while it runs. */
@@ -315,17 +289,4 @@ export class UpstreamServer {
     this.client = undefined
     await client?.close().catch(() => {})
   }
-}
-
-/** Every page of a paginated list (bounded: a server that pages forever stops at 100 pages). */
-async function pages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
-  const all: T[] = []
-  let cursor: string | undefined
-  for (let i = 0; i < 100; i++) {
-    const page = await fetchPage(cursor)
-    all.push(...page.items)
-    cursor = page.nextCursor
-    if (!cursor) break
-  }
-  return all
 }
