@@ -5,16 +5,19 @@ import type { StreamTransform } from './stream-transform.ts'
 
 interface Form { form: Buffer; mask: Buffer }
 
-/** The byte forms of secrets (plain and encoded, as maskValues finds them) and their masks. */
-function secretForms(secrets: ReadonlyArray<string | undefined>): Form[] {
+/** The byte forms of secrets, each as `spellings` gives them, and their masks. */
+function formsOf(secrets: ReadonlyArray<string | undefined>, spellings: (secret: string) => string[]): Form[] {
   const forms: Form[] = []
   for (const secret of secrets) {
     if (!secret || secret.length < 4) continue
     const mask = Buffer.from(maskSecret(secret))
-    for (const form of [secret, ...encodedForms(secret)]) forms.push({ form: Buffer.from(form), mask })
+    for (const form of spellings(secret)) forms.push({ form: Buffer.from(form), mask })
   }
   return forms
 }
+
+/** Plain and every encoded form, as maskValues finds them. */
+const everyForm = (secret: string) => [secret, ...encodedForms(secret)]
 
 function maskBytes(data: Buffer, forms: readonly Form[]): Buffer {
   for (const { form, mask } of forms) {
@@ -72,7 +75,7 @@ class ByteScrubber {
 
 /** `source` with `secrets` masked in its bytes (an upstream answer piped as it is, e.g. the partner's). */
 export function scrubReadable(source: Readable, secrets: ReadonlyArray<string | undefined>): Readable {
-  const forms = secretForms(secrets)
+  const forms = formsOf(secrets, everyForm)
   if (!forms.length) return source
   const scrubber = new ByteScrubber(forms)
   const scrubbed = new Transform({
@@ -82,17 +85,6 @@ export function scrubReadable(source: Readable, secrets: ReadonlyArray<string | 
   source.on('error', error => scrubbed.destroy(error))
   scrubbed.on('close', () => { if (!source.destroyed) source.destroy() })
   return source.pipe(scrubbed)
-}
-
-/** The secrets as text spells them. */
-function textForms(secrets: ReadonlyArray<string>): Form[] {
-  const forms: Form[] = []
-  for (const secret of secrets) {
-    if (secret.length < 4) continue
-    const mask = Buffer.from(maskSecret(secret))
-    for (const form of textSpellings(secret)) forms.push({ form: Buffer.from(form), mask })
-  }
-  return forms
 }
 
 /**
@@ -122,6 +114,6 @@ class MaskedTransform implements StreamTransform {
 
 /** `transform` with the credential's secrets masked in what it sends the client. */
 export function maskedTransform(transform: StreamTransform, credential: Credential): StreamTransform {
-  const forms = textForms(credentialSecrets(credential))
+  const forms = formsOf(credentialSecrets(credential), textSpellings)
   return forms.length ? new MaskedTransform(transform, forms) : transform
 }

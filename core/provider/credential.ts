@@ -57,10 +57,11 @@ const formsCache = new Map<string, string[]>()
 export function encodedForms(secret: string): string[] {
   let forms = formsCache.get(secret)
   if (forms) return forms
-  const found = new Set<string>()
-  // URL-encoded once, and twice (a URL holding a URL: a redirect's return address with ?key=).
+  // As text spells it (URL-encoded, JSON-escaped, `\\/`: the proxy's translation decodes those back to the
+  // plain secret), and URL-encoded twice (a URL holding a URL: a redirect's return address with ?key=).
+  const found = new Set<string>(textSpellings(secret))
   const encoded = encodeURIComponent(secret)
-  found.add(encoded).add(encodeURIComponent(encoded))
+  found.add(encodeURIComponent(encoded))
   // base64 of the secret, and of it form-encoded (HTTP Basic of OAuth client credentials, RFC 6749 2.3.1).
   for (const bytes of [...new Set([secret, encoded])].map(text => Buffer.from(text))) {
     for (let shift = 0; shift < 3; shift++) {
@@ -72,9 +73,6 @@ export function encodedForms(secret: string): string[] {
       for (const run of [rest.toString('base64').slice(0, whole), rest.toString('base64url').slice(0, whole)]) found.add(run).add(encodeURIComponent(run))
     }
   }
-  // Inside JSON text: escaped as JSON.stringify does, and with `\/` as some encoders write a slash
-  // (the proxy's translation decodes either back to the plain secret).
-  found.add(JSON.stringify(secret).slice(1, -1)).add(secret.replaceAll('/', '\\/'))
   found.delete(secret)
   forms = [...found]
   if (formsCache.size > 1000) formsCache.clear()
