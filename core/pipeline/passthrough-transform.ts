@@ -8,7 +8,6 @@ import { UsageTap } from './usage-tap.ts'
 import { isBlank, isWholeEvent } from './event-spans.ts'
 import { anySpelling, escapedLetter, escapeRegExp, gap } from './stream-markers.ts'
 import { clientAskedForUsage } from './usage-option.ts'
-import { keepingErrorUsage } from './error-usage.ts'
 
 export const bytes = (text: string) => text ? Buffer.from(text, 'utf8') : undefined
 const asBuffer = (chunk: Uint8Array) => Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
@@ -48,14 +47,12 @@ export class PassthroughTransform {
   readonly #codec: WireCodec | undefined
   /** Whether the stream's first data event was looked at for an error (first-event.ts). */
   readonly #head = { seenFirst: false }
-  /** What an error event says was reported before it (the tap reads start's and finish's usage only). */
-  #errorUsage: Usage | undefined
 
   constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
     const codec = kernel.formats.get(request.inbound)
     this.#codec = codec
     const markers = codec?.stream.markers
-    this.#tap = markers && new UsageTap(keepingErrorUsage(codec.stream.createDecoder(), (usage) => { this.#errorUsage ??= usage }), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
+    this.#tap = markers && new UsageTap(codec.stream.createDecoder(), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
     this.#errorEncoder = codec && (() => codec.stream.createEncoder({ model: request.model }))
     // In whichever fields the format echoes the model (WireCodec.modelEcho), its value on the key's line or the next data line.
     const echo = codec?.modelEcho ?? ['model']
@@ -63,7 +60,7 @@ export class PassthroughTransform {
     this.#rename = upstreamModel === request.model ? undefined : { pattern: pattern(escapeRegExp), anySpelling: pattern(anySpelling), value: `$1${JSON.stringify(request.model)}` }
   }
 
-  get usage(): Usage | undefined { return this.#errorUsage ?? this.#tap?.usage }
+  get usage(): Usage | undefined { return this.#tap?.errorUsage ?? this.#tap?.usage }
   get upstreamError(): string | undefined { return this.#tap?.error }
 
   #out(events: Buffer): Buffer {

@@ -70,6 +70,8 @@ export class UsageTap {
   usage: Usage | undefined
   /** An error event the upstream sent (it reaches the client as it came). */
   error: string | undefined
+  /** What the first error event says was reported before it (chat's and generateContent's running counts). */
+  errorUsage: Usage | undefined
 
   constructor(decoder: StreamDecoder, markers: StreamMarker[], dropUsageOnly?: (frame: StreamFrame) => boolean) {
     this.#decoder = decoder
@@ -254,7 +256,10 @@ export class UsageTap {
   #decode(frame: StreamFrame): void {
     for (const event of this.#decoder.push(frame)) {
       if ((event.type === 'finish' || event.type === 'start') && event.usage) this.usage = event.usage
-      else if (event.type === 'error') this.error ??= event.message
+      else if (event.type === 'error') {
+        this.error ??= event.message
+        this.errorUsage ??= event.usage
+      }
     }
   }
 }
