@@ -9,6 +9,6 @@ export { clientKeyId, readClientKey, type ClientKeyDirectory } from '../edge/cli
 /** The client-key rule for a request or socket, a route's caller check, a loopback address, a trusted in-process call. */
 export { authorizeClient, checkClientAccess, checkModelAllowed, isLoopback, trustedClient, type SocketPeer } from '../edge/client-access.ts'
 /** Mask a secret for display, mask given secrets inside a text, scrub a credential an upstream echoed. */
-export { credentialSecrets, encodedForms, isSecretHeader, maskSecret, maskValues, scrubSecrets, textSpellings } from '../provider/credential.ts'
+export { credentialSecrets, encodedForms, isSecretHeader, maskSecret, maskValues, scrubSecrets, secretsPattern, textSpellings } from '../provider/credential.ts'
 /** An upstream answer's bytes with given secrets masked, as they stream. */
 export { scrubReadable } from '../pipeline/scrub-transform.ts'
