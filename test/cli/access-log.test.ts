@@ -29,7 +29,7 @@ async function upstream(): Promise<string> {
 }
 
 async function serve(yaml: string, env: Record<string, string>): Promise<{ url: string; cli: CliProcess }> {
-  const dir = mkdtempSync(join(tmpdir(), 'proxy-access-log-'))
+  const dir = mkdtempSync(join(tmpdir(), 'proxy-accesslog-'))
   dirs.push(dir)
   writeFileSync(join(dir, 'config.yaml'), `host: 127.0.0.1\napi-keys: [sk-access-log-test-key-0123456789]\nauth-dir: ${dir}/auths\n${yaml}`)
   const cli = runCli(['start', '--config', join(dir, 'config.yaml'), '--port', '0', '--project', join(dir, 'none.config.ts')], dir, env)
