@@ -14,6 +14,7 @@ import { pickCandidate } from './pick.ts'
 import type { Failure } from './outcome.ts'
 import { promptTokensEstimate, settledUsage } from './usage-estimate.ts'
 import { checkCandidates, checkHookError, isCandidate } from './hook-results.ts'
+import { restingBodyError } from './resting-body-check.ts'
 
 export type { RunOptions } from './answer-plan.ts'
 
@@ -72,7 +73,7 @@ async function tryCandidates(kernel: ProxyKernel, request: ProxyRequest, options
       if (pick.kind === 'none') {
         // A client that left while the request waited for a credential ends as one, not as the error nobody got.
         if (signal.aborted) return finishWithError(kernel, request, state.candidate, leftWaiting)
-        lastError = pick.error ?? lastError
+        lastError = (!tried.size && restingBodyError(kernel, request, route.candidates)) || pick.error || lastError
         break
       }
       candidate = pick.candidate
