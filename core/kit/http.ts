@@ -24,5 +24,7 @@ export { answerHead } from '../edge/head.ts'
 export { pickClientHeaders } from '../edge/client-headers.ts'
 /** Send a request upstream through the shared pool, and the dispatchers an outbound proxy plugs in. */
 export { proxyDispatcherFactories, sendUpstream, type UpstreamHttpResponse } from '../upstream/send.ts'
+/** A request that got no answer, in words for the caller (never an address) and in detail for the log. */
+export { describeConnectFailure } from '../upstream/connect-error.ts'
 /** All of undici, loaded on first use (the upstream path loads only its agent: core/upstream/undici.ts). */
 export { loadUndici } from '../upstream/undici.ts'

@@ -1,12 +1,15 @@
 import { JsonBody, type ProxyKernel, type Credential } from 'model-proxy'
 import { scrubSecrets } from 'model-proxy/kit/access'
 import { upstreamUrlProblem } from 'model-proxy/kit/config'
-import { sendUpstream } from 'model-proxy/kit/http'
+import { describeConnectFailure, sendUpstream } from 'model-proxy/kit/http'
 import { addManagementRoute, readBody, type Guard } from './route.ts'
 import { ManagementError } from './respond.ts'
 import { isAllowedUpstreamHost, mayCarryCredential } from './upstream-hosts.ts'
 
 interface ApiCallBody { credential?: unknown; method?: unknown; path?: unknown; url?: unknown; body?: unknown }
+
+/** A test call answers within `timeouts.first-byte-seconds` or this, the shorter: the panel's Test button should not wait the 300 s a generation may take. */
+const callLimitMs = 30_000
 
 const pathError = () => new ManagementError(400, 'path must be a path on the credential\'s own base URL')
 
@@ -53,12 +56,25 @@ export function addApiCallRoute(kernel: ProxyKernel, guard: Guard): void {
       // The provider's own request builder supplies the auth headers it always sends.
       headers = provider.buildRequest({ credential, model: '', body: new JsonBody({}), stream: false, endpoint: 'api-call' }).headers
     }
-    const response = await sendUpstream({
-      url: target.toString(), method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-      body: method === 'POST' ? JSON.stringify(body.body ?? {}) : undefined,
-      proxyUrl: credential?.proxyUrl ?? (kernel.config['proxy-url'] || undefined),
-    })
-    const raw = await response.body.text()
+    const proxyUrl = credential?.proxyUrl ?? (kernel.config['proxy-url'] || undefined)
+    const limits = kernel.config.timeouts
+    const limitMs = Math.min(limits['first-byte-seconds'] * 1000, callLimitMs)
+    let response: Awaited<ReturnType<typeof sendUpstream>>
+    let raw: string
+    try {
+      response = await sendUpstream({
+        url: target.toString(), method, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+        body: method === 'POST' ? JSON.stringify(body.body ?? {}) : undefined,
+        proxyUrl,
+      }, AbortSignal.timeout(limitMs), { connectMs: Math.min(limits['connect-seconds'] * 1000, limitMs) })
+      raw = await response.body.text()
+    } catch (error) {
+      // No answer is the upstream's failure, not the proxy's: 504 when it was too slow, 502 otherwise, in words that name no address.
+      const failure = error as Error & { code?: string }
+      if (failure.name === 'TimeoutError' || failure.name === 'AbortError') throw new ManagementError(504, `the upstream did not answer within ${limitMs / 1000} s`)
+      const { message } = describeConnectFailure(failure, proxyUrl)
+      throw new ManagementError(/TIMEOUT/i.test(failure.code ?? '') || message.endsWith('timed out') ? 504 : 502, message)
+    }
     const text = credential ? scrubSecrets(raw, credential) : raw
     let parsed: unknown = text
     try { parsed = JSON.parse(text) } catch {}
