@@ -29,9 +29,10 @@ async function serveEnvelope(kernel: ProxyKernel, peer: Peer, text: string): Pro
   const signal = socketSignal(peer)
   if (signal.aborted) return
   const reply = await bridgeRequest(kernel, path, envelope.body, peer.context.peer!, signal, peer.id)
-  if (!reply.events) return send(reply.status < 400 ? { type: 'response', status: reply.status, body: parse(reply.body) } : { type: 'error', status: reply.status, body: parse(reply.body) })
+  const headers = reply.headers && { headers: reply.headers }
+  if (!reply.events) return send({ type: reply.status < 400 ? 'response' : 'error', status: reply.status, body: parse(reply.body), ...headers })
   for await (const event of reply.events) if (!signal.aborted) send({ type: 'event', ...(event.event && { event: event.event }), data: parse(event.data) })
-  send({ type: 'done', status: reply.status })
+  send({ type: 'done', status: reply.status, ...headers })
 }
 
 /**

@@ -8,8 +8,24 @@ const raw = (body: unknown): BodyInit => body instanceof Uint8Array ? new Uint8A
 /** Names the WebSocket connection a bridged request came over. */
 export const wsConnectionHeader = 'x-proxy-ws-connection'
 
+/**
+ * The answer headers a socket client may need and a socket has no place for but its error message: when to
+ * come back, the request's id, what translation dropped, which model served, the upstream's rate-limit
+ * state. The vendor's own socket error carries them as `headers` (the Codex CLI reads them as an HTTP
+ * error's headers).
+ */
+const passedHeader = /^(?:retry-after|x-request-id|x-proxy-dropped|x-proxy-served-model|x-should-retry|x-ratelimit-.*|x-codex-.*|anthropic-ratelimit-.*)$/
+
+function passedHeaders(headers: Headers): Record<string, string> | undefined {
+  let picked: Record<string, string> | undefined
+  for (const [name, value] of headers) if (passedHeader.test(name)) (picked ??= {})[name] = value
+  return picked
+}
+
 export interface BridgeReply {
   status: number
+  /** The answer headers a socket passes on (`passedHeader`), when there are any. */
+  headers?: Record<string, string>
   /** SSE answers: each event's data, in order. */
   events?: AsyncGenerator<{ event?: string; data: string }>
   /** Non-stream answers: the body text. */
@@ -27,16 +43,13 @@ export async function bridgeRequest(kernel: ProxyKernel, path: string, body: unk
   const request = new Request(`http://proxy.internal${path}`, { method: 'POST', headers, body: raw(body), signal })
   trustedClient.set(request, peer)
   const response = await kernel.app.fetch(request)
+  const passed = passedHeaders(response.headers)
   if (!response.headers.get('content-type')?.includes('text/event-stream') || !response.body) {
-    return { status: response.status, body: await response.text() }
+    return { status: response.status, headers: passed, body: await response.text() }
   }
-  return { status: response.status, events: readEvents(response.body, signal) }
+  return { status: response.status, headers: passed, events: readEvents(response.body, signal) }
 }
 
-/**
- * The answer's SSE events. `signal` (the socket closed) cancels the answer: the pipeline then ends the
- * upstream call and settles its accounting at what was delivered, as for an HTTP client that left.
- */
 /**
  * The answer's SSE events, until `signal` (the socket closed). The request carries that signal too: its
  * abort cuts the upstream call, and the pipeline ends the answer as a client that left (accounted for what

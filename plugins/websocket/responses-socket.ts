@@ -2,16 +2,16 @@ import { isUtf8 } from 'node:buffer'
 import { defineWebSocketHandler } from 'h3'
 import type { ProxyKernel } from 'model-proxy'
 import { jsonDeeperThan } from 'model-proxy/kit/guards'
-import { bridgeRequest } from './bridge.ts'
+import { bridgeRequest, type BridgeReply } from './bridge.ts'
 import { authorizeUpgrade, socketPeer, upgradeRequired } from './upgrade-auth.ts'
 import { expandRequest, linkAfter, warmupEvents } from './response-chain.ts'
 import { socketClosed, socketSignal, type Peer } from './peer-context.ts'
 
 /** The error reply to a request the HTTP app refused (or answered with no stream). */
-function sendRefusal(peer: Peer, reply: { status: number; body?: string }): void {
+function sendRefusal(peer: Peer, reply: BridgeReply): void {
   let error: unknown = reply.body
   try { error = JSON.parse(reply.body ?? '').error } catch {}
-  peer.send(JSON.stringify({ type: 'error', status: reply.status, error }))
+  peer.send(JSON.stringify({ type: 'error', status: reply.status, error, ...(reply.headers && { headers: reply.headers }) }))
 }
 
 /**

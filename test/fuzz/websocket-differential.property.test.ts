@@ -84,6 +84,8 @@ const metricsOf = async (name: string) => (await fetch(`${proxies[name[0] as 'h'
 function sameAnswer(label: string, http: Got, ws: Got): void {
   expect(ws.status, `${label}: status (${JSON.stringify(http.error)} / ${JSON.stringify(ws.error)})`).toBe(http.status)
   expect(normalize(ws.error), `${label}: error`).toEqual(normalize(http.error))
+  // When to come back: the socket's error carries the header (its value is a clock, so only whether it is there).
+  expect(ws.retryAfter !== undefined, `${label}: retry-after ${http.retryAfter} / ${ws.retryAfter}`).toBe(http.retryAfter !== undefined)
   expect(normalize(ws.events), `${label}: events`).toEqual(normalize(http.events))
 }
 

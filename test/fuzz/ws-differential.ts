@@ -2,7 +2,7 @@ import WebSocket from 'ws'
 import { askEnvelope, openSocket } from '../helpers/ws-client.ts'
 
 /** What a client got for one responses request: the status, the events' data (parsed) or the error body. */
-export interface Got { status: number; events: any[]; error?: unknown }
+export interface Got { status: number; events: any[]; error?: unknown; retryAfter?: string }
 
 /** Values that differ per answer by nature (ids, clocks), replaced so two answers compare. */
 const clock = (text: string) => text.replace(/resets in \d+s \(at [^)]*\)/g, 'resets in *')
@@ -22,7 +22,7 @@ export async function overHttp(url: string, key: string, body: unknown, leaveAt?
     const text = await response.text()
     let error: unknown = text
     try { error = JSON.parse(text).error } catch {}
-    return { status: response.status, events: [], error }
+    return { status: response.status, events: [], error, retryAfter: response.headers.get('retry-after') ?? undefined }
   }
   let text = ''
   const decoder = new TextDecoder()
@@ -63,6 +63,7 @@ export async function socketSession(url: string, key: string, leaveAt?: string):
     if (message.type === 'error' && message.status !== undefined && got.events.length === 0) {
       got.status = message.status
       got.error = message.error
+      got.retryAfter = message.headers?.['retry-after']
       return
     }
     if (leaveAt && text.includes(leaveAt)) { socket.close(); return }
@@ -87,7 +88,7 @@ export async function envelopeSession(url: string, key: string): Promise<Session
       const replies = await askEnvelope(socket, { id: String(n++), path: '/v1/responses', body })
       const last = replies.at(-1)
       const events = replies.filter(reply => reply.type === 'event').map(reply => reply.data)
-      return last.type === 'error' ? { status: last.status, events, error: last.body?.error ?? last.body } : { status: last.status, events }
+      return last.type === 'error' ? { status: last.status, events, error: last.body?.error ?? last.body, retryAfter: last.headers?.['retry-after'] } : { status: last.status, events }
     },
     close: () => socket.close(),
   }

@@ -37,7 +37,7 @@ describe('/v1/responses socket: an unreadable message is answered and counted as
     try {
       const reply = nextMessage(socket)
       socket.send(bytes)
-      expect(await reply).toEqual({ type: 'error', status: http.status, error: httpError })
+      expect(await reply).toEqual({ type: 'error', status: http.status, error: httpError, headers: { 'x-request-id': expect.any(String) } })
     } finally {
       socket.close()
     }

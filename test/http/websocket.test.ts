@@ -63,7 +63,10 @@ describe('GET /v1/responses over WebSocket', () => {
     try {
       const first = collect(socket, () => true)
       socket.send(JSON.stringify({ type: 'response.create', model: 'no-such-model', input: 'x' }))
-      expect((await first)[0]).toMatchObject({ type: 'error', status: 404 })
+      const refused = (await first)[0]
+      expect(refused).toMatchObject({ type: 'error', status: 404 })
+      // The answer's headers ride on the error, as the vendor's socket error carries them.
+      expect(refused.headers['x-request-id']).toMatch(/\S/)
       const second = collect(socket, () => true)
       socket.send('not json')
       expect((await second)[0]).toMatchObject({ type: 'error' })
@@ -78,8 +81,10 @@ describe('GET /v1/ws envelope API', () => {
     const socket = await open('/v1/ws', { authorization: `Bearer ${clientKey}` })
     try {
       const streamed = collect(socket, message => message.id === 's' && message.type === 'done')
-      socket.send(JSON.stringify({ id: 's', path: '/v1/chat/completions', body: { model: familyModels.beta, stream: true, messages: [{ role: 'user', content: 'ws' }] } }))
+      socket.send(JSON.stringify({ id: 's', path: '/v1/chat/completions', body: { model: familyModels.beta, stream: true, logprobs: true, messages: [{ role: 'user', content: 'ws' }] } }))
       const events = await streamed
+      // What an HTTP client reads in the answer's headers comes with `done`.
+      expect(events.at(-1).headers).toMatchObject({ 'x-request-id': expect.any(String), 'x-proxy-dropped': expect.stringContaining('logprobs') })
       const text = events.filter(m => m.type === 'event' && m.data?.choices).map(m => m.data.choices[0]?.delta?.content ?? '').join('')
       expect(text).toBe(greeting('ws'))
       const single = collect(socket, message => message.id === 'n')
