@@ -1,7 +1,9 @@
 import { isUtf8 } from 'node:buffer'
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { ClientBody, JsonBody, TurnCache, jsonBytes, joined, sliced } from './index.ts'
+import { ClientBody, JsonBody, joined, sliced } from './index.ts'
+import { jsonBytes } from './json-bytes.ts'
+import { TurnCache } from './turn-cache.ts'
 import { setOwn } from './plain-json.ts'
 
 /**

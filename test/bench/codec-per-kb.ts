@@ -10,7 +10,10 @@
 // is ever the one just seen.
 import { codecs } from '../conformance/codecs.ts'
 import { agentBody } from './proxy/agent-body.ts'
-import { ClientBody, scanTopLevel, maxJsonDepth, jsonBytes, TurnCache } from '../../core/json/index.ts'
+import { ClientBody, maxJsonDepth } from '../../core/json/index.ts'
+import { scanTopLevel } from '../../core/json/body-scan.ts'
+import { jsonBytes } from '../../core/json/json-bytes.ts'
+import { TurnCache } from '../../core/json/turn-cache.ts'
 // The parse by parts itself, measured apart from the body that uses it.
 import { parseByParts, wholeBytes } from '../../core/json/json-parts.ts'
 import { RawStrings } from '../../core/json/raw-strings.ts'

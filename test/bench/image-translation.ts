@@ -6,7 +6,9 @@
 // upstream cost ~3.5 ms more per image than one that takes the base64 as it is.
 import { randomBytes } from 'node:crypto'
 import { codecs } from '../conformance/codecs.ts'
-import { ClientBody, jsonBytes, TurnCache } from '../../core/json/index.ts'
+import { ClientBody } from '../../core/json/index.ts'
+import { jsonBytes } from '../../core/json/json-bytes.ts'
+import { TurnCache } from '../../core/json/turn-cache.ts'
 import { medianMicros } from './translate.ts'
 
 const data = randomBytes(1_100_000).toString('base64')

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { setJsonCacheBudget } from '../../core/json/index.ts'
+import { setJsonCacheBudget } from '../../core/json/turn-cache.ts'
 import { startMockUpstream, tolerantMock, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { setJsonCacheBudget } from '../../core/json/index.ts'
+import { setJsonCacheBudget } from '../../core/json/turn-cache.ts'
 import { familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { codecs } from '../conformance/codecs.ts'
-import { ClientBody, jsonBytes } from '../../core/json/index.ts'
+import { ClientBody } from '../../core/json/index.ts'
+import { jsonBytes } from '../../core/json/json-bytes.ts'
 
 /**
  * Images and files large enough for the writer to copy the client's bytes of their base64
