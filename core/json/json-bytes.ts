@@ -239,5 +239,5 @@ function keep(writer: Writer, start: number, group: string, index: number, value
   const bytes = assemble(pieces.slice(start), strings)
   pieces.length = start
   pieces.push(bytes)
-  writer.parts!.keepWritten(writer.scope, group, index, value, bytes, true)
+  writer.parts!.keepWritten(writer.scope, group, index, value, bytes)
 }

@@ -69,7 +69,7 @@ describe('with an enumerable key on Object.prototype (a polluted prototype)', ()
       expect(Object.hasOwn(plainCopy(value) as object, 'polluted')).toBe(false)
       expect(sameJson(value, structuredClone(value))).toBe(false)
       expect(jsonBytes(value, undefined, cache).toString()).toBe(JSON.stringify(value))
-      expect(cache.stats('written').hits).toBe(0)
+      expect(cache.counts.written.hits).toBe(0)
     } finally {
       delete proto.polluted
     }

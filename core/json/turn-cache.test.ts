@@ -113,7 +113,7 @@ describe('the read side: parsing by parts with the cache', () => {
     const text = body([message('a'), message('b'), message('c')], [tool('1'), tool('2')])
     const next = parse(text, cache)
     expect(next.value).toStrictEqual(JSON.parse(text))
-    expect(cache.stats('read').hits).toBe(4)
+    expect(cache.counts.read.hits).toBe(4)
     // Each noted long string's spelling is where the new body has it.
     const strings = JSON.parse(text).messages.map((m: any) => m.content[0].content)
     for (const string of strings) expect(JSON.parse(next.strings.spelling(string)!.toString())).toBe(string)
@@ -126,10 +126,10 @@ describe('the read side: parsing by parts with the cache', () => {
     const subagent = (n: number) => body(['x', 'y', 'z', 'w'].slice(0, n).map(message), [tool('2')])
     parse(agent(2), cache)
     parse(subagent(2), cache)
-    const before = cache.stats('read').hits
+    const before = cache.counts.read.hits
     parse(agent(3), cache)
     parse(subagent(3), cache)
-    expect(cache.stats('read').hits - before).toBe(6)
+    expect(cache.counts.read.hits - before).toBe(6)
   })
 
   it('every body gets its own objects: an edit of one parsed body reaches neither the cache nor the next body', () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { setJsonCacheBudget } from '../../core/json/turn-cache.ts'
+import { turnCache } from '../../core/json/turn-cache.ts'
 import { startMockUpstream, tolerantMock, type MockUpstream } from '../helpers/mock-openai-server.ts'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { openaiMock } from '../../playground/mock-upstream/openai.ts'
@@ -52,7 +52,7 @@ beforeAll(async () => {
   }, [], undefined, undefined, logger)
 })
 afterAll(async () => {
-  setJsonCacheBudget(24 * 1024 * 1024)
+  turnCache.setBudget(24 * 1024 * 1024)
   await proxy?.close()
   await Promise.all(Object.values(upstreams ?? {}).map(upstream => upstream.close()))
 })
@@ -205,17 +205,17 @@ const summary = (list: string[]) => [...new Set(list)].slice(0, 40).join('\n')
 describe('recorded client bodies, mutated', () => {
   let on: Seen[]
   it('cache on: 2xx or a 4xx in the endpoint\'s format, no hang, no leak, the base answered the same afterwards', async () => {
-    setJsonCacheBudget(24 * 1024 * 1024)
+    turnCache.setBudget(24 * 1024 * 1024)
     on = await runAll('on', [false, true])
     const problems = on.flatMap(each => each.problems.map(problem => `${each.label}: ${problem}`))
     expect(problems, summary(problems)).toEqual([])
   }, 600_000)
 
   it('cache off: the same statuses, answers and upstream bodies for the bodies read by parts', async () => {
-    setJsonCacheBudget(0)
+    turnCache.setBudget(0)
     // Only bodies over 32 KB are read by parts, through the cache: the small ones take one path either way.
     const off = await runAll('off', [true])
-    setJsonCacheBudget(24 * 1024 * 1024)
+    turnCache.setBudget(24 * 1024 * 1024)
     const large = on.filter(each => each.label.includes(' large -> '))
     const differences = off.flatMap((each, i) => {
       const other = large[i]!

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { setJsonCacheBudget } from '../../core/json/turn-cache.ts'
+import { turnCache } from '../../core/json/turn-cache.ts'
 import { familyModels, startFamilyProxy, type FamilyProxy } from '../helpers/family-proxy.ts'
 
 /**
@@ -18,7 +18,7 @@ const session = (model: string, stream: boolean) => [[], [], [said('tests')], [s
 let setup: FamilyProxy
 beforeAll(async () => { setup = await startFamilyProxy({ keys: ['sk-cache-on', 'sk-cache-off'] }) })
 afterAll(async () => {
-  setJsonCacheBudget(24 * 1024 * 1024)
+  turnCache.setBudget(24 * 1024 * 1024)
   await setup.close()
 })
 
@@ -37,11 +37,11 @@ async function run(family: typeof families[number], key: string, stream: boolean
 
 describe.each(families)('%s upstream', (family) => {
   it.each([false, true])('stream %s: the same with the caches on and off', async (stream) => {
-    setJsonCacheBudget(24 * 1024 * 1024)
+    turnCache.setBudget(24 * 1024 * 1024)
     const on = await run(family, 'sk-cache-on', stream)
-    setJsonCacheBudget(0)
+    turnCache.setBudget(0)
     const off = await run(family, 'sk-cache-off', stream)
-    setJsonCacheBudget(24 * 1024 * 1024)
+    turnCache.setBudget(24 * 1024 * 1024)
     expect(on.map(each => each.status)).toEqual([200, 200, 200, 200])
     expect(off).toEqual(on)
   })
