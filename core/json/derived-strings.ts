@@ -1,21 +1,16 @@
-/**
- * Long strings a codec made from a client's (a data URL joined, its base64 cut out), so the writer copies the
- * client's spelling instead of escaping 1.5 MB (README.md). A ring of the last 16: a body is written right after it is encoded.
- */
-export type DerivedString =
-  | { kind: 'join'; head: string; tail: string }
-  | { kind: 'slice'; whole: string; from: number }
+/** Long strings a codec made from a client's (a data URL joined, its base64 cut out): the writer copies the client's spelling (README.md). */
+export type DerivedString = { kind: 'join'; head: string; tail: string } | { kind: 'slice'; whole: string; from: number }
+
+/** The derived strings a body was written with (json-body.ts): written again for the recorder, the ring may have moved on. */
+export type DerivedNotes = Array<{ value: string; derived: DerivedString }>
 
 /** Shorter strings cost less to write again than to look up. */
 export const minDerivedLength = 16 * 1024
 
-const ring: Array<{ value: string; derived: DerivedString } | undefined> = new Array(16)
-let next = 0
+const ring: DerivedNotes = [] // the last 16: a body is written right after it is encoded
 
 function note(value: string, derived: DerivedString): string {
-  if (value.length < minDerivedLength) return value
-  ring[next] = { value, derived }
-  next = (next + 1) % ring.length
+  if (value.length >= minDerivedLength && ring.push({ value, derived }) > 16) ring.shift()
   return value
 }
 
@@ -25,11 +20,17 @@ export const joined = (head: string, tail: string): string => note(head + tail, 
 /** `whole.slice(from)`, noted (the payload of a data URL). */
 export const sliced = (whole: string, from: number): string => note(whole.slice(from), { kind: 'slice', whole, from })
 
-/** How `value` was made, if noted recently; lengths compared before `===` (which may flatten). */
-export function derivedOf(value: string): DerivedString | undefined {
-  for (let back = 1; back <= ring.length; back++) {
-    const entry = ring[(next - back + ring.length) % ring.length]
-    if (entry && entry.value.length === value.length && entry.value === value) return entry.derived
-  }
+/** How `value` was made: noted in `notes`, else in the ring (then noted in `notes`). */
+export function derivedOf(value: string, notes?: DerivedNotes): DerivedString | undefined {
+  const noted = notes && lastOf(notes, value)
+  if (noted) return noted
+  const derived = lastOf(ring, value)
+  if (derived && notes) notes.push({ value, derived })
+  return derived
+}
+
+/** The newest entry for `value`; lengths compared before `===` (which may flatten). */
+function lastOf(list: DerivedNotes, value: string): DerivedString | undefined {
+  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.value.length === value.length && list[i]!.value === value) return list[i]!.derived
   return undefined
 }

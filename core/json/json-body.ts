@@ -1,8 +1,9 @@
 import { ClientBody } from './client-body.ts'
-import { jsonBytes, type DerivedNotes } from './json-bytes.ts'
+import { jsonBytes } from './json-bytes.ts'
 import { turnCache } from './turn-cache.ts'
 import { setOwn } from './plain-json.ts'
 import type { RawStrings } from './raw-strings.ts'
+import type { DerivedNotes } from './derived-strings.ts'
 
 /** How a body is written anew: for which client key, and from which client body's long strings. */
 export interface BodyWriting { scope?: string; client?: ClientBody }

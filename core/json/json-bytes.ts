@@ -1,106 +1,66 @@
 import type { RawStrings } from './raw-strings.ts'
 import type { TurnCache } from './turn-cache.ts'
 import { longStringBytes } from './body-scan.ts'
-import { derivedOf, minDerivedLength, type DerivedString } from './derived-strings.ts'
-import { notPlain, plainCopy } from './plain-json.ts'
+import { derivedOf, minDerivedLength, type DerivedNotes } from './derived-strings.ts'
+import { isPlain, notPlain, plainCopy } from './plain-json.ts'
 
-/**
- * `JSON.stringify(value)` as UTF-8 bytes, built part by part: one string of an 80-150 KB body lands in V8's large-object
- * space (README.md). Long strings are copied as the client spelled them, parts written for the key's last turns copied.
- */
+/** `JSON.stringify(value)` as UTF-8 bytes, built by parts (README.md): long strings copied as the client spelled them, cached parts copied. */
 export function jsonBytes(value: unknown, strings?: RawStrings, parts?: TurnCache, scope = '', notes?: DerivedNotes): Buffer {
-  const writer: Writer = { pieces: [], strings: strings?.size ? strings : undefined, parts, scope, derived: 0, notes }
+  const writer = new Writer(strings?.size ? strings : undefined, parts, scope, notes)
   try {
-    write(value, '', writer, 0, parts ? '' : undefined, -1)
+    write(value, '', writer, 0, undefined, -1)
   } catch (error) {
-    // What the plain path throws (a cycle named from the top, not from the part that met it), or its bytes where only
-    // this walk failed (`holdsRaw` has no cycle check: a stack overflow).
+    // The plain path's error (a cycle named from the top), or its bytes where only this walk failed (`holdsRaw`: a stack overflow).
     const text = JSON.stringify(value)
     if (text === undefined) throw error
     return Buffer.from(text, 'utf8')
   }
-  return assemble(writer.pieces, writer.strings)
+  return assemble(writer.pieces, 0)
 }
 
-/** Measured, then written straight into one Buffer. */
-function assemble(pieces: Piece[], strings: RawStrings | undefined): Buffer {
-  const runs = joinRuns(pieces)
+type Piece = string | Buffer // JSON text, or bytes: a client's spelling of a long string, a cached part
+
+class Writer {
+  readonly pieces: Piece[] = []
+  derived = 0 // derived strings written so far (a part holding one is not kept)
+  constructor(readonly strings?: RawStrings, readonly parts?: TurnCache, readonly scope = '', readonly notes?: DerivedNotes) {}
+}
+
+const maxRunLength = 32_768 // under V8's 128 KB large-object threshold even at two bytes per character
+
+/** The pieces from `start` on in one Buffer, small ones joined into runs (measured and written one by one they cost more). */
+function assemble(pieces: Piece[], start: number): Buffer {
+  const runs: Piece[] = []
+  let run = ''
+  for (let i = start; i < pieces.length; i++) {
+    const piece = pieces[i]!
+    if (typeof piece === 'string' && run.length + piece.length <= maxRunLength) { run += piece; continue }
+    if (run) runs.push(run)
+    run = typeof piece === 'string' ? piece : ''
+    if (typeof piece !== 'string') runs.push(piece)
+  }
+  if (run) runs.push(run)
   let size = 0
-  for (const run of runs) size += typeof run === 'string' ? Buffer.byteLength(run) : typeof run === 'number' ? strings!.byteLength(run) : run.length
+  for (const run of runs) size += typeof run === 'string' ? Buffer.byteLength(run) : run.length
   const out = Buffer.allocUnsafe(size)
   let at = 0
-  for (const run of runs) at += typeof run === 'string' ? out.write(run, at) : typeof run === 'number' ? strings!.copy(run, out, at) : run.copy(out, at)
+  for (const run of runs) at += typeof run === 'string' ? out.write(run, at) : run.copy(out, at)
   return out
 }
 
-/** JSON text, a string of `strings` by its index (copied from the client's bytes), or bytes (a cached part). */
-type Piece = string | number | Buffer
-
-interface Writer {
-  pieces: Piece[]
-  strings: RawStrings | undefined
-  parts: TurnCache | undefined
-  scope: string // the client key: another key's parts are never used
-  derived: number // derived strings written so far (a part holding one is not kept)
-  notes: DerivedNotes | undefined
-}
-
-/**
- * The derived strings a body was written with, kept by its JsonBody: written again (after `forgetWritten`, for the flight
- * recorder), the bytes must be those sent, and by then other requests may have pushed them out of the ring.
- */
-export type DerivedNotes = Array<{ value: string; derived: DerivedString }>
-
-/** How `value` was made: the body's own notes, else the ring (then noted); lengths compared before `===` (which may flatten). */
-function derivedFor(value: string, writer: Writer): DerivedString | undefined {
-  const notes = writer.notes
-  if (notes) for (const note of notes) if (note.value.length === value.length && note.value === value) return note.derived
-  const derived = derivedOf(value)
-  if (derived && notes) notes.push({ value, derived })
-  return derived
-}
-
-/** A joined run stays under V8's 128 KB large-object threshold even at two bytes per character. */
-const maxRunLength = 32_768
-
-/** Small pieces joined into runs: measured and written one by one they cost more. */
-function joinRuns(pieces: Piece[]): Piece[] {
-  const runs: Piece[] = []
-  let run = ''
-  for (const piece of pieces) {
-    if (typeof piece === 'string') {
-      if (run.length + piece.length > maxRunLength && run) {
-        runs.push(run)
-        run = ''
-      }
-      run += piece
-    } else {
-      if (run) runs.push(run)
-      run = ''
-      runs.push(piece)
-    }
-  }
-  if (run) runs.push(run)
-  return runs
-}
-
-/** Shorter strings are not looked up (a noted token holds at least this many characters, all escaped as `\uXXXX`). */
-const minRawLength = Math.floor(longStringBytes / 6)
-
-/** Levels split into parts (the request's keys, their lists' elements); deeper cost more in calls than it saved. */
-const splitDepth = 2
+const minRawLength = Math.floor(longStringBytes / 6) // shorter are not looked up: a noted token is at least this long, all `\uXXXX`
+const splitDepth = 2 // levels split into parts (the request's keys, their lists' elements); deeper cost more in calls than it saved
+const minCachedLength = 256 // parts this large (JSON characters, about) are cached; smaller ones cost less to write than to keep
 
 /** A plain object or array, walked as JSON.stringify would (no toJSON, no class instance). */
-function splittable(value: unknown): value is Record<string, unknown> | unknown[] {
-  if (!value || typeof value !== 'object') return false
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
-  const proto = Object.getPrototypeOf(value)
-  return Array.isArray(value) ? proto === Array.prototype : proto === Object.prototype || proto === null
-}
+const splittable = (value: unknown): value is Record<string, unknown> | unknown[] =>
+  !!value && typeof value === 'object' && isPlain(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
 
 /** Whether a string of `strings` is in `value` (then its part is split down to it). */
 function holdsRaw(value: unknown, writer: Writer): boolean {
-  if (typeof value === 'string') return value.length >= minRawLength && ((value.length >= minDerivedLength && derivedFor(value, writer) !== undefined) || writer.strings!.find(value) !== -1)
+  const long = typeof value === 'string' && value.length >= minRawLength
+  if (long && value.length >= minDerivedLength && derivedOf(value, writer.notes)) return true
+  if (long) return writer.strings!.spelling(value) !== undefined
   if (!value || typeof value !== 'object') return false
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) if (holdsRaw(value[i], writer)) return true
@@ -110,134 +70,94 @@ function holdsRaw(value: unknown, writer: Writer): boolean {
   return false
 }
 
-/** Parts this large (JSON characters, about) are cached; smaller ones cost less to write than to keep. */
-const minCachedLength = 256
-
-/**
- * Writes `value`, found under `key` (toJSON is called with it), as pieces; false when it writes nothing. `group`, `index`:
- * its place in the cache (turn-cache.ts), if any.
- */
+/** Writes `value`, found under `key` (toJSON gets it), as pieces; false when it writes nothing. `group`, `index`: its place in the cache. */
 function write(value: unknown, key: string | number, writer: Writer, depth: number, group: string | undefined, index: number): boolean {
   const { pieces, strings } = writer
   if (strings && typeof value === 'string' && value.length >= minRawLength) {
     // Derived first: a lookup by value would make V8 flatten a joined data URL to compare it.
     if (value.length >= minDerivedLength && writeDerived(value, writer, strings)) return true
-    const raw = strings.find(value)
-    if (raw !== -1) {
-      pieces.push(raw)
-      return true
-    }
+    const raw = strings.spelling(value)
+    if (raw) { pieces.push(raw); return true }
   }
   let cached = group && writer.parts && splittable(value) && !(depth === 1 && Array.isArray(value)) ? group : undefined
   let part = value
   if (cached) {
     const bytes = writer.parts!.findWritten(writer.scope, cached, index, value)
-    if (bytes) {
-      pieces.push(bytes)
-      return true
-    }
-    // The copy the cache keeps is what is written: a getter read once to write and again to copy could give another
-    // value, and a later turn equal to the copy would get bytes that do not spell it. Not plain data: not kept.
+    if (bytes) { pieces.push(bytes); return true }
+    // The copy is what is written and kept: a getter read twice could leave bytes that do not spell it (README.md).
     part = plainCopy(value)
     if (part === notPlain) [part, cached] = [value, undefined]
   }
   const start = pieces.length
   const derived = writer.derived
-  if (!writeValue(part, key, writer, depth, group)) return false
+  if (!splittable(part) || (depth >= splitDepth && !(strings && holdsRaw(part, writer)))) {
+    const text = stringify(part, key)
+    if (text === undefined) return false
+    pieces.push(text)
+  } else if (Array.isArray(part)) {
+    pieces.push('[')
+    for (let i = 0; i < part.length; i++) {
+      if (i) pieces.push(',')
+      if (!write(part[i], i, writer, depth + 1, depth === 1 ? group : undefined, i)) pieces.push('null')
+    }
+    pieces.push(']')
+  } else {
+    pieces.push('{')
+    let first = true
+    // For-in with an own-key check: JSON.stringify's key order, no array per object.
+    for (const key in part) {
+      if (!Object.hasOwn(part, key)) continue
+      const at = pieces.length
+      pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
+      if (write(part[key], key, writer, depth + 1, depth === 0 ? key : undefined, -1)) first = false
+      else pieces.length = at
+    }
+    pieces.push('}')
+  }
   // A part holding a derived string is not kept: comparing it next turn would flatten both (~1 ms an image).
-  if (cached && writer.derived === derived) keep(writer, start, cached, index, part)
+  if (!cached || writer.derived !== derived) return true
+  let length = 0
+  for (let i = start; i < pieces.length; i++) length += pieces[i]!.length
+  if (length >= minCachedLength) {
+    const bytes = assemble(pieces, start)
+    pieces.length = start
+    pieces.push(bytes)
+    writer.parts!.keepWritten(writer.scope, cached, index, part, bytes)
+  }
   return true
+}
+
+/** JSON.stringify(value) under `key`: its toJSON (an object's, a function's, a BigInt's) is called with the key, cut off after. */
+function stringify(value: unknown, key: string | number): string | undefined {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function' && typeof value !== 'bigint')) return JSON.stringify(value)
+  if (typeof (value as { toJSON?: unknown }).toJSON !== 'function') return JSON.stringify(value)
+  const name = String(key)
+  const text = JSON.stringify({ [name]: value })
+  return text === '{}' ? undefined : text.slice(JSON.stringify(name).length + 2, -1)
 }
 
 /** A data URL or its base64 a codec made (derived-strings.ts), written from the client's spelling if it can be. */
 function writeDerived(value: string, writer: Writer, strings: RawStrings): boolean {
-  const derived = derivedFor(value, writer)
+  const derived = derivedOf(value, writer.notes)
   if (!derived) return false
-  const rest = derived.kind === 'join' ? spelledFrom(derived.tail, writer, strings) : cutSpelling(derived, strings)
+  let rest = derived.kind === 'slice' ? spelledFrom(strings, derived.whole, derived.from) : spelledFrom(strings, derived.tail, 0)
+  if (!rest && derived.kind === 'join' && derived.tail.length >= minDerivedLength) {
+    const tail = derivedOf(derived.tail, writer.notes) // a base64 cut from a client's data URL, joined again
+    if (tail?.kind === 'slice') rest = spelledFrom(strings, tail.whole, tail.from)
+  }
   if (!rest) return false
   writer.pieces.push(derived.kind === 'join' ? JSON.stringify(derived.head).slice(0, -1) : '"', rest)
   writer.derived++
   return true
 }
 
-/** The client's spelling of `text` after its opening quote: a noted string, or a slice of one. */
-function spelledFrom(text: string, writer: Writer, strings: RawStrings): Buffer | undefined {
-  const at = strings.find(text)
-  if (at !== -1) return strings.spellingAt(at).subarray(1)
-  const derived = text.length >= minDerivedLength ? derivedFor(text, writer) : undefined
-  return derived?.kind === 'slice' ? cutSpelling(derived, strings) : undefined
-}
-
-/** Bytes each of which is one character of the string: no escape, no UTF-8 sequence. */
-const oneByteEach = /^[^\\\x80-\xff]*$/
+const oneByteEach = /^[^\\\x80-\xff]*$/ // bytes each of which is one character of the string: no escape, no UTF-8 sequence
 
 /** A noted string's spelling from character `from` on (closing quote included), where each character before it is one byte. */
-function cutSpelling(derived: Extract<DerivedString, { kind: 'slice' }>, strings: RawStrings): Buffer | undefined {
-  const whole = strings.find(derived.whole)
-  if (whole === -1) return undefined
-  const spelling = strings.spellingAt(whole)
-  if (spelling.length < derived.from + 2) return undefined
-  const head = spelling.toString('latin1', 1, 1 + derived.from)
+function spelledFrom(strings: RawStrings, whole: string, from: number): Buffer | undefined {
+  const spelling = strings.spelling(whole)
+  if (!spelling) return undefined
+  const head = spelling.toString('latin1', 1, 1 + from)
   // Equal as latin1 is not one byte per character: `\\\\` reads as two backslashes, and the byte C3 as the `Ã` of C3 83.
-  if (head !== derived.whole.slice(0, derived.from) || !oneByteEach.test(head)) return undefined
-  return spelling.subarray(1 + derived.from)
-}
-
-function writeValue(value: unknown, key: string | number, writer: Writer, depth: number, group: string | undefined): boolean {
-  const { pieces, strings } = writer
-  if (!splittable(value) || (depth >= splitDepth && !(strings && holdsRaw(value, writer)))) {
-    const text = hasToJSON(value) ? stringifyAt(value, key) : JSON.stringify(value)
-    if (text === undefined) return false
-    pieces.push(text)
-    return true
-  }
-  if (Array.isArray(value)) {
-    pieces.push('[')
-    for (let i = 0; i < value.length; i++) {
-      if (i) pieces.push(',')
-      // In a list, what JSON cannot write is null.
-      if (!write(value[i], i, writer, depth + 1, depth === 1 ? group : undefined, i)) pieces.push('null')
-    }
-    pieces.push(']')
-    return true
-  }
-  pieces.push('{')
-  let first = true
-  // For-in with an own-key check: JSON.stringify's key order, no array per object.
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue
-    const at = pieces.length
-    pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
-    const keyGroup = depth === 0 && group !== undefined && splittable(value[key]) ? key : undefined
-    // In an object, what JSON cannot write leaves its key out.
-    if (write(value[key], key, writer, depth + 1, keyGroup, -1)) first = false
-    else pieces.length = at
-  }
-  pieces.push('}')
-  return true
-}
-
-/** JSON.stringify looks for toJSON on objects (a function is one) and BigInts. */
-const hasToJSON = (value: unknown): boolean => (typeof value === 'object' || typeof value === 'function' || typeof value === 'bigint') && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function'
-
-/** JSON.stringify calls toJSON with the value's key (a list's index, '' at the top): written under that key, the key cut off. */
-function stringifyAt(value: unknown, key: string | number): string | undefined {
-  const name = String(key)
-  const text = JSON.stringify({ [name]: value })
-  return text === '{}' ? undefined : text.slice(JSON.stringify(name).length + 2, -1)
-}
-
-/** A part just written, if large enough, becomes one Buffer the cache keeps with `value`, the copy written. */
-function keep(writer: Writer, start: number, group: string, index: number, value: unknown): void {
-  const { pieces, strings } = writer
-  let length = 0
-  for (let i = start; i < pieces.length; i++) {
-    const piece = pieces[i]!
-    length += typeof piece === 'string' ? piece.length : typeof piece === 'number' ? strings!.byteLength(piece) : piece.length
-  }
-  if (length < minCachedLength) return
-  const bytes = assemble(pieces.slice(start), strings)
-  pieces.length = start
-  pieces.push(bytes)
-  writer.parts!.keepWritten(writer.scope, group, index, value, bytes)
+  return spelling.length >= from + 2 && head === whole.slice(0, from) && oneByteEach.test(head) ? spelling.subarray(1 + from) : undefined
 }

@@ -1,24 +1,23 @@
 /** Plain JSON data (what JSON.parse builds), compared and copied without writing it out. */
 export const notPlain = Symbol('not plain JSON data')
 
-const isPlainObject = (value: object): boolean => {
+/** A plain object or array; not an array JSON.stringify writes by its own toJSON (a function an object holds is never plain). */
+export function isPlain(value: object): boolean {
   const proto = Object.getPrototypeOf(value)
+  if (Array.isArray(value)) return proto === Array.prototype && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
   return proto === Object.prototype || proto === null
 }
-
-/** An array JSON.stringify writes as its elements: its own toJSON (a function an object holds is never plain) is called instead. */
-const isPlainArray = (value: unknown[]): boolean => Object.getPrototypeOf(value) === Array.prototype && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
 
 /** Whether `a` and `b` write the same JSON (same keys in order, equal leaves); anything not plain data is never equal. */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false
+  if (!isPlain(a) || !isPlain(b)) return false
   if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length || !isPlainArray(a) || !isPlainArray(b)) return false
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
+    if (a.length !== (b as unknown[]).length) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], (b as unknown[])[i])) return false
     return true
   }
-  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false
   // For-in over `b`: Object.keys would make an array per object; an inherited key only makes them differ.
   const keysA = Object.keys(a)
   let i = 0
@@ -32,8 +31,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
 /** A copy of plain JSON data (strings are shared: they cannot change), or `notPlain`. */
 export function plainCopy(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' ? notPlain : value
+  if (!isPlain(value)) return notPlain
   if (Array.isArray(value)) {
-    if (!isPlainArray(value)) return notPlain
     const out = new Array<unknown>(value.length)
     for (let i = 0; i < value.length; i++) {
       const item = plainCopy(value[i])
@@ -42,7 +41,6 @@ export function plainCopy(value: unknown): unknown {
     }
     return out
   }
-  if (!isPlainObject(value)) return notPlain
   const out: Record<string, unknown> = {}
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue
