@@ -13,9 +13,8 @@ export class JsonBody {
   #value: Record<string, unknown> | undefined
   #client: ClientBody | undefined
   #added: Record<string, unknown> | undefined // fields `set` adds after the client's bytes
-  #clientBytes: Buffer | undefined // the client's bytes with `#added`, written at the first `bytes()`
-  #written: Buffer | undefined
-  #strings: RawStrings | undefined | null = null // the client's long strings the body was first written with (null: not yet)
+  #bytes: Buffer | undefined // written once: the client's bytes with `#added`, or the value's
+  #strings: RawStrings | undefined | null = null // the client's long strings at the first write (null: not yet): written again, the same bytes
   readonly #derived: DerivedNotes = [] // the data URLs and base64 it was written with (json-bytes.ts)
   readonly #writing: BodyWriting
 
@@ -28,66 +27,45 @@ export class JsonBody {
   /** The value: never change it in place (a retry translates the client's parse again); use `edit` or `replace`. */
   read(): Record<string, unknown> {
     const client = this.#client
-    if (client) {
-      this.#value = this.#added ? { ...client.object(), ...this.#added } : client.object()
-      this.#client = undefined
-      this.#clientBytes = undefined
-    }
-    this.#written = undefined
+    this.replace(!client ? this.#value! : this.#added ? { ...client.object(), ...this.#added } : client.object())
     return this.#value!
   }
 
   replace(value: Record<string, unknown>): this {
-    this.#client = undefined
-    this.#clientBytes = undefined
-    this.#written = undefined
+    this.#client = this.#bytes = undefined
     this.#value = value
     return this
   }
 
   /** `change` gets a copy of the top level (values under it are shared: replace, never mutate them) or returns another. */
-  edit(change: (body: Record<string, unknown>) => Record<string, unknown>): this
-  edit(change: (body: Record<string, unknown>) => void): this
   edit(change: (body: Record<string, unknown>) => unknown): this {
     const copy = { ...this.read() }
     const out = change(copy)
     return this.replace(out && typeof out === 'object' ? out as Record<string, unknown> : copy)
   }
 
-  /**
-   * Sets a top-level field (an own key, `__proto__` too, as JSON.parse makes it); on client bytes without that key, written
-   * after them at `bytes()`, nothing parsed: the value as it is then, once however often set, left out where JSON leaves it out.
-   */
+  /** Sets a top-level field as JSON.parse makes one (`__proto__` own); client bytes without the key get it after them at `bytes()`, unparsed. */
   set(key: string, value: unknown): this {
-    const client = this.#client
-    if (client && client.has(key) === false) {
-      this.#added ??= {}
-      setOwn(this.#added, key, value)
-      this.#clientBytes = undefined
-      return this
-    }
-    return this.edit(body => { setOwn(body, key, value) })
+    if (this.#client?.has(key) !== false) return this.edit(body => { setOwn(body, key, value) })
+    setOwn(this.#added ??= {}, key, value)
+    this.#bytes = undefined
+    return this
   }
 
   get asClientSent(): boolean { return this.#client !== undefined }
 
   /** Lets go of the written bytes (a later `bytes()` writes them again): undici would hold them until the answer ends. */
-  forgetWritten(): void { this.#written = undefined }
+  forgetWritten(): void { if (!this.#client) this.#bytes = undefined }
 
   /** The bytes sent upstream: the client's own while nobody read or replaced the body, else written once. */
   bytes(): Buffer {
-    if (this.#client) return this.#added ? this.#clientBytes ??= withFieldsBytes(this.#client.bytes, this.#added) : this.#client.bytes
-    // The strings kept: written again after `forgetWritten` (the flight recorder), once the stream answer released the
-    // client's parse (ClientBody.release) and other requests' images moved the derived ring on, the bytes are those sent.
+    if (this.#client) return this.#added ? this.#bytes ??= withFieldsBytes(this.#client.bytes, this.#added) : this.#client.bytes
     if (this.#strings === null) this.#strings = this.#writing.client?.rawStrings
-    return this.#written ??= jsonBytes(this.#value, this.#strings, turnCache, this.#writing.scope, this.#derived)
+    return this.#bytes ??= jsonBytes(this.#value, this.#strings, turnCache, this.#writing.scope, this.#derived)
   }
 }
 
-/**
- * JSON object bytes with `fields` written after the client's last key, its text untouched before them: what JSON.parse, the
- * assignments and JSON.stringify give (the keys in that order, toJSON called with its key, undefined left out).
- */
+/** `bytes` with `fields` after the client's last key: what JSON.parse, the assignments and JSON.stringify give (toJSON's key, undefined left out). */
 export function withFieldsBytes(bytes: Buffer, fields: Record<string, unknown>): Buffer {
   const text = JSON.stringify(fields)
   if (text === '{}') return bytes
