@@ -4,18 +4,16 @@ import { genericErrorBody } from './proxy-error.ts'
 import { jsonResponse } from '../edge/respond.ts'
 
 /** The error format of a path no route answered (a wrong method, bytes the HTTP parser refused): its clients' format. */
-export function errorFormatOfPath(path: string): WireFormat | 'management' | undefined {
+function errorFormatOfPath(path: string): WireFormat | 'management' | undefined {
   if (path.startsWith('/v0/management')) return 'management'
   if (path.startsWith('/v1/messages')) return 'messages'
-  if (path.startsWith('/v1beta/') || isV1GenerateCall(path)) return 'generate'
+  // genai 3 calls `/v1/models/{model}:{method}`: the generateContent format under OpenAI's `/v1`.
+  if (path.startsWith('/v1beta/') || (path.startsWith('/v1/models/') && path.includes(':', 11))) return 'generate'
   if (path.startsWith('/v1/')) return 'chat'
   // Under a prefix (a plugin's alias routes, `/<prefix>/v1/messages`).
   const inner = path.search(/\/v1[a-z]*\//)
   return inner > 0 ? errorFormatOfPath(path.slice(inner)) : undefined
 }
-
-/** genai 3 calls `/v1/models/{model}:{method}`: the generateContent format under OpenAI's `/v1`. */
-export const isV1GenerateCall = (path: string) => path.startsWith('/v1/models/') && path.includes(':', 11)
 
 /** The error body for `path`: a codec's, the management API's `{error}`, or the spec's generic one. */
 export function pathErrorBody(kernel: ProxyKernel, path: string, info: ProxyErrorInfo): unknown {

@@ -12,14 +12,9 @@ export class ProxyError extends Error {
   }
 }
 
+const typeOfStatus: Record<number, string> = { 401: 'authentication_error', 403: 'permission_error', 429: 'rate_limit_error' }
 /** OpenAI-style error type for a status: the spec's generic client error body uses these. */
-export function errorTypeFor(status: number): string {
-  if (status === 400 || status === 413 || status === 404 || status === 422) return 'invalid_request_error'
-  if (status === 401) return 'authentication_error'
-  if (status === 403) return 'permission_error'
-  if (status === 429) return 'rate_limit_error'
-  return status >= 500 ? 'server_error' : 'invalid_request_error'
-}
+export const errorTypeFor = (status: number): string => typeOfStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error')
 
 /** The spec's generic body `{error: {message, type, code}}`: used where no format codec is registered. */
 export function genericErrorBody(info: ProxyErrorInfo): Record<string, unknown> {
