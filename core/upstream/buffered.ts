@@ -1,13 +1,9 @@
 import type { Dispatcher } from 'undici'
-import { bodyOf, dispatcherFor, splitUrl, type UpstreamHttpRequest, type UpstreamHttpResponse, type UpstreamTimeouts } from './send.ts'
+import { dispatcherFor, dispatchOptions, type UpstreamHttpRequest, type UpstreamHttpResponse, type UpstreamTimeouts } from './send.ts'
 import { onClientGone, type ClientSignal } from '../edge/client-abort.ts'
 
-export interface BufferedUpstreamResponse {
-  status: number
-  headers: UpstreamHttpResponse['headers']
-  text: string
-  headersAt: number // performance.now() when the headers arrived
-}
+/** `headersAt`: performance.now() when the headers arrived. */
+export interface BufferedUpstreamResponse { status: number; headers: UpstreamHttpResponse['headers']; text: string; headersAt: number }
 
 /** Why a buffered exchange failed: before any response (connection, timeout, abort) or inside its body. */
 export class UpstreamExchangeError extends Error {
@@ -26,17 +22,15 @@ class ClientGoneError extends Error {
 export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<BufferedUpstreamResponse> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined
-    let gone = false
     let status = 0
     let headers: UpstreamHttpResponse['headers'] = {}
     let headersAt = 0
     const chunks: Buffer[] = []
-    let size = 0
-    const unsubscribe = signal && !signal.aborted ? onClientGone(signal, () => { gone = true; controller?.abort(new ClientGoneError()) }) : undefined
+    const unsubscribe = signal && !signal.aborted ? onClientGone(signal, () => controller?.abort(new ClientGoneError())) : undefined
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c
-        if (gone || signal?.aborted) c.abort(new ClientGoneError())
+        if (signal?.aborted) c.abort(new ClientGoneError())
       },
       onResponseStart(_c, statusCode, responseHeaders) {
         if (statusCode < 200) return // 1xx come first; only the final answer counts
@@ -44,13 +38,10 @@ export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSi
         headers = responseHeaders as UpstreamHttpResponse['headers']
         headersAt = performance.now()
       },
-      onResponseData(_c, chunk) {
-        chunks.push(chunk)
-        size += chunk.length
-      },
+      onResponseData(_c, chunk) { chunks.push(chunk) },
       onResponseEnd() {
         unsubscribe?.()
-        const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')
+        const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')
         resolve({ status, headers, text, headersAt })
       },
       onResponseError(_c, error) {
@@ -59,16 +50,7 @@ export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSi
       },
     }
     try {
-      const [origin, path] = splitUrl(req.url)
-      dispatcherFor(req.proxyUrl, timeouts.connectMs).dispatch({
-        origin,
-        path,
-        method: req.method,
-        headers: req.headers,
-        body: bodyOf(req),
-        headersTimeout: timeouts.firstByteMs,
-        bodyTimeout: timeouts.idleMs,
-      }, handler)
+      dispatcherFor(req.proxyUrl, timeouts.connectMs).dispatch(dispatchOptions(req, timeouts), handler)
     } catch (error) {
       unsubscribe?.()
       reject(new UpstreamExchangeError('connect', error as Error))

@@ -26,58 +26,58 @@ export interface UpstreamHttpResponse {
 const agentOptions = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 }
 const newAgent = () => new Agent(agentOptions)
 
-/** Process-wide keep-alive pools, shared by every sender. */
+/** Process-wide keep-alive pools, shared by every sender: by outbound proxy URL, or by connect timeout (a number). */
 let directAgent = newAgent()
-const dispatchers = new Map<string, Dispatcher>()
+const dispatchers = new Map<string | number, Dispatcher>()
 
 /** Outbound proxy dispatchers by URL scheme (registered by the outbound-proxy plugin). */
 export const proxyDispatcherFactories = new Map<string, (proxyUrl: string) => Dispatcher>()
 
 export function dispatcherFor(proxyUrl?: string, connectMs?: number): Dispatcher {
-  if (!proxyUrl) {
-    if (!connectMs) return directAgent
-    const key = `direct:${connectMs}`
-    let agent = dispatchers.get(key)
-    if (!agent) dispatchers.set(key, agent = new Agent({ ...agentOptions, connect: { timeout: connectMs } }))
-    return agent
-  }
-  let dispatcher = dispatchers.get(proxyUrl)
-  if (!dispatcher) {
+  if (!proxyUrl && !connectMs) return directAgent
+  const key = proxyUrl || connectMs!
+  let dispatcher = dispatchers.get(key)
+  if (dispatcher) return dispatcher
+  if (proxyUrl) {
     const scheme = proxyUrl.slice(0, proxyUrl.indexOf(':'))
     const factory = proxyDispatcherFactories.get(scheme)
     if (!factory) throw new Error(`unsupported proxy scheme: ${scheme}`)
     dispatcher = factory(proxyUrl)
-    dispatchers.set(proxyUrl, dispatcher)
-  }
+  } else dispatcher = new Agent({ ...agentOptions, connect: { timeout: connectMs } })
+  dispatchers.set(key, dispatcher)
   return dispatcher
 }
 
 export interface UpstreamTimeouts { connectMs?: number; firstByteMs?: number; idleMs?: number }
 
-/** `https://host:port/path?query` -> [origin, path], no URL object per request. */
-export function splitUrl(url: string): [string, string] {
+/** undici's options for `req`; `https://host:port/path?query` is cut into origin and path without a URL object. */
+export function dispatchOptions(req: UpstreamHttpRequest, timeouts: UpstreamTimeouts, signal?: ClientSignal) {
+  const { url } = req
   const slash = url.indexOf('/', url.indexOf('//') + 2)
-  return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)]
+  return {
+    origin: slash === -1 ? url : url.slice(0, slash),
+    path: slash === -1 ? '/' : url.slice(slash),
+    method: req.method,
+    headers: req.headers,
+    body: req.body ?? req.json?.bytes(),
+    signal: signal as AbortSignal | undefined,
+    // headersTimeout: until the response starts; bodyTimeout: the longest silence inside it.
+    headersTimeout: timeouts.firstByteMs,
+    bodyTimeout: timeouts.idleMs,
+  }
 }
 
-export function bodyOf(req: UpstreamHttpRequest): string | Buffer | Readable | undefined {
-  return req.body ?? req.json?.bytes()
-}
-
-/** A written body this large goes as a stream read once (`sentOnce`); a smaller one costs less kept. */
-const letGoBytes = 16 * 1024
-
-/** undici keeps a body until its answer ends (1,000 translated 76 KB streams: ~100 MB): a large one goes as a stream read once. */
-function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; headers: UpstreamHttpRequest['headers'] } {
-  const body = bodyOf(req)
-  // Only a JsonBody (a hook's own `body` goes as the hook gave it).
-  const json = req.body === undefined ? req.json : undefined
-  if (!json || !Buffer.isBuffer(body)) return { body, headers: req.headers }
-  const length = body.length
-  if (length < letGoBytes || Object.keys(req.headers).some(name => name.toLowerCase() === 'content-length')) return { body, headers: req.headers }
-  if (!json.asClientSent) json.forgetWritten()
-  let bytes: Buffer | string | undefined = body
-  const once = new Readable({
+/**
+ * undici keeps a body until its answer ends (1,000 translated 76 KB streams: ~100 MB): a written JsonBody
+ * of 16 KB or more goes as a stream read once (a smaller one costs less kept; a hook's own `body` goes as given).
+ */
+function letGoOfBody(req: UpstreamHttpRequest, options: ReturnType<typeof dispatchOptions>): void {
+  const { body } = options
+  if (req.body !== undefined || !req.json || !Buffer.isBuffer(body) || body.length < 16 * 1024) return
+  if (Object.keys(req.headers).some(name => name.toLowerCase() === 'content-length')) return
+  if (!req.json.asClientSent) req.json.forgetWritten()
+  let bytes: Buffer | undefined = body
+  options.body = new Readable({
     read() {
       const chunk = bytes
       bytes = undefined
@@ -85,24 +85,14 @@ function sentOnce(req: UpstreamHttpRequest): { body: ReturnType<typeof bodyOf>; 
       if (chunk !== undefined) this.push(null)
     },
   })
-  return { body: once, headers: { ...req.headers, 'content-length': String(length) } }
+  options.headers = { ...req.headers, 'content-length': String(body.length) }
 }
 
 /** Send one upstream request; the body stays a stream. When `signal` fires, the upstream socket closes. */
 export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<UpstreamHttpResponse> {
-  const [origin, path] = splitUrl(req.url)
-  const { body, headers } = sentOnce(req)
-  const res = await dispatcherFor(req.proxyUrl, timeouts.connectMs).request({
-    origin,
-    path,
-    method: req.method,
-    headers,
-    body,
-    signal: signal as AbortSignal | undefined,
-    // headersTimeout: until the response starts; bodyTimeout: the longest silence inside it.
-    headersTimeout: timeouts.firstByteMs,
-    bodyTimeout: timeouts.idleMs,
-  })
+  const options = dispatchOptions(req, timeouts, signal)
+  letGoOfBody(req, options)
+  const res = await dispatcherFor(req.proxyUrl, timeouts.connectMs).request(options)
   return { status: res.statusCode, headers: res.headers, body: res.body }
 }
 
