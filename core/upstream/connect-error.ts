@@ -16,23 +16,15 @@ const reasons: Record<string, string> = {
   UND_ERR_CLOSED: 'connection closed',
 }
 
-const innermost = (error: NetError): NetError => {
-  let current = error
-  for (let i = 0; i < 4 && current.cause instanceof Error; i++) current = current.cause as NetError
-  return current
-}
-
 /** A request that got no answer: `message` for the client (never an address; whether an outbound proxy failed), `detail` for the log. */
 export function describeConnectFailure(error: Error, proxyUrl?: string): { message: string; detail: string } {
-  const cause = innermost(error as NetError)
+  let cause = error as NetError
+  for (let i = 0; i < 4 && cause.cause instanceof Error; i++) cause = cause.cause as NetError
   const code = cause.code ?? (error as NetError).code
   const detail = cause === error ? error.message : `${error.message} (${cause.message})`
-  const known = code && reasons[code]
-  const tls = /certificate|self[- ]signed|TLS|SSL/i.test(cause.message) ? 'TLS handshake failed' : undefined
-  const reason = known || tls || 'connection failed'
+  const reason = (code && reasons[code]) || (/certificate|self[- ]signed|TLS|SSL/i.test(cause.message) ? 'TLS handshake failed' : 'connection failed')
   if (!proxyUrl) return { message: `upstream connection failed: ${reason}`, detail }
-  let proxy: URL | undefined
-  try { proxy = new URL(proxyUrl) } catch {}
+  const proxy = URL.parse(proxyUrl)
   const tunnel = /Proxy response \((\d+)\)/.exec(`${error.message} ${cause.message}`)
   if (tunnel) return { message: `the outbound proxy refused the tunnel to the upstream (proxy answered ${tunnel[1]})`, detail }
   const atProxy = !!proxy && cause.port !== undefined && String(cause.port) === (proxy.port || (proxy.protocol === 'https:' ? '443' : proxy.protocol.startsWith('socks') ? '1080' : '80'))
