@@ -36,22 +36,16 @@ export function createSseParser() {
       const out: SseEvent[] = []
       buffer += chunk
       let start = 0
-      // Most upstreams end lines with \n alone: jump between them.
-      if (buffer.indexOf('\r') === -1) {
-        for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n', start)) {
-          line(buffer.slice(start, i), out)
-          start = i + 1
-        }
-        buffer = buffer.slice(start)
-        return out
-      }
-      for (let i = 0; i < buffer.length; i++) {
-        const c = buffer.charCodeAt(i)
-        if (c !== 10 && c !== 13) continue
-        if (c === 13 && i === buffer.length - 1) break // maybe half of \r\n: wait for the next chunk
+      // indexOf jumps between line ends, the next \r and \n apart (most upstreams send no \r: one search).
+      let cr = buffer.indexOf('\r')
+      let lf = buffer.indexOf('\n')
+      for (;;) {
+        if (cr !== -1 && cr < start) cr = buffer.indexOf('\r', start)
+        if (lf !== -1 && lf < start) lf = buffer.indexOf('\n', start)
+        const i = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf
+        if (i === -1 || (i === cr && i === buffer.length - 1)) break // a last \r may be half of \r\n: wait for the next chunk
         line(buffer.slice(start, i), out)
-        if (c === 13 && buffer.charCodeAt(i + 1) === 10) i++
-        start = i + 1
+        start = i === cr && lf === i + 1 ? i + 2 : i + 1
       }
       buffer = buffer.slice(start)
       return out
