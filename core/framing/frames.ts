@@ -2,10 +2,7 @@ import type { StreamFrame, StreamFraming } from '../canonical/codec.ts'
 import { createSseParser } from './sse.ts'
 
 /** Incremental: feed decoded text as it arrives, get whole frames; `end()` flushes what is left. */
-export interface FrameParser {
-  push(chunk: string): StreamFrame[]
-  end(): StreamFrame[]
-}
+export interface FrameParser { push(chunk: string): StreamFrame[]; end(): StreamFrame[] }
 
 /** Newline-delimited JSON: one frame per non-blank line (`\n` or `\r\n`). */
 export function createNdjsonParser(): FrameParser {
@@ -14,25 +11,19 @@ export function createNdjsonParser(): FrameParser {
     const data = line.endsWith('\r') ? line.slice(0, -1) : line
     if (data.trim()) out.push({ data })
   }
-  return {
-    push(chunk) {
-      buffer += chunk
-      const out: StreamFrame[] = []
-      let start = 0
-      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
-        take(buffer.slice(start, end), out)
-        start = end + 1
-      }
-      buffer = buffer.slice(start)
-      return out
-    },
-    end() {
-      const out: StreamFrame[] = []
-      take(buffer, out)
-      buffer = ''
-      return out
-    },
+  const push = (chunk: string): StreamFrame[] => {
+    buffer += chunk
+    const out: StreamFrame[] = []
+    let start = 0
+    for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
+      take(buffer.slice(start, end), out)
+      start = end + 1
+    }
+    buffer = buffer.slice(start)
+    return out
   }
+  // The last line, unended, is taken as if its \n came.
+  return { push, end: () => push('\n') }
 }
 
 /** One JSON array streamed (`[{...},\n{...}]`): a frame per element, cut by depth and strings; a split element waits for its end. */
@@ -67,8 +58,7 @@ export function createJsonArrayParser(): FrameParser {
           }
         }
       }
-      const keep = elementStart === -1 ? buffer.length : elementStart
-      buffer = buffer.slice(keep)
+      buffer = elementStart === -1 ? '' : buffer.slice(elementStart)
       if (elementStart !== -1) elementStart = 0
       scanned = buffer.length
       return out

@@ -1,10 +1,7 @@
 /**
- * Where SSE events end in bytes, as the SSE parser (sse.ts) reads them: a line ends with `\n`, `\r\n` or
- * `\r`, and an empty line ends an event. So a run of CR and LF bytes holding two line ends or more is a
- * blank line, whatever the mix (`\n\n`, `\r\n\r\n`, `\n\r\n`, `\r\r`...). Same-format streams pass the
- * upstream's bytes through and cut them only at these runs.
+ * Where SSE events end in bytes, as sse.ts reads them: a run of CR and LF bytes holding two line ends or
+ * more (`\r\n` is one) is a blank line, whatever the mix (`\n\n`, `\r\n\r\n`, `\n\r\n`, `\r\r`...).
  */
-
 const LF = 0x0a
 const CR = 0x0d
 const isLineEnd = (byte: number | undefined) => byte === LF || byte === CR
@@ -63,6 +60,5 @@ export function lastEventEnd(bytes: Buffer): number {
   // Upstreams send whole events: a chunk that ends with `\n\n` or `\r\n\r\n` ends there (no search).
   if (bytes[size - 1] === LF && (bytes[size - 2] === LF || (bytes[size - 2] === CR && bytes[size - 3] === LF && bytes[size - 4] === CR))) return size
   const end = bytes[size - 1] === CR ? size - 1 : size
-  if (trailingBlankLine(bytes, end) !== undefined) return end
   return blankLineBefore(bytes, end)?.[1] ?? 0
 }

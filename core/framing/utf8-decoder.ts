@@ -5,14 +5,9 @@ export class Utf8Decoder {
   readonly #decoder = new StringDecoder('utf8')
   #atStart = true
 
-  write(chunk: Uint8Array): string {
-    return this.#dropBom(this.#decoder.write(chunk as Buffer))
-  }
-
+  write(chunk: Uint8Array): string { return this.#dropBom(this.#decoder.write(chunk as Buffer)) }
   /** What is left (an unfinished character becomes U+FFFD). */
-  end(): string {
-    return this.#dropBom(this.#decoder.end())
-  }
+  end(): string { return this.#dropBom(this.#decoder.end()) }
 
   #dropBom(text: string): string {
     if (!this.#atStart || !text) return text
