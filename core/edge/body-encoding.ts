@@ -13,18 +13,14 @@ const decoders: Record<string, Decode | undefined> = {
   zstd: zstd && (promisify(zstd) as Decode),
 }
 
-/** The codings named in a `Content-Encoding` header, in the order they were applied (`identity` is none). */
-export function contentCodings(header: string | null | undefined): string[] {
-  return (header ?? '').split(',').map(coding => coding.trim().toLowerCase()).filter(coding => coding && coding !== 'identity')
-}
-
 /**
  * The body with its content codings undone, last applied first: read as it was it is no JSON, and the
  * client would hear "not valid UTF-8" about a body it sent whole. The decoded size is held to `limit`
  * (a small compressed body may stand for gigabytes). An unknown coding is a 415, a corrupt body a 400.
  */
 export async function decodeBody(bytes: Buffer, header: string | null | undefined, limit: number): Promise<Buffer> {
-  const codings = contentCodings(header)
+  // The codings in the order they were applied (`identity` is none).
+  const codings = (header ?? '').split(',').map(coding => coding.trim().toLowerCase()).filter(coding => coding && coding !== 'identity')
   if (!codings.length || !bytes.length) return bytes
   const maxOutputLength = Number.isFinite(limit) ? Math.min(limit + 1, constants.MAX_LENGTH) : constants.MAX_LENGTH
   let body = bytes

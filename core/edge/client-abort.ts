@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { H3Event } from 'h3'
 
 /** "The client has gone", as undici's signal: on Node an EventEmitter fed by the response's `close` (srvx's `req.signal` costs more). */
@@ -13,19 +14,15 @@ export class ClientGone extends EventEmitter {
   }
 }
 
-interface NodePair {
-  req: { aborted?: boolean; errored?: unknown; destroyed?: boolean; complete?: boolean }
-  res: { writableEnded: boolean; destroyed: boolean; once(event: 'close', listener: () => void): unknown }
-}
-
 /** The client's signal for this request, made once (in-process and non-Node requests: the request's own). */
 export function clientSignal(event: H3Event): ClientSignal {
   const context = event.context
   const existing = context.clientSignal
   if (existing) return existing
-  const node = (event.req as { runtime?: { node?: Partial<NodePair> } }).runtime?.node
-  if (!node?.req || !node.res) return (context.clientSignal = event.req.signal)
-  const { req, res } = node as NodePair
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage; res?: ServerResponse } } }).runtime?.node
+  const req = node?.req
+  const res = node?.res
+  if (!req || !res) return (context.clientSignal = event.req.signal)
   const signal = new ClientGone()
   // Same rule as srvx: the response closed before it ended, or the request broke.
   const onClose = () => { if (req.errored || !res.writableEnded) signal.abort() }

@@ -57,11 +57,8 @@ export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined,
 /** Client-key check of a client endpoint; with no keys only loopback clients (never an open relay on a public interface). */
 export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | undefined {
   const trusted = trustedClient.get(event.req)
-  if (trusted) {
-    if (trusted === true) return undefined
-    if (typeof trusted === 'string') return trusted
-    return checkClientAccess(kernel, trusted.key, () => trusted.ip, trusted.headers)
-  }
+  if (trusted === true) return undefined
+  if (trusted) return typeof trusted === 'string' ? trusted : checkClientAccess(kernel, trusted.key, () => trusted.ip, trusted.headers)
   const sent = readClientKey(event.req.headers, event.url)
   try {
     return checkClientAccess(kernel, sent, () => getRequestIP(event), event.req.headers)

@@ -7,9 +7,6 @@ import { ClientBody, parseJsonObject } from '../json/index.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 import { decodeBody } from './body-encoding.ts'
 
-export { authorizeClient, isLoopback, trustedClient, type SocketPeer } from './client-access.ts'
-export { ClientBody } from '../json/index.ts'
-
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 
 /** A Node request's body, collected from its events (an async iterator costs more than the parse). */
