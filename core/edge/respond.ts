@@ -1,6 +1,6 @@
 import { FastResponse } from 'srvx'
 import type { Readable, Writable } from 'node:stream'
-import type { H3Event } from 'h3'
+import type { H3, H3Event } from 'h3'
 import { SocketPipe } from '../upstream/socket-pipe.ts'
 import { defineObjectState } from '../kernel/request-state.ts'
 
@@ -54,4 +54,16 @@ export async function discardBody(request: Request): Promise<void> {
 /** A Node stream (an upstream body) as the response: piped into the socket, no web stream per chunk. */
 export function pipedResponse(source: Readable, status: number, headers: HeadersInit): Response {
   return new FastResponse(new SocketPipe(source) as unknown as BodyInit, { status, headers })
+}
+
+/** A HEAD answered as its GET without the body (the JSON 404 route matches every path, so h3's HEAD fallback never runs). */
+export async function answerHead(app: H3, event: H3Event): Promise<Response> {
+  const get = new Request(event.req.url, { method: 'GET', headers: event.req.headers, signal: event.req.signal })
+  // The GET keeps the connection's facts, so access checks decide the same.
+  const source = event.req as Request & { ip?: string; runtime?: unknown }
+  Object.defineProperties(get, { ip: { value: source.ip }, runtime: { value: source.runtime } })
+  const response = await app.fetch(get)
+  // A stream (an event feed) is closed at once: HEAD wants the headers only.
+  await response.body?.cancel().catch(() => {})
+  return new Response(null, { status: response.status, headers: response.headers })
 }

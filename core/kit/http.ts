@@ -19,7 +19,7 @@ export { defineObjectState, type ObjectState } from '../kernel/request-state.ts'
 /** Responses: a JSON body, a piped stream, and draining a body nobody reads. */
 export { discardBody, jsonResponse, pipedResponse } from '../edge/respond.ts'
 /** A HEAD answered as its GET, without the body: for a plugin's catch-all route, which h3's own HEAD-to-GET fallback never reaches. */
-export { answerHead } from '../edge/head.ts'
+export { answerHead } from '../edge/respond.ts'
 /** The client's headers among a list of names, for a family to pass on (never credentials). */
 export { pickClientHeaders } from '../edge/client-headers.ts'
 /** Send a request upstream through the shared pool, and the dispatchers an outbound proxy plugs in. */
