@@ -10,8 +10,7 @@ export const trustedClient = defineObjectState<Request, string | true | SocketPe
 /** What the WebSocket upgrade request told about its client. */
 export interface SocketPeer { key: string | undefined; ip: string | undefined; headers: Headers }
 
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
-export const isLoopback = (ip: string | undefined) => ip !== undefined && (loopback.has(ip) || ip.startsWith('127.'))
+export const isLoopback = (ip: string | undefined) => ip !== undefined && (ip.startsWith('127.') || ip === '::1' || ip === '::ffff:127.0.0.1')
 
 /** A request a browser sent for another site's page (`Sec-Fetch-Site`, `Origin`); curl and SDKs send neither. */
 export function isCrossSiteBrowserRequest(headers: Headers): boolean {

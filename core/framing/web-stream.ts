@@ -2,8 +2,7 @@ import type { Readable } from 'node:stream'
 
 /** A Node stream as a web stream, paused while the web side holds a chunk (half the cost of `Readable.toWeb`). */
 export function webStreamOf(node: Readable): ReadableStream<Uint8Array> {
-  // Chunks the Node side still emits once the web side is done (cancelled by a client gone, with a
-  // resume already queued) have nowhere to go: enqueueing them would throw outside any request.
+  // Once the web side is done (cancelled, a resume already queued), a chunk still emitted would throw outside any request.
   let open = true
   return new ReadableStream<Uint8Array>({
     start(controller) {

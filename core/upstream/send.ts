@@ -16,18 +16,13 @@ export interface UpstreamHttpRequest {
   proxyUrl?: string
 }
 
-export interface UpstreamHttpResponse {
-  status: number
-  headers: Record<string, string | string[] | undefined>
-  body: Readable & { text(): Promise<string> }
-}
+export interface UpstreamHttpResponse { status: number; headers: Record<string, string | string[] | undefined>; body: Readable & { text(): Promise<string> } }
 
 /** No cap on connections per origin: agent streams hold sockets for minutes, and a cap queues everyone behind them. */
 const agentOptions = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 }
-const newAgent = () => new Agent(agentOptions)
 
 /** Process-wide keep-alive pools, shared by every sender: by outbound proxy URL, or by connect timeout (a number). */
-let directAgent = newAgent()
+let directAgent = new Agent(agentOptions)
 const dispatchers = new Map<string | number, Dispatcher>()
 
 /** Outbound proxy dispatchers by URL scheme (registered by the outbound-proxy plugin). */
@@ -99,7 +94,7 @@ export async function sendUpstream(req: UpstreamHttpRequest, signal?: ClientSign
 /** Close every pooled socket (shutdown); later requests get a fresh pool. */
 export async function closeUpstreamPools(force = false): Promise<void> {
   const closing = [directAgent, ...dispatchers.values()]
-  directAgent = newAgent()
+  directAgent = new Agent(agentOptions)
   dispatchers.clear()
   // `force`: what still runs is abandoned (a drain that ran out).
   await Promise.allSettled(closing.map(d => force ? d.destroy() : d.close()))
