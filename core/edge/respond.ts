@@ -1,7 +1,6 @@
 import { FastResponse } from 'srvx'
 import type { Readable, Writable } from 'node:stream'
 import type { H3, H3Event } from 'h3'
-import { SocketPipe } from '../upstream/socket-pipe.ts'
 import { defineObjectState } from '../kernel/request-state.ts'
 
 /** CORS headers of the spec's Versioning section: on every response, errors included. */
@@ -49,6 +48,20 @@ export async function discardBody(request: Request): Promise<void> {
   try {
     for await (const _chunk of request.body as unknown as AsyncIterable<Uint8Array>) { /* dropped */ }
   } catch {} // the client went away: nothing to answer anyway
+}
+
+/** A Node stream as a body srvx can only `pipe` (its `stream.pipeline` builds a DOMException per stream); an early close destroys it. */
+export class SocketPipe {
+  constructor(readonly source: Readable) {}
+
+  pipe<T extends Writable>(destination: T): T {
+    destination.once('close', () => { if (!this.source.readableEnded) this.source.destroy() })
+    return this.source.pipe(destination)
+  }
+
+  /** srvx calls `abort` unbound when someone reads the web body, `destroy` when the response is gone. */
+  readonly abort = (): void => { this.source.destroy() }
+  readonly destroy = this.abort
 }
 
 /** A Node stream (an upstream body) as the response: piped into the socket, no web stream per chunk. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { OpenAnswers } from './open-answers.ts'
 import { collect, runningAnswer as running, startedAnswer as started, TestTransform } from '../../test/helpers/answer-stream.ts'
 import { StreamResponseContext } from './stream-context.ts'
-import { SocketPipe } from '../upstream/socket-pipe.ts'
+import { SocketPipe } from '../edge/respond.ts'
 import type { ProxyRequest } from '../kernel/hooks.ts'
 
 describe('AnswerStream', () => {

@@ -17,7 +17,7 @@ export interface StreamOutcome {
 
 /**
  * A stream answer: the upstream body through the transform, as a Node Readable, piped into the
- * ServerResponse (`SocketPipe`, core/upstream/socket-pipe.ts); a web ReadableStream costs a promise round per chunk
+ * ServerResponse (`SocketPipe`, core/edge/respond.ts); a web ReadableStream costs a promise round per chunk
  * and exists only if a hook asks for one (`ResponseContext.stream`).
  *
  * Two phases. `primed` settles once the upstream has sent a whole event: a stream that ends, breaks or

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises'
 import { AnswerStream } from '../../core/pipeline/stream.ts'
 import type { StreamTransform } from '../../core/pipeline/stream-transform.ts'
 import { StreamResponseContext } from '../../core/pipeline/stream-context.ts'
-import { SocketPipe } from '../../core/upstream/socket-pipe.ts'
+import { SocketPipe } from '../../core/edge/respond.ts'
 import { HookedAnswer } from '../../core/pipeline/hooked-answer.ts'
 import type { ProxyRequest } from '../../core/kernel/hooks.ts'
 
