@@ -1,4 +1,4 @@
-import { timingSafeEqual, createHash, hash } from 'node:crypto'
+import { timingSafeEqual, hash } from 'node:crypto'
 
 /** Each SDK family sends its key differently: OpenAI Bearer, messages-format `x-api-key`, generateContent `x-goog-api-key` or `?key=`. */
 export function readClientKey(headers: Headers, url: URL): string | undefined {
@@ -10,19 +10,17 @@ export function readClientKey(headers: Headers, url: URL): string | undefined {
   return headers.get('x-api-key') ?? headers.get('x-goog-api-key') ?? url.searchParams.get('key') ?? undefined
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest()
-
 /** Constant-time membership over digests; a key that matched once is remembered (a hit tells a guesser nothing, misses hash). */
 export function createKeyMatcher(keys: string[]): (candidate: string | undefined) => string | undefined {
-  const digests = keys.map(key => ({ key, hash: digest(key) }))
+  const digests = keys.map(key => ({ key, hash: hash('sha256', key, 'buffer') }))
   const accepted = new Map<string, string>()
   return (candidate) => {
     if (candidate === undefined) return undefined
     const known = accepted.get(candidate)
     if (known !== undefined) return known
-    const hash = digest(candidate)
+    const sent = hash('sha256', candidate, 'buffer')
     let found: string | undefined
-    for (const entry of digests) if (timingSafeEqual(entry.hash, hash)) found = entry.key
+    for (const entry of digests) if (timingSafeEqual(entry.hash, sent)) found = entry.key
     if (found !== undefined) accepted.set(candidate, found)
     return found
   }

@@ -13,10 +13,7 @@ export class UpstreamExchangeError extends Error {
   }
 }
 
-class ClientGoneError extends Error {
-  override name = 'AbortError'
-  constructor() { super('the client went away') }
-}
+const clientGone = () => Object.assign(new Error('the client went away'), { name: 'AbortError' })
 
 /** One exchange read whole by a dispatch handler: no Readable and AsyncResource per call as `request()` builds. */
 export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSignal, timeouts: UpstreamTimeouts = {}): Promise<BufferedUpstreamResponse> {
@@ -26,11 +23,11 @@ export function sendUpstreamBuffered(req: UpstreamHttpRequest, signal?: ClientSi
     let headers: UpstreamHttpResponse['headers'] = {}
     let headersAt = 0
     const chunks: Buffer[] = []
-    const unsubscribe = signal && !signal.aborted ? onClientGone(signal, () => controller?.abort(new ClientGoneError())) : undefined
+    const unsubscribe = signal && !signal.aborted ? onClientGone(signal, () => controller?.abort(clientGone())) : undefined
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c
-        if (signal?.aborted) c.abort(new ClientGoneError())
+        if (signal?.aborted) c.abort(clientGone())
       },
       onResponseStart(_c, statusCode, responseHeaders) {
         if (statusCode < 200) return // 1xx come first; only the final answer counts
