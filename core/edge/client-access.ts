@@ -18,11 +18,8 @@ export function isCrossSiteBrowserRequest(headers: Headers): boolean {
   if (site) return site !== 'same-origin' && site !== 'none'
   const origin = headers.get('origin')
   if (origin === null) return false
-  try {
-    return new URL(origin).host !== headers.get('host')
-  } catch {
-    return true // `Origin: null`: a sandboxed frame or a file:// page
-  }
+  const url = URL.parse(origin)
+  return url === null || url.host !== headers.get('host') // no URL: `Origin: null`, a sandboxed frame or a file:// page
 }
 
 /** A Host header naming this machine; any other name reached a loopback socket through DNS rebinding. */

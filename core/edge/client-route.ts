@@ -62,14 +62,10 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
 const empty = Buffer.alloc(0)
 
 /** A JSON body, read whole and parsed only when needed; `scope`: the client key. */
-export async function readClientBody(event: H3Event, scope?: string): Promise<ClientBody> {
-  return new ClientBody(await readBodyBytes(event), scope)
-}
+export const readClientBody = async (event: H3Event, scope?: string): Promise<ClientBody> => new ClientBody(await readBodyBytes(event), scope)
 
 /** Parse a JSON object body; malformed or non-object bodies are the client's 400. */
-export async function readJsonObject(event: H3Event): Promise<Record<string, unknown>> {
-  return parseJsonObject(await readBodyBytes(event))
-}
+export const readJsonObject = async (event: H3Event): Promise<Record<string, unknown>> => parseJsonObject(await readBodyBytes(event))
 
 export interface ClientRoute {
   method: 'GET' | 'POST'

@@ -61,6 +61,4 @@ export function createSseParser() {
   }
 }
 
-export function formatSse(data: string, event?: string): string {
-  return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`
-}
+export const formatSse = (data: string, event?: string): string => event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`
