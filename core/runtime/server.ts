@@ -5,8 +5,7 @@ import { plugin as websockets } from 'crossws/server'
 import type { Proxy } from '../app.ts'
 import type { ProxyConfig } from '../config/schema.ts'
 import { closeUpstreamPools } from '../upstream/send.ts'
-import { answerProtocolErrors } from '../errors/protocol-errors.ts'
-import { pathErrorBody } from '../errors/path-errors.ts'
+import { answerProtocolErrors, pathErrorBody } from '../errors/path-errors.ts'
 
 /** What a drain asks of the app(s) behind the server: their answers, those over WebSockets included. */
 export interface DrainHooks {
