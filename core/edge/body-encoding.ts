@@ -14,9 +14,8 @@ const decoders: Record<string, Decode | undefined> = {
 }
 
 /**
- * The body with its content codings undone, last applied first: read as it was it is no JSON, and the
- * client would hear "not valid UTF-8" about a body it sent whole. The decoded size is held to `limit`
- * (a small compressed body may stand for gigabytes). An unknown coding is a 415, a corrupt body a 400.
+ * The body with its codings undone, last applied first (else the client hears "not valid UTF-8" about a body it sent whole),
+ * its decoded size held to `limit` (a small compressed body may stand for gigabytes); an unknown coding is a 415, a corrupt body a 400.
  */
 export async function decodeBody(bytes: Buffer, header: string | null | undefined, limit: number): Promise<Buffer> {
   // The codings in the order they were applied (`identity` is none).

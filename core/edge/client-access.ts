@@ -67,10 +67,7 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
   }
 }
 
-/**
- * Endpoints that answer without routing (token counts) hold the key to its allowed models as routing
- * does: a model outside them is the key's 403, in the endpoint's format.
- */
+/** Endpoints that answer without routing (token counts) hold the key to its models as routing does: another is its 403. */
 export function checkModelAllowed(kernel: ProxyKernel, clientKey: string | undefined, model: string): void {
   if (clientKey === undefined || kernel.services.clientKeys?.allowsModel(clientKey, model) !== false) return
   throw new ProxyError(403, `this API key may not use model ${JSON.stringify(model)}`, 'permission_error', 'model_not_allowed')

@@ -1,7 +1,4 @@
-/**
- * Where SSE events end in bytes, as sse.ts reads them: a run of CR and LF bytes holding two line ends or
- * more (`\r\n` is one) is a blank line, whatever the mix (`\n\n`, `\r\n\r\n`, `\n\r\n`, `\r\r`...).
- */
+/** Where SSE events end in bytes, as sse.ts reads them: a CR/LF run of two line ends or more (`\r\n` is one), any mix, is a blank line. */
 const LF = 0x0a
 const CR = 0x0d
 const isLineEnd = (byte: number | undefined) => byte === LF || byte === CR
@@ -51,10 +48,7 @@ export function trailingBlankLine(bytes: Buffer, end = bytes.length): number | u
   return start < end && lineEnds(bytes, start, end) >= 2 ? start : undefined
 }
 
-/**
- * Index just past the last blank line in a chunk's bytes, 0 when there is none. A CR that ends the bytes
- * may be half of a `\r\n`: it waits for the next chunk, as the SSE parser waits.
- */
+/** Index just past the last blank line in a chunk's bytes (0: none); a CR that ends them may be half of a `\r\n` and waits, as sse.ts does. */
 export function lastEventEnd(bytes: Buffer): number {
   const size = bytes.length
   // Upstreams send whole events: a chunk that ends with `\n\n` or `\r\n\r\n` ends there (no search).

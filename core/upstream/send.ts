@@ -62,10 +62,7 @@ export function dispatchOptions(req: UpstreamHttpRequest, timeouts: UpstreamTime
   }
 }
 
-/**
- * undici keeps a body until its answer ends (1,000 translated 76 KB streams: ~100 MB): a written JsonBody
- * of 16 KB or more goes as a stream read once (a smaller one costs less kept; a hook's own `body` goes as given).
- */
+/** undici keeps a body until its answer ends (1,000 76 KB streams: ~100 MB): a written JsonBody (not a hook's body) of 16 KB+ goes as a stream read once. */
 function letGoOfBody(req: UpstreamHttpRequest, options: ReturnType<typeof dispatchOptions>): void {
   const { body } = options
   if (req.body !== undefined || !req.json || !Buffer.isBuffer(body) || body.length < 16 * 1024) return
