@@ -68,8 +68,5 @@ export function createJsonArrayParser(): FrameParser {
 }
 
 /** The parser for a codec's framing (SSE when it names none). */
-export function createFrameParser(framing: StreamFraming = 'sse'): FrameParser {
-  if (framing === 'ndjson') return createNdjsonParser()
-  if (framing === 'json-array') return createJsonArrayParser()
-  return createSseParser()
-}
+export const createFrameParser = (framing: StreamFraming = 'sse'): FrameParser =>
+  framing === 'ndjson' ? createNdjsonParser() : framing === 'json-array' ? createJsonArrayParser() : createSseParser()
