@@ -3,10 +3,7 @@ import { timingSafeEqual, hash } from 'node:crypto'
 /** Each SDK family sends its key differently: OpenAI Bearer, messages-format `x-api-key`, generateContent `x-goog-api-key` or `?key=`. */
 export function readClientKey(headers: Headers, url: URL): string | undefined {
   const auth = headers.get('authorization')
-  if (auth) {
-    const match = /^Bearer\s+(.+)$/i.exec(auth)
-    return (match ? match[1] : auth).trim()
-  }
+  if (auth) return (/^Bearer\s+(.+)$/i.exec(auth)?.[1] ?? auth).trim()
   return headers.get('x-api-key') ?? headers.get('x-goog-api-key') ?? url.searchParams.get('key') ?? undefined
 }
 

@@ -81,8 +81,7 @@ export function addClientRoute(kernel: ProxyKernel, route: ClientRoute): void {
     try {
       // Draining: what already runs finishes, nothing new starts (the client may retry elsewhere).
       if (kernel.services.draining) throw new ProxyError(503, 'the server is shutting down: send the request again (to another instance)', 'server_error', 'shutting_down')
-      const key = authorizeClient(kernel, event)
-      return await route.handler(event, key)
+      return await route.handler(event, authorizeClient(kernel, event))
     } catch (error) {
       const info = toErrorInfo(error)
       if (info.status >= 500) kernel.logger.error(`${route.method} ${route.path}:`, error)

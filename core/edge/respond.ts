@@ -3,12 +3,11 @@ import type { Readable, Writable } from 'node:stream'
 import type { H3, H3Event } from 'h3'
 import { defineObjectState } from '../kernel/request-state.ts'
 
-/** CORS headers of the spec's Versioning section: on every response, errors included. */
+/** CORS headers of the spec's Versioning section, on every response, errors included (CORS hides unexposed headers from scripts). */
 export const corsHeaders: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-allow-headers': '*',
-  // CORS hides other headers from scripts.
   'access-control-expose-headers': 'x-request-id, x-proxy-dropped, x-proxy-overhead-ms, x-proxy-served-model, retry-after',
 }
 
