@@ -68,15 +68,11 @@ function letGoOfBody(req: UpstreamHttpRequest, options: ReturnType<typeof dispat
   if (req.body !== undefined || !req.json || !Buffer.isBuffer(body) || body.length < 16 * 1024) return
   if (Object.keys(req.headers).some(name => name.toLowerCase() === 'content-length')) return
   if (!req.json.asClientSent) req.json.forgetWritten()
-  let bytes: Buffer | undefined = body
-  options.body = new Readable({
-    read() {
-      const chunk = bytes
-      bytes = undefined
-      this.push(chunk ?? null)
-      if (chunk !== undefined) this.push(null)
-    },
-  })
+  // The stream's buffer is the one hold on the bytes, and gives them up as undici reads them.
+  const once = new Readable({ read() {} })
+  once.push(body)
+  once.push(null)
+  options.body = once
   options.headers = { ...req.headers, 'content-length': String(body.length) }
 }
 
