@@ -17,8 +17,7 @@ export class ClientGone extends EventEmitter {
 /** The client's signal for this request, made once (in-process and non-Node requests: the request's own). */
 export function clientSignal(event: H3Event): ClientSignal {
   const context = event.context
-  const existing = context.clientSignal
-  if (existing) return existing
+  if (context.clientSignal) return context.clientSignal
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage; res?: ServerResponse } } }).runtime?.node
   const req = node?.req
   const res = node?.res
