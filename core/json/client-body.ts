@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { checkByParts, parseByParts, wholeBytes } from './json-parts.ts'
-import { arrayElements, scanTopLevel, skeletonOf, type BodyShape, type TopLevelScan } from './body-scan.ts'
+import { arrayElements, pick, scanTopLevel, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
 import { turnCache } from './turn-cache.ts'
 
@@ -110,14 +110,14 @@ export class ClientBody {
     return this.#parsed ?? this.#checked ?? this.writtenSkeleton(shape) ?? this.object()
   }
 
-  /** The skeleton as the client wrote it, even once parsed (undefined: the bytes cannot be followed there). */
+  /** The skeleton as the client wrote it, even once parsed (undefined: the bytes cannot be followed there; each range holds one valid value). */
   writtenSkeleton(shape: { [key: string]: BodyShape }): Record<string, unknown> | undefined {
     if (!this.#scan) return undefined
     const out: Record<string, unknown> = {}
     try {
       for (const key in shape) {
         const range = this.#scan.fields.get(key)
-        if (range) out[key] = skeletonOf(this.bytes, range, shape[key]!, 1, maxJsonDepth)
+        if (range) out[key] = pick(this.bytes, range.start, shape[key]!, 1, maxJsonDepth)[0]
       }
     } catch {
       return undefined
