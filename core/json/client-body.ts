@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { jsonDeeperThan, maxJsonDepth } from './json-depth.ts'
 import { checkByParts, parseByParts, wholeBytes } from './json-parts.ts'
-import { arrayElements, pick, scanTopLevel, type BodyShape, type TopLevelScan } from './body-scan.ts'
+import { pick, scanTopLevel, type BodyShape, type TopLevelScan } from './body-scan.ts'
 import { RawStrings } from './raw-strings.ts'
 import { turnCache } from './turn-cache.ts'
 
@@ -130,7 +130,7 @@ export class ClientBody {
     const range = this.#scan?.fields.get(key)
     if (!range) return undefined
     if (count === undefined) return this.bytes.toString('latin1', range.start, range.end)
-    const elements = arrayElements(this.bytes, range, 2, maxJsonDepth)
+    const elements = this.#scan!.lists.get(key)
     if (!elements || count > elements.length) return undefined
     return count ? `[${this.bytes.toString('latin1', elements[0]!.start, elements[count - 1]!.end)}]` : '[]'
   }

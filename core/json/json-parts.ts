@@ -11,33 +11,32 @@ export const wholeBytes = 32_768
 /** What one parse by parts reads from and notes into. */
 interface Parts {
   bytes: Buffer
+  scan: TopLevelScan
   whole: number
-  longs: number[]
-  lists: Map<string, ValueRange[]> | undefined
   strings: RawStrings | undefined
   cache: TurnCache | undefined
   scope: string // the client key: another key's parts are never used
-  check?: boolean // only checking: no value is built for a part this key sent before
-  checked?: Map<number, unknown> // the values a check parsed for new parts, by where each starts
+  checked: Map<number, unknown> | undefined // the values a check parsed for new parts, by where each starts
+  check: boolean // only checking: no value is built for a part this key sent before
 }
 
 /** Parts this large (bytes) are cached; smaller ones cost less to parse than to keep. */
 const minCachedBytes = 256
 
-export interface PartCacheUse { cache: TurnCache; scope: string }
+interface CacheUse { cache: TurnCache; scope: string }
 
 /** What `JSON.parse` gives (key order, the last repeated key, `__proto__` own), built by parts; notes long strings into `strings`. */
-export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: PartCacheUse, checked?: Map<number, unknown>): Record<string, unknown> {
-  return fromFields({ bytes, whole, longs: scan.longStrings, lists: scan.lists, strings, cache: cached?.cache, scope: cached?.scope ?? '', checked }, scan.fields, 1)
+export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: CacheUse, checked?: Map<number, unknown>) {
+  return fromFields({ bytes, scan, whole, strings, cache: cached?.cache, scope: cached?.scope ?? '', checked, check: false }, scan.fields, 1)
 }
 
 /**
  * Throws what JSON.parse throws on a malformed part. A part equal to one this key sent before is known good (only parts
  * that parsed are kept); a new one is kept by its bytes alone (values kept: old-space churn, README.md), its value returned.
  */
-export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: PartCacheUse): Map<number, unknown> {
+export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: CacheUse): Map<number, unknown> {
   const checked = new Map<number, unknown>()
-  fromFields({ bytes, whole: wholeBytes, longs: scan.longStrings, lists: scan.lists, strings: undefined, cache: cached?.cache, scope: cached?.scope ?? '', check: true, checked }, scan.fields, 1)
+  fromFields({ bytes, scan, whole: wholeBytes, strings: undefined, cache: cached?.cache, scope: cached?.scope ?? '', checked, check: true }, scan.fields, 1)
   return checked
 }
 
@@ -53,9 +52,8 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
 /** A large top-level value: an object looked up in the cache whole, a list element by element. */
 function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
   const first = parts.bytes[range.start]
-  if (first === OPEN_BRACE) return parseCached(parts, key, -1, range, 1)
-  const elements = first === OPEN_BRACKET ? parts.lists?.get(key) ?? arrayElements(parts.bytes, range, 2, maxJsonDepth) : undefined
-  return elements ? elements.map((element, i) => parseCached(parts, key, i, element, 2)) : parseRange(parts, range, 1)
+  if (first === OPEN_BRACKET) return parts.scan.lists.get(key)!.map((element, i) => parseCached(parts, key, i, element, 2))
+  return first === OPEN_BRACE ? parseCached(parts, key, -1, range, 1) : parseRange(parts, range, 1)
 }
 
 /** A part copied from the cache when its bytes were parsed before, else parsed and kept. */
@@ -71,11 +69,10 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
     return plainCopy(hit.value)
   }
   const noted = parts.strings?.size ?? 0
-  // A part holding a long string is left to `parseByParts`, which notes its spelling.
-  const long = hasLongString(parts.longs, range.start, range.end)
-  const value = parts.check || long || !parts.checked?.has(range.start) ? parseRange(parts, range, depth) : parts.checked.get(range.start)
+  const value = parts.checked?.has(range.start) ? parts.checked.get(range.start) : parseRange(parts, range, depth)
   if (parts.check) {
-    if (!long) {
+    // A part holding a long string is left to `parseByParts`, which notes its spelling.
+    if (!hasLongString(parts.scan.longStrings, range.start, range.end)) {
       cache.keepRead(parts.scope, group, index, bytes, undefined, [])
       parts.checked!.set(range.start, value)
     }
@@ -94,7 +91,7 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
 
 function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {
   const { bytes } = parts
-  if (parts.strings !== undefined && hasLongString(parts.longs, range.start, range.end)) {
+  if (parts.strings !== undefined && hasLongString(parts.scan.longStrings, range.start, range.end)) {
     if (bytes[range.start] === QUOTE) return longString(parts, range.start, range.end)
     const value = parseAroundLongStrings(parts, range)
     if (value !== undefined) return value
@@ -132,7 +129,7 @@ function plainLongString(bytes: Buffer, start: number, end: number): string | un
  * parsed and noted (cheaper than splitting down to them). Undefined when the client's text spells `\u0000` itself.
  */
 function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
-  const { bytes, longs } = parts
+  const { bytes, scan: { longStrings: longs } } = parts
   const pieces: string[] = []
   const holes: number[] = []
   let at = range.start
@@ -149,14 +146,13 @@ function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   const tail = bytes.toString('utf8', at, range.end)
   if (tail.includes('\\u0000')) return undefined
   pieces.push(tail)
-  const value = JSON.parse(pieces.join('')) as Record<string, unknown> | unknown[]
+  const value = JSON.parse(pieces.join('')) as Record<string, unknown>
   restore(value, parts, holes)
   return value
 }
 
-/** Puts the long strings back where their stand-ins are, in place. */
-function restore(container: Record<string, unknown> | unknown[], parts: Parts, holes: number[]): void {
-  const items = container as Record<string, unknown>
+/** Puts the long strings back where their stand-ins are, in place (a list's items by index). */
+function restore(items: Record<string, unknown>, parts: Parts, holes: number[]): void {
   for (const key in items) {
     const item = items[key]
     if (item && typeof item === 'object') restore(item as Record<string, unknown>, parts, holes)
