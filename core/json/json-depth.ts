@@ -5,28 +5,20 @@ export const maxJsonDepth = 256
 export function jsonDeeperThan(text: string, limit = maxJsonDepth): boolean {
   if (text.length <= limit) return false // nesting `limit` deep takes at least `limit` characters
   let depth = 0
-  let at = 0
-  const end = text.length
-  while (at < end) {
+  for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at)
     if (code === 34) {
       let close = text.indexOf('"', at + 1)
-      while (close !== -1) {
+      for (; close !== -1; close = text.indexOf('"', close + 1)) {
         let slashes = 0
         while (text.charCodeAt(close - 1 - slashes) === 92) slashes++
         if (slashes % 2 === 0) break
-        close = text.indexOf('"', close + 1)
       }
       if (close === -1) return false
-      at = close + 1
-      continue
-    }
-    if (code === 91 || code === 123) {
+      at = close
+    } else if (code === 91 || code === 123) {
       if (++depth > limit) return true
-    } else if (code === 93 || code === 125) {
-      depth--
-    }
-    at++
+    } else if (code === 93 || code === 125) depth--
   }
   return false
 }
