@@ -80,11 +80,7 @@ function keyText(bytes: Buffer, open: number, end: number): string | undefined {
   for (let k = open + 1; k < end - 1; k++) {
     if (bytes[k]! < 0x20) return undefined
     if (bytes[k] !== BACKSLASH) continue
-    try {
-      return JSON.parse(bytes.toString('utf8', open, end)) as string
-    } catch {
-      return undefined
-    }
+    try { return JSON.parse(bytes.toString('utf8', open, end)) as string } catch { return undefined }
   }
   return bytes.toString('utf8', open + 1, end - 1)
 }
@@ -170,10 +166,7 @@ export function firstLongStringAt(longs: number[], from: number): number {
   return low * 2
 }
 
-export function hasLongString(longs: number[], start: number, end: number): boolean {
-  const at = firstLongStringAt(longs, start)
-  return at < longs.length && longs[at]! < end
-}
+export const hasLongString = (longs: number[], start: number, end: number): boolean => (longs[firstLongStringAt(longs, start)] ?? end) < end
 
 /** What to pick out of a body: `true` the value; an object, those keys; `[shape]`, each element. */
 export type BodyShape = true | ObjectShape | [BodyShape]

@@ -9,9 +9,7 @@ import { turnCache } from './turn-cache.ts'
 const invalid = (message: string) => new ProxyError(400, message, 'invalid_request_error', 'invalid_json')
 
 /** Bad UTF-8 would read as U+FFFD on one path and go upstream as sent on another: refused on all. */
-function checkUtf8(bytes: Buffer): void {
-  if (!isUtf8(bytes)) throw invalid('request body is not valid UTF-8')
-}
+const checkUtf8 = (bytes: Buffer) => { if (!isUtf8(bytes)) throw invalid('request body is not valid UTF-8') }
 
 /** Parse a JSON object body; malformed, too deep or non-object is the client's 400. `depthKnown`: a scan checked the nesting. */
 export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<string, unknown> {
@@ -20,11 +18,7 @@ export function parseJsonObject(bytes: Buffer, depthKnown = false): Record<strin
   if (!text.trim()) throw invalid('request body is empty: expected a JSON object')
   if (!depthKnown && jsonDeeperThan(text)) throw invalid(`request body is nested more than ${maxJsonDepth} levels deep`)
   let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch (error) {
-    throw invalid(`request body is not valid JSON: ${(error as Error).message}`)
-  }
+  try { body = JSON.parse(text) } catch (error) { throw invalid(`request body is not valid JSON: ${(error as Error).message}`) }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('request body must be a JSON object')
   return body as Record<string, unknown>
 }
@@ -46,21 +40,12 @@ export class ClientBody {
     if (!scan) this.#parsed = parseJsonObject(bytes)
     else if (scan.repeated.size) this.#parsed = parseJsonObject(bytes, true)
     else if (bytes.length <= wholeBytes && !scan.longStrings.length) this.#checked = parseJsonObject(bytes, true)
-    else {
-      try {
-        this.#checkedParts = checkByParts(bytes, scan, { cache: turnCache, scope })
-      } catch {
-        parseJsonObject(bytes, true) // says what is wrong, as the plain path would
-      }
-    }
+    else try { this.#checkedParts = checkByParts(bytes, scan, { cache: turnCache, scope }) } catch { parseJsonObject(bytes, true) } // says what is wrong
   }
 
   /** Drop the parsed object: the bytes stay, and the next read parses them again. */
   release(): void {
-    this.#parsed = undefined
-    this.#checked = undefined
-    this.#checkedParts = undefined
-    this.#strings = undefined
+    this.#parsed = this.#checked = this.#checkedParts = this.#strings = undefined
   }
 
   /** The long strings with their spelling in the bytes (raw-strings.ts), once parsed by parts. */
@@ -69,9 +54,7 @@ export class ClientBody {
   /** Whether the whole object has been built (then it is the truth: hooks may have changed it). */
   get parsed(): boolean { return this.#parsed !== undefined }
 
-  object(): Record<string, unknown> {
-    return this.#parsed ??= this.#build()
-  }
+  object(): Record<string, unknown> { return this.#parsed ??= this.#build() }
 
   #build(): Record<string, unknown> {
     const scan = this.#scan
@@ -80,10 +63,10 @@ export class ClientBody {
     let body: Record<string, unknown>
     try {
       body = parseByParts(this.bytes, scan, wholeBytes, strings, { cache: turnCache, scope: this.scope }, this.#checkedParts)
-      this.#checkedParts = undefined
     } catch {
       return parseJsonObject(this.bytes, true) // checked when read; should it still fail, this says why
     }
+    this.#checkedParts = undefined
     if (strings?.size) this.#strings = strings
     return body
   }
@@ -93,11 +76,8 @@ export class ClientBody {
     if (this.#parsed || !this.#scan) return this.object()[key]
     const range = this.#scan.fields.get(key)
     if (!range) return undefined
-    try {
-      return JSON.parse(this.bytes.toString('utf8', range.start, range.end))
-    } catch {
-      return this.object()[key] // checked when read; should it still fail, the full parse says why
-    }
+    // Checked when read; should it still fail, the full parse says why.
+    try { return JSON.parse(this.bytes.toString('utf8', range.start, range.end)) } catch { return this.object()[key] }
   }
 
   /** Whether the body has a top-level key, its value unread. */
@@ -106,12 +86,10 @@ export class ClientBody {
   }
 
   /** The body reduced to what `shape` names (body-scan.ts), or the whole object once built. */
-  skeleton(shape: { [key: string]: BodyShape }): Record<string, unknown> {
-    return this.#parsed ?? this.#checked ?? this.writtenSkeleton(shape) ?? this.object()
-  }
+  skeleton(shape: Record<string, BodyShape>): Record<string, unknown> { return this.#parsed ?? this.#checked ?? this.writtenSkeleton(shape) ?? this.object() }
 
   /** The skeleton as the client wrote it, even once parsed (undefined: the bytes cannot be followed there; each range holds one valid value). */
-  writtenSkeleton(shape: { [key: string]: BodyShape }): Record<string, unknown> | undefined {
+  writtenSkeleton(shape: Record<string, BodyShape>): Record<string, unknown> | undefined {
     if (!this.#scan) return undefined
     const out: Record<string, unknown> = {}
     try {
@@ -119,9 +97,7 @@ export class ClientBody {
         const range = this.#scan.fields.get(key)
         if (range) out[key] = pick(this.bytes, range.start, shape[key]!, 1, maxJsonDepth)[0]
       }
-    } catch {
-      return undefined
-    }
+    } catch { return undefined }
     return out
   }
 
@@ -136,15 +112,9 @@ export class ClientBody {
   }
 
   /** Whether `key` (without one: any key) is written twice; undefined when the bytes could not be scanned. */
-  repeats(key?: string): boolean | undefined {
-    return key === undefined ? this.#scan && this.#scan.repeated.size > 0 : this.#scan?.repeated.has(key)
-  }
+  repeats(key?: string): boolean | undefined { return key === undefined ? this.#scan && this.#scan.repeated.size > 0 : this.#scan?.repeated.has(key) }
 
-  /**
-   * Whether the body's strings may hold an ASCII `marker`: its bytes found (jumping between the occurrences of its first
-   * upper-case letter or digit, README), or one of its characters spelled as a `\u00XX` escape anywhere (no JSON writer
-   * escapes letters, but the body means the same spelled so, and a byte search would miss it: then "maybe").
-   */
+  /** Whether the strings may hold ASCII `marker`: its bytes (found by its first capital or digit), or any of its characters spelled `\u00XX` (README). */
   mayContain(marker: string): boolean {
     const bytes = this.bytes
     const at = Math.max(0, marker.search(/[A-Z0-9]/))
