@@ -79,8 +79,7 @@ function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number,
 function keyText(bytes: Buffer, open: number, end: number): string | undefined {
   for (let k = open + 1; k < end - 1; k++) {
     if (bytes[k]! < 0x20) return undefined
-    if (bytes[k] !== BACKSLASH) continue
-    try { return JSON.parse(bytes.toString('utf8', open, end)) as string } catch { return undefined }
+    if (bytes[k] === BACKSLASH) try { return JSON.parse(bytes.toString('utf8', open, end)) as string } catch { return undefined }
   }
   return bytes.toString('utf8', open + 1, end - 1)
 }
@@ -134,15 +133,12 @@ function listEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, i
   }
 }
 
-/** The elements of an array at `range` (at `depth`), or undefined when the scan cannot follow it. */
-export function arrayElements(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): ValueRange[] | undefined {
-  if (bytes[range.start] !== OPEN_BRACKET) return undefined
-  const elements: ValueRange[] = []
-  return listEnd(bytes, range.start, depth, maxDepth, elements) === range.end ? elements : undefined
-}
-
-/** The keys of an object at `range` and their values' ranges; undefined when the scan cannot follow it or a key repeats (its first value goes unchecked). */
-export function objectFields(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): Map<string, ValueRange> | undefined {
+/** A list's elements or an object's fields at `range` (at `depth`); undefined where the scan cannot follow or a key repeats (its first value unchecked). */
+export function innerRanges(bytes: Buffer, range: ValueRange, depth: number, maxDepth: number): ValueRange[] | Map<string, ValueRange> | undefined {
+  if (bytes[range.start] === OPEN_BRACKET) {
+    const elements: ValueRange[] = []
+    return listEnd(bytes, range.start, depth, maxDepth, elements) === range.end ? elements : undefined
+  }
   const scan = { fields: new Map<string, ValueRange>(), repeated: new Set<string>() }
   return objectEnd(bytes, range.start, depth, maxDepth, scan) === range.end && !scan.repeated.size ? scan.fields : undefined
 }

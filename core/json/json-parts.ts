@@ -1,4 +1,4 @@
-import { arrayElements, COLON, firstLongStringAt, hasLongString, objectFields, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
+import { COLON, firstLongStringAt, hasLongString, innerRanges, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
 import { maxJsonDepth } from './json-depth.ts'
 import { isAscii } from 'node:buffer'
 import { RawStrings } from './raw-strings.ts'
@@ -97,31 +97,23 @@ function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {
     if (value !== undefined) return value
   }
   if (range.end - range.start > parts.whole) {
-    const elements = arrayElements(bytes, range, depth + 1, maxJsonDepth)
-    if (elements) return elements.map(element => parseRange(parts, element, depth + 1))
-    const fields = objectFields(bytes, range, depth + 1, maxJsonDepth)
-    if (fields) return fromFields(parts, fields, depth + 1)
+    const inner = innerRanges(bytes, range, depth + 1, maxJsonDepth)
+    if (Array.isArray(inner)) return inner.map(element => parseRange(parts, element, depth + 1))
+    if (inner) return fromFields(parts, inner, depth + 1)
   }
   return JSON.parse(bytes.toString('utf8', range.start, range.end))
-}
-
-/** A long string token, parsed on its own and noted with its spelling. */
-function longString(parts: Parts, start: number, end: number): string {
-  const { bytes } = parts
-  const value = (end - start > parts.whole ? plainLongString(bytes, start, end) : undefined) ?? JSON.parse(bytes.toString('utf8', start, end)) as string
-  parts.strings!.add(value, start, end)
-  return value
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
 const controlCharacter = /[\u0000-\u001f]/
 
-/** A large ASCII string token without escapes (base64) read as it is, at half JSON.parse's cost; else undefined. */
-function plainLongString(bytes: Buffer, start: number, end: number): string | undefined {
-  const inner = bytes.subarray(start + 1, end - 1)
-  if (inner.indexOf(0x5c) !== -1 || !isAscii(inner)) return undefined
-  const value = inner.toString('latin1')
-  return controlCharacter.test(value) ? undefined : value
+/** A long string token, parsed on its own and noted with its spelling; a large ASCII one without escapes (base64) read as it is, at half JSON.parse's cost. */
+function longString(parts: Parts, start: number, end: number): string {
+  const inner = parts.bytes.subarray(start + 1, end - 1)
+  const plain = end - start > parts.whole && inner.indexOf(0x5c) === -1 && isAscii(inner) ? inner.toString('latin1') : undefined
+  const value = plain !== undefined && !controlCharacter.test(plain) ? plain : JSON.parse(parts.bytes.toString('utf8', start, end)) as string
+  parts.strings!.add(value, start, end)
+  return value
 }
 
 /**
