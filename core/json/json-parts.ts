@@ -1,4 +1,5 @@
-import { COLON, firstLongStringAt, hasLongString, innerRanges, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace, type TopLevelScan, type ValueRange } from './body-scan.ts'
+import { COLON, firstLongStringAt, hasLongString, innerRanges, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipSpace } from './body-scan.ts'
+import type { TopLevelScan, ValueRange } from './body-scan.ts'
 import { maxJsonDepth } from './json-depth.ts'
 import { isAscii } from 'node:buffer'
 import { RawStrings } from './raw-strings.ts'
@@ -43,17 +44,12 @@ export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: CacheUs
 function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number): Record<string, unknown> {
   const object: Record<string, unknown> = {}
   for (const [key, range] of fields) {
-    const value = depth === 1 && parts.cache && range.end - range.start >= minCachedBytes ? parseTopLevel(parts, key, range) : parseRange(parts, range, depth)
-    setOwn(object, key, value)
+    // A large top-level value: an object looked up in the cache whole, a list element by element.
+    const first = depth === 1 && parts.cache && range.end - range.start >= minCachedBytes ? parts.bytes[range.start] : undefined
+    if (first === OPEN_BRACKET) setOwn(object, key, parts.scan.lists.get(key)!.map((element, i) => parseCached(parts, key, i, element, 2)))
+    else setOwn(object, key, first === OPEN_BRACE ? parseCached(parts, key, -1, range, 1) : parseRange(parts, range, depth))
   }
   return object
-}
-
-/** A large top-level value: an object looked up in the cache whole, a list element by element. */
-function parseTopLevel(parts: Parts, key: string, range: ValueRange): unknown {
-  const first = parts.bytes[range.start]
-  if (first === OPEN_BRACKET) return parts.scan.lists.get(key)!.map((element, i) => parseCached(parts, key, i, element, 2))
-  return first === OPEN_BRACE ? parseCached(parts, key, -1, range, 1) : parseRange(parts, range, 1)
 }
 
 /** A part copied from the cache when its bytes were parsed before, else parsed and kept. */
