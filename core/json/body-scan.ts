@@ -84,10 +84,7 @@ function keyText(bytes: Buffer, open: number, end: number): string | undefined {
   return bytes.toString('utf8', open + 1, end - 1)
 }
 
-/**
- * The object opening at `open` (a `{` at `depth`), walked once: each key's value range noted in `scan` (a top-level list's
- * elements too), or, for the keys `shape` names, picked into `out`. Index just past its `}`, or -1 where it cannot be followed.
- */
+/** The object at `open` (a `{` at `depth`) walked once: each value's range noted in `scan`, or what `shape` names picked into `out`; past its `}`, or -1. */
 function objectEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, scan?: Fields, shape?: ObjectShape, out?: Record<string, unknown>): number {
   if (bytes[open] !== OPEN_BRACE || depth > maxDepth) return -1
   let i = skipSpace(bytes, open + 1)

@@ -31,10 +31,7 @@ export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeByt
   return fromFields({ bytes, scan, whole, strings, cache: cached?.cache, scope: cached?.scope ?? '', checked, check: false }, scan.fields, 1)
 }
 
-/**
- * Throws what JSON.parse throws on a malformed part. A part equal to one this key sent before is known good (only parts
- * that parsed are kept); a new one is kept by its bytes alone (values kept: old-space churn, README.md), its value returned.
- */
+/** Throws as JSON.parse on a malformed part. One this key sent before is good (only such are kept); a new one is kept by its bytes, its value returned. */
 export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: CacheUse): Map<number, unknown> {
   const checked = new Map<number, unknown>()
   fromFields({ bytes, scan, whole: wholeBytes, strings: undefined, cache: cached?.cache, scope: cached?.scope ?? '', checked, check: true }, scan.fields, 1)
@@ -113,8 +110,8 @@ function longString(parts: Parts, start: number, end: number): string {
 }
 
 /**
- * A value holding long strings: one JSON.parse with a stand-in `"\u0000<n>"` for each, then the strings put back, each
- * parsed and noted (cheaper than splitting down to them). Undefined when the client's text spells `\u0000` itself.
+ * A value holding long strings: one JSON.parse with a stand-in `"\u0000<n>"` for each, then each string put back, parsed and
+ * noted (cheaper than splitting down to them). Undefined when the client's text spells `\u0000` itself.
  */
 function parseAroundLongStrings(parts: Parts, range: ValueRange): unknown {
   const { bytes, scan: { longStrings: longs } } = parts
