@@ -44,9 +44,7 @@ export class ClientBody {
   }
 
   /** Drop the parsed object: the bytes stay, and the next read parses them again. */
-  release(): void {
-    this.#parsed = this.#checked = this.#checkedParts = this.#strings = undefined
-  }
+  release(): void { this.#parsed = this.#checked = this.#checkedParts = this.#strings = undefined }
 
   /** The long strings with their spelling in the bytes (raw-strings.ts), once parsed by parts. */
   get rawStrings(): RawStrings | undefined { return this.#strings }

@@ -15,8 +15,7 @@ interface Parts {
   scan: TopLevelScan
   whole: number
   strings: RawStrings | undefined
-  cache: TurnCache | undefined
-  scope: string // the client key: another key's parts are never used
+  cached: CacheUse | undefined
   checked: Map<number, unknown> | undefined // the values a check parsed for new parts, by where each starts
   check: boolean // only checking: no value is built for a part this key sent before
 }
@@ -24,17 +23,17 @@ interface Parts {
 /** Parts this large (bytes) are cached; smaller ones cost less to parse than to keep. */
 const minCachedBytes = 256
 
-interface CacheUse { cache: TurnCache; scope: string }
+interface CacheUse { cache: TurnCache; scope: string } // `scope`: the client key; another key's parts are never used
 
 /** What `JSON.parse` gives (key order, the last repeated key, `__proto__` own), built by parts; notes long strings into `strings`. */
 export function parseByParts(bytes: Buffer, scan: TopLevelScan, whole = wholeBytes, strings?: RawStrings, cached?: CacheUse, checked?: Map<number, unknown>) {
-  return fromFields({ bytes, scan, whole, strings, cache: cached?.cache, scope: cached?.scope ?? '', checked, check: false }, scan.fields, 1)
+  return fromFields({ bytes, scan, whole, strings, cached, checked, check: false }, scan.fields, 1)
 }
 
 /** Throws as JSON.parse on a malformed part. One this key sent before is good (only such are kept); a new one is kept by its bytes, its value returned. */
 export function checkByParts(bytes: Buffer, scan: TopLevelScan, cached?: CacheUse): Map<number, unknown> {
   const checked = new Map<number, unknown>()
-  fromFields({ bytes, scan, whole: wholeBytes, strings: undefined, cache: cached?.cache, scope: cached?.scope ?? '', checked, check: true }, scan.fields, 1)
+  fromFields({ bytes, scan, whole: wholeBytes, strings: undefined, cached, checked, check: true }, scan.fields, 1)
   return checked
 }
 
@@ -42,7 +41,7 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
   const object: Record<string, unknown> = {}
   for (const [key, range] of fields) {
     // A large top-level value: an object looked up in the cache whole, a list element by element.
-    const first = depth === 1 && parts.cache && range.end - range.start >= minCachedBytes ? parts.bytes[range.start] : undefined
+    const first = depth === 1 && parts.cached && range.end - range.start >= minCachedBytes ? parts.bytes[range.start] : undefined
     if (first === OPEN_BRACKET) setOwn(object, key, parts.scan.lists.get(key)!.map((element, i) => parseCached(parts, key, i, element, 2)))
     else setOwn(object, key, first === OPEN_BRACE ? parseCached(parts, key, -1, range, 1) : parseRange(parts, range, depth))
   }
@@ -52,9 +51,9 @@ function fromFields(parts: Parts, fields: Map<string, ValueRange>, depth: number
 /** A part copied from the cache when its bytes were parsed before, else parsed and kept. */
 function parseCached(parts: Parts, group: string, index: number, range: ValueRange, depth: number): unknown {
   if (range.end - range.start < minCachedBytes) return parseRange(parts, range, depth)
-  const cache = parts.cache!
+  const { cache, scope } = parts.cached!
   const bytes = parts.bytes.subarray(range.start, range.end)
-  const hit = cache.findRead(parts.scope, group, index, bytes)
+  const hit = cache.findRead(scope, group, index, bytes)
   if (hit && parts.check) return undefined
   if (hit && hit.value !== undefined) {
     // Its long strings sit at the same offsets in this part's bytes.
@@ -66,7 +65,7 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
   if (parts.check) {
     // A part holding a long string is left to `parseByParts`, which notes its spelling.
     if (!hasLongString(parts.scan.longStrings, range.start, range.end)) {
-      cache.keepRead(parts.scope, group, index, bytes, undefined, [])
+      cache.keepRead(scope, group, index, bytes, undefined, [])
       parts.checked!.set(range.start, value)
     }
     return undefined
@@ -78,7 +77,7 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
   }
   // A part a check kept by its bytes alone gets its value now, in place.
   if (hit) Object.assign(hit, { value: plainCopy(value), strings })
-  else cache.keepRead(parts.scope, group, index, bytes, value, strings)
+  else cache.keepRead(scope, group, index, bytes, value, strings)
   return value
 }
 
