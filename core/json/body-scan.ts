@@ -29,17 +29,19 @@ export function skipSpace(bytes: Uint8Array, i: number): number {
   return i
 }
 
-/** Index just past the quote that closes a string whose opening quote is at `open`, or -1. */
-function stringEnd(bytes: Buffer, open: number): number {
+/** Index just past the quote that closes a string whose opening quote is at `open` (noted in `longs` when long), or -1. */
+function stringEnd(bytes: Buffer, open: number, longs?: number[]): number {
   let j = open + 1
   for (;;) {
     j = bytes.indexOf(QUOTE, j)
     if (j === -1) return -1
     let backslashes = 0
     while (bytes[j - 1 - backslashes] === BACKSLASH) backslashes++
-    if (backslashes % 2 === 0) return j + 1
+    if (backslashes % 2 === 0) break
     j++
   }
+  if (longs && j + 1 - open >= longStringBytes) longs.push(open, j + 1)
+  return j + 1
 }
 
 /** Index just past the object or array opening at `open`; -1 when it never closes or nests past `maxDepth`. */
@@ -48,9 +50,8 @@ function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: numb
   for (let i = open; i < bytes.length; i++) {
     const c = bytes[i]!
     if (c === QUOTE) {
-      const end = stringEnd(bytes, i)
+      const end = stringEnd(bytes, i, longs)
       if (end === -1) return -1
-      if (longs && end - i >= longStringBytes) longs.push(i, end)
       i = end - 1
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (depth + ++level > maxDepth) return -1
@@ -64,11 +65,7 @@ function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: numb
 /** Index just past the value starting at `start` inside a container at `depth`, or -1. */
 function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number, longs?: number[]): number {
   const c = bytes[start]
-  if (c === QUOTE) {
-    const end = stringEnd(bytes, start)
-    if (longs && end - start >= longStringBytes) longs.push(start, end)
-    return end
-  }
+  if (c === QUOTE) return stringEnd(bytes, start, longs)
   if (c === OPEN_BRACE || c === OPEN_BRACKET) return containerEnd(bytes, start, depth, maxDepth, longs)
   let i = start // a number, `true`, `false` or `null`
   while (i < bytes.length && bytes[i] !== COMMA && bytes[i] !== CLOSE_BRACE && bytes[i] !== CLOSE_BRACKET && !isSpace(bytes[i]!)) i++
