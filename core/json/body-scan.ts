@@ -44,14 +44,20 @@ function stringEnd(bytes: Buffer, open: number, longs?: number[]): number {
   return j + 1
 }
 
-/** Index just past the object or array opening at `open`; -1 when it never closes or nests past `maxDepth`. */
-function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: number, longs?: number[]): number {
-  let level = 0
-  for (let i = open; i < bytes.length; i++) {
+/** Index just past the value starting at `start` inside a container at `depth`; -1 where it never ends or nests past `maxDepth`. */
+function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number, longs?: number[]): number {
+  const first = bytes[start]
+  if (first !== QUOTE && first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+    let i = start // a number, `true`, `false` or `null`
+    while (i < bytes.length && bytes[i] !== COMMA && bytes[i] !== CLOSE_BRACE && bytes[i] !== CLOSE_BRACKET && !isSpace(bytes[i]!)) i++
+    return start < bytes.length ? i : -1
+  }
+  let level = 0 // a string, or an object or array: brackets counted, strings jumped over
+  for (let i = start; i < bytes.length; i++) {
     const c = bytes[i]!
     if (c === QUOTE) {
       const end = stringEnd(bytes, i, longs)
-      if (end === -1) return -1
+      if (end === -1 || level === 0) return end
       i = end - 1
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (depth + ++level > maxDepth) return -1
@@ -60,16 +66,6 @@ function containerEnd(bytes: Buffer, open: number, depth: number, maxDepth: numb
     }
   }
   return -1
-}
-
-/** Index just past the value starting at `start` inside a container at `depth`, or -1. */
-function valueEnd(bytes: Buffer, start: number, depth: number, maxDepth: number, longs?: number[]): number {
-  const c = bytes[start]
-  if (c === QUOTE) return stringEnd(bytes, start, longs)
-  if (c === OPEN_BRACE || c === OPEN_BRACKET) return containerEnd(bytes, start, depth, maxDepth, longs)
-  let i = start // a number, `true`, `false` or `null`
-  while (i < bytes.length && bytes[i] !== COMMA && bytes[i] !== CLOSE_BRACE && bytes[i] !== CLOSE_BRACKET && !isSpace(bytes[i]!)) i++
-  return start < bytes.length ? i : -1
 }
 
 /** A key's text as JSON.parse decodes it; undefined where JSON.parse would refuse it (a raw control character). */
