@@ -84,9 +84,8 @@ function parseCached(parts: Parts, group: string, index: number, range: ValueRan
 function parseRange(parts: Parts, range: ValueRange, depth: number): unknown {
   const { bytes } = parts
   if (parts.strings !== undefined && hasLongString(parts.scan.longStrings, range.start, range.end)) {
-    if (bytes[range.start] === QUOTE) return longString(parts, range.start, range.end)
-    const value = parseAroundLongStrings(parts, range)
-    if (value !== undefined) return value
+    const value = bytes[range.start] === QUOTE ? longString(parts, range.start, range.end) : parseAroundLongStrings(parts, range)
+    if (value !== undefined) return value // undefined: the client spells a stand-in itself
   }
   if (range.end - range.start > parts.whole) {
     const inner = innerRanges(bytes, range, depth + 1, maxJsonDepth)
