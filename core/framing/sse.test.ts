@@ -14,6 +14,7 @@ describe('SSE parser', () => {
     ['no space after colon', ['data:z\n\n'], [{ data: 'z' }]],
     ['\\n-only chunks (the fast path), then CRLF ones', ['data: a\n', '\r\ndata: b\r\n\r\n', 'data: c\n\n'], [{ data: 'a' }, { data: 'b' }, { data: 'c' }]],
     ['a lone \\r line end after \\n-only chunks', ['data: a\n\n', 'data: b\r\r'], [{ data: 'a' }, { data: 'b' }]],
+    ['a stream whose last byte is the \\r ending its last line', ['data: x\r'], [{ data: 'x' }]],
   ])('%s', (_name, chunks, expected) => {
     const parser = createSseParser()
     const events = chunks.flatMap(chunk => parser.push(chunk))

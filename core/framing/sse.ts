@@ -53,7 +53,8 @@ export function createSseParser() {
     /** Upstream closed: flush a final event that lacked its blank line. */
     end(): SseEvent[] {
       const out: SseEvent[] = []
-      if (buffer) line(buffer, out)
+      // A last \r waited for a \n that never came: it ended its line.
+      if (buffer) line(buffer.endsWith('\r') ? buffer.slice(0, -1) : buffer, out)
       buffer = ''
       line('', out)
       return out
