@@ -12,11 +12,13 @@ function lineEnds(bytes: Uint8Array, start: number, end: number): number {
 
 /** The first blank line at or after `from`: [where its CR/LF run starts, where it ends], or undefined. */
 export function blankLineAfter(bytes: Buffer, from: number): [number, number] | undefined {
+  // The next CR and LF kept apart, each searched again only once passed: a stream of one kind never rescans for the other.
   let cr = bytes.indexOf(CR, from)
+  let lf = bytes.indexOf(LF, from)
   for (let i = from; ;) {
     if (cr !== -1 && cr < i) cr = bytes.indexOf(CR, i)
-    let at = bytes.indexOf(LF, i)
-    if (cr !== -1 && (at === -1 || cr < at)) at = cr
+    if (lf !== -1 && lf < i) lf = bytes.indexOf(LF, i)
+    const at = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf
     if (at === -1) return undefined
     let end = at + 1
     while (isLineEnd(bytes[end])) end++
@@ -29,9 +31,11 @@ export function blankLineAfter(bytes: Buffer, from: number): [number, number] | 
 export function blankLineBefore(bytes: Buffer, before: number): [number, number] | undefined {
   if (before <= 0) return undefined
   let cr = bytes.lastIndexOf(CR, before - 1)
+  let lf = bytes.lastIndexOf(LF, before - 1)
   for (let i = before - 1; i >= 0;) {
     if (cr > i) cr = bytes.lastIndexOf(CR, i)
-    const at = Math.max(bytes.lastIndexOf(LF, i), cr)
+    if (lf > i) lf = bytes.lastIndexOf(LF, i)
+    const at = Math.max(lf, cr)
     if (at === -1) return undefined
     let start = at
     while (start > 0 && isLineEnd(bytes[start - 1])) start--
