@@ -70,10 +70,10 @@ export function addApiCallRoute(kernel: ProxyKernel, guard: Guard): void {
       raw = await response.body.text()
     } catch (error) {
       // No answer is the upstream's failure, not the proxy's: 504 when it was too slow, 502 otherwise, in words that name no address.
-      const failure = error as Error & { code?: string }
+      const failure = error as Error
       if (failure.name === 'TimeoutError' || failure.name === 'AbortError') throw new ManagementError(504, `the upstream did not answer within ${limitMs / 1000} s`)
       const { message } = describeConnectFailure(failure, proxyUrl)
-      throw new ManagementError(/TIMEOUT/i.test(failure.code ?? '') || message.endsWith('timed out') ? 504 : 502, message)
+      throw new ManagementError(message.endsWith('timed out') ? 504 : 502, message)
     }
     const text = credential ? scrubSecrets(raw, credential) : raw
     let parsed: unknown = text
