@@ -7,6 +7,9 @@ import { ClientBody, parseJsonObject } from '../json/index.ts'
 import { errorResponse, toErrorInfo } from '../pipeline/error-response.ts'
 import { decodeBody } from './body-encoding.ts'
 
+/** A client that hangs up mid-body ('aborted', a close with no 'end', a web body that errors): its fault, not a server error. */
+const incompleteBody = () => new ProxyError(400, 'the client closed the connection before the body ended', 'invalid_request_error', 'incomplete_body')
+
 type NodeBody = NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean; complete?: boolean }
 
 /** A Node request's body, collected from its events (an async iterator costs more than the parse). */
@@ -29,8 +32,7 @@ function readNodeBody(source: NodeBody, limit: number, declared: number): Promis
       if (size > limit || declared > limit) return reject(bodyTooLarge(limit))
       resolve(chunks.length === 1 ? chunks[0] : chunks.length ? Buffer.concat(chunks, size) : undefined)
     }
-    // A client that hangs up mid-body ('aborted', or a close with no 'end'): its fault, not a server error.
-    const onError = () => { cleanup(); reject(new ProxyError(400, 'the client closed the connection before the body ended', 'invalid_request_error', 'incomplete_body')) }
+    const onError = () => { cleanup(); reject(incompleteBody()) }
     const onClose = () => source.complete ? onEnd() : onError()
     source.on('data', onData)
     source.once('end', onEnd)
@@ -51,10 +53,12 @@ async function readBodyBytes(event: H3Event): Promise<Buffer> {
   if (!source) return empty
   const chunks: Uint8Array[] = []
   let size = 0
-  for await (const chunk of source) {
-    size += chunk.length
-    if (size <= limit && !(declared > limit)) chunks.push(chunk)
-  }
+  try {
+    for await (const chunk of source) {
+      size += chunk.length
+      if (size <= limit && !(declared > limit)) chunks.push(chunk)
+    }
+  } catch { throw incompleteBody() }
   if (size > limit || declared > limit) throw bodyTooLarge(limit)
   return decodeBody(Buffer.concat(chunks), encoding, limit)
 }
