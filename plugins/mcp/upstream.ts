@@ -58,6 +58,8 @@ export class UpstreamServer {
   private pingTimer?: NodeJS.Timeout
   private stderrTail = ''
   private closed = false
+  /** Counts connection attempts: one overtaken by a restart or a close is dropped when it ends. */
+  private attempt = 0
   /**
    * The level asked of a 2025-era connection: one for every client, so only ever more verbose (the most
    * any client asked); the gateway filters for each client. Asked again after a reconnect.
@@ -133,6 +135,7 @@ export class UpstreamServer {
 
   private async connect(): Promise<void> {
     if (this.closed) return
+    const attempt = ++this.attempt
     // The last failure stays readable while it starts again.
     this.setState('starting', this.error)
     let client: UpstreamClient | undefined
@@ -146,7 +149,7 @@ export class UpstreamServer {
     }
     try {
       client = await this.open(events)
-      if (this.closed) return void client.close().catch(() => {})
+      if (this.closed || attempt !== this.attempt) return void client.close().catch(() => {})
       this.client = client
       await Promise.all((['tools', 'resources', 'prompts'] as const).map(kind => this.fetchList(kind)))
       this.failures = 0
@@ -162,7 +165,7 @@ export class UpstreamServer {
     } catch (error) {
       if (client && this.client === client) this.client = undefined
       void client?.close().catch(() => {})
-      this.fail(new Error(this.exitReason((error as Error).message)))
+      if (attempt === this.attempt) this.fail(new Error(this.exitReason((error as Error).message)))
     }
   }
 
@@ -278,6 +281,8 @@ export class UpstreamServer {
     const client = this.client
     this.client = undefined
     void client?.close().catch(() => {})
+    // A command still starting (no answer to `initialize` yet) has no client to close: its process is stopped here.
+    void this.stdio?.close().catch(() => {})
     void this.connect()
   }
 
@@ -287,6 +292,7 @@ export class UpstreamServer {
     clearInterval(this.pingTimer)
     const client = this.client
     this.client = undefined
-    await client?.close().catch(() => {})
+    // The process of a command that never finished its handshake too: nothing else would stop it before the connect timeout.
+    await Promise.all([client?.close().catch(() => {}), this.stdio?.close().catch(() => {})])
   }
 }

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { until } from './servers.ts'
+
+/** A local server's process never outlives the gateway's hold on it, even one that never finishes its handshake. */
+let proxy: TestProxy | undefined
+
+afterEach(async () => {
+  await proxy?.close()
+  proxy = undefined
+})
+
+// Never answers `initialize` and ignores the end of its stdin: only a signal stops it.
+const silent = { name: 'silent', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function startSilent(): Promise<{ proxy: TestProxy; pid: number }> {
+  const started = await startTestProxy({ 'api-keys': ['process-key'], 'mcp-servers': [silent] })
+  const server = () => started.proxy.kernel.services.mcpGateway!.servers.get('silent')!
+  await until(() => server().pid !== undefined)
+  expect(server().state).toBe('starting')
+  return { proxy: started, pid: server().pid! }
+}
+
+describe('local server processes', () => {
+  it('one still starting is stopped when the proxy stops, not left running', async () => {
+    const started = await startSilent()
+    await started.proxy.close()
+    expect(alive(started.pid)).toBe(false)
+  }, 20_000)
+
+  it('one still starting is stopped by a restart: one process runs, not two', async () => {
+    const started = await startSilent()
+    proxy = started.proxy
+    const server = started.proxy.proxy.kernel.services.mcpGateway!.servers.get('silent')!
+    server.restart()
+    await until(() => server.pid !== undefined && server.pid !== started.pid)
+    const second = server.pid!
+    await until(() => !alive(started.pid), 10_000)
+    expect(alive(second)).toBe(true)
+    expect(server.state).toBe('starting')
+  }, 20_000)
+})
