@@ -11,6 +11,7 @@ import { LogRelay, type LogSink } from './logging.ts'
 import { ClientRequests, unattended, type ClientChannel } from './client-requests.ts'
 import { ClientAnswers } from './client-answers.ts'
 import { InputRounds } from './input-rounds.ts'
+import { lineLimit } from './stdio-lines.ts'
 
 /** Who hears what a server does for a client's request while it runs: its log notices, its requests to the client. */
 export interface Attended { log?: LogSink; client?: ClientChannel }
@@ -98,6 +99,7 @@ export class Gateway {
         updated: uri => this.events.updated(namespacedUri(name, uri)),
         warn: this.events.warn,
         request: (method, params, signal) => this.clientRequests.forward(name, method, params, signal),
+        maxLineBytes: () => lineLimit(this.settings['max-result-kb']),
       })
       const previous = replaced.get(name)
       if (previous) server.takeOver(previous)

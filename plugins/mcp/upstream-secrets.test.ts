@@ -12,7 +12,7 @@ describe('an MCP server\'s errors', () => {
   it('mask its own environment values when its stderr quotes them (state, logs)', async () => {
     const warned: string[] = []
     const script = "console.error('starting with TOKEN=' + process.env.TOKEN + ' ' + encodeURIComponent(process.env.TOKEN)); process.exit(3)"
-    server = new UpstreamServer({ name: 'crash', command: process.execPath, args: ['-e', script], env: { TOKEN: secret, LEVEL: 'warn' } } as never, { changed() {}, log() {}, updated() {}, warn: message => warned.push(message), request: (() => {}) as never })
+    server = new UpstreamServer({ name: 'crash', command: process.execPath, args: ['-e', script], env: { TOKEN: secret, LEVEL: 'warn' } } as never, { changed() {}, log() {}, updated() {}, warn: message => warned.push(message), request: (() => {}) as never, maxLineBytes: () => 10 * 1024 * 1024 })
     server.start()
     await until(() => server!.state === 'down')
     const shown = `${server.error}\n${warned.join('\n')}`
@@ -25,7 +25,7 @@ describe('an MCP server\'s errors', () => {
     await new Promise<void>(resolve => http.listen(0, '127.0.0.1', resolve))
     try {
       const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
-      server = new UpstreamServer({ name: 'hosted', url: `${origin}/servers/${encodeURIComponent(secret)}/mcp?token=${encodeURIComponent(secret)}` } as never, { changed() {}, log() {}, updated() {}, warn() {}, request: (() => {}) as never })
+      server = new UpstreamServer({ name: 'hosted', url: `${origin}/servers/${encodeURIComponent(secret)}/mcp?token=${encodeURIComponent(secret)}` } as never, { changed() {}, log() {}, updated() {}, warn() {}, request: (() => {}) as never, maxLineBytes: () => 10 * 1024 * 1024 })
       server.start()
       await until(() => server!.state === 'down')
       expect(server.error).toContain('no such path /servers/')

@@ -1,4 +1,4 @@
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { LoggingLevel, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { maskValues } from 'model-proxy/kit/access'
@@ -8,6 +8,7 @@ import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
 import { isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
+import { BoundedStdioTransport } from './stdio-lines.ts'
 import { connectLegacy, connectNegotiated, pages, type CallOptions, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
 
 export type ServerState = 'starting' | 'up' | 'down'
@@ -31,6 +32,8 @@ export interface UpstreamEvents {
   warn(message: string): void
   /** A request of the server to its client, for the gateway client whose request it belongs to. */
   request: ClientEvents['request']
+  /** The longest message read from a local server (a longer one fails its request, not the server). */
+  maxLineBytes(): number
 }
 
 /** Backoff between reconnects: 1 s doubling to 60 s. */
@@ -53,7 +56,7 @@ export class UpstreamServer {
   lists: ServerLists = { tools: [], resources: [], templates: [], prompts: [] }
   readonly slots: Semaphore
   private client?: UpstreamClient
-  private stdio?: StdioClientTransport
+  private stdio?: BoundedStdioTransport
   private retryTimer?: NodeJS.Timeout
   private pingTimer?: NodeJS.Timeout
   private stderrTail = ''
@@ -112,10 +115,10 @@ export class UpstreamServer {
   private open(events: ClientEvents): Promise<UpstreamClient> {
     const config = this.config
     if (isStdio(config)) {
-      const transport = new StdioClientTransport({
+      const transport = new BoundedStdioTransport({
         command: config.command, args: config.args, cwd: config.cwd,
         env: { ...getDefaultEnvironment(), ...config.env }, stderr: 'pipe',
-      })
+      }, this.events.maxLineBytes)
       transport.stderr?.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000) })
       this.stdio = transport
       return connectLegacy(transport, events, connectTimeoutMs)
@@ -281,7 +284,7 @@ export class UpstreamServer {
     const client = this.client
     this.client = undefined
     void client?.close().catch(() => {})
-    // A command still starting (no answer to `initialize` yet) has no client to close: its process is stopped here.
+    // A command still starting (no answer to `initialize` yet) has no client to close: its process is stopped here (and in close).
     void this.stdio?.close().catch(() => {})
     void this.connect()
   }
@@ -292,7 +295,6 @@ export class UpstreamServer {
     clearInterval(this.pingTimer)
     const client = this.client
     this.client = undefined
-    // The process of a command that never finished its handshake too: nothing else would stop it before the connect timeout.
     await Promise.all([client?.close().catch(() => {}), this.stdio?.close().catch(() => {})])
   }
 }
