@@ -3,7 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema,
   type CallToolResult, type CompleteResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Resource,
-  type LoggingLevel, type ResourceTemplate, type ServerCapabilities, type Tool,
+  type LoggingLevel, type ResourceTemplate, type ServerCapabilities, type Tool, isJSONRPCErrorResponse, isJSONRPCResultResponse,
 } from '@modelcontextprotocol/sdk/types.js'
 import { Client as NegotiatingClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { logLevelKey, type LogParams } from './logging.ts'
@@ -86,6 +86,7 @@ export async function connectLegacy(transport: Transport, events: ClientEvents, 
     void client.close().catch(() => {})
     throw error
   }
+  inOrder(transport)
   return {
     // SDK 1 does not tell which 2025-era version the handshake settled on.
     protocolVersion: undefined,
@@ -159,6 +160,20 @@ export async function connectNegotiated(url: URL, init: { headers: Record<string
     templates: async cursor => page(await client.listResourceTemplates({ cursor }, fresh), 'resourceTemplates'),
     ping: async timeout => { await client.ping({ timeout }) },
     close: () => client.close(),
+  }
+}
+
+/**
+ * The SDK handles a notification a microtask after it arrives, a response at once: a progress notice read
+ * with its call's result (a stdio server writes both at once) came after the call had ended, and was
+ * dropped. Responses are taken a microtask later too, so every message is handled in the order it came.
+ */
+function inOrder(transport: Transport): void {
+  const handle = transport.onmessage
+  if (!handle) return
+  transport.onmessage = (message, extra) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) queueMicrotask(() => handle(message, extra))
+    else handle(message, extra)
   }
 }
 
