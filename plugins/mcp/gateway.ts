@@ -176,8 +176,8 @@ export class Gateway {
       releaseServer = await server.slots.acquire(signal)
       const client = server.connected()
       const tool = server.lists.tools.find(listed => listed.name === split.name)
-      // A server may quote its token, headers or env in a result: masked before the client and the recorder see it.
-      const result = server.maskResult(await this.logged(server, context, signal, logLevel => client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress, tool, logLevel })))
+      // A server may quote its token, headers or env in a result or a progress notice: masked before the client and the recorder see it.
+      const result = server.maskResult(await this.logged(server, context, signal, logLevel => client.callTool({ name: split.name, arguments: args }, { signal, timeout: timeoutMs, onprogress: context.onprogress && (progress => context.onprogress!(server.maskResult(progress))), tool, logLevel })))
       const bytes = Buffer.byteLength(JSON.stringify(result))
       const max = this.settings['max-result-kb'] * 1024
       if (bytes > max) {

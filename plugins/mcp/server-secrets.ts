@@ -35,3 +35,9 @@ export function maskedResult<T>(result: T, secrets: string[]): T {
   }
   return walk(result) as T
 }
+
+/** Listed items (tools, prompts, resources) with `secrets` masked in all but their identifier: a changed name could not be called. */
+export function maskedItems<T extends object>(items: T[], id: 'name' | 'uri' | 'uriTemplate', secrets: string[]): T[] {
+  if (!secrets.length) return items
+  return items.map(item => ({ ...maskedResult(item, secrets), [id]: (item as Record<string, unknown>)[id] }))
+}

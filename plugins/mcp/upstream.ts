@@ -2,7 +2,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { LoggingLevel, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { maskValues } from 'model-proxy/kit/access'
-import { maskedResult, serverSecrets } from './server-secrets.ts'
+import { maskedItems, maskedResult, serverSecrets } from './server-secrets.ts'
 import { passes, type LogParams } from './logging.ts'
 import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
@@ -148,7 +148,7 @@ export class UpstreamServer {
       changed: kind => { if (client && this.client === client) void this.refresh(kind) },
       log: params => { if (client && this.client === client) this.events.log(this.maskResult(params)) },
       updated: uri => { if (client && this.client === client) this.events.updated(uri) },
-      request: (method, params, signal) => this.events.request(method, params, signal),
+      request: (method, params, signal) => this.events.request(method, this.maskResult(params), signal),
     }
     try {
       client = await this.open(events)
@@ -266,13 +266,13 @@ export class UpstreamServer {
 
   private async fetchList(kind: ListKind): Promise<void> {
     const client = this.client
-    const capabilities = client?.capabilities()
-    if (!client || !capabilities?.[kind]) return
-    if (kind === 'tools') this.lists.tools = await pages(cursor => client.tools(cursor))
-    if (kind === 'prompts') this.lists.prompts = await pages(cursor => client.prompts(cursor))
+    if (!client || !client.capabilities()?.[kind]) return
+    // Masked like results: a description or schema may quote the server's env or token.
+    if (kind === 'tools') this.lists.tools = maskedItems(await pages(cursor => client.tools(cursor)), 'name', this.secrets)
+    if (kind === 'prompts') this.lists.prompts = maskedItems(await pages(cursor => client.prompts(cursor)), 'name', this.secrets)
     if (kind === 'resources') {
-      this.lists.resources = await pages(cursor => client.resources(cursor))
-      this.lists.templates = await pages(cursor => client.templates(cursor)).catch(() => [])
+      this.lists.resources = maskedItems(await pages(cursor => client.resources(cursor)), 'uri', this.secrets)
+      this.lists.templates = maskedItems(await pages(cursor => client.templates(cursor)).catch(() => []), 'uriTemplate', this.secrets)
     }
   }
 

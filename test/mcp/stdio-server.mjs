@@ -1,22 +1,30 @@
 // A local MCP server for the gateway's tests, over stdio: `echo` {message}, `sleep` {ms, steps} (progress
-// after each step when asked), `huge` {mb} (a text result of that many MB, on one stdout line).
+// after each step when asked), `huge` {mb} (a text result of that many MB, on one stdout line), `ask`
+// (elicits a confirmation). With QUOTE in its env, it quotes that value in its tool and prompt listings,
+// progress notices and questions, as a server may quote its configuration.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ElicitResultSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 
-const server = new Server({ name: 'test-stdio', version: '1' }, { capabilities: { tools: {} } })
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ['echo', 'sleep', 'huge'].map(name => ({ name, inputSchema: { type: 'object' } })) }))
+const quote = process.env.QUOTE ? ` (${process.env.QUOTE})` : ''
+const server = new Server({ name: 'test-stdio', version: '1' }, { capabilities: { tools: {}, prompts: {} } })
+server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ['echo', 'sleep', 'huge', 'ask'].map(name => ({ name, description: `${name}${quote}`, inputSchema: { type: 'object' } })) }))
+server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'greet', description: `a greeting${quote}` }] }))
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = request.params.arguments ?? {}
   const text = value => ({ content: [{ type: 'text', text: String(value) }] })
   if (request.params.name === 'echo') return text(args.message)
   if (request.params.name === 'huge') return text('x'.repeat(args.mb * 1024 * 1024))
+  if (request.params.name === 'ask') {
+    const answer = await extra.sendRequest({ method: 'elicitation/create', params: { message: `Go on${quote}?`, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema)
+    return text(answer.action)
+  }
   if (request.params.name !== 'sleep') throw new McpError(-32602, `no tool ${request.params.name}`)
   const steps = args.steps ?? 1
   const token = request.params._meta?.progressToken
   for (let step = 1; step <= steps; step++) {
     await new Promise(resolve => setTimeout(resolve, (args.ms ?? 100) / steps))
-    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps } })
+    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, total: steps, message: `step ${step}${quote}` } })
   }
   return text(`slept ${args.ms ?? 100}`)
 })
