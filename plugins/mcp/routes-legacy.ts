@@ -5,7 +5,7 @@ import type { Fleet } from 'model-proxy/kit/fleet'
 import { gatewayServer } from './mcp-server.ts'
 import { LegacySseTransport } from './legacy-sse.ts'
 import { rpcError } from './rpc-error.ts'
-import { authorize, sessionCaller, standingStream, type GatewayRoutes } from './routes.ts'
+import { authorize, readJsonBody, sessionCaller, standingStream, type GatewayRoutes } from './routes.ts'
 
 const channel = 'mcp-legacy-sse'
 /** The client's answer is bounded by the call's own timeout, not the SDK's default minute. */
@@ -57,9 +57,9 @@ export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, flee
     if (!session || !await routes.sessions.valid(session, auth.key)) return rpcError(404, -32001, 'Session not found')
     let message
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(await event.req.text()))
+      message = JSONRPCMessageSchema.parse(await readJsonBody(event.req as Request))
     } catch (error) {
-      return rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
+      return error instanceof Response ? error : rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
     }
     const local = open.get(session)
     if (local) local.receive(message)

@@ -13,6 +13,7 @@ import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
 import { isAnswer } from './client-answers.ts'
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js'
 
 export const sessionHeader = 'mcp-session-id'
 
@@ -129,9 +130,9 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     if (auth instanceof Response) return auth
     let body: unknown
     try {
-      body = await readJsonBody(event)
+      body = await readJsonBody(event.req as Request)
     } catch (error) {
-      return rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
+      return error instanceof Response ? error : rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
     }
     const legacy = () => legacyPost(event, auth.key, body)
     const headerVersion = event.req.headers.get('mcp-protocol-version')
@@ -186,10 +187,12 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
   })
 }
 
-/** The JSON body, at most 4 MB (what the SDK's own transport allows). */
-async function readJsonBody(event: H3Event): Promise<unknown> {
-  if (Number(event.req.headers.get('content-length') ?? 0) > 4 * 1024 * 1024) throw new Error('the body is larger than 4 MB')
-  const text = await event.req.text()
-  if (text.length > 4 * 1024 * 1024) throw new Error('the body is larger than 4 MB')
-  return JSON.parse(text)
+/**
+ * The JSON body, read by the SDK's own reader within its bound (4 MB): a larger one, chunked too, is
+ * thrown as the SDK transport's answer (413), and never read further (no body is held whole past it).
+ */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const body = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE)
+  if (body.tooLarge) throw rpcError(413, -32000, requestBodyTooLargeMessage(DEFAULT_MAX_REQUEST_BODY_SIZE))
+  return JSON.parse(body.text)
 }
