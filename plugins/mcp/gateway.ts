@@ -3,7 +3,7 @@ import type { Fleet } from 'model-proxy/kit/fleet'
 import { isExcluded } from 'model-proxy/kit/models'
 import type { KeyAccess } from './access.ts'
 import { namespaced, namespacedUri, splitName, splitUri } from './names.ts'
-import type { McpGatewaySettings, McpServerConfig } from './schema.ts'
+import { defaultServerConcurrency, type McpGatewaySettings, type McpServerConfig } from './schema.ts'
 import { UpstreamServer, type ListKind } from './upstream.ts'
 import { Semaphore } from './semaphore.ts'
 import { CallRate } from './call-rate.ts'
@@ -84,6 +84,7 @@ export class Gateway {
       const next = wanted.get(name)
       if (next && sameStart(next, server.config)) {
         server.config = next
+        server.slots.limit = next['max-concurrent'] ?? defaultServerConcurrency
         continue
       }
       if (next) replaced.set(name, server)

@@ -7,6 +7,9 @@ const patterns = () => z.array(z.string().min(1, { error: 'must be a non-empty p
 /** A server's name prefixes its tools (`name__tool`): letters, digits and dashes, so `__` always splits. */
 const serverName = z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,47}$/, { error: 'must start with a letter and hold only letters, digits and dashes (at most 48)' })
 
+/** Calls on one server at once when its `max-concurrent` is not set. */
+export const defaultServerConcurrency = 16
+
 const common = {
   name: serverName,
   /** A server off in the config: not started, not listed. */

@@ -3,18 +3,26 @@ export class Semaphore {
   private used = 0
   private readonly waiting: Array<() => void> = []
 
-  constructor(public limit: number) {}
+  constructor(private max: number) {}
 
   get active(): number { return this.used }
+
+  get limit(): number { return this.max }
+
+  /** A raised limit (a live config change) lets waiters in at once; a lowered one lets running holders finish. */
+  set limit(value: number) {
+    this.max = value
+    while (this.used < this.max && this.waiting.length) this.waiting.shift()!()
+  }
 
   /** Resolves with the release function once a slot is free; rejects with the signal's reason. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason)
     const release = () => {
       this.used--
-      this.waiting.shift()?.()
+      if (this.used < this.max) this.waiting.shift()?.()
     }
-    if (this.used < this.limit) {
+    if (this.used < this.max) {
       this.used++
       return Promise.resolve(once(release))
     }

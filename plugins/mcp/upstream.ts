@@ -6,7 +6,7 @@ import { maskedItems, maskedResult, serverSecrets } from './server-secrets.ts'
 import { passes, type LogParams } from './logging.ts'
 import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
-import { isStdio, type McpServerConfig } from './schema.ts'
+import { defaultServerConcurrency, isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
 import { BoundedStdioTransport } from './stdio-lines.ts'
 import { connectLegacy, connectNegotiated, pages, type CallOptions, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
@@ -74,7 +74,7 @@ export class UpstreamServer {
   private readonly oauth?: OAuthTokenSource
 
   constructor(public config: McpServerConfig, private readonly events: UpstreamEvents) {
-    this.slots = new Semaphore(config['max-concurrent'] ?? 16)
+    this.slots = new Semaphore(config['max-concurrent'] ?? defaultServerConcurrency)
     if (!isStdio(config) && config.oauth) this.oauth = new OAuthTokenSource(config.oauth, config.url)
   }
 
