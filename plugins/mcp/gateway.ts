@@ -3,7 +3,7 @@ import type { Fleet } from 'model-proxy/kit/fleet'
 import { isExcluded } from 'model-proxy/kit/models'
 import type { KeyAccess } from './access.ts'
 import { namespaced, namespacedUri, splitName, splitUri } from './names.ts'
-import { defaultServerConcurrency, type McpGatewaySettings, type McpServerConfig } from './schema.ts'
+import { accessChanged, defaultServerConcurrency, sameStart, type McpGatewaySettings, type McpServerConfig } from './schema.ts'
 import { UpstreamServer, type ListKind } from './upstream.ts'
 import { Semaphore } from './semaphore.ts'
 import { CallRate } from './call-rate.ts'
@@ -54,6 +54,7 @@ export interface GatewayEvents {
 }
 
 const refused = (what: string) => new McpError(ErrorCode.InvalidParams, what)
+const allKinds: ListKind[] = ['tools', 'resources', 'prompts']
 
 /**
  * The operator's MCP servers as one: lists merged under each server's name, every call checked against
@@ -77,12 +78,15 @@ export class Gateway {
 
   /** Start new servers, restart changed ones, stop removed ones; unchanged ones keep their connection. */
   apply(configs: McpServerConfig[], settings: McpGatewaySettings): void {
+    // Open sessions hear of every list this changes: servers gone or restarted, tools disabled, access changed.
+    const changed = new Set<ListKind>(accessChanged(this.settings, settings) ? allKinds : [])
     this.settings = settings
     const wanted = new Map(configs.filter(config => !config.disabled).map(config => [config.name, config]))
     const replaced = new Map<string, UpstreamServer>()
     for (const [name, server] of this.servers) {
       const next = wanted.get(name)
       if (next && sameStart(next, server.config)) {
+        if (JSON.stringify(next['disabled-tools'] ?? []) !== JSON.stringify(server.config['disabled-tools'] ?? [])) changed.add('tools')
         server.config = next
         server.slots.limit = next['max-concurrent'] ?? defaultServerConcurrency
         continue
@@ -90,8 +94,9 @@ export class Gateway {
       if (next) replaced.set(name, server)
       this.servers.delete(name)
       void server.close()
-      for (const kind of ['tools', 'resources', 'prompts'] as const) this.events.changed(kind)
+      for (const kind of allKinds) changed.add(kind)
     }
+    for (const kind of changed) this.events.changed(kind)
     for (const [name, config] of wanted) {
       if (this.servers.has(name)) continue
       const server = new UpstreamServer(config, {
@@ -289,10 +294,4 @@ export class Gateway {
     await Promise.all([...this.servers.values()].map(server => server.close()))
     this.servers.clear()
   }
-}
-
-/** Whether a changed server config still runs the same process/connection (only limits changed). */
-function sameStart(a: McpServerConfig, b: McpServerConfig): boolean {
-  const start = ({ 'disabled-tools': _t, 'timeout-seconds': _s, 'max-concurrent': _c, ...rest }: McpServerConfig) => JSON.stringify(rest)
-  return start(a) === start(b)
 }

@@ -119,3 +119,12 @@ export const mcpConfigSchema = z.looseObject({
 
 export const mcpServersOf = (config: object): McpServerConfig[] => (config as { 'mcp-servers'?: McpServerConfig[] })['mcp-servers'] ?? []
 export const mcpSettingsOf = (config: object): McpGatewaySettings => (config as { mcp?: McpGatewaySettings }).mcp ?? gatewaySchema.parse({})
+
+/** Whether a changed server config still runs the same process/connection (only limits or disabled tools changed). */
+export function sameStart(a: McpServerConfig, b: McpServerConfig): boolean {
+  const start = ({ 'disabled-tools': _t, 'timeout-seconds': _s, 'max-concurrent': _c, ...rest }: McpServerConfig) => JSON.stringify(rest)
+  return start(a) === start(b)
+}
+
+/** Whether what keys may reach changed (their lists then change). */
+export const accessChanged = (a: McpGatewaySettings, b: McpGatewaySettings) => JSON.stringify([a.access, a.bundles]) !== JSON.stringify([b.access, b.bundles])
