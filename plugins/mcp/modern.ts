@@ -5,7 +5,7 @@ import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk
 import type { ListKind } from './upstream.ts'
 import { isLevel, logLevelKey } from './logging.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
-import { whenBodyEnds } from './body-end.ts'
+import { openedAtOnce, whenBodyEnds } from './body-end.ts'
 
 /** The header and `_meta` key by which a request claims a per-request-metadata (2026-07-28 or later) protocol revision. */
 const versionKey = 'io.modelcontextprotocol/protocolVersion'
@@ -99,7 +99,7 @@ export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSu
       // Cancellation is the client closing this request's stream: no notice travels between requests.
       const authInfo: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { caller: { ...caller, cancelled: () => undefined } } }
       const uris = listenedResources(body)
-      if (!uris.length) return handler.fetch(request, { parsedBody: body, authInfo })
+      if (!uris.length) return openedAtOnce(await handler.fetch(request, { parsedBody: body, authInfo }))
       // The resources a listen stream names are subscribed on their servers while it stays open.
       let release: () => void
       try {
@@ -108,7 +108,7 @@ export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSu
         return listenRefused(body, error)
       }
       try {
-        return whenBodyEnds(await handler.fetch(request, { parsedBody: body, authInfo }), release)
+        return openedAtOnce(whenBodyEnds(await handler.fetch(request, { parsedBody: body, authInfo }), release))
       } catch (error) {
         release()
         throw error

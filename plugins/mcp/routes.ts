@@ -8,7 +8,7 @@ import type { Gateway } from './gateway.ts'
 import { gatewayServer } from './mcp-server.ts'
 import type { Sessions } from './sessions.ts'
 import type { KeyAccess } from './access.ts'
-import { whenBodyEnds } from './body-end.ts'
+import { openedAtOnce, whenBodyEnds } from './body-end.ts'
 import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
@@ -110,7 +110,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
       void server.close().catch(() => {})
     }
     try {
-      return whenBodyEnds(await transport.handleRequest(event.req as Request, parsedBody === undefined ? undefined : { parsedBody }), cleanup)
+      return openedAtOnce(whenBodyEnds(await transport.handleRequest(event.req as Request, parsedBody === undefined ? undefined : { parsedBody }), cleanup))
     } catch (error) {
       cleanup()
       throw error

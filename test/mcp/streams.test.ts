@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
+import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { gatewayClient, until } from './servers.ts'
+
+/** The gateway's event streams: opened at once (their headers sent before any event). */
+let proxy: TestProxy
+const local = (disabled: string[]) => ({ name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))], 'disabled-tools': disabled })
+const config = (disabled: string[]) => ({ 'api-keys': ['stream-key'], 'mcp-servers': [local(disabled)] })
+
+beforeAll(async () => {
+  proxy = await startTestProxy(config([]))
+  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!.state === 'up')
+}, 30_000)
+
+afterAll(async () => {
+  await proxy?.close()
+})
+
+describe('event streams', () => {
+  it('are answered at once, before their first event: a GET stream, and a POST whose call is still running', async () => {
+    const client = await gatewayClient(proxy.url, 'stream-key')
+    const session = (client.transport as { sessionId?: string }).sessionId!
+    const headers = { authorization: 'Bearer stream-key', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }
+    const stop = new AbortController()
+    const within = <T>(promise: Promise<T>) => Promise.race([promise, new Promise<'late'>(resolve => setTimeout(() => resolve('late'), 1500))])
+    const get = await within(fetch(`${proxy.url}/mcp`, { headers: { ...headers, accept: 'text/event-stream' }, signal: stop.signal }))
+    expect(get === 'late' ? get : get.headers.get('content-type')).toBe('text/event-stream')
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'local__sleep', arguments: { ms: 3000 } } }
+    const post = await within(fetch(`${proxy.url}/mcp`, { method: 'POST', headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify(call), signal: stop.signal }))
+    expect(post === 'late' ? post : post.status).toBe(200)
+    // The opening is a comment: the answer is read as before.
+    if (post !== 'late') expect(await post.text()).toMatch(/^: open\n\nevent: message\ndata: \{"result":\{"content":\[\{"type":"text","text":"slept 3000"\}\]/)
+    stop.abort()
+    await client.close()
+  })
+})
