@@ -34,7 +34,7 @@ export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, flee
       ...caller, ...sessionCaller(routes, session, caller.access), cancelled: () => undefined, clientCapabilities: () => server.getClientCapabilities(),
     }, extra => (method, params, signal) => extra.sendRequest({ method, params } as never, ResultSchema, { signal, timeout: maxTimeoutMs }) as Promise<Record<string, unknown>>)
     open.set(session, transport)
-    routes.listeners.add(server)
+    routes.listeners.set(server, session)
     const stopStream = standingStream(routes, session, caller.access, server)
     transport.onclose = () => {
       open.delete(session)

@@ -22,8 +22,8 @@ export interface GatewayRoutes {
   sessions: Sessions
   /** The caller's identity for counting, and its access, from its client key. */
   caller(key: string | undefined): { keyId: string; access: () => KeyAccess }
-  /** Open standalone streams (GET): list-changed notices go there. */
-  listeners: Set<Server>
+  /** Open standing streams (GET, legacy SSE) and their sessions: list-changed notices go there. */
+  listeners: Map<Server, string | undefined>
   /** The legacy SSE stream, for a GET with no session (an older client falling back). */
   legacyStream?(key: string | undefined): Promise<Response>
   /** Requests of the stateless revision (2026-07-28 on). */
@@ -101,7 +101,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
       session, message => transport.send(message, { relatedRequestId: extra.requestId }), method, params, signal,
     ))
     await server.connect(transport)
-    if (standalone) routes.listeners.add(server)
+    if (standalone) routes.listeners.set(server, session)
     const stopStream = standalone && session ? standingStream(routes, session, caller.access, server) : undefined
     const cleanup = () => {
       routes.listeners.delete(server)

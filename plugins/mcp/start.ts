@@ -20,13 +20,18 @@ const notices: Record<ListKind, 'sendToolListChanged' | 'sendResourceListChanged
 
 /** The gateway, its routes (`/mcp`, management, the tool loop) and its observers, started once MCP servers are configured. */
 export function startGateway(kernel: ProxyKernel): void {
-    const listeners = new Set<Server>()
+    const listeners = new Map<Server, string | undefined>()
     let modern: ModernEndpoint | undefined
     let subscriptions: ResourceSubscriptions | undefined
     const observers: Array<(record: ToolCallRecord) => void> = (kernel.services.mcpToolCall ??= [])
     const gateway = new Gateway(mcpSettingsOf(kernel.config), {
       changed: kind => {
-        for (const server of listeners) void server[notices[kind]]().catch(() => {})
+        // Once to each session, on the stream it opened last: a server sends a message on one stream, never on all.
+        const told = new Set<string | undefined>()
+        for (const [server, session] of [...listeners].reverse()) {
+          if (session === undefined || !told.has(session)) void server[notices[kind]]().catch(() => {})
+          told.add(session)
+        }
         modern?.changed(kind)
       },
       updated: uri => {
@@ -69,7 +74,7 @@ export function startGateway(kernel: ProxyKernel): void {
       subscriptions?.close()
       stopSharingLogs()
       sessions.dispose()
-      for (const server of listeners) void server.close().catch(() => {})
+      for (const server of listeners.keys()) void server.close().catch(() => {})
       await modern?.close()
       await gateway.close()
     })

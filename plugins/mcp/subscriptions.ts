@@ -100,12 +100,11 @@ export class ResourceSubscriptions {
     }
   }
 
+  /** On the session's newest stream: a server sends a message on one stream, never on all. */
   private deliver(session: string, uri: string): void {
-    for (const send of this.streams.get(session) ?? []) {
-      try {
-        send(uri)
-      } catch {}
-    }
+    try {
+      ;[...this.streams.get(session) ?? []].at(-1)?.(uri)
+    } catch {}
   }
 
   close(): void {

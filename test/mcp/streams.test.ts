@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileURLToPath } from 'node:url'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
+import { validateConfig } from '../../core/config/validate.ts'
 import { gatewayClient, until } from './servers.ts'
 
-/** The gateway's event streams: opened at once (their headers sent before any event). */
+/**
+ * The gateway's event streams: opened at once (their headers sent before any event), and a session with
+ * several GET streams open hears each notice once, on its newest stream (a server sends each message on
+ * one stream, never on every one).
+ */
 let proxy: TestProxy
 const local = (disabled: string[]) => ({ name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))], 'disabled-tools': disabled })
 const config = (disabled: string[]) => ({ 'api-keys': ['stream-key'], 'mcp-servers': [local(disabled)] })
@@ -31,6 +37,35 @@ describe('event streams', () => {
     expect(post === 'late' ? post : post.status).toBe(200)
     // The opening is a comment: the answer is read as before.
     if (post !== 'late') expect(await post.text()).toMatch(/^: open\n\nevent: message\ndata: \{"result":\{"content":\[\{"type":"text","text":"slept 3000"\}\]/)
+    stop.abort()
+    await client.close()
+  })
+
+  it('a list change reaches the session once, on the stream it opened last', async () => {
+    const client = await gatewayClient(proxy.url, 'stream-key')
+    let heardByClient = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { heardByClient++ })
+    await new Promise(resolve => setTimeout(resolve, 300)) // the client's own stream opens after initialize
+    const session = (client.transport as { sessionId?: string }).sessionId!
+    const headers = { authorization: 'Bearer stream-key', accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }
+    const stop = new AbortController()
+    const heard = [0, 0]
+    for (const at of [0, 1]) {
+      const answer = await fetch(`${proxy.url}/mcp`, { headers, signal: stop.signal })
+      expect(answer.status).toBe(200)
+      const reader = answer.body!.getReader()
+      void (async () => {
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) return
+          heard[at] += (Buffer.from(value).toString().match(/list_changed/g) ?? []).length
+        }
+      })().catch(() => {})
+    }
+    await proxy.proxy.kernel.applyConfig(validateConfig({ 'auth-dir': '/nonexistent-auth-dir', ...config(['huge']) }))
+    await until(() => heard[1] > 0, 5000)
+    await new Promise(resolve => setTimeout(resolve, 300))
+    expect({ heardByClient, heard }).toEqual({ heardByClient: 0, heard: [0, 1] })
     stop.abort()
     await client.close()
   })
