@@ -9,6 +9,7 @@ import { OAuthTokenSource } from './oauth-token.ts'
 import { defaultServerConcurrency, isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
 import { BoundedStdioTransport } from './stdio-lines.ts'
+import { coalesced } from './coalesce.ts'
 import { connectLegacy, connectNegotiated, pages, type CallOptions, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
 
 export type ServerState = 'starting' | 'up' | 'down'
@@ -70,6 +71,7 @@ export class UpstreamServer {
   private logLevel?: LoggingLevel
   /** The resources subscribed to on the connection (once for every client), subscribed again after a reconnect. */
   private readonly subscribed = new Set<string>()
+  private readonly refreshOnce = coalesced((kind: ListKind) => this.refresh(kind))
   /** The OAuth client's token, kept across reconnects (a changed `oauth` makes a new server). */
   private readonly oauth?: OAuthTokenSource
 
@@ -107,9 +109,7 @@ export class UpstreamServer {
     return this.client
   }
 
-  start(): void {
-    void this.connect()
-  }
+  start(): void { void this.connect() }
 
   /** Connects in the way the config names: a command (stdio) or the legacy SSE transport with the 2025 handshake, Streamable HTTP negotiating. */
   private open(events: ClientEvents): Promise<UpstreamClient> {
@@ -145,7 +145,7 @@ export class UpstreamServer {
     const events: ClientEvents = {
       closed: () => { if (client && this.client === client) this.fail(new Error(this.exitReason('the connection closed'))) },
       error: error => this.events.warn(`MCP server ${this.name}: ${this.mask(error.message)}`),
-      changed: kind => { if (client && this.client === client) void this.refresh(kind) },
+      changed: kind => { if (client && this.client === client) void this.refreshOnce(kind) },
       log: params => { if (client && this.client === client) this.events.log(this.maskResult(params)) },
       updated: uri => { if (client && this.client === client) this.events.updated(uri) },
       request: (method, params, signal) => this.events.request(method, this.maskResult(params), signal),

@@ -42,10 +42,10 @@ describe('max-concurrent changed live', () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => { notices++ })
     await new Promise(resolve => setTimeout(resolve, 300)) // the client's standing stream opens after initialize
     const names = async () => (await client.listTools()).tools.map(tool => tool.name).sort()
-    expect(await names()).toEqual(['local__ask', 'local__echo', 'local__huge', 'local__sleep'])
+    expect(await names()).toEqual(['local__ask', 'local__echo', 'local__huge', 'local__listed', 'local__sleep', 'local__storm'])
     await apply(config(2, { 'disabled-tools': ['huge'] }))
     await until(() => notices === 1, 5000)
-    expect(await names()).toEqual(['local__ask', 'local__echo', 'local__sleep'])
+    expect(await names()).toEqual(['local__ask', 'local__echo', 'local__listed', 'local__sleep', 'local__storm'])
     await apply(config(2, { 'disabled-tools': ['huge'] }, { access: { '*': { tools: ['local__echo'] } } }))
     await until(() => notices === 2, 5000)
     expect(await names()).toEqual(['local__echo'])

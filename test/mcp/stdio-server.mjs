@@ -1,19 +1,29 @@
 // A local MCP server for the gateway's tests, over stdio: `echo` {message}, `sleep` {ms, steps} (progress
 // after each step when asked), `huge` {mb} (a text result of that many MB, on one stdout line), `ask`
-// (elicits a confirmation). With QUOTE in its env, it quotes that value in its tool and prompt listings,
+// (elicits a confirmation), `storm` {count} (that many tools/list_changed notices at once), `listed` (how
+// often it was asked tools/list). With QUOTE in its env, it quotes that value in its tool and prompt listings,
 // progress notices and questions, as a server may quote its configuration.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ElicitResultSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 
 const quote = process.env.QUOTE ? ` (${process.env.QUOTE})` : ''
-const server = new Server({ name: 'test-stdio', version: '1' }, { capabilities: { tools: {}, prompts: {} } })
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: ['echo', 'sleep', 'huge', 'ask'].map(name => ({ name, description: `${name}${quote}`, inputSchema: { type: 'object' } })) }))
+let listed = 0
+const server = new Server({ name: 'test-stdio', version: '1' }, { capabilities: { tools: { listChanged: true }, prompts: {} } })
+server.setRequestHandler(ListToolsRequestSchema, () => {
+  listed++
+  return { tools: ['echo', 'sleep', 'huge', 'ask', 'storm', 'listed'].map(name => ({ name, description: `${name}${quote}`, inputSchema: { type: 'object' } })) }
+})
 server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'greet', description: `a greeting${quote}` }] }))
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = request.params.arguments ?? {}
   const text = value => ({ content: [{ type: 'text', text: String(value) }] })
   if (request.params.name === 'echo') return text(args.message)
+  if (request.params.name === 'listed') return text(listed)
+  if (request.params.name === 'storm') {
+    for (let i = 0; i < args.count; i++) void server.sendToolListChanged()
+    return text('stormed')
+  }
   if (request.params.name === 'huge') return text('x'.repeat(args.mb * 1024 * 1024))
   if (request.params.name === 'ask') {
     const answer = await extra.sendRequest({ method: 'elicitation/create', params: { message: `Go on${quote}?`, requestedSchema: { type: 'object', properties: {} } } }, ElicitResultSchema)

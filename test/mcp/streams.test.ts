@@ -70,3 +70,20 @@ describe('event streams', () => {
     await client.close()
   })
 })
+
+describe('a burst of a server\'s list changes', () => {
+  it('lists the server once or twice and tells each session as often, not once per notice', async () => {
+    const client = await gatewayClient(proxy.url, 'stream-key')
+    let heard = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { heard++ })
+    await new Promise(resolve => setTimeout(resolve, 300)) // the client's own stream opens after initialize
+    const listed = async () => Number((await client.callTool({ name: 'local__listed', arguments: {} }) as { content: Array<{ text: string }> }).content[0].text)
+    const before = await listed()
+    await client.callTool({ name: 'local__storm', arguments: { count: 200 } })
+    await until(() => heard > 0, 5000)
+    await new Promise(resolve => setTimeout(resolve, 1000))
+    expect(await listed() - before).toBeLessThanOrEqual(2)
+    expect(heard).toBeLessThanOrEqual(2)
+    await client.close()
+  })
+})
