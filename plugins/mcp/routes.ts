@@ -43,6 +43,8 @@ export function authorize(kernel: ProxyKernel, event: H3Event): { key: string | 
 }
 
 const asList = (body: unknown): JSONRPCMessage[] => (Array.isArray(body) ? body : [body]) as JSONRPCMessage[]
+const isCancel = (message: JSONRPCMessage): message is JSONRPCMessage & { params?: { requestId?: string | number } } =>
+  isJSONRPCNotification(message) && message.method === 'notifications/cancelled'
 
 /** A 2025 session's part of a caller: the log level it asked for (kept with the session), its resource subscriptions. */
 export function sessionCaller(routes: Pick<GatewayRoutes, 'sessions' | 'subscriptions'>, session: string | undefined, access: () => KeyAccess) {
@@ -157,14 +159,21 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     for (const answer of answers) {
       if (!await routes.gateway.answers.answer(session!, answer)) return rpcError(400, -32600, `Invalid Request: no request with id ${JSON.stringify(answer.id)} awaits an answer from this session`)
     }
-    if (answers.length === messages.length) return new Response(null, { status: 202 })
-    for (const message of messages) {
-      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-        const id = (message.params as { requestId?: string | number } | undefined)?.requestId
-        if (id !== undefined) routes.sessions.cancel(session!, id)
-      }
+    // Cancels are the gateway's (the call may run on another instance): kept from the SDK server, which
+    // would drop the answer of a request cancelled in the same batch and leave this POST open for good.
+    const cancels = messages.filter(isCancel)
+    const cancel = () => {
+      for (const { params } of cancels) if (params?.requestId !== undefined) routes.sessions.cancel(session!, params.requestId)
     }
-    return serve(event, key, session, answers.length ? messages.filter(message => !isAnswer(message)) : body)
+    const rest = messages.filter(message => !isAnswer(message) && !isCancel(message))
+    if (!rest.length) {
+      cancel()
+      return new Response(null, { status: 202 })
+    }
+    const response = await serve(event, key, session, rest.length === messages.length ? body : Array.isArray(body) ? rest : rest[0])
+    // After this POST's own requests started: one of them may be what is cancelled.
+    cancel()
+    return response
   }
 
   kernel.app.on('GET', '/mcp', async (event) => {
