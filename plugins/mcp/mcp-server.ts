@@ -70,15 +70,20 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
     signal: context.signal,
   })
   const attend = (context: HandlerContext) => ({ log: log(context), client: client(context) })
+  // A 2025 session's cancel may come on another POST (or instance) than the request it stops.
+  const stoppable = (context: HandlerContext): HandlerContext => {
+    const cancelled = caller.cancelled(context.requestId)
+    return cancelled ? { ...context, signal: AbortSignal.any([context.signal, cancelled]) } : context
+  }
   return {
     'tools/list': () => ({ tools: gateway.listTools(caller.access()) }),
-    'tools/call': (params: Params, context: HandlerContext) => {
-      const cancelled = caller.cancelled(context.requestId)
+    'tools/call': (params: Params, request: HandlerContext) => {
+      const context = stoppable(request)
       const { progressToken } = context
       return gateway.callTool({
         keyId: caller.keyId,
         access: caller.access(),
-        signal: cancelled ? AbortSignal.any([context.signal, cancelled]) : context.signal,
+        signal: context.signal,
         onprogress: progressToken === undefined ? undefined : (progress) => {
           void context.notify({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => {})
         },
@@ -86,11 +91,11 @@ export function gatewayMethods(gateway: Gateway, caller: Caller) {
       }, params.name, params.arguments)
     },
     'prompts/list': () => ({ prompts: gateway.listPrompts(caller.access()) }),
-    'prompts/get': (params: Params, context: HandlerContext) => gateway.getPrompt(caller.access(), params.name, params.arguments, context.signal, attend(context)),
+    'prompts/get': (params: Params, request: HandlerContext, context = stoppable(request)) => gateway.getPrompt(caller.access(), params.name, params.arguments, context.signal, attend(context)),
     'resources/list': () => ({ resources: gateway.listResources(caller.access()) }),
     'resources/templates/list': () => ({ resourceTemplates: gateway.listResourceTemplates(caller.access()) }),
-    'resources/read': (params: Params, context: HandlerContext) => gateway.readResource(caller.access(), params.uri, context.signal, attend(context)),
-    'completion/complete': (params: Params, context: HandlerContext) => gateway.complete(caller.access(), params, context.signal, attend(context)),
+    'resources/read': (params: Params, request: HandlerContext, context = stoppable(request)) => gateway.readResource(caller.access(), params.uri, context.signal, attend(context)),
+    'completion/complete': (params: Params, request: HandlerContext, context = stoppable(request)) => gateway.complete(caller.access(), params, context.signal, attend(context)),
     // 2025 sessions only: the 2026-07-28 revision asks per request, in `_meta`.
     'logging/setLevel': async (params: Params) => {
       await caller.setLogLevel?.(params.level)

@@ -53,4 +53,14 @@ describe('notifications/cancelled of a 2025 session', () => {
     expect(text).toMatch(/"isError":true/)
     expect(outcomes).toEqual(['error'])
   })
+
+  it('a prompt asked on another POST stops too', async () => {
+    const id = await session()
+    const started = Date.now()
+    const running = post({ jsonrpc: '2.0', id: 7, method: 'prompts/get', params: { name: 'local__greet', arguments: { ms: '5000' } } }, id).then(answer => answer.text())
+    await new Promise(resolve => setTimeout(resolve, 300))
+    expect((await post(cancel(7), id)).status).toBe(202)
+    expect(await within(2500, running)).toMatch(/"error":\{"code":-32001,"message":"[^"]*cancelled by the client/)
+    expect(Date.now() - started).toBeLessThan(3000)
+  })
 })

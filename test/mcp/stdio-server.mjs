@@ -5,7 +5,7 @@
 // progress notices and questions, as a server may quote its configuration.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { CallToolRequestSchema, ElicitResultSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ElicitResultSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 
 const quote = process.env.QUOTE ? ` (${process.env.QUOTE})` : ''
 let listed = 0
@@ -14,7 +14,15 @@ server.setRequestHandler(ListToolsRequestSchema, () => {
   listed++
   return { tools: ['echo', 'sleep', 'huge', 'ask', 'storm', 'listed'].map(name => ({ name, description: `${name}${quote}`, inputSchema: { type: 'object' } })) }
 })
-server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'greet', description: `a greeting${quote}` }] }))
+server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'greet', description: `a greeting${quote}`, arguments: [{ name: 'ms' }] }] }))
+// `greet` takes `ms` to answer, or until it is cancelled.
+server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  await new Promise(resolve => {
+    const timer = setTimeout(resolve, Number(request.params.arguments?.ms ?? 0))
+    extra.signal.addEventListener('abort', () => { clearTimeout(timer); resolve() })
+  })
+  return { messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }
+})
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = request.params.arguments ?? {}
   const text = value => ({ content: [{ type: 'text', text: String(value) }] })
