@@ -5,6 +5,7 @@ import {
   ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema,
   UnsubscribeRequestSchema, McpError, ErrorCode, type ClientCapabilities, type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
 import type { KeyAccess } from './access.ts'
 import type { Gateway } from './gateway.ts'
 import type { LogParams, LogSink } from './logging.ts'
@@ -140,14 +141,20 @@ export function gatewayServer(gateway: Gateway, caller: Caller, toClient?: (extr
   const server = new Server(serverInfo, serverOptions)
   const methods = gatewayMethods(gateway, caller)
   for (const method of Object.keys(schemas) as GatewayMethod[]) {
-    server.setRequestHandler(schemas[method] as typeof ListToolsRequestSchema, (request, extra) => methods[method](request.params as Params, {
-      requestId: extra.requestId,
-      signal: extra.signal,
-      progressToken: request.params?._meta?.progressToken,
-      logLevel: () => caller.logLevel?.(),
-      notify: notification => extra.sendNotification(notification as never),
-      request: toClient?.(extra as never),
-    }) as never)
+    // Checked here, not by the SDK, whose failed check is an internal error (-32603): params that do not fit are -32602.
+    server.setRequestHandler(z.object({ method: z.literal(method), params: z.unknown().optional() }) as unknown as typeof ListToolsRequestSchema, (raw, extra) => {
+      const parsed = (schemas[method] as typeof ListToolsRequestSchema).safeParse(raw)
+      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${parsed.error.message}`)
+      const request = parsed.data
+      return methods[method](request.params as Params, {
+        requestId: extra.requestId,
+        signal: extra.signal,
+        progressToken: request.params?._meta?.progressToken,
+        logLevel: () => caller.logLevel?.(),
+        notify: notification => extra.sendNotification(notification as never),
+        request: toClient?.(extra as never),
+      }) as never
+    })
   }
   return server
 }
