@@ -1,4 +1,3 @@
-import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
@@ -91,13 +90,4 @@ function skippedLine(skipped: Skipped, max: number): JSONRPCMessage | Error {
   const id = responseId(skipped)
   if (id === undefined) return new Error(`skipped ${what}`)
   return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `the server answered with ${what}` } }
-}
-
-/** The SDK's stdio transport (process start, stop, stderr) reading with a `LineReader`. */
-export class BoundedStdioTransport extends StdioClientTransport {
-  constructor(server: StdioServerParameters, maxBytes: () => number) {
-    super(server)
-    // The SDK keeps its reader in this field and calls only append, readMessage and clear on it.
-    ;(this as unknown as { _readBuffer: LineReader })._readBuffer = new LineReader(maxBytes)
-  }
 }

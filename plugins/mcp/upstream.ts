@@ -8,7 +8,7 @@ import { withOAuth } from './oauth-fetch.ts'
 import { OAuthTokenSource } from './oauth-token.ts'
 import { defaultServerConcurrency, isStdio, type McpServerConfig } from './schema.ts'
 import { Semaphore } from './semaphore.ts'
-import { BoundedStdioTransport } from './stdio-lines.ts'
+import { LocalServerTransport } from './stdio-process.ts'
 import { coalesced } from './coalesce.ts'
 import { connectLegacy, connectNegotiated, pages, type CallOptions, type ClientEvents, type ListKind, type UpstreamClient } from './upstream-client.ts'
 
@@ -57,7 +57,7 @@ export class UpstreamServer {
   lists: ServerLists = { tools: [], resources: [], templates: [], prompts: [] }
   readonly slots: Semaphore
   private client?: UpstreamClient
-  private stdio?: BoundedStdioTransport
+  private stdio?: LocalServerTransport
   private retryTimer?: NodeJS.Timeout
   private pingTimer?: NodeJS.Timeout
   private stderrTail = ''
@@ -115,7 +115,7 @@ export class UpstreamServer {
   private open(events: ClientEvents): Promise<UpstreamClient> {
     const config = this.config
     if (isStdio(config)) {
-      const transport = new BoundedStdioTransport({
+      const transport = new LocalServerTransport({
         command: config.command, args: config.args, cwd: config.cwd,
         env: { ...getDefaultEnvironment(), ...config.env }, stderr: 'pipe',
       }, this.events.maxLineBytes)

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { until } from './servers.ts'
 
@@ -46,5 +48,18 @@ describe('local server processes', () => {
     await until(() => !alive(started.pid), 10_000)
     expect(alive(second)).toBe(true)
     expect(server.state).toBe('starting')
+  }, 20_000)
+
+  it('one started through a wrapper (a shell that does not exec it) is stopped with the wrapper', async () => {
+    const server = fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))
+    // The shell stays the command's process; the server, its child, outlives the end of its stdin.
+    const wrapped = { name: 'wrapped', command: 'sh', args: ['-c', `"${process.execPath}" "${server}"; exit $?`], env: { KEEP_RUNNING: '1' } }
+    const started = await startTestProxy({ 'api-keys': ['process-key'], 'mcp-servers': [wrapped] })
+    const upstream = started.proxy.kernel.services.mcpGateway!.servers.get('wrapped')!
+    await until(() => upstream.state === 'up')
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(upstream.pid)]).toString().trim().split(/\s+/).map(Number)
+    expect(children).toHaveLength(1)
+    await started.close()
+    await until(() => !alive(children[0]!), 5000)
   }, 20_000)
 })

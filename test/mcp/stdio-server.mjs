@@ -1,7 +1,8 @@
 // A local MCP server for the gateway's tests, over stdio: `echo` {message}, `sleep` {ms, steps} (progress
 // after each step when asked), `huge` {mb} (a text result of that many MB, on one stdout line), `ask`
 // (elicits a confirmation), `storm` {count} (that many tools/list_changed notices at once), `listed` (how
-// often it was asked tools/list). With QUOTE in its env, it quotes that value in its tool and prompt listings,
+// often it was asked tools/list). With KEEP_RUNNING in its env it does not stop at the end of its stdin.
+// With QUOTE in its env, it quotes that value in its tool and prompt listings,
 // progress notices and questions, as a server may quote its configuration.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
@@ -47,3 +48,4 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   return text(`slept ${args.ms ?? 100}`)
 })
 await server.connect(new StdioServerTransport())
+if (process.env.KEEP_RUNNING) setInterval(() => {}, 1 << 30)
