@@ -24,11 +24,14 @@ export class LocalServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void
   /** The process's stderr, there before it starts (so nothing it writes first is lost). */
   readonly stderr = new PassThrough()
+  /** The end of what this process wrote on stderr (its failure's words; an earlier run's are not its). */
+  stderrTail = ''
   private child?: ChildProcess
   private readonly reader: LineReader
 
   constructor(private readonly server: StdioServerParameters, maxBytes: () => number) {
     this.reader = new LineReader(maxBytes)
+    this.stderr.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000) })
   }
 
   get pid(): number | undefined { return this.child?.pid }

@@ -60,7 +60,6 @@ export class UpstreamServer {
   private stdio?: LocalServerTransport
   private retryTimer?: NodeJS.Timeout
   private pingTimer?: NodeJS.Timeout
-  private stderrTail = ''
   private closed = false
   /** Counts connection attempts: one overtaken by a restart or a close is dropped when it ends. */
   private attempt = 0
@@ -119,7 +118,6 @@ export class UpstreamServer {
         command: config.command, args: config.args, cwd: config.cwd,
         env: { ...getDefaultEnvironment(), ...config.env }, stderr: 'pipe',
       }, this.events.maxLineBytes)
-      transport.stderr?.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000) })
       this.stdio = transport
       return connectLegacy(transport, events, connectTimeoutMs)
     }
@@ -173,7 +171,7 @@ export class UpstreamServer {
   }
 
   private exitReason(what: string): string {
-    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ')
+    const tail = (this.stdio?.stderrTail ?? '').trim().split('\n').slice(-3).join(' | ')
     return tail ? `${what} (stderr: ${tail})` : what
   }
 

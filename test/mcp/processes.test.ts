@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { until } from './servers.ts'
@@ -61,5 +64,17 @@ describe('local server processes', () => {
     expect(children).toHaveLength(1)
     await started.close()
     await until(() => !alive(children[0]!), 5000)
+  }, 20_000)
+
+  it('one that keeps failing shows the stderr of its last run in its error, not of every run before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-mcp-runs-'))
+    // Counts its runs in a file, says which one it is, and exits.
+    const script = `const fs = require('fs'); const file = ${JSON.stringify(join(dir, 'runs'))}; const run = (fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) : 0) + 1; fs.writeFileSync(file, String(run)); console.error('run ' + run + ' failed'); process.exit(3)`
+    const started = await startTestProxy({ 'api-keys': ['process-key'], 'mcp-servers': [{ name: 'failing', command: process.execPath, args: ['-e', script] }] })
+    proxy = started
+    const server = started.proxy.kernel.services.mcpGateway!.servers.get('failing')!
+    await until(() => server.failures >= 2 && server.state === 'down', 10_000)
+    expect(server.error).toMatch(new RegExp(`stderr: run ${server.failures} failed\\)$`))
+    rmSync(dir, { recursive: true, force: true })
   }, 20_000)
 })
