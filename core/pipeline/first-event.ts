@@ -72,16 +72,26 @@ export function firstEvent(text: string): { at: number; next: number; frame: Str
 }
 
 /**
+ * `[DONE]` before any answer opens none: a stream that is only its end (an upstream that gave up) fails
+ * over on either path, as one that sends nothing does, never a 200 with an empty answer.
+ */
+export const isDoneFrame = (frame: StreamFrame): boolean => frame.data.length < 16 && frame.data.trim() === '[DONE]'
+
+/**
  * Where the event that opens a same-format answer starts in whole events, or undefined. The stream's
  * first data event fails the attempt when it is an error (throws ErrorFirstEvent), as a translated
  * stream's does, whatever follows (`head.seenFirst` says it was looked at). A ping the format's decoder
  * reads as nothing opens no answer, as it primes no translated stream: a stream of pings that ends
- * still fails over, and pings before the answer are dropped.
+ * still fails over, and pings before the answer are dropped; so does a `[DONE]` (`isDoneFrame`).
  */
 export function openingEvent(codec: WireCodec | undefined, text: string, head: { seenFirst: boolean }): number | undefined {
   for (let from = 0; ;) {
     const found = firstEvent(text.slice(from))
     if (!found) return undefined
+    if (isDoneFrame(found.frame)) {
+      from += found.next
+      continue
+    }
     if (!head.seenFirst) {
       head.seenFirst = true
       const error = codec && firstEventError(codec, found.frame)

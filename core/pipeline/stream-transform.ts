@@ -6,7 +6,7 @@ import { createFrameParser } from '../framing/frames.ts'
 import { Utf8Decoder } from '../framing/utf8-decoder.ts'
 import { requestField } from './request.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
-import { firstEventError } from './first-event.ts'
+import { firstEventError, isDoneFrame } from './first-event.ts'
 import type { AnswerPlan } from './answer-plan.ts'
 import { keepsSignatures, rememberSignatures, signatureCollector } from './signature-store.ts'
 import { isWholeData } from './event-spans.ts'
@@ -69,6 +69,8 @@ class TranslatingTransform implements StreamTransform {
 
   /** One upstream frame -> client text; the first, when it is an error, throws ErrorFirstEvent instead. */
   #decode(frame: StreamFrame): string {
+    // Nothing answered yet: a `[DONE]` opens no answer (first-event.ts), so the stream may still fail over.
+    if (!this.primed && isDoneFrame(frame)) return ''
     if (!this.#seenFirst) {
       this.#seenFirst = true
       const error = firstEventError(this.source, frame)

@@ -10,7 +10,7 @@ import { callClient, streamCompleted, streamErrorEnding, type ClientFormat } fro
  * credential answers), one after it ends the stream with an error in the client's format.
  */
 const own: Array<[UpstreamFamily, ClientFormat]> = [['compat', 'chat'], ['beta', 'messages'], ['gamma', 'responses'], ['alpha', 'generate-sse']]
-const pre: Fault[] = ['braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'halfevent-pre', 'garbage-pre', 'empty-pre']
+const pre: Fault[] = ['braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'halfevent-pre', 'garbage-pre', 'empty-pre', 'done-pre']
 const post: Fault[] = ['truncated-post', 'reset-post', 'cut-post', 'midframe-post']
 
 let upstreams: Record<UpstreamFamily, FaultUpstream>

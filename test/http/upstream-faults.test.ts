@@ -11,7 +11,7 @@ import { callClient, clientFormats, streamCompleted, streamErrorEnding, type Cli
  */
 
 const families: UpstreamFamily[] = ['compat', 'beta', 'gamma', 'alpha']
-const pre: Fault[] = ['nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'empty-pre']
+const pre: Fault[] = ['nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'empty-pre', 'done-pre']
 // cut-post and midframe-post close cleanly: the missing terminal event (or the half event) is the fault.
 const post: Fault[] = ['truncated-post', 'reset-post', 'hang-post', 'cut-post', 'midframe-post']
 
