@@ -133,6 +133,8 @@ export interface ResponseContext {
   status: number
   usage?: Usage
   error?: string
+  /** A stream that ended with `error` after its 200 because its client went away (else the upstream, or a hook's stream, failed it). */
+  clientLeft?: boolean
   durationMs: number
   /** The answering attempt: milliseconds from sending until the upstream body ended (streams: set at the end). */
   upstreamMs?: number

@@ -67,6 +67,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   void (hooked ? hooked.outcome : ended).then((outcome) => {
     ctx.usage = settledUsage(promptTokens, outcome.usage, outcome.partial ?? false, outcome.delivered ?? 0)
     ctx.error = outcome.error
+    if (outcome.clientLeft) ctx.clientLeft = true
     ctx.durationMs = Date.now() - request.startedAt
     ctx.upstreamMs = performance.now() - clock.sentAt
     return kernel.hooks.callObservers('after-response', ctx)

@@ -83,7 +83,7 @@ export class HookedAnswer extends Readable {
       this.#unsubscribe?.()
       void this.#reader?.cancel().catch(() => {})
       this.#answer.destroy()
-      this.#settle(this.#answer.outcome ?? { error: 'client disconnected', partial: true })
+      this.#settle(this.#answer.outcome ?? { error: 'client disconnected', partial: true, clientLeft: true })
     }
     callback()
   }

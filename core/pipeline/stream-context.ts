@@ -14,6 +14,7 @@ export class StreamResponseContext implements ResponseContext {
   error?: string
   durationMs = 0
   upstreamMs?: number
+  clientLeft?: boolean
   sse?: boolean
   #node: Readable
   #web: ReadableStream<Uint8Array> | undefined

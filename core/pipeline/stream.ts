@@ -13,6 +13,8 @@ export interface StreamOutcome {
   partial?: boolean
   /** Characters of answer the client was given. */
   delivered?: number
+  /** It stopped because the client went away, not because the upstream (or a hook's stream) failed. */
+  clientLeft?: true
 }
 
 /**
@@ -204,7 +206,7 @@ export class AnswerStream extends Readable {
       // Gone after the terminal event (an agent that stops reading at `message_stop`): the answer was
       // whole and its usage reported, whichever of the client's close and the upstream's end came first.
       const whole = this.#transform.settle()
-      this.#finish(whole ? this.#ended() : this.#failure('client disconnected'))
+      this.#finish(whole ? this.#ended() : { ...this.#failure('client disconnected'), clientLeft: true })
     }
     // Whoever destroyed it with an error has it already: emitted again here, nobody may be listening.
     callback()

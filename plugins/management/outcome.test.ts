@@ -19,4 +19,9 @@ describe('requestOutcome', () => {
   ] as const)('status %i, served %s: %s', (status, served, outcome) => {
     expect(requestOutcome(status, served)).toBe(outcome)
   })
+
+  it('a stream the upstream broke after its 200 (a 499 like a client that left) is the upstream\'s failure', () => {
+    expect(requestOutcome(499, true, true)).toBe('upstream')
+    expect(requestOutcome(499, true, false)).toBe('client')
+  })
 })

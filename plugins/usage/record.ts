@@ -1,5 +1,6 @@
 import type { ResponseContext } from 'model-proxy'
 import { clientKeyId } from 'model-proxy/kit/access'
+import { brokenStream } from '../management/api.ts'
 
 /** One request, as usage statistics keep it (no secrets: the client key is its id, `key-<hash>`). */
 export interface UsageRecord {
@@ -24,6 +25,8 @@ export interface UsageRecord {
   reasoningTokens: number
   /** The counts are the proxy's estimate: the upstream reported none, or the answer was cut. */
   estimated?: boolean
+  /** A stream the upstream (or a hook's stream) failed after its 200: status 499 as for a client that left, but the upstream's failure. */
+  broken?: true
   latencyMs: number
   status: number
   stream: boolean
@@ -54,6 +57,7 @@ export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost
     ...(usage?.cacheCreationInputTokens && { cacheWriteTokens: usage.cacheCreationInputTokens }),
     reasoningTokens: usage?.reasoningTokens ?? 0,
     ...(usage?.estimated && { estimated: true }),
+    ...(brokenStream(ctx) && { broken: true as const }),
     latencyMs: ctx.durationMs,
     status: ctx.error && ctx.status < 400 ? 499 : ctx.status,
     stream: ctx.request.stream,

@@ -41,7 +41,7 @@ export function percentile(sorted: number[], p: number): number | null {
 }
 
 function count(t: Tally, record: UsageRecord): void {
-  const outcome = requestOutcome(record.status, Boolean(record.credential))
+  const outcome = requestOutcome(record.status, Boolean(record.credential), record.broken)
   t.counts[outcome]++
   if (outcome === 'ok') t.latencies.push(record.latencyMs)
   t.input += record.inputTokens
