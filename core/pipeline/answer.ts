@@ -78,7 +78,8 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
 /** A whole answer: the upstream's bytes when they already are the client's, else translated. */
 export async function answerBuffered(attempt: Attempt, reply: Reply<'buffered'>): Promise<AttemptOutcome> {
   const { kernel, request, plan, clock } = attempt
-  const { text } = reply
+  // A byte order mark some servers write first is no part of the JSON (JSON.parse refuses it; streams drop it too).
+  const text = reply.text.charCodeAt(0) === 0xfeff ? reply.text.slice(1) : reply.text
   // A 200 that is no JSON object (a gateway's HTML page, a garbled body) is an upstream failure like a 502,
   // on every path (a passed-through answer is parsed for its usage anyway): the next credential may answer.
   const json = answerObject(text)

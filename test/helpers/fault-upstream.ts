@@ -21,13 +21,14 @@ import { generateMock } from '../../playground/mock-upstream/generate.ts'
  * tests, never idle that long at once), as a slow upstream sends tokens. `mixed-line-ends` is no fault either:
  * the whole answer an event per write, its line ends a mix of `\n`, `\r\n` and `\r` (valid SSE).
  * `error-first` answers a stream with 200 and the family's error event first (`errorFirstEvents`), as
- * relays and gateways do. `done-pre` answers a stream with 200 and `data: [DONE]` alone: no answer at all. A key may carry `#anything` after the fault's name: another credential, the same fault.
+ * relays and gateways do. `done-pre` answers a stream with 200 and `data: [DONE]` alone: no answer at all.
+ * `bom` is no fault: the whole answer (stream or not) after a UTF-8 byte order mark, as some servers write. A key may carry `#anything` after the fault's name: another credential, the same fault.
  */
 export type Fault =
   | 'ok' | 'braced-garbage-pre' | 'nonjson-pre' | 'truncated-pre' | 'reset-pre' | 'hang-pre'
   | 'truncated-post' | 'reset-post' | 'hang-post' | 'status-429' | 'status-429-bare' | 'status-500'
-  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'done-pre' | 'cut-post' | 'midframe-post' | 'trickle' | 'mixed-line-ends' | 'error-first'
-export const faults: Fault[] = ['mixed-line-ends', 'ok', 'braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'done-pre', 'cut-post', 'midframe-post', 'trickle', 'error-first']
+  | 'garbage-pre' | 'halfevent-pre' | 'empty-pre' | 'done-pre' | 'cut-post' | 'midframe-post' | 'trickle' | 'mixed-line-ends' | 'error-first' | 'bom'
+export const faults: Fault[] = ['mixed-line-ends', 'ok', 'braced-garbage-pre', 'nonjson-pre', 'truncated-pre', 'reset-pre', 'hang-pre', 'truncated-post', 'reset-post', 'hang-post', 'status-429', 'status-429-bare', 'status-500', 'garbage-pre', 'halfevent-pre', 'empty-pre', 'done-pre', 'cut-post', 'midframe-post', 'trickle', 'error-first', 'bom']
 
 export type UpstreamFamily = 'compat' | 'beta' | 'gamma' | 'alpha'
 const handlers: Record<UpstreamFamily, (request: Request) => Promise<Response>> = { compat: openaiMock, beta: messagesMock, gamma: responsesMock, alpha: generateMock }
@@ -136,6 +137,7 @@ export async function startFaultUpstream(family: UpstreamFamily, options: FaultU
     const answer = await handlers[family](new Request(`http://mock${req.url}`, { method: req.method, headers: req.headers as HeadersInit, body: req.method === 'GET' ? undefined : body }))
     const text = await answer.text()
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? type })
+    if (fault === 'bom') return void res.end(`\uFEFF${text}`)
     if (fault === 'ok' || !stream || answer.status !== 200) return void res.end(text)
 
     const events = splitEvents(text)

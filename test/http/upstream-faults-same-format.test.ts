@@ -20,6 +20,7 @@ beforeAll(async () => {
   const entries = mergeEntries(own.flatMap(([family]) => [
     ...[...pre, ...post].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `same-${family}-${fault}`, true)),
     familyEntries(family, upstreams[family].baseUrl, ['mixed-line-ends'], `same-${family}-mixed`, true),
+    familyEntries(family, upstreams[family].baseUrl, ['bom'], `same-${family}-bom`, true),
   ]))
   proxy = await startFaultProxy(entries)
 })
@@ -54,5 +55,16 @@ describe.concurrent('same format, same model name: line ends as SSE allows them'
     expect(text).toContain('\n\r\n')
     expect(streamCompleted(client, text), text).toBeUndefined()
     expect(upstreams[family].requests.filter(r => r.key === 'mixed-line-ends')).toHaveLength(1)
+  })
+})
+
+describe.concurrent('same format, same model name: an answer after a UTF-8 byte order mark', () => {
+  it.each(own.flatMap(([family, client]) => [true, false].map(stream => ({ family, client, stream }))))('$client -> $family, stream $stream: answered, without the mark', async ({ family, client, stream }) => {
+    const { status, text } = await callClient(proxy.url, client, `same-${family}-bom`, stream)
+    expect(status, text).toBe(200)
+    expect(text).toContain('playground')
+    expect(text.charCodeAt(0)).not.toBe(0xFEFF)
+    if (stream) expect(streamCompleted(client, text), text).toBeUndefined()
+    else expect(() => JSON.parse(text)).not.toThrow()
   })
 })

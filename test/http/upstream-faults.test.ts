@@ -21,6 +21,8 @@ beforeAll(async () => {
   upstreams = await startFaultUpstreams(families)
   // One alias per family and fault, served by the faulty key first and a good one second (fill-first).
   const entries = mergeEntries(families.flatMap(family => [...pre, ...post, 'trickle' as const].map(fault => familyEntries(family, upstreams[family].baseUrl, [fault, 'ok'], `${family}-${fault}`))))
+  // No fault: the answer after a byte order mark, from the one credential there is.
+  for (const [key, list] of Object.entries(mergeEntries(families.map(family => familyEntries(family, upstreams[family].baseUrl, ['bom'], `${family}-bom`))))) (entries[key] ??= []).push(...list)
   // Refused: the first credential's upstream is a port nobody listens on (its listener closed), the second answers.
   const closed = await new Promise<number>((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -90,5 +92,15 @@ describe.concurrent('a slow upstream that keeps sending is never cut', () => {
     expect(streamCompleted(client, text), text).toBeUndefined()
     // Answered by the slow credential itself: nothing failed over.
     expect(upstreams[family].requests.filter(r => r.key === 'trickle').length).toBeGreaterThan(0)
+  })
+})
+
+describe.concurrent('an answer after a UTF-8 byte order mark is read as the answer', () => {
+  it.each(everyCall)('$client client, $family upstream, stream $stream', async ({ client, family, stream }) => {
+    const { status, text } = await call(client, `${family}-bom`, stream)
+    expect(status, text).toBe(200)
+    expect(text).toContain('playground')
+    expect(text.charCodeAt(0)).not.toBe(0xFEFF)
+    if (stream) expect(streamCompleted(client, text), text).toBeUndefined()
   })
 })
