@@ -55,6 +55,9 @@ export class SocketPipe {
 
   pipe<T extends Writable>(destination: T): T {
     destination.once('close', () => { if (!this.source.readableEnded) this.source.destroy() })
+    // A source that fails (an upstream body cut mid-way) cuts the client's connection: its answer was not
+    // whole, and must not end as if it were. `pipe` listens to no source error: unheard, one ends the process.
+    this.source.on('error', () => { destination.destroy() })
     return this.source.pipe(destination)
   }
 
