@@ -60,7 +60,7 @@ export async function answerStream(attempt: Attempt, reply: Reply<'stream'>): Pr
   // Every hook that may read the body has had its chance, or said it needs it later (`keepBody`).
   releaseBody(request)
   // A hook took the web stream: the request ends where that stream does (a failing one fails it).
-  const web = ctx.hookStream
+  const web = ctx.sent()
   const hooked = web && new HookedAnswer(web, answer, gone, error => kernel.warnLimited('before-response-stream', `request ${request.id}: ${hookStreamFailed}: ${(error as Error)?.stack ?? String(error)}`))
   // After `before-response`, never during it (a short stream can end while its listeners still run).
   // Observers never reject: a failing one is logged, the stream and the process are not its to end.

@@ -18,6 +18,8 @@ export class StreamResponseContext implements ResponseContext {
   sse?: boolean
   #node: Readable
   #web: ReadableStream<Uint8Array> | undefined
+  /** The answer is on its way (`before-response` is over): no web stream is made over it any more. */
+  #sent = false
 
   constructor(
     public request: ProxyRequest,
@@ -30,17 +32,26 @@ export class StreamResponseContext implements ResponseContext {
     this.#node = node
   }
 
-  get stream(): ReadableStream<Uint8Array> {
+  /**
+   * Undefined once the answer is on its way (in `after-response`, unless a hook's stream replaced it): a
+   * web stream made then would read the answer as it is being sent, pause it for good, and take its bytes.
+   */
+  get stream(): ReadableStream<Uint8Array> | undefined {
+    if (this.#sent) return this.#web
     return this.#web ??= webStreamOf(this.#node)
   }
 
   /** Only a web stream replaces the answer: anything else a listener assigns (a number, a string) is ignored. */
-  set stream(stream: ReadableStream<Uint8Array>) {
+  set stream(stream: ReadableStream<Uint8Array> | undefined) {
     if (stream instanceof ReadableStream) this.#web = stream
   }
 
-  /** The web stream the hooks read or set, if they touched it: the client's answer then comes from it (hooked-answer.ts). */
-  get hookStream(): ReadableStream<Uint8Array> | undefined {
+  /**
+   * `before-response` is over: the web stream the hooks read or set, if they touched it (the client's
+   * answer then comes from it, hooked-answer.ts). From here on no other is made.
+   */
+  sent(): ReadableStream<Uint8Array> | undefined {
+    this.#sent = true
     return this.#web
   }
 }

@@ -47,7 +47,7 @@ describe('AnswerStream', () => {
     answer.destroy()
     await new Promise(resolve => setImmediate(resolve))
     expect(upstream.destroyed).toBe(true)
-    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0 }])
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0, clientLeft: true }])
   })
 
   it('a client that goes away after the terminal event, before the upstream ended: the answer was whole', async () => {
@@ -94,7 +94,7 @@ describe('StreamResponseContext', () => {
 
   it('has no web stream while no hook asks for one: the Node stream is the answer', () => {
     const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, Readable.from([Buffer.from('a')]))
-    expect(ctx.hookStream).toBeUndefined()
+    expect(ctx.sent()).toBeUndefined()
   })
 
   it('a Node stream piped into the response as it is', async () => {
@@ -123,20 +123,27 @@ describe('StreamResponseContext', () => {
 
   it('makes the web stream a hook reads, and keeps the one a hook sets', async () => {
     const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, Readable.from([Buffer.from('a'), Buffer.from('b')]))
-    const web = ctx.stream
-    expect(ctx.hookStream).toBe(web)
+    const web = ctx.stream!
     ctx.stream = web.pipeThrough(new TransformStream({ transform(chunk, controller) { controller.enqueue(Buffer.from(Buffer.from(chunk).toString().toUpperCase())) } }))
-    expect(await new Response(ctx.hookStream).text()).toBe('AB')
+    expect(await new Response(ctx.sent()).text()).toBe('AB')
+  })
+
+  it('makes no web stream once the answer is on its way: one read in after-response would take its bytes', () => {
+    const node = Readable.from([Buffer.from('a')])
+    const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, node)
+    expect(ctx.sent()).toBeUndefined()
+    expect(ctx.stream).toBeUndefined()
+    expect(node.listenerCount('data')).toBe(0)
   })
 
   it('a web stream a hook asked for, cancelled by a client gone, lets the upstream go', async () => {
     const { upstream, answer, outcomes } = await running()
     const ctx = new StreamResponseContext(request, undefined, 200, {}, {}, answer)
-    const reader = ctx.stream.getReader()
+    const reader = ctx.stream!.getReader()
     expect(Buffer.from((await reader.read()).value!).toString()).toBe('a\n\n')
     await reader.cancel()
     await new Promise(resolve => setImmediate(resolve))
     expect(upstream.destroyed).toBe(true)
-    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0 }])
+    expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0, clientLeft: true }])
   })
 })

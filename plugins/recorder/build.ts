@@ -93,7 +93,7 @@ export function buildRecord(flight: Flight, context: BuildContext): BuiltRecord 
         status: end.status,
         headers: end.responseHeaders,
         body: blobs.body(answer),
-        stream: answer === undefined && end.stream && last?.clientTap ? blobs.stream(last.clientTap.result(), end.sse !== false) : undefined,
+        stream: answer === undefined && end.sse !== undefined && last?.clientTap ? blobs.stream(last.clientTap.result(), end.sse !== false) : undefined,
       },
     },
     routing,

@@ -41,7 +41,7 @@ async function answer(web: boolean): Promise<void> {
   const ctx = new StreamResponseContext({} as ProxyRequest, undefined, 200, {}, {}, stream)
   // As srvx sends it: the body's own pipe into the response; a hook that read `ctx.stream` puts a web stream between.
   const out = sink()
-  new SocketPipe(web ? new HookedAnswer(ctx.stream, stream, undefined, () => {}) : stream).pipe(out)
+  new SocketPipe(web ? new HookedAnswer(ctx.stream!, stream, undefined, () => {}) : stream).pipe(out)
   return new Promise(resolve => out.once('finish', resolve))
 }
 
