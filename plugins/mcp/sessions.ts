@@ -48,10 +48,7 @@ export class Sessions {
           this.running.get(`${session}:${id}`)?.abort(new Error('cancelled by the client'))
         } catch {}
       }),
-      fleet.subscribe(closedChannel, id => {
-        this.known.delete(id)
-        this.onclosed?.(id)
-      }),
+      fleet.subscribe(closedChannel, id => this.#ended(id)),
       // The session's GET stream may be open on another instance than the one that got `logging/setLevel`.
       fleet.subscribe(levelChannel, message => {
         try {
@@ -118,11 +115,19 @@ export class Sessions {
   }
 
   async close(id: string): Promise<void> {
-    this.known.delete(id)
-    this.renewed.delete(id)
-    this.onclosed?.(id)
+    this.#ended(id)
     await this.storage.removeItem(storageKey(id))
     await this.fleet.publish(closedChannel, id).catch(() => {})
+  }
+
+  /** A session ended (here or on another instance): forgotten, and its requests running here stopped. */
+  #ended(id: string): void {
+    this.known.delete(id)
+    this.renewed.delete(id)
+    for (const [name, controller] of this.running) {
+      if (name.startsWith(`${id}:`)) controller.abort(new Error('the session was closed'))
+    }
+    this.onclosed?.(id)
   }
 
   /** The abort signal of a running request, registered until `done` is called. */

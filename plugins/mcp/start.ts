@@ -56,7 +56,11 @@ export function startGateway(kernel: ProxyKernel): void {
 
     const sessions = new Sessions(kernel.storage, kernel.fleet)
     subscriptions = new ResourceSubscriptions(gateway, kernel.fleet, message => kernel.warnLimited('mcp', message))
-    sessions.onclosed = id => subscriptions?.drop(id)
+    // A closed session's streams end here: its client asked for no more (DELETE), on this instance or another.
+    sessions.onclosed = (id) => {
+      subscriptions?.drop(id)
+      for (const [server, session] of listeners) if (session === id) void server.close().catch(() => {})
+    }
     // A level asked on any instance makes this instance's connections as verbose, for the streams open here.
     sessions.onlevel = level => void gateway.setLogLevel(undefined, level)
     const stopSharingLogs = shareLogs(gateway.logs, kernel.fleet)

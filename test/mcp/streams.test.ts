@@ -87,3 +87,29 @@ describe('a burst of a server\'s list changes', () => {
     await client.close()
   })
 })
+
+describe('DELETE of a session', () => {
+  it('ends its GET streams and stops its running calls, and the session is gone', async () => {
+    const client = await gatewayClient(proxy.url, 'stream-key')
+    const session = (client.transport as { sessionId?: string }).sessionId!
+    const headers = { authorization: 'Bearer stream-key', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }
+    const get = await fetch(`${proxy.url}/mcp`, { headers: { ...headers, accept: 'text/event-stream' } })
+    expect(get.status).toBe(200)
+    const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'local__sleep', arguments: { ms: 20_000 } } }
+    const post = await fetch(`${proxy.url}/mcp`, { method: 'POST', headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify(call) })
+    expect(post.status).toBe(200)
+    const started = Date.now()
+    const deleted = await fetch(`${proxy.url}/mcp`, { method: 'DELETE', headers })
+    expect(deleted.status).toBe(200)
+    const ended = (answer: Response) => Promise.race([
+      answer.text().then(text => ({ text, ms: Date.now() - started })),
+      new Promise<'open'>(resolve => setTimeout(() => resolve('open'), 5000)),
+    ])
+    const [stream, answer] = await Promise.all([ended(get), ended(post)])
+    expect(stream).not.toBe('open')
+    expect(answer).not.toBe('open')
+    const after = await fetch(`${proxy.url}/mcp`, { method: 'POST', headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/list' }) })
+    expect(after.status).toBe(404)
+    await client.close().catch(() => {})
+  }, 15_000)
+})
