@@ -8,7 +8,7 @@ import { FileChangedError, unchangedSince, writeFileAtomic } from './atomic-writ
 import { serializeFileTask } from './write-queue.ts'
 import { changedPaths, configFromText, hashText, parseConfigDocument } from './config-text.ts'
 import { ConfigError } from './validate.ts'
-import { keepUntouchedLines } from './keep-lines.ts'
+import { configText, keepUntouchedLines } from './keep-lines.ts'
 
 export class ConfigWriteError extends Error {
   constructor(message: string) {
@@ -95,7 +95,7 @@ export class ConfigFile {
     return this.write(async (text) => {
       const doc = parseConfigDocument(text)
       await edit(doc)
-      return keepUntouchedLines(text, doc.toString())
+      return keepUntouchedLines(text, configText(doc))
     }, origin)
   }
 
@@ -108,7 +108,7 @@ export class ConfigFile {
   replace(doc: Document, origin: string, source?: string, ifMatch?: string): Promise<ConfigChange> {
     return this.write((text) => {
       if (ifMatch !== undefined && hashText(text) !== ifMatch) throw new ConfigConflictError()
-      return source === undefined ? doc.toString() : keepUntouchedLines(source, doc.toString())
+      return source === undefined ? configText(doc) : keepUntouchedLines(source, configText(doc))
     }, origin)
   }
 

@@ -1,4 +1,11 @@
-import { parseDocument } from 'yaml'
+import { parseDocument, type Document } from 'yaml'
+
+/**
+ * A document as the config file is written: no line folded at the library's default 80 columns. A line
+ * the file has longer (a flow list of providers, a quoted note) came back over several lines, so the
+ * file's lines no longer paired with the library's and every line of the file was written anew.
+ */
+export const configText = (doc: Document): string => doc.toString({ lineWidth: 0 })
 
 /**
  * A config written anew (a management edit, serialized by the YAML library) with every line it did not
@@ -13,7 +20,7 @@ import { parseDocument } from 'yaml'
 export function keepUntouchedLines(before: string, after: string): string {
   let normalized: string
   try {
-    normalized = parseDocument(before).toString()
+    normalized = configText(parseDocument(before))
   } catch {
     return after
   }

@@ -1,5 +1,5 @@
 import { isMap, isScalar, parseDocument, type Pair } from 'yaml'
-import { keepUntouchedLines } from './keep-lines.ts'
+import { configText, keepUntouchedLines } from './keep-lines.ts'
 
 /**
  * Keys that describe one instance, not the fleet: where it listens, its TLS files, its folders. Each
@@ -15,7 +15,7 @@ export function sharedPart(text: string): string {
   const doc = parseDocument(text)
   if (doc.errors.length || !isMap(doc.contents) || !doc.contents.items.some(isLocal)) return text
   doc.contents.items = doc.contents.items.filter(pair => !isLocal(pair))
-  return keepUntouchedLines(text, doc.toString())
+  return keepUntouchedLines(text, configText(doc))
 }
 
 /** A shared text with this instance's own keys put back where its current file has them. */
@@ -42,7 +42,7 @@ export function withLocalPart(shared: string, current: string | undefined): stri
     target.splice(after + 1 + countLocalAfter(target, after), 0, pair.clone() as (typeof target)[number])
   }
   // The shared lines as the fleet wrote them, this instance's own as its file has them.
-  return keepUntouchedLines(current, keepUntouchedLines(shared, out.toString()))
+  return keepUntouchedLines(current, keepUntouchedLines(shared, configText(out)))
 }
 
 /** Local keys already put back right after `index` stay before the next one put there. */

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
 import bcrypt from 'bcryptjs'
 import { startManagedProxy, managementSecret, type ManagedProxy } from './helpers.ts'
 
@@ -113,5 +114,32 @@ describe('list writes keep what they do not change', () => {
     const before = managed.text()
     expect((await call('PATCH', '/client-keys/alice', { rpm: 20 })).status).toBe(200)
     expect(lineChanges(before, managed.text())).toEqual({ added: ['    rpm: 20 # per minute'], removed: ['    rpm: 10 # per minute'] })
+  })
+})
+
+describe('lines longer than the YAML library\'s 80 columns', () => {
+  // Written on one line each: the library folded them over several lines on write, so the file's lines no
+  // longer paired with its own and every line was written anew (flow lists exploded, strings folded).
+  const long = `host: 127.0.0.1
+auth-dir: /nonexistent-auth-dir
+remote-management: { secret-key: '${bcrypt.hashSync(managementSecret, 4)}' }
+debug: false
+api-keys: [first-client-key, second-client-key, third-client-key, fourth-client-key]
+compat-provider: [{ name: pool, base-url: 'http://127.0.0.1:9/v1', api-key-entries: [{ api-key: up-1 }], models: [{ name: m1 }] }]
+client-keys:
+  - { name: bob, key: bob-plain-key-to-be-hashed, models: ['*-mini'], owner: "Bob from the platform team, who owns the CI runners" }
+`
+
+  it('a start-up hash and a management write change their own lines only', async () => {
+    await managed.close()
+    managed = await startManagedProxy(long)
+    // The plain client key became its hash at start-up: that line alone (written as the library spaces it).
+    const { added, removed } = lineChanges(long, managed.text())
+    const hash = `sha256:${createHash('sha256').update('bob-plain-key-to-be-hashed').digest('hex')}`
+    expect(removed).toEqual([long.split('\n')[7]])
+    expect(added.map(line => line.replace(/\s+/g, ''))).toEqual([long.split('\n')[7]!.replace('bob-plain-key-to-be-hashed', hash).replace(/\s+/g, '')])
+    const before = managed.text()
+    expect((await call('PUT', '/debug', { value: true })).status).toBe(200)
+    expect(managed.text()).toBe(before.replace('debug: false', 'debug: true'))
   })
 })
