@@ -6,7 +6,7 @@ import type { ConsolaInstance } from 'consola'
 import type { ProxyConfig } from './schema.ts'
 import { FileChangedError, unchangedSince, writeFileAtomic } from './atomic-write.ts'
 import { serializeFileTask } from './write-queue.ts'
-import { changedPaths, configFromText, hashText, parseConfigDocument } from './config-text.ts'
+import { changedPaths, configFromText, hashText, holdsNoSettings, parseConfigDocument } from './config-text.ts'
 import { ConfigError } from './validate.ts'
 import { configText, keepUntouchedLines } from './keep-lines.ts'
 
@@ -148,6 +148,12 @@ export class ConfigFile {
       if (text === undefined) return undefined
       const hash = hashText(text)
       if (hash === this.appliedHash || hash === this.rejectedHash) return undefined
+      if (holdsNoSettings(text)) {
+        // Applied, it dropped every key, provider and the management secret until the rest was written.
+        this.rejectedHash = hash
+        this.options.logger.warn(`${this.path}: the file holds no settings (a write not finished?); the running config stays`)
+        return undefined
+      }
       try {
         return await this.applyText(text, pulled ?? (origin === 'disk' ? 'the file on disk' : 'the fleet'))
       } catch (error) {

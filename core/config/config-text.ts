@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import { parse as parseYaml, parseDocument, type Document } from 'yaml'
+import { isMap, isScalar, parse as parseYaml, parseDocument, type Document } from 'yaml'
 import type { z } from 'zod'
 import type { ProxyConfig } from './schema.ts'
 import { ConfigError, validateConfig } from './validate.ts'
@@ -8,11 +8,24 @@ import { expandHome, mergeLayers, readYamlData } from './yaml-layers.ts'
 
 export const hashText = (text: string) => createHash('sha256').update(text).digest('hex')
 
-/** A YAML document that parsed, or a ConfigError naming the first problem. */
+/**
+ * A YAML document that parsed into settings (or nothing yet), or a ConfigError naming the first problem.
+ * A file left as text or a list (a hand edit) is refused here: an edit of it threw from the YAML library.
+ */
 export function parseConfigDocument(text: string): Document {
   const doc = parseDocument(text)
   if (doc.errors.length) throw new ConfigError([`config file does not parse: ${doc.errors[0]!.message.split('\n')[0]}`])
+  if (doc.contents !== null && !isMap(doc.contents)) throw new ConfigError(['config file is not a mapping of settings (key: value)'])
   return doc
+}
+
+/**
+ * A text with no settings at all (empty, blank, comments only, a lone `~`): on disk, a write caught half-way (an
+ * editor or `>` truncates the file before writing it), never a config to run with all defaults.
+ */
+export function holdsNoSettings(text: string): boolean {
+  const doc = parseDocument(text)
+  return !doc.errors.length && (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null))
 }
 
 /** Validate a file's text as the proxy would run it: preset layers under it, relative `auth-dir` from the file's folder. */
