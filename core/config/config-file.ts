@@ -93,6 +93,10 @@ export class ConfigFile {
    */
   edit(edit: (doc: Document) => void | Promise<void>, origin: string): Promise<ConfigChange> {
     return this.write(async (text) => {
+      // Made on a file caught empty, the edit would be the whole config: every other setting gone.
+      if (holdsNoSettings(text) && this.appliedText !== undefined && !holdsNoSettings(this.appliedText)) {
+        throw new ConfigError(['config file holds no settings, unlike the running config (emptied, or a write not finished): restore it or send it whole (PUT /config.yaml)'])
+      }
       const doc = parseConfigDocument(text)
       await edit(doc)
       return keepUntouchedLines(text, configText(doc))

@@ -5,7 +5,8 @@ import { baseYaml, managementSecret, startManagedProxy, type ManagedProxy } from
 /**
  * The operator edits the YAML by hand while the proxy runs. A file left as text or a list made every
  * management write a 500 (the YAML library threw on the edit); a file caught empty (an editor or `>`
- * truncates before it writes) was applied: every key, provider and the management secret dropped.
+ * truncates before it writes) was applied: every key, provider and the management secret dropped; and a
+ * management write made on it wrote its one setting as the whole file, with the same effect.
  */
 
 let managed: ManagedProxy
@@ -28,7 +29,7 @@ describe('hand edits of the config file', () => {
     await handEdit(text)
     const { status, body } = await call('PUT', '/request-retry', { value: 5 })
     expect({ status, error: body.error }).toEqual({ status: 400, error: 'invalid_config' })
-    expect(body.message).toMatch(/not a mapping|does not parse/)
+    expect(body.message).toMatch(/not a mapping|does not parse|holds no settings/)
     expect(managed.text()).toBe(text)
     expect(managed.proxy.proxy.kernel.config['request-retry']).toBe(3)
   })
@@ -37,8 +38,29 @@ describe('hand edits of the config file', () => {
     await handEdit(text)
     expect(managed.proxy.proxy.kernel.config['api-keys']).toEqual(['client-one'])
     expect((await call('GET', '/request-retry')).body).toEqual({ 'request-retry': 3 })
+    // A write made on it would be the whole config: every other setting gone.
+    const { status, body } = await call('PUT', '/request-retry', { value: 5 })
+    expect({ status, error: body.error }).toEqual({ status: 400, error: 'invalid_config' })
+    expect(body.message).toContain('holds no settings')
+    expect(managed.text()).toBe(text)
+    expect(managed.proxy.proxy.kernel.config['api-keys']).toEqual(['client-one'])
     await handEdit(baseYaml.replace('request-retry: 3', 'request-retry: 4'))
     expect(managed.proxy.proxy.kernel.config['request-retry']).toBe(4)
     expect(managed.proxy.proxy.kernel.config['api-keys']).toEqual(['client-one'])
+  })
+})
+
+describe('a proxy started on an empty file', () => {
+  it('builds it through the API (MANAGEMENT_PASSWORD): an empty file it runs is no half-written one', async () => {
+    process.env.MANAGEMENT_PASSWORD = 'from-env'
+    const empty = await startManagedProxy('')
+    try {
+      const response = await fetch(`${empty.proxy.url}/v0/management/request-retry`, { method: 'PUT', headers: { authorization: 'Bearer from-env', 'content-type': 'application/json' }, body: '{"value":5}' })
+      expect(response.status).toBe(200)
+      expect(empty.yaml()).toEqual({ 'request-retry': 5 })
+    } finally {
+      delete process.env.MANAGEMENT_PASSWORD
+      await empty.close()
+    }
   })
 })
