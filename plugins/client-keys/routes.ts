@@ -15,11 +15,26 @@ const editable = ['owner', 'models', 'rpm', 'tpm', 'budget', 'expires', 'disable
 /** Every field a PATCH may carry: a misspelt one (`rpn`) or `key` must not be answered "ok" and ignored. */
 const patchable = new Set<string>([...editable, 'name', 'rotate'])
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const unaddressable = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * Why a name the API is sent cannot be the name of a key: one with a lone surrogate has no UTF-8 form, so
+ * no URL could name the key afterwards (read, change, remove); a control character is no name either.
+ * The file may hold any name (a config accepted once stays accepted): only the API refuses these.
+ */
+export function nameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined
+  if (unaddressable.test(name)) return 'name: must be printable text (no control characters or unpaired surrogates): the key is addressed by it in /client-keys/{name}'
+  return undefined
+}
+
 /** Why a PATCH body cannot be applied as sent (an unknown field, `name` or `rotate` of the wrong type), or undefined. */
 export function patchProblem(body: Record<string, unknown>): string | undefined {
   const unknown = Object.keys(body).filter(field => !patchable.has(field))
   if (unknown.length) return `unknown field(s) ${unknown.map(field => JSON.stringify(field)).join(', ')}: a PATCH may change ${[...patchable].join(', ')} (the key itself changes with rotate: true)`
   if ('name' in body && typeof body.name !== 'string') return 'name: must be a string'
+  if ('name' in body) return nameProblem(body.name)
   if ('rotate' in body && typeof body.rotate !== 'boolean') return 'rotate: must be true or false'
   return undefined
 }
@@ -82,6 +97,8 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
   addManagementRoute(kernel, guard, 'POST', '/client-keys', async (event) => {
     const body = await readBody(event) as Record<string, unknown> | null
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ManagementError(400, 'invalid body')
+    const badName = nameProblem(body.name)
+    if (badName) throw new ManagementError(400, 'invalid body', { message: badName })
     const { plain, hash } = postedKey(body.key)
     const entry = parseEntry({ ...body, key: hash })
     // Compared by hash: a key sent as its hash is found too. Named keys are checked when the entry is written.

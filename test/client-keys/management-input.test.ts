@@ -70,3 +70,29 @@ describe('PATCH /client-keys/{name}: only the fields it takes', () => {
     expect((await admin('GET', '/client-keys/team')).body.rpm).toBe(9)
   })
 })
+
+describe('/client-keys: names the API can address afterwards', () => {
+  // A lone surrogate has no UTF-8 form, so no URL names the key: it could be neither read, changed nor
+  // removed but by rewriting the file. Control characters collided in metrics ("x\0y" shown as "x y").
+  const unaddressable = ['\ud800', 'a\udfffb', 'x\u0000y', 'new\nline', 'tab\there', 'del\u007f']
+
+  it('POST with a name holding a control character or a lone surrogate: 400, nothing created', async () => {
+    const before = managed.text()
+    for (const name of unaddressable) {
+      const answer = await admin('POST', '/client-keys', { name })
+      expect(answer.status, JSON.stringify(name)).toBe(400)
+      expect(answer.body.message).toMatch(/^name: /)
+    }
+    expect(managed.text()).toBe(before)
+  })
+
+  it('PATCH renaming to such a name: 400, the entry unchanged; other names (spaces, slashes, unicode) still work', async () => {
+    const before = managed.text()
+    for (const name of unaddressable) expect((await admin('PATCH', '/client-keys/team', { name })).status, JSON.stringify(name)).toBe(400)
+    expect(managed.text()).toBe(before)
+    const created = await admin('POST', '/client-keys', { name: 'team ünï/2 "q"' })
+    expect(created.status).toBe(200)
+    expect((await admin('GET', `/client-keys/${encodeURIComponent('team ünï/2 "q"')}`)).status).toBe(200)
+    expect((await admin('DELETE', `/client-keys/${encodeURIComponent('team ünï/2 "q"')}`)).status).toBe(200)
+  })
+})
