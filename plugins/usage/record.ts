@@ -65,11 +65,22 @@ export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost
 }
 
 const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value)
+/** A count, a cost or a duration: finite and not below zero (a negative one would lower every total). */
+const isAmount = (value: unknown) => isNumber(value) && (value as number) >= 0
+/** Epoch ms a Date can hold: the store files records by hour (`toISOString`), which throws past it. */
+const isTime = (value: unknown) => isAmount(value) && (value as number) <= 8.64e15
+const optional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value)
+const isString = (value: unknown) => typeof value === 'string'
+const isBoolean = (value: unknown) => typeof value === 'boolean'
+const textFields = ['clientKey', 'upstreamModel', 'servedModel', 'session', 'provider', 'family', 'credential', 'keyName'] as const
+/** Optional here: records of older exports may lack them. */
+const amountFields = ['cachedTokens', 'cacheWriteTokens', 'reasoningTokens', 'latencyMs', 'cost'] as const
 
-/** Imported records must look like ours; anything else is skipped, not trusted. */
+/** Imported records must look like ours, field by field; anything else is skipped, not trusted. */
 export function isUsageRecord(value: unknown): value is UsageRecord {
-  const r = value as UsageRecord | null
-  return !!r && typeof r === 'object' && typeof r.id === 'string' && isNumber(r.time) && typeof r.model === 'string'
-    && isNumber(r.inputTokens) && isNumber(r.outputTokens) && isNumber(r.status)
-    && (r.cost === undefined || isNumber(r.cost)) && (r.keyName === undefined || typeof r.keyName === 'string')
+  const r = value as Record<string, unknown> | null
+  return !!r && typeof r === 'object' && typeof r.id === 'string' && isTime(r.time) && typeof r.model === 'string'
+    && isAmount(r.inputTokens) && isAmount(r.outputTokens) && isNumber(r.status)
+    && amountFields.every(field => optional(r[field], isAmount)) && textFields.every(field => optional(r[field], isString))
+    && optional(r.stream, isBoolean) && optional(r.estimated, isBoolean)
 }

@@ -80,3 +80,33 @@ describe('usage statistics', () => {
     }
   })
 })
+
+describe('POST /usage/import: records that do not look like ours are skipped', () => {
+  // A time past the Date range made the import a 500 and left the record in the store's queue: every
+  // later /usage and /usage/series was a 500 too. Other fields of the wrong type were summed as strings
+  // ("[object Object]" credentials) or lowered totals (negative tokens, latency -1e308).
+  const good = { id: 'ok-1', time: Date.now(), clientKey: 'key-0123456789', model: 'm', inputTokens: 3, outputTokens: 4, cachedTokens: 0, reasoningTokens: 0, latencyMs: 5, status: 200, stream: false }
+  const bad: Array<Record<string, unknown>> = [
+    { time: 1e300 }, { time: -1e300 }, { time: 8.64e15 + 1 }, { time: -5 }, { inputTokens: -5 }, { outputTokens: -1 }, { cachedTokens: '5' }, { cachedTokens: {} },
+    { reasoningTokens: null }, { cacheWriteTokens: '7' }, { latencyMs: 'slow' }, { latencyMs: -1e308 }, { cost: -1 }, { credential: {} }, { clientKey: { a: 1 } },
+    { session: {} }, { family: ['x'] }, { provider: 7 }, { upstreamModel: 1 }, { servedModel: {} }, { keyName: 3 }, { stream: 'x' }, { estimated: 'yes' },
+  ]
+
+  it('each skipped, the good one added; /usage and /usage/series still answer, with the good one alone', async () => {
+    const managed = await startManagedProxy(yamlFor())
+    try {
+      const records = [...bad.map((fields, i) => ({ ...good, id: `bad-${i}`, ...fields })), good]
+      const answer = await management(managed.proxy.url, '/usage/import', { method: 'POST', body: JSON.stringify({ version: 1, records }) })
+      expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: { status: 'ok', added: 1, skipped: bad.length } })
+      const usage = await management(managed.proxy.url, '/usage')
+      expect(usage.status).toBe(200)
+      expect((await usage.json()).usage).toMatchObject({ requests: 1, input_tokens: 3, output_tokens: 4, latency_ms_avg: 5 })
+      expect((await management(managed.proxy.url, '/usage/series?range=24h')).status).toBe(200)
+      // A record of an older export, without the fields added since, is still taken.
+      const { cachedTokens: _c, reasoningTokens: _r, latencyMs: _l, stream: _s, clientKey: _k, ...old } = { ...good, id: 'old-1' }
+      expect(await (await management(managed.proxy.url, '/usage/import', { method: 'POST', body: JSON.stringify({ records: [old] }) })).json()).toMatchObject({ added: 1, skipped: 0 })
+    } finally {
+      await managed.close()
+    }
+  })
+})
