@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineProxyPlugin, defineRequestState, type Credential } from 'model-proxy'
+import { ownValue } from 'model-proxy/kit/guards'
 import { createProxyMetrics } from './metrics.ts'
 import { createMetricsAccess, type MetricsSettings } from './access.ts'
 import { endpointLabel } from './endpoint-label.ts'
@@ -59,8 +60,10 @@ export default defineProxyPlugin({
       if (!settings().enable) return
       const { request, candidate } = ctx
       const provider = candidate?.credential.provider ?? 'none'
-      // Model names come from clients: only names the proxy serves become labels (bounded series).
-      const model = candidate || kernel.models.has(request.model) ? request.model : 'unknown'
+      // Model names come from clients: only names the config holds (models, aliases, fallbacks keys) become
+      // labels. A name a scenario rule served by pattern (`claude-*`) is the client's, without bound.
+      const named = kernel.models.has(request.model) || ownValue(kernel.config.fallbacks, request.model) !== undefined
+      const model = named ? request.model : 'unknown'
       const status = ctx.error && ctx.status < 400 ? 499 : ctx.status
       const endpoint = endpointLabel(request.event.url.pathname, request.event.context.matchedRoute?.route)
       metrics.requests.inc([endpoint, model, provider, String(status)])

@@ -134,3 +134,27 @@ describe('GET /metrics', () => {
     await expect(kernel.applyConfig({ ...kernel.config, metrics: { path: 'no-slash' } } as never)).rejects.toThrow(/metrics\.path: must be a path starting with \//)
   })
 })
+
+describe('GET /metrics: model labels stay bounded', () => {
+  it('a name a scenario rule serves by pattern is no label ("unknown"); a fallbacks key, an alias are', async () => {
+    // `claude-*` matched every name a client made up: each became a series of its own, as long as it was sent.
+    const routed = await startTestProxy({
+      'api-keys': ['client-k'],
+      routing: { rules: [{ models: ['claude-*'], model: 'm' }] },
+      fallbacks: { legacy: ['m'] },
+      'compat-provider': [{ name: 'good', 'base-url': `${good.url}/v1`, 'api-key-entries': [{ 'api-key': 'up-good-1' }], models: [{ name: 'mock-gpt', alias: 'm' }] }],
+    })
+    try {
+      const made = ['claude-made-up-1', 'claude-made-up-2', `claude-${'x'.repeat(5000)}`]
+      for (const model of [...made, 'legacy', 'm']) expect((await chat(routed.url, { model, messages: [{ role: 'user', content: 'hi' }] })).status, model).toBe(200)
+      const text = await (await fetch(`${routed.url}/metrics`)).text()
+      for (const model of made) expect(text).not.toContain(model)
+      expect(sample(text, 'proxy_requests_total', { model: 'unknown', provider: 'good', status: '200' })).toBe(3)
+      expect(sample(text, 'proxy_requests_total', { model: 'legacy', provider: 'good', status: '200' })).toBe(1)
+      expect(sample(text, 'proxy_requests_total', { model: 'm', provider: 'good', status: '200' })).toBe(1)
+      expect(sample(text, 'proxy_tokens_total', { model: 'unknown', provider: 'good', type: 'input' })).toBeGreaterThan(0)
+    } finally {
+      await routed.close()
+    }
+  })
+})
