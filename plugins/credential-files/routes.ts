@@ -9,11 +9,18 @@ import { credentialFileSchema } from './file-schema.ts'
 import type { FileChannel } from './channels.ts'
 import { isCredentialFileName, type CredentialFileStore } from './store.ts'
 
+/**
+ * The longest name the API takes: a file name is at most 255 bytes, and an atomic write's temp file adds
+ * about 35 to it (`.<name>.<pid>-<host>-<hex>.tmp`); past that an upload failed with ENAMETOOLONG (a 500).
+ * Files already in the folder are read whatever their length.
+ */
+const maxNameLength = 200
+
 /** `GET|POST|DELETE /auth-files` and `GET /auth-files/models?name=`. */
 export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void, channels: () => Map<string, FileChannel>): void {
   const routing = () => kernel.services.routingState
   const nameOf = (value: unknown) => {
-    if (typeof value !== 'string' || !isCredentialFileName(value)) throw new ManagementError(400, 'invalid file name: expected <name>.json')
+    if (typeof value !== 'string' || value.length > maxNameLength || !isCredentialFileName(value)) throw new ManagementError(400, 'invalid file name: expected <name>.json')
     return value
   }
 

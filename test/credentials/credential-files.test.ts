@@ -121,6 +121,12 @@ describe('credential files', () => {
 
     expect((await management('POST', '/auth-files?name=uploaded.json', { type: 'wizard' })).status).toBe(400)
     expect((await management('POST', '/auth-files?name=../evil.json', { type: 'beta' })).status).toBe(400)
+    // Longer than a file name may be (with the temp file's suffix): a 400, not the file system's 500.
+    const long = `${'n'.repeat(300)}.json`
+    const refused = await management('POST', `/auth-files?name=${long}`, { type: 'beta', access_token: 'up', expiry: future(), base_url: beta.url })
+    expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 400, body: { error: 'invalid file name: expected <name>.json' } })
+    expect(await (await management('POST', `/auth-files?name=${'n'.repeat(195)}.json`, { type: 'beta', access_token: 'up', expiry: future(), base_url: beta.url })).json()).toEqual({ status: 'ok', name: `${'n'.repeat(195)}.json` })
+    expect((await management('DELETE', `/auth-files?name=${'n'.repeat(195)}.json`)).status).toBe(200)
     expect(await (await management('POST', '/auth-files?name=uploaded.json', { type: 'beta', access_token: 'up', expiry: future(), base_url: beta.url })).json()).toEqual({ status: 'ok', name: 'uploaded.json' })
     expect(managed.proxy.proxy.kernel.credentials.some(c => c.id === 'file:uploaded.json')).toBe(true)
 
