@@ -38,6 +38,13 @@ describe('POST /v0/management/client-call', () => {
   it('refuses a path outside the client endpoints, and a caller without the management key', async () => {
     expect((await call('/v0/management/config', {})).status).toBe(400)
     expect((await call('/v1/../v0/management/config', {})).status).toBe(400)
+    // Dot segments written as %2e were resolved only after the check: the call reached the management route.
+    for (const path of ['/v1/%2e%2e/v0/management/config', '/v1/%2E%2E/metrics', '/v1beta/.%2e/v0/management/usage', '/v1/chat/%2e%2e/%2e%2e/healthz', '//127.0.0.1/v1/chat/completions']) {
+      const answer = await call(path, { model: 'fast', messages: [{ role: 'user', content: 'x' }] })
+      expect({ path, status: answer.status, error: (await answer.json()).error }).toEqual({ path, status: 400, error: 'invalid path' })
+    }
+    // What resolves to a client endpoint is sent resolved.
+    expect((await call('/v1/models/%2e%2e/chat/completions', { model: 'fast', messages: [{ role: 'user', content: 'resolved' }] })).status).toBe(200)
     expect((await call('/v1/chat/completions', { model: 'fast', messages: [] }, 'wrong')).status).toBe(401)
     expect((await fetch(`${managed.proxy.url}/v0/management/usage/series?span=2y`, { headers: { authorization: `Bearer ${managementSecret}` } })).status).toBe(400)
   })
