@@ -10,3 +10,5 @@ export { isExcluded, isServedOffer, matchModelPattern } from '../models/model-ma
 export { candidateKey } from '../models/model-index.ts'
 /** Families and wire formats in words, and the kind of key a family takes. */
 export { describeFamily, describeWireFormat, keyKindOf } from '../canonical/format-names.ts'
+/** A client's model name cut to a length fit for records, logs and messages (over 200 characters). */
+export { shownModelName } from '../models/shown-name.ts'

@@ -3,6 +3,7 @@ import type { Candidate, ProxyRequest, RouteContext } from '../kernel/hooks.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
 import { clientSignal } from '../edge/client-abort.ts'
 import { candidateKey } from '../models/model-index.ts'
+import { shownModelName } from '../models/shown-name.ts'
 import { endableAnswer } from './open-answers.ts'
 import { FastResponse } from 'srvx'
 import { errorBody, errorResponse, toErrorInfo } from './error-response.ts'
@@ -55,7 +56,7 @@ async function tryCandidates(kernel: ProxyKernel, request: ProxyRequest, options
   await kernel.hooks.callHook('route-resolve', route)
   if (route.error) return finishWithError(kernel, request, undefined, checkHookError(route.error, 'route-resolve'))
   if (!checkCandidates(route.candidates).length) {
-    return finishWithError(kernel, request, undefined, new ProxyError(404, `model ${JSON.stringify(request.model)} is not served by any configured provider`, 'invalid_request_error', 'model_not_found').info)
+    return finishWithError(kernel, request, undefined, new ProxyError(404, `model ${JSON.stringify(shownModelName(request.model))} is not served by any configured provider`, 'invalid_request_error', 'model_not_found').info)
   }
 
   const tried = new Set<string>()

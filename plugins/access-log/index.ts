@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineProxyPlugin } from 'model-proxy'
 import { credentialSecrets, maskSecret, maskValues } from 'model-proxy/kit/access'
 import { processRole } from 'model-proxy/kit/fleet'
+import { shownModelName } from 'model-proxy/kit/models'
 import { jsonLine, textLine, type AccessEntry } from './line.ts'
 
 const modes = ['auto', 'text', 'json', 'off'] as const
@@ -53,7 +54,7 @@ export default defineProxyPlugin({
         path: request.event.url.pathname,
         status: ctx.error && ctx.status < 400 ? 499 : ctx.status,
         ...(key !== undefined && { key: kernel.services.clientKeys?.nameOf(key) ?? maskSecret(key) }),
-        model: request.model,
+        model: shownModelName(request.model),
         ...(request.servedModel && { servedModel: request.servedModel }),
         ...(candidate && { upstreamModel: candidate.upstreamModel, family: candidate.credential.family, credential: candidate.credential.id }),
         ...(usage && { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }),

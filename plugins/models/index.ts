@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3'
 import { type ListedModel, type WireFormat, defineProxyPlugin, ProxyError, type ProxyKernel } from 'model-proxy'
 import { addClientRoute, jsonResponse } from 'model-proxy/kit/http'
+import { shownModelName } from 'model-proxy/kit/models'
 import { listFormatFor } from './list-shapes.ts'
 
 /** `/v1beta/models/models%2Fx` or `/v1/models/x` -> `x` (generateContent SDKs put `models/` in front). */
@@ -54,7 +55,7 @@ export default defineProxyPlugin({
         handler(event, key) {
           const id = modelIdOf(event, `${prefix}/`)
           const model = listedModels(kernel, created, key).find(listed => listed.id === id)
-          if (!model) throw new ProxyError(404, `model ${JSON.stringify(id)} is not served by any configured provider`, 'invalid_request_error', 'model_not_found')
+          if (!model) throw new ProxyError(404, `model ${JSON.stringify(shownModelName(id))} is not served by any configured provider`, 'invalid_request_error', 'model_not_found')
           return jsonResponse(shape(format(event)).entry(model))
         },
       })

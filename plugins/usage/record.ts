@@ -1,6 +1,7 @@
 import type { ResponseContext } from 'model-proxy'
 import { clientKeyId } from 'model-proxy/kit/access'
 import { brokenStream } from '../management/api.ts'
+import { shownModelName } from 'model-proxy/kit/models'
 
 /** One request, as usage statistics keep it (no secrets: the client key is its id, `key-<hash>`). */
 export interface UsageRecord {
@@ -44,7 +45,8 @@ export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost
     clientKey: ctx.request.clientKey ? clientKeyId(ctx.request.clientKey) : 'anonymous',
     ...(extra.keyName !== undefined && { keyName: extra.keyName }),
     ...(extra.cost !== undefined && { cost: extra.cost }),
-    model: ctx.request.model,
+    // The client's name: cut, or a name of megabytes would be stored with every such request.
+    model: shownModelName(ctx.request.model),
     upstreamModel: ctx.candidate?.upstreamModel,
     ...(ctx.request.servedModel && { servedModel: ctx.request.servedModel }),
     ...(ctx.request.session && { session: ctx.request.session }),

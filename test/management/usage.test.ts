@@ -110,3 +110,27 @@ describe('POST /usage/import: records that do not look like ours are skipped', (
     }
   })
 })
+
+describe('a model name of megabytes', () => {
+  // Kept whole, each such request stored it in usage (20 requests of 1 MB: a 20 MB export) and the 404
+  // echoed it back; a name is cut to 200 characters wherever the proxy keeps or repeats it.
+  it('is cut in the usage record, the 404 and a /v1/models lookup; names of served models are untouched', async () => {
+    const managed = await startManagedProxy(yamlFor())
+    try {
+      const huge = 'm'.repeat(1_000_000)
+      const answer = await chat(managed.proxy.url, huge)
+      expect(answer.status).toBe(404)
+      const text = await answer.text()
+      expect(text.length).toBeLessThan(1000)
+      expect(JSON.parse(text).error.message).toContain(`${'m'.repeat(200)}…(1000000 characters)`)
+      const lookup = await fetch(`${managed.proxy.url}/v1/models/${'m'.repeat(5000)}`, { headers: { authorization: 'Bearer client-one' } })
+      expect(lookup.status).toBe(404)
+      expect((await lookup.text()).length).toBeLessThan(1000)
+      expect((await chat(managed.proxy.url)).status).toBe(200)
+      const { records } = await (await management(managed.proxy.url, '/usage/export')).json()
+      expect(records.map((record: { model: string }) => record.model)).toEqual([`${'m'.repeat(200)}…(1000000 characters)`, 'fast'])
+    } finally {
+      await managed.close()
+    }
+  })
+})
