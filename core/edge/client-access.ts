@@ -2,6 +2,7 @@ import { getRequestIP, type H3Event } from 'h3'
 import type { ProxyKernel } from '../kernel/kernel.ts'
 import { clientKeyId, readClientKey } from './client-key.ts'
 import { ProxyError } from '../errors/proxy-error.ts'
+import { shownModelName } from '../models/shown-name.ts'
 import { defineObjectState } from '../kernel/request-state.ts'
 
 /** On an in-process Request: `true` or the key, authorized; a `SocketPeer` (a WebSocket's), checked each call so a revoked key stops. */
@@ -70,5 +71,5 @@ export function authorizeClient(kernel: ProxyKernel, event: H3Event): string | u
 /** Endpoints that answer without routing (token counts) hold the key to its models as routing does: another is its 403. */
 export function checkModelAllowed(kernel: ProxyKernel, clientKey: string | undefined, model: string): void {
   if (clientKey === undefined || kernel.services.clientKeys?.allowsModel(clientKey, model) !== false) return
-  throw new ProxyError(403, `this API key may not use model ${JSON.stringify(model)}`, 'permission_error', 'model_not_allowed')
+  throw new ProxyError(403, `this API key may not use model ${JSON.stringify(shownModelName(model))}`, 'permission_error', 'model_not_allowed')
 }

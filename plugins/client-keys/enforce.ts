@@ -1,4 +1,5 @@
 import { defineRequestState, type ProxyKernel, type RouteContext, requestField } from 'model-proxy'
+import { shownModelName } from 'model-proxy/kit/models'
 import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { Hold, KeyRules } from './limit-types.ts'
@@ -105,7 +106,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     if (usage?.inputTokens) metrics.tokens.inc([name, 'input'], usage.inputTokens)
     if (usage?.outputTokens) metrics.tokens.inc([name, 'output'], usage.outputTokens)
     if (cost) metrics.cost.inc([name], cost)
-    recent.add(name, { time: request.startedAt, model: request.model, status, inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, costUsd: cost, ...(usage?.estimated && { estimated: true }) })
+    recent.add(name, { time: request.startedAt, model: shownModelName(request.model), status, inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, costUsd: cost, ...(usage?.estimated && { estimated: true }) })
     const held = holds.get(request)
     if (!held) return
     holds.set(request, undefined)

@@ -1,4 +1,5 @@
 import type { Candidate } from 'model-proxy'
+import { shownModelName } from 'model-proxy/kit/models'
 import { keyAllowsModel } from './directory.ts'
 import type { ClientKeyEntry, ClientKeyPolicy } from './schema.ts'
 
@@ -41,7 +42,7 @@ export function modelDenial(entry: ClientKeyEntry, model: string, candidates: Ca
 
 /** A denial in words (route previews, logs and the client's error). */
 export function denialText(denial: ModelDenial, model: string): string {
-  if (denial.reason === 'model') return `this API key may not use model ${JSON.stringify(model)}`
+  if (denial.reason === 'model') return `this API key may not use model ${JSON.stringify(shownModelName(model))}`
   const names = denial.upstreams.filter(name => name !== model)
   const upstream = names.length ? ` (upstream ${names.map(name => JSON.stringify(name)).join(', ')})` : ''
   return `model ${JSON.stringify(model)}${upstream} has no price, and this API key has a budget: its cost cannot be counted. `

@@ -1,4 +1,5 @@
 import type { ProxyErrorInfo } from 'model-proxy'
+import { shownModelName } from 'model-proxy/kit/models'
 import type { ClientKeyEntry } from './schema.ts'
 import type { Refusal } from './limit-types.ts'
 
@@ -6,7 +7,7 @@ export type RouteRefusal = ProxyErrorInfo & { retryAfter?: number }
 
 /** A model outside the key's `models`: 403 (the key is fine, the model is not its to use). */
 export const modelRefusal = (model: string): RouteRefusal => ({
-  status: 403, message: `this API key may not use model ${JSON.stringify(model)}`, type: 'permission_error', code: 'model_not_allowed',
+  status: 403, message: `this API key may not use model ${JSON.stringify(shownModelName(model))}`, type: 'permission_error', code: 'model_not_allowed',
 })
 
 /** A model without a price for a key with a budget: 403 (a setting of the proxy's, not a retry, fixes it). */

@@ -96,3 +96,20 @@ describe('/client-keys: names the API can address afterwards', () => {
     expect((await admin('DELETE', `/client-keys/${encodeURIComponent('team ünï/2 "q"')}`)).status).toBe(200)
   })
 })
+
+describe('a named key sending a model name of megabytes', () => {
+  it('its 403 and its recent requests quote the name cut to 200 characters', async () => {
+    const { body } = await admin('POST', '/client-keys', { name: 'narrowed', models: ['m'] })
+    const huge = 'z'.repeat(1_000_000)
+    const refused = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${body.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: huge, messages: [{ role: 'user', content: 'x' }] }) })
+    expect(refused.status).toBe(403)
+    const text = await refused.text()
+    expect(text.length).toBeLessThan(1000)
+    expect(text).toContain(`${'z'.repeat(200)}…(1000000 characters)`)
+    const counted = await fetch(`${url}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': body.key, 'content-type': 'application/json' }, body: JSON.stringify({ model: huge, messages: [{ role: 'user', content: 'x' }] }) })
+    expect(counted.status).toBe(403)
+    expect((await counted.text()).length).toBeLessThan(1000)
+    const { recent } = (await admin('GET', '/client-keys/narrowed')).body
+    expect(recent.map((request: { model: string }) => request.model)).toEqual([`${'z'.repeat(200)}…(1000000 characters)`])
+  })
+})
