@@ -141,10 +141,11 @@ describe('retries (rule 9) and quota (rule 10)', () => {
       first = false
       return errorReply(429, 'quota', { 'retry-after': '1' })
     }
-    await chat(proxy) // marks A cooling for 1 s
+    const marking = await chat(proxy) // marks A cooling for 1 s
     const started = Date.now()
     const response = await chat(proxy)
-    expect(response.status).toBe(200)
+    // Failed once in a loaded CI run with a 503: the bodies say which refusal it was.
+    expect({ status: response.status, first: marking.status }, await response.text()).toEqual({ status: 200, first: 429 })
     expect(Date.now() - started).toBeGreaterThanOrEqual(500)
   })
 
