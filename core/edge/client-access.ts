@@ -43,7 +43,7 @@ export function checkClientAccess(kernel: ProxyKernel, sent: string | undefined,
     }
     return sent
   }
-  if (!sent) throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key>', 'authentication_error', 'invalid_api_key')
+  if (!sent) throw new ProxyError(401, 'missing API key: send it as Authorization: Bearer <key> (or x-api-key, x-goog-api-key, ?key=)', 'authentication_error', 'invalid_api_key')
   const match = kernel.matchClientKey(sent)
   if (!match) throw new ProxyError(401, 'invalid API key', 'authentication_error', 'invalid_api_key')
   const refusal = kernel.services.clientKeys?.refusal(match)
