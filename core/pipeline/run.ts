@@ -91,7 +91,7 @@ async function tryCandidates(kernel: ProxyKernel, request: ProxyRequest, options
     next = isCandidate(outcome.result.retryWith) ? outcome.result.retryWith : undefined
   }
 
-  return finishWithError(kernel, request, state.candidate, withRetryAfter(kernel, lastError ?? { status: 503, message: `no credential is available for model ${JSON.stringify(request.model)}`, type: 'server_error', code: 'no_credential_available' }, route.candidates))
+  return finishWithError(kernel, request, state.candidate, withRetryAfter(kernel, lastError ?? { status: 503, message: `no credential is available for model ${JSON.stringify(shownModelName(request.model))}`, type: 'server_error', code: 'no_credential_available' }, route.candidates))
 }
 
 /**
