@@ -3,6 +3,7 @@ import { del, get, patch, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { maskKey } from '../entries.ts'
 import { entryRef } from '../entry-ref.ts'
+import { unchangedSince } from '../fresh-list.ts'
 import { Section, TextField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
@@ -29,7 +30,11 @@ export function ClientKeys() {
     event.preventDefault()
     const value = draft.trim()
     if (!value) return
-    void act(async () => { await put('/api-keys', [...list, value]); setDraft(''); await keys.reload() }, 'key added')
+    void act(async () => {
+      // Refused when another tab changed the keys meanwhile (fresh-list.ts); the draft stays to add again.
+      try { await unchangedSince('/api-keys', list) } catch (error) { await keys.reload(); throw error }
+      await put('/api-keys', [...list, value]); setDraft(''); await keys.reload()
+    }, 'key added')
   }
   return (
     <>

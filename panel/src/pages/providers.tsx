@@ -7,6 +7,7 @@ import {
 } from '../entries.ts'
 import { editableFamilies, loadFamilies, type Family } from '../families.ts'
 import { entryRef } from '../entry-ref.ts'
+import { ListChanged, unchangedSince } from '../fresh-list.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton } from '../components/confirm-button.tsx'
@@ -28,11 +29,15 @@ async function loadLists(): Promise<Data> {
   return { families, lists: Object.fromEntries(keys.map((key, i) => [key, answers[i]![key] ?? []])) }
 }
 
-/** Save one entry: new ones by replacing the list (there is no append call), edits in place with PATCH, naming the entry by its identity. */
+/**
+ * Save one entry: new ones by replacing the list (there is no append call), refused if the list changed
+ * since the page read it (fresh-list.ts); edits in place with PATCH, naming the entry by its identity.
+ */
 async function saveEntry(list: string, entries: Entry[], index: number, value: Entry, identity: string): Promise<void> {
-  if (index < 0) return void await put(`/${list}`, [...entries, value])
-  if (needsReplace(entries[index]!, value)) return void await put(`/${list}`, entries.map((entry, i) => i === index ? value : entry))
-  await patch(`/${list}`, { ...entryRef(entries, index, identity).body, value })
+  const replace = index < 0 || needsReplace(entries[index]!, value)
+  if (!replace) return void await patch(`/${list}`, { ...entryRef(entries, index, identity).body, value })
+  await unchangedSince(`/${list}`, entries)
+  await put(`/${list}`, index < 0 ? [...entries, value] : entries.map((entry, i) => i === index ? value : entry))
 }
 
 /** Provider keys of every family and compat providers: add, edit, remove, and test with one click. */
@@ -44,7 +49,17 @@ export function Providers() {
 
   const identityOf = (list: string) => lists.data!.families.find(family => family['config-key'] === list)?.identity ?? 'api-key'
   const save = (list: string, index: number, value: Entry) => act(async () => {
-    await saveEntry(list, lists.data!.lists[list]!, index, value, identityOf(list))
+    try {
+      await saveEntry(list, lists.data!.lists[list]!, index, value, identityOf(list))
+    } catch (error) {
+      // The list changed meanwhile: show it as it is now. A new entry's form stays to save again; an
+      // edit's closes (its index may now name another entry).
+      if (error instanceof ListChanged) {
+        if (index >= 0) setEditing(undefined)
+        await lists.reload()
+      }
+      throw error
+    }
     setEditing(undefined)
     await lists.reload()
   }, index < 0 ? `added to ${list}` : `saved ${list}[${index}]`)

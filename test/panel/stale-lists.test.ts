@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { hasChromium, launch, managementKey, signIn, startPanelWorld, type PanelWorld } from './harness.ts'
+
+/**
+ * Two tabs (or two operators) on the same list: the panel saves a new client key or provider by
+ * sending the whole list back (there is no append call), so the tab that saves second must not send
+ * its old copy, which would drop what the first one added (or bring back a key it removed).
+ */
+describe.skipIf(!hasChromium)('panel: a list saved from a stale page', () => {
+  let world: PanelWorld
+  let browser: Browser
+  let context: BrowserContext
+  const pageErrors: string[] = []
+  const api = async (path: string) => (await fetch(`${world.proxy.url}/v0/management${path}`, { headers: { 'x-management-key': managementKey } })).json()
+  const tab = async (hash: string, ready: string) => {
+    const page = await context.newPage()
+    page.setDefaultTimeout(8000)
+    page.on('pageerror', error => pageErrors.push(error.message))
+    await signIn(page, `${world.proxy.url}/management.html#/${hash}`, managementKey)
+    await page.waitForSelector(ready)
+    return page
+  }
+
+  beforeAll(async () => {
+    world = await startPanelWorld()
+    browser = await launch()
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await world?.close()
+  })
+
+  it('client keys: the second tab is refused with a reason, the first tab\'s key stays, and it can add again', async () => {
+    const [a, b] = [await tab('keys', '[data-client-key="0"]'), await tab('keys', '[data-client-key="0"]')]
+    const add = async (page: Page, key: string) => {
+      await page.fill('#field-new-client-key', key)
+      await page.click('button:has-text("Add key")')
+    }
+    await add(a, 'sk-added-in-tab-a')
+    await expect.poll(() => a.textContent('[role=status]')).toContain('key added')
+    await add(b, 'sk-added-in-tab-b')
+    await expect.poll(() => b.textContent('[role=alert]')).toContain('api-keys changed since this page read it')
+    expect((await api('/api-keys'))['api-keys']).toEqual(['sk-panel-client-0001', 'sk-added-in-tab-a'])
+    // The refused tab now shows the list as it is, and keeps the draft: Add again saves both.
+    await b.waitForSelector('[data-client-key="1"]')
+    expect(await b.inputValue('#field-new-client-key')).toBe('sk-added-in-tab-b')
+    await b.click('button:has-text("Add key")')
+    await expect.poll(() => b.textContent('[role=status]')).toContain('key added')
+    expect((await api('/api-keys'))['api-keys']).toEqual(['sk-panel-client-0001', 'sk-added-in-tab-a', 'sk-added-in-tab-b'])
+  })
+
+  it('providers: a compat provider added in another tab is not dropped by the next add', async () => {
+    const [a, b] = [await tab('providers', '[data-entry="first"]'), await tab('providers', '[data-entry="first"]')]
+    const fill = async (page: Page, name: string) => {
+      await page.click('button:has-text("Add compat provider")')
+      await page.fill('#field-compat-name', name)
+      await page.fill('#field-compat-base-url', `${world.added.url}/v1`)
+      await page.fill('#field-compat-key-0', `sk-upstream-${name}-000000001`)
+      await page.fill('[name="compat-model-0-name"]', `model-${name}`)
+    }
+    await fill(a, 'from-a')
+    await fill(b, 'from-b')
+    await a.click('form[aria-label="New compat provider"] button[type=submit]')
+    await expect.poll(() => a.textContent('[role=status]')).toContain('added to compat-provider')
+    await b.click('form[aria-label="New compat provider"] button[type=submit]')
+    await expect.poll(() => b.textContent('[role=alert]')).toContain('compat-provider changed since this page read it')
+    const names = async () => (await api('/compat-provider'))['compat-provider'].map((entry: { name: string }) => entry.name)
+    expect(await names()).toEqual(['first', 'flaky', 'from-a'])
+    await b.waitForSelector('[data-entry="from-a"]')
+    await b.click('form[aria-label="New compat provider"] button[type=submit]')
+    await expect.poll(() => b.textContent('[role=status]')).toContain('added to compat-provider')
+    expect(await names()).toEqual(['first', 'flaky', 'from-a', 'from-b'])
+  })
+
+  it('no script error', () => {
+    expect(pageErrors).toEqual([])
+  })
+})
