@@ -174,6 +174,23 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
     expect(await page.inputValue('#field-chat-input')).toBe('hi')
   })
 
+  it('routing settings: a refused form saves none of its settings', async () => {
+    await go('routing')
+    await page.waitForSelector('#field-strategy')
+    const strategy = async () => (await (await api('GET', '/routing/strategy')).json()).strategy
+    expect(await strategy()).toBe('round-robin')
+    // A value the page checks, and one only the server checks: each refuses the whole form.
+    for (const [field, value, reason] of [['#field-logs-max-total-size-mb', 'abc', 'must be a whole number'], ['#field-request-retry', '99999999999999999999', 'must be a whole number'], ['#field-proxy-url', 'ftp://nowhere', 'proxy-url: must be']]) {
+      await page.click('button:has-text("Undo changes")')
+      await page.selectOption('#field-strategy', 'fill-first')
+      await page.fill(field!, value!)
+      await page.click('button:has-text("Save settings")')
+      await expect.poll(() => page.textContent('form [role=alert]')).toContain(reason)
+      expect(await strategy()).toBe('round-robin')
+    }
+    await page.click('button:has-text("Undo changes")')
+  })
+
   it('no script error on any page', () => {
     expect(pageErrors).toEqual([])
   })

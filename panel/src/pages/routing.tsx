@@ -39,17 +39,27 @@ export function RoutingSettings() {
 
   const save = (event: Event) => { event.preventDefault(); void act(async () => {
     const before = initial()!
-    const changed: string[] = []
-    for (const [route, , kind] of fields) {
+    // Each setting has its own call: every value is checked before the first is sent, so a refused form
+    // saves nothing; the proxy URL, the one value only the server checks, goes first for the same reason.
+    const changes = fields.filter(([route]) => values![route] !== before[route])
+      .sort(([a], [b]) => Number(b === '/proxy-url') - Number(a === '/proxy-url'))
+    for (const [route, , kind] of changes) {
+      const text = String(values![route]).trim()
+      if (kind === 'int' && !(/^\d+$/.test(text) && Number.isSafeInteger(Number(text)))) throw new Error(`${route.slice(1)}: must be a whole number ≥ 0`)
+    }
+    const saved: string[] = []
+    for (const [route, , kind] of changes) {
       const value = values![route]
-      if (value === before[route]) continue
-      if (kind === 'int' && !/^\d+$/.test(String(value).trim())) throw new Error(`${route.slice(1)}: must be a whole number ≥ 0`)
-      if (route === '/proxy-url' && value === '') await del('/proxy-url')
-      else await put(route, { value: kind === 'int' ? Number(value) : value })
-      changed.push(route.slice(1))
+      try {
+        if (route === '/proxy-url' && value === '') await del('/proxy-url')
+        else await put(route, { value: kind === 'int' ? Number(String(value).trim()) : value })
+      } catch (error) {
+        throw saved.length ? new Error(`${(error as Error).message} (saved before it: ${saved.join(', ')})`) : error
+      }
+      saved.push(route.slice(1))
     }
     await config.reload()
-    if (!changed.length) throw new Error('nothing changed')
+    if (!changes.length) throw new Error('nothing changed')
   }, 'settings saved') }
 
   const strategies = [['round-robin', 'Rotate over the credentials.'], ['fill-first', 'The first eligible credential in config order.'], ['quota-aware', 'The most headroom in the quota windows upstreams report.']] as const
