@@ -17,3 +17,11 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { la
     </button>
   )
 }
+
+/**
+ * After a confirmed removal the row, and the button that had the focus, are gone: the focus would fall to
+ * the page's body and the next Tab start over from the menu. The page's main region takes it instead.
+ */
+export function focusMain(): void {
+  document.getElementById('main')?.focus()
+}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { del, get, patch, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { maskKey } from '../entries.ts'
@@ -6,7 +6,7 @@ import { entryRef } from '../entry-ref.ts'
 import { unchangedSince } from '../fresh-list.ts'
 import { Section, TextField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
-import { ConfirmButton } from '../components/confirm-button.tsx'
+import { ConfirmButton, focusMain } from '../components/confirm-button.tsx'
 
 /** PATCH /api-keys naming the key by its value where it is unique (entry-ref.ts): `{old, new}`, else `{index, value}`. */
 function replaceBody(list: string[], index: number, value: string): Record<string, unknown> {
@@ -25,6 +25,14 @@ export function ClientKeys() {
   const [editing, setEditing] = useState<{ index: number; value: string }>()
   const [shown, setShown] = useState<Set<number>>(new Set())
   const list = keys.data ?? []
+  // Keyboard use: Edit swaps the row for a form (the pressed button is gone, the focus with it), so the
+  // form's field takes the focus, and the row's Edit gets it back when the form closes.
+  const wasEditing = useRef<number | undefined>(undefined)
+  useEffect(() => {
+    if (editing) document.getElementById(`field-client-key-${editing.index}`)?.focus()
+    else if (wasEditing.current !== undefined) document.querySelector<HTMLElement>(`[data-client-key="${wasEditing.current}"] [data-edit]`)?.focus()
+    wasEditing.current = editing?.index
+  }, [editing?.index])
 
   const add = (event: Event) => {
     event.preventDefault()
@@ -65,8 +73,8 @@ export function ClientKeys() {
                   <code class="entry-text">{shown.has(index) ? key : maskKey(key)}</code>
                   <div class="actions">
                     <button type="button" class="small" aria-pressed={shown.has(index)} onClick={() => setShown(new Set(shown.has(index) ? [...shown].filter(i => i !== index) : [...shown, index]))}>{shown.has(index) ? 'Hide' : 'Show'}</button>
-                    <button type="button" class="small" onClick={() => setEditing({ index, value: key })}>Edit</button>
-                    <ConfirmButton label="Remove" onConfirm={() => act(async () => { await del(`/api-keys?${entryRef(list, index).query}`); await keys.reload() }, 'key removed')} />
+                    <button type="button" class="small" data-edit onClick={() => setEditing({ index, value: key })}>Edit</button>
+                    <ConfirmButton label="Remove" onConfirm={() => act(async () => { await del(`/api-keys?${entryRef(list, index).query}`); await keys.reload(); focusMain() }, 'key removed')} />
                   </div>
                 </>
               )}

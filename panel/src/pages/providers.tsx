@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { del, get, patch, post, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import {
@@ -10,7 +10,7 @@ import { entryRef } from '../entry-ref.ts'
 import { ListChanged, unchangedSince } from '../fresh-list.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
-import { ConfirmButton } from '../components/confirm-button.tsx'
+import { ConfirmButton, focusMain } from '../components/confirm-button.tsx'
 import { KeyEntryEditor } from '../components/key-entry-form.tsx'
 import { UpstreamEditor } from '../components/upstreams-form.tsx'
 import { KeyKindChooser } from '../components/key-kind.tsx'
@@ -45,6 +45,11 @@ export function Providers() {
   const lists = useLoad(loadLists)
   const [editing, setEditing] = useState<Editing>()
   const { notice, busy, act } = useAction()
+  // An editor opens away from the button that opened it (above the list, or in another family's section
+  // for the key-kind chooser): its first field takes the focus, so keyboard use goes on in the form.
+  useEffect(() => {
+    if (editing) document.querySelector<HTMLElement>('form.editor input, form.editor select')?.focus()
+  }, [editing?.list, editing?.index])
   const [tests, setTests] = useState<Record<string, { ok: boolean; text: string }>>({})
 
   const identityOf = (list: string) => lists.data!.families.find(family => family['config-key'] === list)?.identity ?? 'api-key'
@@ -66,6 +71,7 @@ export function Providers() {
   const remove = (list: string, index: number) => act(async () => {
     await del(`/${list}?${entryRef(lists.data!.lists[list]!, index, identityOf(list)).query}`)
     await lists.reload()
+    focusMain()
   }, `removed ${list}[${index}]`)
   const test = async (family: Family, id: string) => {
     setTests(t => ({ ...t, [id]: { ok: true, text: 'testing…' } }))
