@@ -20,15 +20,26 @@ export function CredentialFiles() {
   const upload = (event: Event) => {
     const input = event.target as HTMLInputElement
     const chosen = [...(input.files ?? [])]
+    // Each file on its own: one refused file neither stops the others nor hides which were saved. The
+    // input is emptied whatever happens, or choosing the corrected file again would not fire a change.
+    input.value = ''
     void act(async () => {
+      const uploaded: string[] = []
+      const refused: string[] = []
       for (const file of chosen) {
-        let body: unknown
-        try { body = JSON.parse(await file.text()) } catch { throw new Error(`${file.name} is not JSON`) }
-        await call('POST', `/auth-files?name=${encodeURIComponent(file.name)}`, body)
+        try {
+          let body: unknown
+          try { body = JSON.parse(await file.text()) } catch { throw new Error(`${file.name} is not JSON`) }
+          await call('POST', `/auth-files?name=${encodeURIComponent(file.name)}`, body)
+          uploaded.push(file.name)
+        } catch (error) {
+          refused.push((error as Error).message)
+        }
       }
-      input.value = ''
       await files.reload()
-    }, `uploaded ${chosen.map(f => f.name).join(', ')}`)
+      if (refused.length) throw new Error(`${uploaded.length ? `uploaded ${uploaded.join(', ')}; ` : ''}not uploaded: ${refused.join('; ')}`)
+      return uploaded
+    }, uploaded => `uploaded ${uploaded.join(', ')}`)
   }
   const showModels = (name: string) => act(async () => {
     const answer = await get<{ models: Array<{ id: string; upstream: string }> }>(`/auth-files/models?name=${encodeURIComponent(name)}`)
