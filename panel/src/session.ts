@@ -9,6 +9,12 @@ export function saveKey(key: string): void {
   try { sessionStorage.setItem(storageKey, key) } catch {}
 }
 
+/**
+ * Signing out (or a key the server stops taking) forgets every secret the panel keeps in the tab: the
+ * management key and the client key typed on the Chat page, so the next person at this tab gets neither.
+ */
 export function forgetKey(): void {
-  try { sessionStorage.removeItem(storageKey) } catch {}
+  try {
+    for (const name of Object.keys(sessionStorage)) if (name.startsWith('model-proxy.')) sessionStorage.removeItem(name)
+  } catch {}
 }

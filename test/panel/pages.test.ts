@@ -191,6 +191,20 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
     await page.click('button:has-text("Undo changes")')
   })
 
+  it('signing out forgets the client key typed on the Chat page too', async () => {
+    await go('chat')
+    await page.fill('#field-chat-key', clientKey)
+    await page.fill('#field-chat-model', 'mock-gpt')
+    await page.fill('#field-chat-input', 'kept for the tab')
+    await page.click('form[aria-label=Chat] button[type=submit]')
+    await page.waitForSelector('[data-chat-outcome="200"]')
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(clientKey)
+    await page.click('button:has-text("Sign out")')
+    await page.waitForSelector('#field-management-key')
+    expect(await page.evaluate(() => ({ ...sessionStorage }))).toEqual({})
+    expect(await page.evaluate(() => localStorage.length)).toBe(0)
+  })
+
   it('no script error on any page', () => {
     expect(pageErrors).toEqual([])
   })
