@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { stringify } from 'yaml'
-import { hasChromium, launch } from './harness.ts'
+import { hasChromium, launch, shoot } from './harness.ts'
 import { startManagedProxy, managementSecret, type ManagedProxy } from '../management/helpers.ts'
 import { referenceServers, until } from '../mcp/servers.ts'
 
@@ -40,6 +40,8 @@ describe.skipIf(!hasChromium)('MCP servers page in Chromium', () => {
     await page.click('[data-server="everything"] button:has-text("Tools")')
     await page.waitForSelector('[data-tool="everything__echo"]')
     expect(await page.textContent('[data-tool="everything__echo"]')).toContain('ops')
+    // Servers and tools fit at 390 px too: each row's buttons within reach.
+    await shoot(page, 'mcp-servers')
     await page.click('[data-tool="everything__echo"] button:has-text("Disable")')
     await expect.poll(() => managed.yaml()['mcp-servers'][0]['disabled-tools']).toEqual(['echo'])
     await page.waitForSelector('[data-tool="everything__echo"] button:has-text("Enable")')

@@ -33,13 +33,13 @@ function ServerTools({ name, busy, act }: { name: string; busy: boolean; act: Re
   return (
     <>
       <ErrorLine error={tools.error} />
-      <table data-mcp-tools={name}>
-        <thead><tr><th>Tool</th><th>Keys that may call it</th><th /></tr></thead>
+      <table class="stack" data-mcp-tools={name}>
+        <thead><tr><th scope="col">Tool</th><th scope="col">Keys that may call it</th><th scope="col">Actions</th></tr></thead>
         <tbody>
           {(tools.data ?? []).map(tool => (
             <tr key={tool.name} data-tool={tool.namespaced}>
               <td><code>{tool.namespaced}</code><div class="muted">{tool.description?.slice(0, 140)}</div></td>
-              <td>{tool.enabled ? (tool.keys.join(', ') || 'none') : <span class="muted">disabled</span>}</td>
+              <td data-label="Keys">{tool.enabled ? (tool.keys.join(', ') || 'none') : <span class="muted">disabled</span>}</td>
               <td><button type="button" class="small" disabled={busy} onClick={() => { void toggle(tool) }}>{tool.enabled ? 'Disable' : 'Enable'}</button></td>
             </tr>
           ))}
@@ -64,19 +64,19 @@ export function McpServers() {
       <NoticeLine notice={notice} />
       <Section title={`Servers (${list.length})`}>
         {!list.length && <p class="muted">No MCP servers configured.</p>}
-        <table data-mcp-servers>
-          <thead><tr><th>Server</th><th>State</th><th>Offers</th><th>Calls now</th><th /></tr></thead>
+        <table class="stack" data-mcp-servers>
+          <thead><tr><th scope="col">Server</th><th scope="col">State</th><th scope="col">Offers</th><th scope="col">Calls now</th><th scope="col">Actions</th></tr></thead>
           <tbody>
             {list.map(server => (
               <tr key={server.name} data-server={server.name} data-state={server.state}>
                 <td><strong>{server.name}</strong><div class="muted">{server.transport} {server.where}</div></td>
-                <td>
+                <td data-label="State">
                   <span class={server.state === 'up' ? 'ok' : 'warn'}>{server.state}</span> <span class="muted">{ago(server.since)}</span>
                   {server.error && <div class="muted">{server.error}</div>}
                   {server.state === 'down' && server.nextRetryAt && <div class="muted">retry in {Math.max(0, Math.round((server.nextRetryAt - Date.now()) / 1000))} s (failures: {server.failures})</div>}
                 </td>
-                <td>{server.tools ?? 0} tools, {server.resources ?? 0} resources, {server.prompts ?? 0} prompts</td>
-                <td>{server.activeCalls ?? 0}</td>
+                <td data-label="Offers">{server.tools ?? 0} tools, {server.resources ?? 0} resources, {server.prompts ?? 0} prompts</td>
+                <td data-label="Calls now">{server.activeCalls ?? 0}</td>
                 <td>
                   {server.state !== 'disabled' && <button type="button" class="small" onClick={() => setOpen(open === server.name ? undefined : server.name)}>{open === server.name ? 'Hide tools' : 'Tools'}</button>}
                   {server.state !== 'disabled' && <button type="button" class="small" disabled={busy} onClick={() => { void restart(server.name) }}>Restart</button>}
