@@ -44,6 +44,8 @@ export function ruleWarnings(section: SectionName, forms: RuleForm[]): string[] 
   const out: string[] = []
   forms.forEach((form, i) => {
     if (!form.models.some(m => m.name.trim())) out.push(`payload.${section}[${i}]: no model pattern, the rule never applies`)
+    // A row is saved by its path: a value typed with none would vanish at save without a word.
+    if (form.params.some(p => !p.path.trim() && p.value.trim())) out.push(`payload.${section}[${i}]: a value with no path is not saved`)
     if (section.endsWith('-raw')) {
       for (const p of form.params) {
         if (!p.path.trim()) continue

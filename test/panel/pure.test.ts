@@ -81,6 +81,10 @@ describe('payload rules <-> rows', () => {
       'payload.override-raw[0]: no model pattern, the rule never applies',
       'payload.override-raw[0] x: not valid JSON text',
     ])
+    // A value typed with no path is dropped at save: said before, not lost silently. An empty row is not a problem.
+    expect(ruleWarnings('override', [{ models: [{ name: 'm', protocol: '' }], params: [{ path: ' ', value: '0.3' }, { path: '', value: '' }] }])).toEqual([
+      'payload.override[0]: a value with no path is not saved',
+    ])
   })
 })
 
