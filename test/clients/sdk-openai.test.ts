@@ -99,6 +99,19 @@ describe.concurrent.each(families)(labTitle(row, '%s'), (family) => {
     })
   })
 
+  it('responses.inputTokens.count: counted here, nothing goes upstream', async () => {
+    const { sdk, session } = client(family)
+    const tools = [{ type: 'function' as const, strict: false, ...weather }]
+    const counted = await sdk.responses.inputTokens.count({ model: session.model, instructions: 'Be brief.', input: [{ role: 'user', content: `count ${session.nonce}` }], tools })
+    expect(counted.object).toBe('response.input_tokens')
+    expect(counted.input_tokens).toBeGreaterThan(0)
+    // More input, more tokens; no body at all (every field is optional) counts 0.
+    expect((await sdk.responses.inputTokens.count({ model: session.model, input: `count ${session.nonce} ${'more words '.repeat(20)}`, tools })).input_tokens).toBeGreaterThan(counted.input_tokens)
+    expect((await sdk.responses.inputTokens.count({ model: session.model })).input_tokens).toBe(0)
+    expect(session.upstream(family)).toEqual([])
+    clean(session)
+  })
+
   it('models.retrieve and models.list', async () => {
     const { sdk, session } = client(family)
     expect(await sdk.models.retrieve(session.model)).toMatchObject({ id: session.model, object: 'model' })

@@ -1,6 +1,6 @@
 import { defineCodec } from 'model-proxy'
 import { decodeError, encodeError, statusForResponsesError } from './error.ts'
-import { decodeCompact, decodeRequest } from './request-decode.ts'
+import { decodeCompact, decodeInputTokens, decodeRequest } from './request-decode.ts'
 import { encodeRequest } from './request-encode.ts'
 import { decodeResponse } from './response-decode.ts'
 import { encodeResponse } from './response-encode.ts'
@@ -25,4 +25,4 @@ export const responsesCodec = defineCodec({
   error: { encode: encodeError, decode: decodeError, status: statusForResponsesError },
 })
 
-export { decodeCompact }
+export { decodeCompact, decodeInputTokens }

@@ -101,3 +101,13 @@ export function decodeRequest(body: unknown): CanonicalRequest {
 export function decodeCompact(body: unknown): CanonicalRequest {
   return { ...decodeRequest(body), stream: false }
 }
+
+/**
+ * `/v1/responses/input_tokens`: every field optional, as the vendor's. A body with nothing to count
+ * (no input, no instructions) is undefined, 0 tokens; the model, if any, is only for the key's access.
+ */
+export function decodeInputTokens(body: Record<string, unknown>): CanonicalRequest | undefined {
+  if (absent(body.input) && absent(body.instructions)) return undefined
+  if (Array.isArray(body.input) && !body.input.length && absent(body.instructions)) return undefined
+  return decodeRequest({ ...body, model: typeof body.model === 'string' && body.model ? body.model : 'input-tokens', stream: false })
+}
