@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { statusForGenerateError } from './error.ts'
+import { encodeGenerateError, statusForGenerateError } from './error.ts'
 
 describe('statusForGenerateError (a stream error chunk, a body sent with a 200)', () => {
   it.each<[Record<string, unknown>, number]>([
@@ -14,5 +14,15 @@ describe('statusForGenerateError (a stream error chunk, a body sent with a 200)'
     [{ status: 'ABORTED' }, 502], [{ message: 'quota' }, 502], [{ status: 'constructor' }, 502],
   ])('%j -> %i', (error, status) => {
     expect(statusForGenerateError(error)).toBe(status)
+  })
+})
+
+describe('encodeGenerateError: the status name the API gives with each code', () => {
+  it.each<[number, string]>([
+    [400, 'INVALID_ARGUMENT'], [429, 'RESOURCE_EXHAUSTED'], [500, 'INTERNAL'], [503, 'UNAVAILABLE'],
+    // A messages upstream's overloaded (529): the API's own overload is UNAVAILABLE, never INTERNAL.
+    [529, 'UNAVAILABLE'], [501, 'INTERNAL'], [418, 'INVALID_ARGUMENT'],
+  ])('%i -> %s', (status, name) => {
+    expect(encodeGenerateError({ status, message: 'm' })).toEqual({ error: { code: status, message: 'm', status: name } })
   })
 })
