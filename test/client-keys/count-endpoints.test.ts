@@ -22,6 +22,10 @@ const countGenerate = (key: string, model: string) => fetch(`${proxy.url}/v1beta
   body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] }),
 })
 
+const countResponses = (key: string, body: Record<string, unknown>) => fetch(`${proxy.url}/v1/responses/input_tokens`, {
+  method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: 'hello there', ...body }),
+})
+
 describe('token counts and a key\'s models', () => {
   it('a model the key may use is counted; another is its 403 in the messages format', async () => {
     expect((await countMessages('alice-key', 'small')).status).toBe(200)
@@ -36,5 +40,13 @@ describe('token counts and a key\'s models', () => {
     const refused = await countGenerate('alice-key', 'big')
     expect(refused.status).toBe(403)
     expect(await refused.json()).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED' } })
+  })
+
+  it('the same for responses input_tokens, in its format; a count that names no model is no model use', async () => {
+    expect(await (await countResponses('alice-key', { model: 'small' })).json()).toMatchObject({ object: 'response.input_tokens', input_tokens: expect.any(Number) })
+    const refused = await countResponses('alice-key', { model: 'big' })
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ error: { type: 'permission_error', message: expect.stringContaining('"big"') } })
+    expect((await countResponses('alice-key', {})).status).toBe(200)
   })
 })

@@ -23,6 +23,7 @@ const endpoints: Record<string, Endpoint> = {
   completions: { path: () => '/v1/completions', format: 'openai', body: model => ({ model, prompt: 'hi', max_tokens: 5 }) },
   responses: { path: () => '/v1/responses', format: 'openai', body: responses },
   compact: { path: () => '/v1/responses/compact', format: 'openai', body: responses },
+  input_tokens: { path: () => '/v1/responses/input_tokens', format: 'openai', body: responses },
   messages: { path: () => '/v1/messages', format: 'messages', body: messages },
   count_tokens: { path: () => '/v1/messages/count_tokens', format: 'messages', body: messages },
   generateContent: { path: model => `/v1beta/models/${model}:generateContent`, format: 'generate', body: generate },
