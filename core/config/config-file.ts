@@ -27,8 +27,12 @@ export class ConfigConflictError extends Error {
 
 /** Keeps the file in step with other instances (core/fleet/config-sync.ts). */
 export interface ConfigFileSync {
-  /** Pull, push or merge; resolves to a description of a change it brought in (for the log), if any. */
-  reconcile(): Promise<string | undefined>
+  /**
+   * Pull, push or merge; resolves to a description of a change it brought in (for the log), if any.
+   * `madeOn`: the file's text a write of this process was made on (the local change is made on it, never
+   * an editor's late save over an older version).
+   */
+  reconcile(madeOn?: string): Promise<string | undefined>
 }
 
 export interface ConfigFileOptions {
@@ -100,7 +104,7 @@ export class ConfigFile {
       const doc = parseConfigDocument(text)
       await edit(doc)
       return keepUntouchedLines(text, configText(doc))
-    }, origin)
+    }, origin, true)
   }
 
   /**
@@ -113,27 +117,29 @@ export class ConfigFile {
     return this.write((text) => {
       if (ifMatch !== undefined && hashText(text) !== ifMatch) throw new ConfigConflictError()
       return source === undefined ? configText(doc) : keepUntouchedLines(source, configText(doc))
-    }, origin)
+    }, origin, ifMatch !== undefined)
   }
 
   /**
    * Read-modify-write under the file's queue, after bringing the file up to the fleet's newest version.
    * Someone else (an editor, a deploy tool) writing the file between our read and our write is not
-   * overwritten: the change is made again on what they wrote.
+   * overwritten: the change is made again on what they wrote. `onText`: the change is made on the text
+   * it is given (an edit, a replace checked against it), so the fleet takes it as made on its version.
    */
-  private write(change: (text: string) => string | Promise<string>, origin: string): Promise<ConfigChange> {
+  private write(change: (text: string) => string | Promise<string>, origin: string, onText: boolean): Promise<ConfigChange> {
     return serializeFileTask(this.path, async () => {
       await this.reconcile()
+      let madeOn: string
       for (let attempt = 0; ; attempt++) {
-        const text = await this.read()
+        madeOn = await this.read()
         try {
-          await this.writeChecked(text, await change(text))
+          await this.writeChecked(madeOn, await change(madeOn))
           break
         } catch (error) {
           if (!(error instanceof FileChangedError) || attempt >= 4) throw error
         }
       }
-      await this.reconcile()
+      await this.reconcile(onText ? madeOn! : undefined)
       return this.applyText(await this.read(), origin)
     })
   }
@@ -191,10 +197,10 @@ export class ConfigFile {
   }
 
   /** The fleet is optional: while it cannot be reached the file stays as it is and is shared later. */
-  private async reconcile(): Promise<string | undefined> {
+  private async reconcile(madeOn?: string): Promise<string | undefined> {
     if (!this.sync) return undefined
     try {
-      return await this.sync.reconcile()
+      return await this.sync.reconcile(madeOn)
     } catch (error) {
       if ((error as Error).name !== 'FleetOfflineError') this.options.logger.warn(`config sync: ${(error as Error).message}`)
       return undefined

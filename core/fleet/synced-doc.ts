@@ -72,16 +72,17 @@ export type SyncOutcome =
 const baseOf = (version: SharedVersion): SyncBase => ({ stamp: version.stamp, hash: version.text === null ? '' : hashText(version.text), text: version.text })
 
 /**
- * Bring one file and the fleet's copy together. With `base` the version both last agreed on:
+ * Bring one file and the fleet's copy together (`madeOn`: the text a write of this process changed into
+ * the local one, when it made one). With `base` the version both last agreed on:
  * only local changed -> commit it; only the fleet changed -> write the fleet's version; both -> merge
  * (local changes replayed onto the fleet's version) and commit that. A commit made from a version
  * that is no longer the newest is refused by the store, and the round starts again from the newest.
  * Throws FleetOfflineError when the shared store is down: the local file then stays as it is.
  */
-export async function reconcileDoc(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord): Promise<SyncOutcome> {
+export async function reconcileDoc(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord, madeOn?: string): Promise<SyncOutcome> {
   for (let round = 0; round < 8; round++) {
     try {
-      return await reconcileRound(docs, name, local, bases)
+      return await reconcileRound(docs, name, local, bases, madeOn)
     } catch (error) {
       // By name: a plugin loaded through jiti may hold its own copy of this module.
       if ((error as Error).name !== 'RetryRound' && (error as Error).name !== 'FileChangedError') throw error
@@ -96,7 +97,7 @@ class RetryRound extends Error {
 }
 
 
-async function reconcileRound(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord): Promise<SyncOutcome> {
+async function reconcileRound(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord, madeOn?: string): Promise<SyncOutcome> {
   const file = await local.read()
   // Everything below compares shared parts: instance-local keys never count as a change.
   const localText = file === undefined ? null : local.toShared ? local.toShared(file) : file
@@ -127,8 +128,11 @@ async function reconcileRound(docs: DocStore, name: string, local: LocalCopy, ba
     await bases.set(name, baseOf(result.version))
     return { kind: 'pushed', version: result.version }
   }
-  // The local text may have been edited from an earlier version than the base (see editedFrom).
-  const from = base && localText !== null ? editedFrom(local, bases, name, base, localText) : base
+  // The local text may have been edited from an earlier version than the base (see editedFrom), unless
+  // this process made it on the base itself (a management write): then a text equal to an older version
+  // is an undo, made on purpose, not a late save.
+  const onBase = madeOn !== undefined && base !== undefined && hashText(local.toShared ? local.toShared(madeOn) : madeOn) === base.hash
+  const from = base && localText !== null && !onBase ? editedFrom(local, bases, name, base, localText) : base
   const behind = from !== base
   const editedLocally = behind ? hashText(localText!) !== from!.hash : localChanged
   const remoteChanged = !base || base.stamp !== remote.stamp
