@@ -48,7 +48,7 @@ export function attachConfigSync(file: ConfigFile, fleet: Fleet, options: { base
     async reconcile(madeOn) {
       const health = fleet.health()
       if (!health.up) throw new FleetOfflineError(health.reason ?? 'down')
-      const outcome = await reconcileDoc(docs, name, local, bases, madeOn)
+      const outcome = await reconcileDoc(docs, name, local, bases, madeOn === undefined ? undefined : { on: madeOn })
       if (outcome.kind === 'invalid-local') {
         if (lastInvalid !== outcome.error.message) logger.warn(`${file.path} is not shared with the fleet while it is invalid: ${outcome.error.message.replace(/\n/g, ' ')}`)
         lastInvalid = outcome.error.message

@@ -72,17 +72,23 @@ export type SyncOutcome =
 const baseOf = (version: SharedVersion): SyncBase => ({ stamp: version.stamp, hash: version.text === null ? '' : hashText(version.text), text: version.text })
 
 /**
- * Bring one file and the fleet's copy together (`madeOn`: the text a write of this process changed into
- * the local one, when it made one). With `base` the version both last agreed on:
+ * What this process knows of the local text, when it wrote it: `on`, the text its edit was made on (a
+ * management write to the config); `whole`, a text it wrote whatever was there (an upload). Either way,
+ * a local text equal to an older version is an undo made on purpose, not an editor's late save.
+ */
+export type MadeHere = { on: string } | { whole: string }
+
+/**
+ * Bring one file and the fleet's copy together (`made`: see MadeHere). With `base` the version both last agreed on:
  * only local changed -> commit it; only the fleet changed -> write the fleet's version; both -> merge
  * (local changes replayed onto the fleet's version) and commit that. A commit made from a version
  * that is no longer the newest is refused by the store, and the round starts again from the newest.
  * Throws FleetOfflineError when the shared store is down: the local file then stays as it is.
  */
-export async function reconcileDoc(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord, madeOn?: string): Promise<SyncOutcome> {
+export async function reconcileDoc(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord, made?: MadeHere): Promise<SyncOutcome> {
   for (let round = 0; round < 8; round++) {
     try {
-      return await reconcileRound(docs, name, local, bases, madeOn)
+      return await reconcileRound(docs, name, local, bases, made)
     } catch (error) {
       // By name: a plugin loaded through jiti may hold its own copy of this module.
       if ((error as Error).name !== 'RetryRound' && (error as Error).name !== 'FileChangedError') throw error
@@ -97,7 +103,7 @@ class RetryRound extends Error {
 }
 
 
-async function reconcileRound(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord, madeOn?: string): Promise<SyncOutcome> {
+async function reconcileRound(docs: DocStore, name: string, local: LocalCopy, bases: BaseRecord, made?: MadeHere): Promise<SyncOutcome> {
   const file = await local.read()
   // Everything below compares shared parts: instance-local keys never count as a change.
   const localText = file === undefined ? null : local.toShared ? local.toShared(file) : file
@@ -129,9 +135,9 @@ async function reconcileRound(docs: DocStore, name: string, local: LocalCopy, ba
     return { kind: 'pushed', version: result.version }
   }
   // The local text may have been edited from an earlier version than the base (see editedFrom), unless
-  // this process made it on the base itself (a management write): then a text equal to an older version
-  // is an undo, made on purpose, not a late save.
-  const onBase = madeOn !== undefined && base !== undefined && hashText(local.toShared ? local.toShared(madeOn) : madeOn) === base.hash
+  // this process made it on the base itself, or wrote it whole (see MadeHere).
+  const onBase = localText !== null && base !== undefined && made !== undefined
+    && ('on' in made ? hashText(local.toShared ? local.toShared(made.on) : made.on) === base.hash : made.whole === localText)
   const from = base && localText !== null && !onBase ? editedFrom(local, bases, name, base, localText) : base
   const behind = from !== base
   const editedLocally = behind ? hashText(localText!) !== from!.hash : localChanged

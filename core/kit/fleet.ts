@@ -13,7 +13,7 @@ export { acquireLease } from '../fleet/lease.ts'
 /** Versioned documents in Redis (config, credential files), with a channel announcing each commit. */
 export { SharedDocs } from '../fleet/shared-docs.ts'
 /** Reconcile a local file with the fleet's version (local edits replayed onto the newest). */
-export { reconcileDoc, type LocalCopy, type SyncOutcome } from '../fleet/synced-doc.ts'
+export { reconcileDoc, type LocalCopy, type MadeHere, type SyncOutcome } from '../fleet/synced-doc.ts'
 /** A name of the user's inside a storage key: kept apart from every other name by unstorage's key normalization. */
 export { fromStorageKeyPart, storageKeyPart } from '../storage/key-part.ts'
 /** The storage a proxy is built with (tests of plugins build their own), and its Redis client when it has one. */

@@ -13,6 +13,12 @@ export interface CredentialFileSync {
   reconcile(name: string): Promise<SyncOutcome | undefined>
   /** Files whose content changed here (upload, sign-in, refresh, an edit on disk): share them. */
   localChanged(): Promise<void>
+  /**
+   * An upload is about to write `text` as the whole file: once found there, it is shared as the newest
+   * version, also when it equals one replaced seconds ago (an upload put back), never taken for an
+   * editor's late save over that version.
+   */
+  uploading(name: string, text: string): void
   close(): void
 }
 
@@ -44,10 +50,19 @@ export function syncCredentialFiles(kernel: ProxyKernel, store: CredentialFileSt
       replaced: text => writeFileAtomic(join(store.dir, `.${name}.before-fleet`), text),
     }
   }
+  // Uploads not yet shared, by file name: the text written and until when it is looked for.
+  const uploads = new Map<string, { text: string; until: number }>()
   const reconcile = (name: string): Promise<SyncOutcome | undefined> => {
     if (!isCredentialFileName(name) || !fleet.health().up) return Promise.resolve(undefined)
     return serializeFileTask(join(store.dir, name), async () => {
-      const outcome = await reconcileDoc(docs, name, copy(name), bases)
+      const upload = uploads.get(name)
+      if (upload && upload.until < Date.now()) uploads.delete(name)
+      const local = copy(name)
+      const outcome = await reconcileDoc(docs, name, { ...local, read: async () => {
+        const text = await local.read()
+        if (upload && text === upload.text) uploads.delete(name)
+        return text
+      } }, bases, upload && { whole: upload.text })
       if (outcome.kind === 'pulled' || outcome.kind === 'merged' || outcome.kind === 'replaced') {
         store.load()
         changed()
@@ -93,6 +108,7 @@ export function syncCredentialFiles(kernel: ProxyKernel, store: CredentialFileSt
   return {
     reconcile,
     localChanged,
+    uploading: (name, text) => { uploads.set(name, { text, until: Date.now() + 10_000 }) },
     close() {
       clearInterval(poll)
       unwatch()

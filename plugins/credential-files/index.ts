@@ -138,7 +138,7 @@ export default defineProxyPlugin({
 
     const guard = kernel.services.managementGuard
     const changed = () => { kernel.refreshCredentials(); syncStates(); void sync?.localChanged() }
-    if (guard) addAuthFileRoutes(kernel, guard, store, changed, channels)
+    if (guard) addAuthFileRoutes(kernel, guard, store, changed, channels, sync?.uploading)
     addSignInRoutes(kernel, guard, store, changed, channels)
   },
 })

@@ -17,7 +17,7 @@ import { isCredentialFileName, type CredentialFileStore } from './store.ts'
 const maxNameLength = 200
 
 /** `GET|POST|DELETE /auth-files` and `GET /auth-files/models?name=`. */
-export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void, channels: () => Map<string, FileChannel>): void {
+export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: CredentialFileStore, changed: () => void, channels: () => Map<string, FileChannel>, uploading?: (name: string, text: string) => void): void {
   const routing = () => kernel.services.routingState
   const nameOf = (value: unknown) => {
     if (typeof value !== 'string' || value.length > maxNameLength || !isCredentialFileName(value)) throw new ManagementError(400, 'invalid file name: expected <name>.json')
@@ -45,7 +45,10 @@ export function addAuthFileRoutes(kernel: ProxyKernel, guard: Guard, store: Cred
     const parsed = credentialFileSchema([...channels().keys()]).safeParse(body)
     if (!parsed.success) throw new ManagementError(400, 'invalid credential file', { message: formatIssues(parsed.error).join('; ') })
     store.ensureDir()
-    await writeFileAtomic(join(store.dir, name), `${JSON.stringify(body, null, 2)}\n`)
+    const text = `${JSON.stringify(body, null, 2)}\n`
+    // Told before the write: the folder's watcher may share the file before this route goes on.
+    uploading?.(name, text)
+    await writeFileAtomic(join(store.dir, name), text)
     store.load()
     changed()
     return { status: 'ok', name }

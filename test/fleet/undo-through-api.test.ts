@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
@@ -11,11 +11,12 @@ import { createProxyStorage } from '../../core/storage/storage.ts'
  * delete a key just created) is made on the version the instance holds, and is committed as such. The
  * sync takes a file that matches a version replaced in the last seconds for an editor's late save and
  * keeps only that save's change; applied to an API write, that answered 200 and dropped the write.
+ * The same for a credential file uploaded again as it was a moment before.
  */
 const base = `proxy-fleet-undo-${process.pid}-${Date.now()}`
 const secret = 'fleet-undo-admin'
 let root: string
-const instances: Array<{ cli: CliProcess; url: string; file: string }> = []
+const instances: Array<{ cli: CliProcess; url: string; file: string; authDir: string }> = []
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'proxy-fleet-undo-'))
@@ -27,12 +28,13 @@ beforeAll(async () => {
       'host: 127.0.0.1',
       `remote-management: { secret-key: '${secret}' }`,
       'request-retry: 1',
+      `auth-dir: ${join(dir, 'auths')}`,
       'client-keys:',
       '  - { key: first-key, name: first }',
       '',
     ].join('\n'))
     const cli = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
-    instances.push({ cli, url: await cli.url, file: join(dir, 'config.yaml') })
+    instances.push({ cli, url: await cli.url, file: join(dir, 'config.yaml'), authDir: join(dir, 'auths') })
   }
 }, 30_000)
 afterAll(async () => {
@@ -88,5 +90,21 @@ describe('a write through the API that undoes a recent change', () => {
     expect((await admin(1, 'PUT', '/request-retry', { value: 1 })).status).toBe(200)
     await settled()
     for (const i of [0, 1]) expect((await admin(i, 'GET', '/request-retry')).body['request-retry']).toBe(1)
+  })
+
+  it('a credential file uploaded again as it was before the last upload is that version on both', async () => {
+    const upload = (i: number, token: string) => admin(i, 'POST', '/auth-files?name=beta-undo.json', { type: 'beta', access_token: token, expiry: '2099-01-01T00:00:00Z' })
+    const token = (i: number) => {
+      const path = join(instances[i]!.authDir, 'beta-undo.json')
+      return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')).access_token : undefined
+    }
+    expect((await upload(0, 'first')).status).toBe(200)
+    await expect.poll(() => token(1), { timeout: 5000 }).toBe('first')
+    expect((await upload(0, 'second')).status).toBe(200)
+    await expect.poll(() => token(1), { timeout: 5000 }).toBe('second')
+    expect((await upload(0, 'first')).status).toBe(200)
+    // Past the 2 s poll of credential files, so every instance has looked.
+    await new Promise(resolve => setTimeout(resolve, 3000))
+    expect([token(0), token(1)]).toEqual(['first', 'first'])
   })
 })
