@@ -78,8 +78,9 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     const result = await limits.reserve(entry.name, rulesOf(entry), { tokens: reservable(inputTokens + outputTokens), nano: reservable(nano) })
     if ('id' in result) {
       if (closed && !result.shared) {
-        // The store failed during the reservation: it was taken locally; give it back and refuse.
-        await limits.settle(result, { tokens: 0, nano: 0 })
+        // The store failed during the reservation: it was taken locally; give it back (not even the
+        // request counts: it is not served) and refuse.
+        limits.withdraw(result)
         return refuseUnavailable(ctx, entry, 'the shared store is unreachable')
       }
       holds.set(request, { hold: result, name: entry.name })

@@ -12,7 +12,7 @@ import { minuteMs, periodKeepMs, periodOf, trackedPeriods, windowOf } from './wi
  * which settlement it is). `unanswered`: an admission whose reservation (`member`) was sent to Redis
  * and not answered: it may have run there, or may still run.
  */
-interface Pending { id: string; name: string; window: number; periods: string[]; requests: number; tokens: number; nano: number; member?: string; unanswered?: boolean }
+interface Pending { id: string; name: string; window: number; periods: string[]; requests: number; tokens: number; nano: number; member?: string; unanswered?: boolean; hold?: string }
 
 /**
  * How long Redis remembers a written settlement id: one written at once only needs to outlive a retry of
@@ -99,9 +99,24 @@ export class KeyLimits {
     const admitted = 'id' in result
     // Decided here: written back when Redis returns. A reservation sent and not answered is settled with
     // it (it may have run, or run later): the request then counts once, and no reservation stays held.
-    if (unanswered) this.pending.push({ id: admitId(unanswered), name, window, periods, requests: admitted ? 1 : 0, tokens: 0, nano: 0, member: memberOf(unanswered), unanswered: true })
-    else if (admitted && this.fleet.shared) this.pending.push({ id: `${this.run}:admit:${result.id}`, name, window, periods, requests: 1, tokens: 0, nano: 0 })
+    const hold = admitted ? result.id : undefined
+    if (unanswered) this.pending.push({ id: admitId(unanswered), name, window, periods, requests: admitted ? 1 : 0, tokens: 0, nano: 0, member: memberOf(unanswered), unanswered: true, hold })
+    else if (admitted && this.fleet.shared) this.pending.push({ id: `${this.run}:admit:${result.id}`, name, window, periods, requests: 1, tokens: 0, nano: 0, hold })
     return result
+  }
+
+  /**
+   * Take back a reservation made on this instance's counters for a request that is refused after all
+   * (\`on-error: closed\`): it was never served, so it counts nowhere, not even as a request.
+   */
+  withdraw(hold: Hold): void {
+    if (hold.shared) throw new Error('only a local reservation is withdrawn')
+    this.local.commit(hold.name, hold.window, hold.periods, { requests: -1, tokens: 0, nano: 0 }, hold.id)
+    const item = this.pending.find(pending => pending.hold === hold.id)
+    // Its admission still waits to be written: it now adds no request (and, if its unanswered reservation
+    // did run in Redis, takes that request back: see commitScript).
+    if (item) item.requests = 0
+    else if (this.fleet.shared) this.pending.push({ id: `${this.run}:withdraw:${hold.id}`, name: hold.name, window: hold.window, periods: hold.periods, requests: -1, tokens: 0, nano: 0 })
   }
 
   /** Replace a reservation by what the request used. */
