@@ -11,6 +11,9 @@ describe('diffValues', () => {
     ['list element, same length', { l: ['a', 'b'] }, { l: ['a', 'c'] }, [{ path: ['l', 1], kind: 'set', listLength: 2 }]],
     ['list of maps, one field', { l: [{ n: 1 }, { n: 2 }] }, { l: [{ n: 1 }, { n: 3 }] }, [{ path: ['l', 1, 'n'], kind: 'set', listLength: 2 }]],
     ['list that grew: whole list', { l: ['a'] }, { l: ['a', 'b'] }, [{ path: ['l'], kind: 'set' }]],
+    ['named entries: by name', { l: [{ name: 'a', n: 1 }, { name: 'b' }] }, { l: [{ name: 'a', n: 2 }, { name: 'c' }, { name: 'd' }] },
+      [{ path: ['l', { entry: 'b' }], kind: 'delete' }, { path: ['l', { entry: 'a' }, 'n'], kind: 'set' }, { path: ['l', { entry: 'c' }], kind: 'set' }, { path: ['l', { entry: 'd' }], kind: 'set' }]],
+    ['named entries renamed in place: by position', { l: [{ name: 'a' }] }, { l: [{ name: 'b' }] }, [{ path: ['l', 0, 'name'], kind: 'set', listLength: 1 }]],
   ])('%s', (_name, base, next, changes) => {
     expect(diffValues(base, next)).toEqual(changes)
   })
@@ -51,6 +54,20 @@ api-keys:
     const merged = mergeYaml(base, local, remote)
     expect(parse(merged)).toMatchObject(expected)
     expect(merged).toContain('# top comment')
+  })
+
+  it('named entries: each side\'s additions, removals and edits survive, whatever the lengths', () => {
+    // Instance a (during an outage) raised k1's rpm and deleted k3; b disabled k2 and added k4.
+    const keys = (...lines: string[]) => `client-keys:\n${lines.map(line => `  - ${line}`).join('\n')}\n`
+    const base = keys('{ name: k1, rpm: 100 } # first', '{ name: k2 }', '{ name: k3 }')
+    const local = keys('{ name: k1, rpm: 5 } # first', '{ name: k2 }')
+    const remote = keys('{ name: k1, rpm: 100 } # first', '{ name: k2, disabled: true }', '{ name: k3 }', '{ name: k4 }')
+    const merged = mergeYaml(base, local, remote)
+    expect(parse(merged)['client-keys']).toEqual([{ name: 'k1', rpm: 5 }, { name: 'k2', disabled: true }, { name: 'k4' }])
+    expect(merged).toContain('# first')
+    // An entry added here joins the other side's list; an edit of one the other side removed is moot.
+    expect(parse(mergeYaml(base, keys('{ name: k1, rpm: 100 } # first', '{ name: k2 }', '{ name: k3, rpm: 1 }', '{ name: k5 }'), keys('{ name: k1, rpm: 100 }', '{ name: k2 }')))['client-keys'])
+      .toEqual([{ name: 'k1', rpm: 100 }, { name: 'k2' }, { name: 'k5' }])
   })
 
   it('keeps the other side\'s comments and brings the replayed value\'s own', () => {

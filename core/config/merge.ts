@@ -1,8 +1,11 @@
-import { isMap as isYamlMap, isNode, isScalar, parseDocument, type Document } from 'yaml'
+import { isMap as isYamlMap, isNode, isScalar, isSeq, parseDocument, type Document } from 'yaml'
+
+/** An entry of a list of named entries, found by its name (or `api-key`) wherever it is in the list. */
+export interface Entry { entry: string }
 
 /** One change between two versions of a document: a key path set to the other side's value, or removed. */
 export interface Change {
-  path: Array<string | number>
+  path: Array<string | number | Entry>
   kind: 'set' | 'delete'
   /** For an element of a list: the list's length on the side the change was made against. */
   listLength?: number
@@ -11,12 +14,46 @@ export interface Change {
 const isMap = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value)
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
+/** What finds an entry of a config list again: its `name`, else its `api-key` (as write-keeping.ts does). */
+const identityOf = (value: unknown): string | undefined => {
+  if (!isMap(value)) return undefined
+  const id = typeof value.name === 'string' ? value.name : value['api-key']
+  return typeof id === 'string' ? id : undefined
+}
+
+/** The identities of a list whose every entry has its own, else undefined. */
+function identitiesOf(list: unknown[]): string[] | undefined {
+  const ids = list.map(identityOf)
+  return ids.every(id => id !== undefined) && new Set(ids).size === ids.length ? ids as string[] : undefined
+}
+
+/**
+ * A list of named entries diffed by name: entries removed, added, and the fields changed in each, so a
+ * change replays onto a list the other side grew or shrank (a key added there, one removed here). Only
+ * when the entries that stay keep their places (a rename or a reorder is diffed by position).
+ */
+function diffEntries(base: unknown[], next: unknown[], path: Array<string | number | Entry>): Change[] | undefined {
+  const before = identitiesOf(base)
+  const after = identitiesOf(next)
+  if (!before || !after) return undefined
+  const kept = before.filter(id => after.includes(id))
+  if (kept.join('\0') !== after.filter(id => before.includes(id)).join('\0')) return undefined
+  if (base.length === next.length && before.some((id, i) => id !== after[i])) return undefined
+  const changes: Change[] = []
+  for (const id of before) if (!after.includes(id)) changes.push({ path: [...path, { entry: id }], kind: 'delete' })
+  for (const [i, id] of after.entries()) {
+    const at = before.indexOf(id)
+    changes.push(...at < 0 ? [{ path: [...path, { entry: id }], kind: 'set' as const }] : diffValues(base[at], next[i], [...path, { entry: id }]))
+  }
+  return changes
+}
+
 /**
  * What turned `base` into `next`, as key paths: maps key by key, lists element by element while their
  * length is unchanged (two instances editing different entries of one list both keep their edit),
  * anything else as a whole value.
  */
-export function diffValues(base: unknown, next: unknown, path: Array<string | number> = []): Change[] {
+export function diffValues(base: unknown, next: unknown, path: Array<string | number | Entry> = []): Change[] {
   if (same(base, next)) return []
   if (isMap(base) && isMap(next)) {
     const changes: Change[] = []
@@ -26,6 +63,8 @@ export function diffValues(base: unknown, next: unknown, path: Array<string | nu
     }
     return changes
   }
+  const entries = Array.isArray(base) && Array.isArray(next) && path.length ? diffEntries(base, next, path) : undefined
+  if (entries) return entries
   if (Array.isArray(base) && Array.isArray(next) && base.length === next.length && path.length) {
     return base.flatMap((item, i) => diffValues(item, next[i], [...path, i]).map(change => ({ ...change, listLength: change.listLength ?? base.length })))
   }
@@ -55,9 +94,14 @@ export function mergeYaml(base: string, local: string, remote: string): string {
 function applyChanges(out: Document, from: Document, changes: Change[]): void {
   const replaced = new Set<string>()
   for (const change of changes) {
-    let path = change.path
+    if (change.path.some(key => typeof key === 'object')) {
+      applyEntryChange(out, from, change)
+      continue
+    }
+    const whole = change.path as Array<string | number>
+    let path = whole
     if (change.listLength !== undefined) {
-      const list = listPathOf(change)
+      const list = listPathOf(change) as Array<string | number>
       const there = out.getIn(list)
       if (!Array.isArray((there as { items?: unknown[] } | undefined)?.items) || (there as { items: unknown[] }).items.length !== change.listLength) {
         if (replaced.has(JSON.stringify(list))) continue
@@ -65,12 +109,50 @@ function applyChanges(out: Document, from: Document, changes: Change[]): void {
         path = list
       }
     }
-    if (change.kind === 'delete' && path === change.path) deleteKeepingComment(out, path)
+    if (change.kind === 'delete' && path === whole) deleteKeepingComment(out, path)
     else {
       const node = from.getIn(path, true)
       out.setIn(path, isNode(node) ? node.clone() : out.createNode(node))
     }
   }
+}
+
+/** The path with each named entry's place in `doc`; undefined when an entry is not there. */
+function placeIn(doc: Document, path: Change['path']): Array<string | number> | undefined {
+  const placed: Array<string | number> = []
+  for (const key of path) {
+    if (typeof key !== 'object') {
+      placed.push(key)
+      continue
+    }
+    const list = doc.getIn(placed, true)
+    if (!isSeq(list)) return undefined
+    const at = list.items.findIndex(item => identityOf(isNode(item) ? item.toJSON() : item) === key.entry)
+    if (at < 0) return undefined
+    placed.push(at)
+  }
+  return placed
+}
+
+/**
+ * A change to a named entry, made where that entry is on the other side: a removal or a field change
+ * of an entry the other side removed is moot; an entry added here is appended to the other side's list.
+ */
+function applyEntryChange(out: Document, from: Document, change: Change): void {
+  const target = placeIn(out, change.path)
+  if (change.kind === 'delete') {
+    if (target) deleteKeepingComment(out, target)
+    return
+  }
+  const source = placeIn(from, change.path)
+  if (!source) return
+  const node = from.getIn(source, true)
+  const value = isNode(node) ? node.clone() : out.createNode(node)
+  if (target) return out.setIn(target, value)
+  if (typeof change.path.at(-1) !== 'object') return
+  const listPath = placeIn(out, change.path.slice(0, -1))
+  const list = listPath && out.getIn(listPath, true)
+  if (isSeq(list)) list.items.push(value)
 }
 
 /** The same merge for JSON documents (credential files); the result is pretty-printed JSON. */
