@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
+import { createProxyStorage } from '../../core/storage/storage.ts'
+
+/**
+ * Client keys created at once through two instances' APIs, Redis up: each commit that lost the race is
+ * merged onto the newer version. The `client-keys` list grew on both sides, and a list whose length
+ * changed was replaced whole by the later commit: some keys answered 200 and existed nowhere after.
+ * Lists of named entries are merged by name.
+ */
+const base = `proxy-fleet-key-writes-${process.pid}-${Date.now()}`
+const secret = 'fleet-key-writes-admin'
+let root: string
+const instances: Array<{ cli: CliProcess; url: string }> = []
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'proxy-fleet-key-writes-'))
+  for (const name of ['a', 'b']) {
+    const dir = join(root, name)
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: 'redis://127.0.0.1:6379', base: '${base}' } }\n`)
+    writeFileSync(join(dir, 'config.yaml'), ['host: 127.0.0.1', `remote-management: { secret-key: '${secret}' }`, 'client-keys:', '  - { key: first-key, name: first }', ''].join('\n'))
+    const cli = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
+    instances.push({ cli, url: await cli.url })
+  }
+}, 30_000)
+afterAll(async () => {
+  await Promise.all(instances.map(i => i.cli.kill('SIGKILL')))
+  rmSync(root, { recursive: true, force: true })
+  const storage = await createProxyStorage({ driver: 'redis', base })
+  for (const key of await storage.getKeys()) await storage.removeItem(key)
+  await storage.dispose()
+})
+
+const admin = (i: number, method: string, path: string, body?: unknown) => fetch(`${instances[i]!.url}/v0/management${path}`, {
+  method, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+})
+const names = async (i: number) => ((await (await admin(i, 'GET', '/client-keys')).json()) as any)['client-keys'].map((key: { name: string }) => key.name).sort()
+
+describe('client keys written at once on two instances', () => {
+  it('every key created, deleted or changed with a 200 is so on both', async () => {
+    const created = Array.from({ length: 10 }, (_, i) => `key-${i}`)
+    const answers = await Promise.all(created.map((name, i) => admin(i % 2, 'POST', '/client-keys', { name, rpm: 10 + i })))
+    expect(answers.map(r => r.status)).toEqual(created.map(() => 200))
+    const expected = ['first', ...created].sort()
+    for (const i of [0, 1]) await expect.poll(() => names(i), { timeout: 5000 }).toEqual(expected)
+    // Removals and edits at once, spread the same way.
+    const changes = await Promise.all([
+      ...created.slice(0, 4).map((name, i) => admin(i % 2, 'DELETE', `/client-keys/${name}`)),
+      ...created.slice(4).map((name, i) => admin(i % 2, 'PATCH', `/client-keys/${name}`, { rpm: 1 })),
+    ])
+    expect(changes.map(r => r.status)).toEqual(created.map(() => 200))
+    for (const i of [0, 1]) {
+      await expect.poll(() => names(i), { timeout: 5000 }).toEqual(['first', ...created.slice(4)].sort())
+      const rpms = async () => ((await (await admin(i, 'GET', '/client-keys')).json()) as any)['client-keys'].filter((key: { name: string }) => key.name !== 'first').map((key: { rpm: number }) => key.rpm)
+      await expect.poll(rpms, { timeout: 5000 }).toEqual(created.slice(4).map(() => 1))
+    }
+  })
+})
