@@ -12,7 +12,7 @@ describe('diffValues', () => {
     ['list of maps, one field', { l: [{ n: 1 }, { n: 2 }] }, { l: [{ n: 1 }, { n: 3 }] }, [{ path: ['l', 1, 'n'], kind: 'set', listLength: 2 }]],
     ['list that grew: whole list', { l: ['a'] }, { l: ['a', 'b'] }, [{ path: ['l'], kind: 'set' }]],
     ['named entries: by name', { l: [{ name: 'a', n: 1 }, { name: 'b' }] }, { l: [{ name: 'a', n: 2 }, { name: 'c' }, { name: 'd' }] },
-      [{ path: ['l', { entry: 'b' }], kind: 'delete' }, { path: ['l', { entry: 'a' }, 'n'], kind: 'set' }, { path: ['l', { entry: 'c' }], kind: 'set' }, { path: ['l', { entry: 'd' }], kind: 'set' }]],
+      [{ path: ['l', { entry: 'b', at: 1, of: 2 }], kind: 'delete' }, { path: ['l', { entry: 'a', at: 0, of: 2 }, 'n'], kind: 'set' }, { path: ['l', { entry: 'c' }], kind: 'set' }, { path: ['l', { entry: 'd' }], kind: 'set' }]],
     ['named entries renamed in place: by position', { l: [{ name: 'a' }] }, { l: [{ name: 'b' }] }, [{ path: ['l', 0, 'name'], kind: 'set', listLength: 1 }]],
   ])('%s', (_name, base, next, changes) => {
     expect(diffValues(base, next)).toEqual(changes)
@@ -68,6 +68,9 @@ api-keys:
     // An entry added here joins the other side's list; an edit of one the other side removed is moot.
     expect(parse(mergeYaml(base, keys('{ name: k1, rpm: 100 } # first', '{ name: k2 }', '{ name: k3, rpm: 1 }', '{ name: k5 }'), keys('{ name: k1, rpm: 100 }', '{ name: k2 }')))['client-keys'])
       .toEqual([{ name: 'k1', rpm: 100 }, { name: 'k2' }, { name: 'k5' }])
+    // Renamed on the other side (same length): the edit follows the entry to its place, as before.
+    expect(parse(mergeYaml(base, keys('{ name: k1, rpm: 100 } # first', '{ name: k2, rpm: 7 }', '{ name: k3 }'), keys('{ name: k1, rpm: 100 }', '{ name: k2b }', '{ name: k3 }')))['client-keys'])
+      .toEqual([{ name: 'k1', rpm: 100 }, { name: 'k2b', rpm: 7 }, { name: 'k3' }])
   })
 
   it('keeps the other side\'s comments and brings the replayed value\'s own', () => {

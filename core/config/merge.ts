@@ -1,7 +1,11 @@
 import { isMap as isYamlMap, isNode, isScalar, isSeq, parseDocument, type Document } from 'yaml'
 
-/** An entry of a list of named entries, found by its name (or `api-key`) wherever it is in the list. */
-export interface Entry { entry: string }
+/**
+ * An entry of a list of named entries, found by its name (or `api-key`) wherever it is in the list; an
+ * entry both sides had: `at` its place among `of` entries, where it is taken when the other side renamed
+ * it (not found by name in a list of the same length).
+ */
+export interface Entry { entry: string; at?: number; of?: number }
 
 /** One change between two versions of a document: a key path set to the other side's value, or removed. */
 export interface Change {
@@ -40,10 +44,10 @@ function diffEntries(base: unknown[], next: unknown[], path: Array<string | numb
   if (kept.join('\0') !== after.filter(id => before.includes(id)).join('\0')) return undefined
   if (base.length === next.length && before.some((id, i) => id !== after[i])) return undefined
   const changes: Change[] = []
-  for (const id of before) if (!after.includes(id)) changes.push({ path: [...path, { entry: id }], kind: 'delete' })
+  for (const [at, id] of before.entries()) if (!after.includes(id)) changes.push({ path: [...path, { entry: id, at, of: base.length }], kind: 'delete' })
   for (const [i, id] of after.entries()) {
     const at = before.indexOf(id)
-    changes.push(...at < 0 ? [{ path: [...path, { entry: id }], kind: 'set' as const }] : diffValues(base[at], next[i], [...path, { entry: id }]))
+    changes.push(...at < 0 ? [{ path: [...path, { entry: id }], kind: 'set' as const }] : diffValues(base[at], next[i], [...path, { entry: id, at, of: base.length }]))
   }
   return changes
 }
@@ -128,8 +132,9 @@ function placeIn(doc: Document, path: Change['path']): Array<string | number> | 
     const list = doc.getIn(placed, true)
     if (!isSeq(list)) return undefined
     const at = list.items.findIndex(item => identityOf(isNode(item) ? item.toJSON() : item) === key.entry)
-    if (at < 0) return undefined
-    placed.push(at)
+    if (at >= 0) placed.push(at)
+    else if (key.at !== undefined && list.items.length === key.of) placed.push(key.at)
+    else return undefined
   }
   return placed
 }
