@@ -121,6 +121,9 @@ function applyChanges(out: Document, from: Document, changes: Change[]): void {
   }
 }
 
+/** The identity of a list item of a document (a node). */
+const plainIdentity = (item: unknown) => identityOf(isNode(item) ? item.toJSON() : item)
+
 /** The path with each named entry's place in `doc`; undefined when an entry is not there. */
 function placeIn(doc: Document, path: Change['path']): Array<string | number> | undefined {
   const placed: Array<string | number> = []
@@ -131,7 +134,7 @@ function placeIn(doc: Document, path: Change['path']): Array<string | number> | 
     }
     const list = doc.getIn(placed, true)
     if (!isSeq(list)) return undefined
-    const at = list.items.findIndex(item => identityOf(isNode(item) ? item.toJSON() : item) === key.entry)
+    const at = list.items.findIndex(item => plainIdentity(item) === key.entry)
     if (at >= 0) placed.push(at)
     else if (key.at !== undefined && list.items.length === key.of) placed.push(key.at)
     else return undefined
@@ -157,7 +160,13 @@ function applyEntryChange(out: Document, from: Document, change: Change): void {
   if (typeof change.path.at(-1) !== 'object') return
   const listPath = placeIn(out, change.path.slice(0, -1))
   const list = listPath && out.getIn(listPath, true)
-  if (isSeq(list)) list.items.push(value)
+  if (!isSeq(list)) return
+  // Where this side put it: after the entry it follows here (order matters: rules, fill-first), first
+  // when it is first here; at the end when the entry it follows is gone there.
+  const here = source.at(-1) as number
+  const previous = here > 0 ? plainIdentity(from.getIn([...source.slice(0, -1), here - 1], true)) : undefined
+  const after = previous === undefined ? -1 : list.items.findIndex(item => plainIdentity(item) === previous)
+  list.items.splice(here === 0 ? 0 : after < 0 ? list.items.length : after + 1, 0, value)
 }
 
 /** The same merge for JSON documents (credential files); the result is pretty-printed JSON. */
