@@ -156,6 +156,10 @@ function applyEntryChange(out: Document, from: Document, change: Change): void {
   if (!source) return
   const node = from.getIn(source, true)
   const value = isNode(node) ? node.clone() : out.createNode(node)
+  // Added on both sides (one name, two entries): the one committed first stays, its writer was answered
+  // first (a later writer can tell its entry did not make it; see client-keys' POST).
+  const added = typeof change.path.at(-1) === 'object' && (change.path.at(-1) as Entry).at === undefined
+  if (target && added) return
   if (target) return out.setIn(target, value)
   if (typeof change.path.at(-1) !== 'object') return
   const listPath = placeIn(out, change.path.slice(0, -1))

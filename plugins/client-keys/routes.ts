@@ -5,7 +5,7 @@ import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
 import type { RecentRequests } from './recent.ts'
 import { clientKeyEntrySchema, clientKeysOf, type ClientKeyEntry } from './schema.ts'
-import { generateClientKey, hashClientKey, isKeyHash } from './key-hash.ts'
+import { generateClientKey, hashClientKey, isKeyHash, storedHash } from './key-hash.ts'
 import { keyView } from './view.ts'
 import { saveEntries } from './save.ts'
 
@@ -104,6 +104,10 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
     // Compared by hash: a key sent as its hash is found too. Named keys are checked when the entry is written.
     if (kernel.config['api-keys'].some(key => hashClientKey(key) === hash)) throw new ManagementError(409, 'duplicate', { message: 'this key is in use' })
     await saveEntries(kernel, { add: entry })
+    // Another instance may have added a key of this name at the same moment and committed first: its
+    // entry stays (the fleet's merge), so this one is not there to answer for.
+    const stored = entries().find(e => e.name === entry.name)
+    if (!stored || typeof stored.key !== 'string' || storedHash(stored.key) !== storedHash(hash)) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(entry.name)} exists` })
     if (!plain) return { status: 'ok', name: entry.name }
     return { status: 'ok', name: entry.name, key: plain, note: 'the key is shown this once: the proxy keeps only its hash' }
   })

@@ -59,4 +59,18 @@ describe('client keys written at once on two instances', () => {
       await expect.poll(rpms, { timeout: 5000 }).toEqual(created.slice(4).map(() => 1))
     }
   })
+
+  it('one name created on both at once: one 200 whose key works on both, the other a 409', async () => {
+    const chat = (i: number, key: string) => fetch(`${instances[i]!.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } }).then(r => r.status)
+    for (let round = 0; round < 5; round++) {
+      const name = `same-${round}`
+      const answers = await Promise.all([0, 1].map(async i => {
+        const response = await admin(i, 'POST', '/client-keys', { name })
+        return { status: response.status, key: ((await response.json()) as { key?: string }).key }
+      }))
+      expect(answers.map(a => a.status).sort()).toEqual([200, 409])
+      const given = answers.find(a => a.status === 200)!.key!
+      for (const i of [0, 1]) await expect.poll(() => chat(i, given), { timeout: 5000 }).toBe(200)
+    }
+  })
 })
