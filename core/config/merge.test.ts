@@ -71,6 +71,9 @@ api-keys:
     // An entry added here keeps its place (after the one it follows here, or first), order may matter.
     expect(parse(mergeYaml(base, keys('{ name: k0 }', '{ name: k1, rpm: 100 } # first', '{ name: k2 }', '{ name: k2a }', '{ name: k3 }'), `debug: true\n${keys('{ name: k1, rpm: 100 }', '{ name: k2 }', '{ name: k3 }', '{ name: k9 }')}`))['client-keys'].map((entry: { name: string }) => entry.name))
       .toEqual(['k0', 'k1', 'k2', 'k2a', 'k3', 'k9'])
+    // Removed there, another added (same length): the edit of the removed one does not land on another.
+    expect(parse(mergeYaml(base, keys('{ name: k1, rpm: 100 } # first', '{ name: k2, rpm: 7 }', '{ name: k3 }'), keys('{ name: k1, rpm: 100 }', '{ name: k3 }', '{ name: k4 }')))['client-keys'])
+      .toEqual([{ name: 'k1', rpm: 100 }, { name: 'k3' }, { name: 'k4' }])
     // Renamed on the other side (same length): the edit follows the entry to its place, as before.
     expect(parse(mergeYaml(base, keys('{ name: k1, rpm: 100 } # first', '{ name: k2, rpm: 7 }', '{ name: k3 }'), keys('{ name: k1, rpm: 100 }', '{ name: k2b }', '{ name: k3 }')))['client-keys'])
       .toEqual([{ name: 'k1', rpm: 100 }, { name: 'k2b', rpm: 7 }, { name: 'k3' }])

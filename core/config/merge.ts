@@ -124,8 +124,18 @@ function applyChanges(out: Document, from: Document, changes: Change[]): void {
 /** The identity of a list item of a document (a node). */
 const plainIdentity = (item: unknown) => identityOf(isNode(item) ? item.toJSON() : item)
 
-/** The path with each named entry's place in `doc`; undefined when an entry is not there. */
-function placeIn(doc: Document, path: Change['path']): Array<string | number> | undefined {
+/** Whether the list at `listPath` of `doc` (the same path on both sides while no entry above was renamed) has an entry named `id`. */
+function hasEntry(doc: Document, listPath: Array<string | number>, id: string | undefined): boolean {
+  const list = doc.getIn(listPath, true)
+  return id !== undefined && isSeq(list) && list.items.some(item => plainIdentity(item) === id)
+}
+
+/**
+ * The path with each named entry's place in `doc`; undefined when an entry is not there. With `renamedFrom`
+ * (the side the change comes from): an entry not found by name is the one in its place when the list has
+ * its length and that entry's name is not on the change's side (the other side renamed it).
+ */
+function placeIn(doc: Document, path: Change['path'], renamedFrom?: Document): Array<string | number> | undefined {
   const placed: Array<string | number> = []
   for (const key of path) {
     if (typeof key !== 'object') {
@@ -136,7 +146,7 @@ function placeIn(doc: Document, path: Change['path']): Array<string | number> | 
     if (!isSeq(list)) return undefined
     const at = list.items.findIndex(item => plainIdentity(item) === key.entry)
     if (at >= 0) placed.push(at)
-    else if (key.at !== undefined && list.items.length === key.of) placed.push(key.at)
+    else if (key.at !== undefined && list.items.length === key.of && renamedFrom && !hasEntry(renamedFrom, placed, plainIdentity(list.items[key.at]))) placed.push(key.at)
     else return undefined
   }
   return placed
@@ -144,10 +154,10 @@ function placeIn(doc: Document, path: Change['path']): Array<string | number> | 
 
 /**
  * A change to a named entry, made where that entry is on the other side: a removal or a field change
- * of an entry the other side removed is moot; an entry added here is appended to the other side's list.
+ * of an entry the other side removed is moot; an entry added here joins the other side's list.
  */
 function applyEntryChange(out: Document, from: Document, change: Change): void {
-  const target = placeIn(out, change.path)
+  const target = placeIn(out, change.path, from)
   if (change.kind === 'delete') {
     if (target) deleteKeepingComment(out, target)
     return
