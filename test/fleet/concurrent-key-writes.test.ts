@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { createProxyStorage } from '../../core/storage/storage.ts'
+import { startRedisFleet, type RedisFleet } from '../helpers/redis-proxy-process.ts'
 
 /**
  * Client keys created at once through two instances' APIs, Redis up: each commit that lost the race is
@@ -11,31 +7,15 @@ import { createProxyStorage } from '../../core/storage/storage.ts'
  * changed was replaced whole by the later commit: some keys answered 200 and existed nowhere after.
  * Lists of named entries are merged by name.
  */
-const base = `proxy-fleet-key-writes-${process.pid}-${Date.now()}`
 const secret = 'fleet-key-writes-admin'
-let root: string
-const instances: Array<{ cli: CliProcess; url: string }> = []
+let fleet: RedisFleet
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'proxy-fleet-key-writes-'))
-  for (const name of ['a', 'b']) {
-    const dir = join(root, name)
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: 'redis://127.0.0.1:6379', base: '${base}' } }\n`)
-    writeFileSync(join(dir, 'config.yaml'), ['host: 127.0.0.1', `remote-management: { secret-key: '${secret}' }`, 'client-keys:', '  - { key: first-key, name: first }', ''].join('\n'))
-    const cli = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
-    instances.push({ cli, url: await cli.url })
-  }
+  fleet = await startRedisFleet('key-writes', 2, [`remote-management: { secret-key: '${secret}' }`, 'client-keys:', '  - { key: first-key, name: first }'], { oneByOne: true })
 }, 30_000)
-afterAll(async () => {
-  await Promise.all(instances.map(i => i.cli.kill('SIGKILL')))
-  rmSync(root, { recursive: true, force: true })
-  const storage = await createProxyStorage({ driver: 'redis', base })
-  for (const key of await storage.getKeys()) await storage.removeItem(key)
-  await storage.dispose()
-})
+afterAll(() => fleet?.close())
 
-const admin = (i: number, method: string, path: string, body?: unknown) => fetch(`${instances[i]!.url}/v0/management${path}`, {
+const admin = (i: number, method: string, path: string, body?: unknown) => fetch(`${fleet.instances[i]!.url}/v0/management${path}`, {
   method, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
 })
 const names = async (i: number) => ((await (await admin(i, 'GET', '/client-keys')).json()) as any)['client-keys'].map((key: { name: string }) => key.name).sort()
@@ -61,7 +41,7 @@ describe('client keys written at once on two instances', () => {
   })
 
   it('one name created on both at once: one 200 whose key works on both, the other a 409', async () => {
-    const chat = (i: number, key: string) => fetch(`${instances[i]!.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } }).then(r => r.status)
+    const chat = (i: number, key: string) => fetch(`${fleet.instances[i]!.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } }).then(r => r.status)
     for (let round = 0; round < 5; round++) {
       const name = `same-${round}`
       const answers = await Promise.all([0, 1].map(async i => {

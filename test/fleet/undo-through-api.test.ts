@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import { runCli, type CliProcess } from '../helpers/spawn-cli.ts'
-import { createProxyStorage } from '../../core/storage/storage.ts'
+import { startRedisFleet, type RedisFleet } from '../helpers/redis-proxy-process.ts'
 
 /**
  * A management write that puts back what the config was a moment ago (re-enable a key just disabled,
@@ -13,46 +11,29 @@ import { createProxyStorage } from '../../core/storage/storage.ts'
  * keeps only that save's change; applied to an API write, that answered 200 and dropped the write.
  * The same for a credential file uploaded again as it was a moment before.
  */
-const base = `proxy-fleet-undo-${process.pid}-${Date.now()}`
 const secret = 'fleet-undo-admin'
-let root: string
-const instances: Array<{ cli: CliProcess; url: string; file: string; authDir: string }> = []
+let fleet: RedisFleet
+const instances = () => fleet.instances
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'proxy-fleet-undo-'))
-  for (const name of ['a', 'b']) {
-    const dir = join(root, name)
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: 'redis://127.0.0.1:6379', base: '${base}' } }\n`)
-    writeFileSync(join(dir, 'config.yaml'), [
-      'host: 127.0.0.1',
-      `remote-management: { secret-key: '${secret}' }`,
-      'request-retry: 1',
-      `auth-dir: ${join(dir, 'auths')}`,
-      'client-keys:',
-      '  - { key: first-key, name: first }',
-      '',
-    ].join('\n'))
-    const cli = runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir)
-    instances.push({ cli, url: await cli.url, file: join(dir, 'config.yaml'), authDir: join(dir, 'auths') })
-  }
+  fleet = await startRedisFleet('undo', 2, dir => [
+    `remote-management: { secret-key: '${secret}' }`,
+    'request-retry: 1',
+    `auth-dir: ${join(dir, 'auths')}`,
+    'client-keys:',
+    '  - { key: first-key, name: first }',
+  ], { oneByOne: true })
 }, 30_000)
-afterAll(async () => {
-  await Promise.all(instances.map(i => i.cli.kill('SIGKILL')))
-  rmSync(root, { recursive: true, force: true })
-  const storage = await createProxyStorage({ driver: 'redis', base })
-  for (const key of await storage.getKeys()) await storage.removeItem(key)
-  await storage.dispose()
-})
+afterAll(() => fleet?.close())
 
 const admin = async (i: number, method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${instances[i]!.url}/v0/management${path}`, {
+  const response = await fetch(`${instances()[i]!.url}/v0/management${path}`, {
     method, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
   })
   return { status: response.status, body: await response.json() as any }
 }
 const keyStates = async (i: number) => Object.fromEntries((await admin(i, 'GET', '/client-keys')).body['client-keys'].map((key: any) => [key.name, key.state]))
-const fileOf = (i: number) => parse(readFileSync(instances[i]!.file, 'utf8'))
+const fileOf = (i: number) => parse(readFileSync(instances()[i]!.file, 'utf8'))
 /** Lets both instances apply every version (a round trip is well under this), so nothing is still in flight. */
 const settled = () => new Promise(resolve => setTimeout(resolve, 1500))
 
@@ -95,7 +76,7 @@ describe('a write through the API that undoes a recent change', () => {
   it('a credential file uploaded again as it was before the last upload is that version on both', async () => {
     const upload = (i: number, token: string) => admin(i, 'POST', '/auth-files?name=beta-undo.json', { type: 'beta', access_token: token, expiry: '2099-01-01T00:00:00Z' })
     const token = (i: number) => {
-      const path = join(instances[i]!.authDir, 'beta-undo.json')
+      const path = join(join(instances()[i]!.dir, 'auths'), 'beta-undo.json')
       return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')).access_token : undefined
     }
     expect((await upload(0, 'first')).status).toBe(200)

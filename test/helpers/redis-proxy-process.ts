@@ -41,31 +41,38 @@ export async function startRedisProxyProcess(base: string, config: string[]): Pr
 
 export interface RedisFleet {
   redis: OwnRedis
-  instances: Array<{ cli: CliProcess; url: string }>
+  /** `dir`: the instance's own folder; `file`: its config file there. */
+  instances: Array<{ cli: CliProcess; url: string; dir: string; file: string }>
   close(): Promise<void>
 }
 
 /**
  * `count` proxy processes on one redis-server of the test's own (under `base`), each in a folder of its
- * own (its own config file, as instances on several machines): `config` is the YAML's lines after `host`.
+ * own (its own config file, as instances on several machines): `config` is the YAML's lines after `host`
+ * (a function: per instance, given its folder). `oneByOne`: each starts once the one before answers
+ * (the first then hashes plain secrets and seeds the fleet's config version alone).
  */
-export async function startRedisFleet(base: string, count: number, config: string[]): Promise<RedisFleet> {
+export async function startRedisFleet(base: string, count: number, config: string[] | ((dir: string) => string[]), options: { oneByOne?: boolean } = {}): Promise<RedisFleet> {
   const redis = await startOwnRedis()
   const root = mkdtempSync(join(tmpdir(), `proxy-${base}-`))
-  const instances = Array.from({ length: count }, (_, i) => {
-    const dir = join(root, String(i))
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: '${base}' } }\n`)
-    writeFileSync(join(dir, 'config.yaml'), ['host: 127.0.0.1', ...config, ''].join('\n'))
-    return { cli: runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir), url: '' }
-  })
+  const instances: RedisFleet['instances'] = []
   const close = async () => {
     await Promise.all(instances.map(instance => instance.cli.kill('SIGKILL')))
     await redis.close()
     rmSync(root, { recursive: true, force: true })
   }
   try {
-    for (const instance of instances) instance.url = await instance.cli.url
+    for (let i = 0; i < count; i++) {
+      const dir = join(root, String(i))
+      const file = join(dir, 'config.yaml')
+      mkdirSync(dir)
+      writeFileSync(join(dir, 'proxy.config.mjs'), `export default { config: './config.yaml', storage: { driver: 'redis', url: '${redis.url}', base: '${base}' } }\n`)
+      writeFileSync(file, ['host: 127.0.0.1', ...(typeof config === 'function' ? config(dir) : config), ''].join('\n'))
+      const instance = { cli: runCli(['start', '--project', join(dir, 'proxy.config.mjs'), '--port', '0'], dir), url: '', dir, file }
+      instances.push(instance)
+      if (options.oneByOne) instance.url = await instance.cli.url
+    }
+    for (const instance of instances) instance.url ||= await instance.cli.url
     return { redis, instances, close }
   } catch (error) {
     await close()
