@@ -34,7 +34,7 @@ export class LineReader {
       const newline = chunk.indexOf(10, start)
       const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline)
       if (this.skipping) this.skipping.tail = lastBytes([this.skipping.tail, piece])
-      else if (this.size + piece.length > this.maxBytes()) this.skipping = { head: Buffer.concat([...this.chunks, piece.subarray(0, endBytes)]).subarray(0, endBytes), tail: lastBytes([...this.chunks, piece]), bytes: this.size }
+      else if (this.size + piece.length > this.maxBytes()) this.skipping = { head: firstBytes([...this.chunks, piece]), tail: lastBytes([...this.chunks, piece]), bytes: this.size }
       else this.chunks.push(piece)
       if (this.skipping) this.skipping.bytes += piece.length
       else this.size += piece.length
@@ -70,9 +70,18 @@ function parsed(line: string): JSONRPCMessage | Error {
   }
 }
 
+/** The first `endBytes` of the buffers, copying no more than that (a skipped line may hold megabytes). */
+function firstBytes(buffers: Buffer[]): Buffer {
+  const taken: Buffer[] = []
+  for (let i = 0, size = 0; i < buffers.length && size < endBytes; size += taken[i]!.length, i++) taken.push(buffers[i]!.subarray(0, endBytes - size))
+  return Buffer.concat(taken)
+}
+
+/** The last `endBytes` of the buffers, copying no more than that. */
 function lastBytes(buffers: Buffer[]): Buffer {
-  const all = Buffer.concat(buffers)
-  return all.length > endBytes ? all.subarray(all.length - endBytes) : all
+  const taken: Buffer[] = []
+  for (let i = buffers.length - 1, size = 0; i >= 0 && size < endBytes; size += taken[0]!.length, i--) taken.unshift(buffers[i]!.subarray(Math.max(0, buffers[i]!.length - (endBytes - size))))
+  return Buffer.concat(taken)
 }
 
 /** The response's id of a skipped line: `{"jsonrpc":"2.0","id":N,"result"...` or `{"result":...,"jsonrpc":"2.0","id":N}`. */
