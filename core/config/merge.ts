@@ -18,8 +18,8 @@ export interface Change {
 const isMap = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value)
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
-/** What finds an entry of a config list again: its `name`, else its `api-key` (as write-keeping.ts does). */
-const identityOf = (value: unknown): string | undefined => {
+/** What finds an entry of a config list again: its `name`, else its `api-key` (every config list has one of them). */
+export const identityOf = (value: unknown): string | undefined => {
   if (!isMap(value)) return undefined
   const id = typeof value.name === 'string' ? value.name : value['api-key']
   return typeof id === 'string' ? id : undefined

@@ -12,8 +12,8 @@ export { ConfigError, formatIssues, unknownTopLevelKeys, validateConfig } from '
 export { holdsSecretRef, resolveSecretRefs } from '../config/secret-refs.ts'
 /** The SHA-256 of a text in hex (to tell whether a file changed). */
 export { hashText } from '../config/config-text.ts'
-/** Merge JSON into a document, and how many changes turn one text into another. */
-export { changeCount, mergeJson } from '../config/merge.ts'
+/** Merge JSON into a document, how many changes turn one text into another, and what names a config list's entry. */
+export { changeCount, identityOf, mergeJson } from '../config/merge.ts'
 /** Write a file atomically (temp file + rename), and a guard that it still holds what was read. */
 export { unchangedSince, writeFileAtomic } from '../config/atomic-write.ts'
 /** Remove temp files an interrupted atomic write left behind. */

@@ -1,11 +1,10 @@
 import { isDeepStrictEqual } from 'node:util'
 import { isMap, isScalar, isSeq, type Document } from 'yaml'
+import { identityOf } from 'model-proxy/kit/config'
 
 type Plain = Record<string, unknown>
 const isPlain = (value: unknown): value is Plain => !!value && typeof value === 'object' && !Array.isArray(value)
 
-/** What finds a list item again when it changed: its `name` or `api-key` (every config list has one of them). */
-const identityOf = (value: unknown) => isPlain(value) ? value.name ?? value['api-key'] : undefined
 const sameIdentity = (a: unknown, b: unknown) => identityOf(a) !== undefined && identityOf(a) === identityOf(b)
 
 /**
