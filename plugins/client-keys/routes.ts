@@ -34,7 +34,8 @@ export function patchProblem(body: Record<string, unknown>): string | undefined 
   const unknown = Object.keys(body).filter(field => !patchable.has(field))
   if (unknown.length) return `unknown field(s) ${unknown.map(field => JSON.stringify(field)).join(', ')}: a PATCH may change ${[...patchable].join(', ')} (the key itself changes with rotate: true)`
   if ('name' in body && typeof body.name !== 'string') return 'name: must be a string'
-  if ('name' in body) return nameProblem(body.name)
+  const badName = nameProblem(body.name)
+  if (badName) return badName
   if ('rotate' in body && typeof body.rotate !== 'boolean') return 'rotate: must be true or false'
   return undefined
 }

@@ -55,7 +55,7 @@ describe('POST /client-keys: the key field', () => {
 describe('PATCH /client-keys/{name}: only the fields it takes', () => {
   it('an unknown field, key, a name or rotate of the wrong type: 400, the entry unchanged', async () => {
     const before = managed.text()
-    for (const body of [{ rpn: 10 }, { key: 'new-key' }, { rpm: 7, colour: 'red' }, { name: 5 }, { rotate: 'yes' }, { rotate: 1 }]) {
+    for (const body of [{ rpn: 10 }, { key: 'new-key' }, { rpm: 7, colour: 'red' }, { name: 5 }, { rotate: 'yes' }, { rotate: 1 }, { name: 'team', rotate: 'yes' }]) {
       const answer = await admin('PATCH', '/client-keys/team', body)
       expect(answer.status, JSON.stringify(body)).toBe(400)
       expect(answer.body.message).toBeTruthy()
