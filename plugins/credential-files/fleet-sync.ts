@@ -55,8 +55,12 @@ export function syncCredentialFiles(kernel: ProxyKernel, store: CredentialFileSt
   const reconcile = (name: string): Promise<SyncOutcome | undefined> => {
     if (!isCredentialFileName(name) || !fleet.health().up) return Promise.resolve(undefined)
     return serializeFileTask(join(store.dir, name), async () => {
-      const upload = uploads.get(name)
-      if (upload && upload.until < Date.now()) uploads.delete(name)
+      // Looked for until shared, or for ten seconds at most (a write that failed is never found).
+      let upload = uploads.get(name)
+      if (upload && upload.until < Date.now()) {
+        uploads.delete(name)
+        upload = undefined
+      }
       const local = copy(name)
       const outcome = await reconcileDoc(docs, name, { ...local, read: async () => {
         const text = await local.read()
