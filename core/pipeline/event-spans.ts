@@ -1,5 +1,5 @@
 import type { StreamFrame } from '../canonical/codec.ts'
-import { blankLineAfter, blankLineBefore, trailingBlankLine } from '../framing/sse-bounds.ts'
+import { blankLineAfter } from '../framing/sse-bounds.ts'
 
 /** Whole SSE events in a buffer of whole events, found by their blank lines without decoding the buffer. */
 
@@ -17,19 +17,6 @@ export function firstSpans(buffer: Buffer, count: number): Span[] {
     const blank = blankLineAfter(buffer, start)
     spans.push(blank ? [start, blank[0], blank[1]] : [start, buffer.length, buffer.length])
     start = blank ? blank[1] : buffer.length
-  }
-  return spans
-}
-
-/** The last `count` events of a buffer of whole events, oldest first. */
-export function lastSpans(buffer: Buffer, count: number): Span[] {
-  const spans: Span[] = []
-  let after = buffer.length
-  while (spans.length < count && after > 0) {
-    const end = trailingBlankLine(buffer, after) ?? after
-    const start = blankLineBefore(buffer, end)?.[1] ?? 0
-    spans.unshift([start, end, after])
-    after = start
   }
   return spans
 }

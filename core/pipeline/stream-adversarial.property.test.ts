@@ -22,13 +22,11 @@ import { createStreamTransform } from './stream-transform.ts'
  * report what the translating transform (every frame decoded) reports: usage, cut or whole, the error in
  * the stream, and the client's bytes must decode to the upstream's events (the client's model name for
  * the upstream's: the client asked for `m`, an alias of `up`). The format's error event may
- * come anywhere; usage may be followed by up to eight data events without a marker; keys or string values
- * may be spelled with `\u00XX` escapes; a chat stream may open with its usage-only chunk. `FUZZ_RUNS=2000`
- * runs it longer; `SEED` and `FUZZ_PATH` replay a failure.
- * Left out, by design of the tap (it reads a stream's first events, its last eight and back to the newest
- * usage within 4 KiB): more than two events after the terminal one (or the error), usage more than 4 KiB
- * before the end, and usage events that add up (two message_deltas) followed by eight data events
- * without a marker.
+ * come anywhere, with any number of events after it; usage may be followed by any number of data events
+ * without a marker, and by a long event (usage far more than 4 KiB before the end); usage events that add
+ * up (two message_deltas) may come before such a gap; keys or string values may be spelled with `\u00XX`
+ * escapes; a chat stream may open with its usage-only chunk; up to twenty events may follow the terminal
+ * one. `FUZZ_RUNS=2000` runs it longer; `SEED` and `FUZZ_PATH` replay a failure.
  */
 type Event = { data: unknown; event?: string } | { raw: string }
 /** `gap`: data events without a marker right after the (last) usage; `lead`: how a chat stream opens. */
@@ -70,8 +68,8 @@ const scripts: Record<string, { codec: WireCodec; ping?: boolean; script: Script
         e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
         ...texts.map(t => e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: t } })),
         e('content_block_stop', { index: 0 }),
-        // Two message_deltas add up; with a gap after them only the newest is read (left out above).
-        ...usage.splice(0, gap ? 1 : 2).map(u => e('message_delta', { delta: { stop_reason: 'end_turn' }, usage: u() })),
+        // Two message_deltas add up.
+        ...usage.splice(0, 2).map(u => e('message_delta', { delta: { stop_reason: 'end_turn' }, usage: u() })),
         ...Array.from({ length: gap }, () => e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'g' } })),
         ...(terminal ? [e('message_stop', {})] : []),
         ...Array.from({ length: after }, () => e('message_delta', { delta: {}, usage: usage.shift()?.() ?? { output_tokens: 1 } })),
@@ -168,9 +166,9 @@ const stream = (format: string) => fc.record({
   long: fc.boolean(),
   usages: fc.array(counts, { minLength: 1, maxLength: 5 }),
   terminal: fc.boolean(),
-  after: fc.constantFrom(0, 0, 0, 1, 2),
-  // Seven or more: the usage is beyond the last eight data events. Within 4 KiB of the end however written.
-  gap: fc.constantFrom(0, 0, 0, 7, 8),
+  after: fc.constantFrom(0, 0, 0, 1, 2, 9, 20),
+  // Seven or more: the usage is beyond the last eight data events; forty or a long text after it: beyond 4 KiB.
+  gap: fc.constantFrom(0, 0, 0, 7, 8, 40),
   lead: fc.constantFrom('role', 'role', 'none', 'usage') as fc.Arbitrary<Shape['lead']>,
   styles: fc.infiniteStream(style),
   fillers: fc.array(fc.tuple(fc.nat(), filler(!!scripts[format]!.ping)), { maxLength: 12 }),
@@ -187,16 +185,11 @@ function build(format: string, input: Input): Buffer {
   const { texts, long, usages, terminal, styles, fillers, bom, lead } = input
   const all = long ? [...texts, 'é✓'.repeat(40_000)] : texts
   const usage = usages.map(c => () => usageOf[format]!(c))
-  // A gap after the usage is not combined with events after the terminal one, nor with a long event (it
-  // would put the usage more than 4 KiB before the end; both left out above).
-  const gap = long ? 0 : input.gap
-  const after = gap ? 0 : input.after
-  const events = scripts[format]!.script(all, usage, terminal, after, { gap, lead })
+  const events = scripts[format]!.script(all, usage, terminal, input.after, { gap: input.gap, lead })
   if (input.error !== null) {
-    // An error ends a stream: two events after it at most.
     const at = input.error % (events.length + 1)
     const error = (format === 'chat' || format === 'generate') && input.error % 2 ? errorOf[`${format}String`]! : errorOf[format]!
-    events.splice(at, Number.POSITIVE_INFINITY, error, ...events.slice(at, at + 2))
+    events.splice(at, 0, error)
   }
   const styled = styles[Symbol.iterator]()
   const written = events.map(event => write(event, styled.next().value!))

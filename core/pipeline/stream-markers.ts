@@ -44,24 +44,21 @@ export function anySpelling(text: string): string {
 }
 
 /**
- * A codec's markers as needles, worked out once per codec: `usage` for the eager markers that carry usage,
- * their quote not after a backslash (a text that quotes the key is no such event: the end reads past it).
+ * A codec's markers as needles, worked out once per codec: `eager` (read in place), `last` (running
+ * totals), and `any`, the two as one global expression that finds marked events in a buffer's text.
  */
 const needleCache = new WeakMap<StreamMarker[], MarkerNeedles>()
 export type Needles = (text: string) => boolean
-type MarkerNeedles = { eager: Needles; last: Needles; usage: Needles }
+type MarkerNeedles = { eager: Needles; last: Needles; any: RegExp }
 export function needlesFor(markers: StreamMarker[]): MarkerNeedles {
   let needles = needleCache.get(markers)
   if (!needles) {
-    const eager: string[] = []
-    const last: string[] = []
-    const usage: string[] = []
-    for (const marker of markers) {
-      ;(marker.last ? last : eager).push(needlesOf(marker))
-      if (marker.usage && !marker.last) usage.push(`${marker.text.startsWith('"') ? '(?<!\\\\)' : ''}${needlesOf(marker)}`)
-    }
     // An event that may spell a marker with escapes is read as one: the decoder sees the same text unescaped.
-    needles = { eager: anyPattern([...eager, escapedLetterPattern]), last: anyPattern(last), usage: anyPattern(usage) }
+    const eager: string[] = [escapedLetterPattern]
+    const last: string[] = []
+    for (const marker of markers) (marker.last ? last : eager).push(needlesOf(marker))
+    // `any`: a running total is the one captured alternative (`match[1]`), tried after the eager ones.
+    needles = { eager: anyPattern(eager), last: anyPattern(last), any: new RegExp([...eager, ...(last.length ? [`(${last.join('|')})`] : [])].join('|'), 'g') }
     needleCache.set(markers, needles)
   }
   return needles

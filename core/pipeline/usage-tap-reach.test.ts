@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { tapAndPlain } from '../../test/helpers/tap-and-plain.ts'
-import { tailBytes } from './usage-tap.ts'
 
 /**
- * How far back the usage tap reads at a stream's end: as far as the newest event that carries usage,
- * however many data events without a marker follow it, within the last `tailBytes` bytes. Each case
- * failed before (the tap read the last eight data events only).
+ * How far back the usage tap reads: every event, so the newest one that carries usage counts however many
+ * data events without a marker, and however many bytes, follow it. The first cases failed when the tap read
+ * the last eight data events only, the last ones when it read back 4 KiB.
  */
 const both = (format: string, chunks: string[], body?: object) => {
   const { fast, plain } = tapAndPlain(format, chunks, body)
@@ -40,28 +39,32 @@ describe('usage tap: usage followed by many data events without a marker', () =>
     })
   }
 
-  it(`the bound: a usage event that starts ${tailBytes} bytes before the end is read, one a byte further back is not`, () => {
-    const tail = (bytes: number) => {
-      // Chunks without usage making up exactly `bytes` bytes after the usage event's start.
-      const usageEvent = gen('u', 11)
-      const finish = gen('', undefined, true)
+  for (const bytes of [4096, 4097, 64 * 1024]) {
+    it(`a usage event ${bytes} bytes before the end or more, then an error event as far back: read as the plain path reads them`, () => {
       const filler = gen('x'.repeat(200))
-      let rest = bytes - usageEvent.length - finish.length
-      const events: string[] = []
-      while (rest >= filler.length + gen('').length) { events.push(filler); rest -= filler.length }
-      events.push(gen('y'.repeat(rest - gen('').length)))
-      return [...Array.from({ length: 5 }, (_, i) => gen(`a${i}`)), usageEvent, ...events, finish]
+      const fillers = Array.from({ length: Math.ceil(bytes / filler.length) }, () => filler)
+      const error = `data: ${JSON.stringify({ error: { code: 503, message: 'far back', status: 'UNAVAILABLE' } })}\n\n`
+      for (const events of [
+        [gen('a'), gen('u', 11), ...fillers, gen('', undefined, true)],
+        [gen('a'), gen('u', 11), error, ...fillers, gen('', undefined, true)],
+      ]) {
+        for (const chunks of [[events.join('')], events]) {
+          const { fast, plain } = both('generate', chunks)
+          expect(plain.usage).toMatchObject({ inputTokens: 11 })
+          expect(fast).toEqual(plain)
+        }
+      }
+    })
+  }
+
+  it('chat: a usage chunk, then 64 KB of text chunks, then [DONE] and chunks after it', () => {
+    const events = [text('a'), chat('[]', usage(7)), ...Array.from({ length: 400 }, (_, i) => text(`b${i}`.repeat(20))), 'data: [DONE]\n\n', chat('[]', usage(9)), ...Array.from({ length: 20 }, () => text('c'))]
+    for (const body of [{ stream_options: { include_usage: true } }, {}]) {
+      for (const chunks of [[events.join('')], events]) {
+        const { fast, plain } = both('chat', chunks, body)
+        expect(plain.usage).toMatchObject({ inputTokens: 7 })
+        expect(fast).toEqual(plain)
+      }
     }
-    const at = tail(tailBytes)
-    expect(at.slice(5).join('').length).toBe(tailBytes)
-    for (const chunks of [[at.join('')], at]) {
-      const { fast, plain } = both('generate', chunks)
-      expect(fast).toEqual(plain)
-    }
-    const beyond = tail(tailBytes + 1)
-    const { fast, plain } = both('generate', beyond)
-    expect(plain.usage).toMatchObject({ inputTokens: 11 })
-    // Documented: beyond the reach the tap finds no usage (the answer is settled on an estimate).
-    expect(fast.usage).toBeUndefined()
   })
 })
