@@ -6,18 +6,19 @@ import type { ListKind } from './upstream.ts'
 import { isLevel, logLevelKey } from './logging.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
 import { openedAtOnce, whenBodyEnds } from './body-end.ts'
+import { firstModern } from './protocol-version.ts'
 
 /** The header and `_meta` key by which a request claims a per-request-metadata (2026-07-28 or later) protocol revision. */
 const versionKey = 'io.modelcontextprotocol/protocolVersion'
 const capabilitiesKey = 'io.modelcontextprotocol/clientCapabilities'
 /** The methods whose result may be `input_required`: a server's requests to the client ride on them. */
 const multiRound: ReadonlySet<GatewayMethod> = new Set(['tools/call', 'prompts/get', 'resources/read'])
-const firstModern = '2026-07-28'
 
 /**
  * Whether a POST is in the stateless protocol era (revision 2026-07-28 on): its params carry the
  * protocol version in `_meta`, or its `MCP-Protocol-Version` header names such a revision. The SDK's
  * own classification decides in the end (`ModernEndpoint.serve`); this only keeps 2025 traffic off it.
+ * The header is one the gateway speaks (`versionRefusal` answered any other), so dates compare in order.
  */
 export function claimsModern(body: unknown, headerVersion: string | null): boolean {
   if (headerVersion !== null && headerVersion >= firstModern) return true

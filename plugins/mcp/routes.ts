@@ -13,6 +13,7 @@ import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
 import { isAnswer } from './client-answers.ts'
+import { versionHeader, versionRefusal } from './protocol-version.ts'
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js'
 
 export const sessionHeader = 'mcp-session-id'
@@ -42,6 +43,11 @@ export function authorize(kernel: ProxyKernel, event: H3Event): { key: string | 
   }
 }
 
+/** The id of a single request, echoed in a refusal (a batch or a notification has none to echo). */
+const requestId = (body: unknown): string | number | null => {
+  const id = (body as { id?: unknown } | null)?.id
+  return typeof id === 'string' || typeof id === 'number' ? id : null
+}
 const asList = (body: unknown): JSONRPCMessage[] => (Array.isArray(body) ? body : [body]) as JSONRPCMessage[]
 const isCancel = (message: JSONRPCMessage): message is JSONRPCMessage & { params?: { requestId?: string | number } } =>
   isJSONRPCNotification(message) && message.method === 'notifications/cancelled'
@@ -136,8 +142,10 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     } catch (error) {
       return error instanceof Response ? error : rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
     }
+    const headerVersion = event.req.headers.get(versionHeader)
+    const refused = versionRefusal(headerVersion, requestId(body))
+    if (refused) return refused
     const legacy = () => legacyPost(event, auth.key, body)
-    const headerVersion = event.req.headers.get('mcp-protocol-version')
     if (routes.modern && claimsModern(body, headerVersion)) return routes.modern.serve(event.req as Request, body, routes.caller(auth.key), legacy)
     return legacy()
   })
@@ -179,6 +187,8 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
   kernel.app.on('GET', '/mcp', async (event) => {
     const auth = authorize(kernel, event)
     if (auth instanceof Response) return auth
+    const refused = versionRefusal(event.req.headers.get(versionHeader))
+    if (refused) return refused
     // No session: an older client falling back to the legacy SSE transport on the same URL.
     if (!event.req.headers.get(sessionHeader) && routes.legacyStream) return routes.legacyStream(auth.key)
     const session = await sessionOf(event, auth.key)
@@ -189,6 +199,8 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
   kernel.app.on('DELETE', '/mcp', async (event) => {
     const auth = authorize(kernel, event)
     if (auth instanceof Response) return auth
+    const refused = versionRefusal(event.req.headers.get(versionHeader))
+    if (refused) return refused
     const session = await sessionOf(event, auth.key)
     if (session instanceof Response) return session
     await routes.sessions.close(session!)
