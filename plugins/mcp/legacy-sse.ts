@@ -1,7 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
-const keepAliveMs = 15_000
 const encoder = new TextEncoder()
 
 /**
@@ -18,7 +17,8 @@ export class LegacySseTransport implements Transport {
   private timer?: NodeJS.Timeout
   private closed = false
 
-  constructor(private readonly endpoint: string, readonly sessionId: string) {
+  /** `keepaliveSeconds`: a comment after that many seconds, again and again (0: none). */
+  constructor(private readonly endpoint: string, readonly sessionId: string, private readonly keepaliveSeconds: number) {
     const stream = new ReadableStream<Uint8Array>({
       start: controller => { this.controller = controller },
       cancel: () => { void this.close() },
@@ -37,8 +37,7 @@ export class LegacySseTransport implements Transport {
 
   async start(): Promise<void> {
     this.write(`event: endpoint\ndata: ${this.endpoint}?sessionId=${encodeURIComponent(this.sessionId)}\n\n`)
-    this.timer = setInterval(() => this.write(': keep-alive\n\n'), keepAliveMs)
-    this.timer.unref()
+    if (this.keepaliveSeconds > 0) this.timer = setInterval(() => this.write(': keep-alive\n\n'), this.keepaliveSeconds * 1000).unref()
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -5,7 +5,8 @@ import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk
 import type { ListKind } from './upstream.ts'
 import { isLevel, logLevelKey } from './logging.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
-import { openedAtOnce, whenBodyEnds } from './body-end.ts'
+import { whenBodyEnds } from './body-end.ts'
+import { openedAtOnce, streamedWhenSlow } from './event-stream.ts'
 import { firstModern } from './protocol-version.ts'
 
 /** The header and `_meta` key by which a request claims a per-request-metadata (2026-07-28 or later) protocol revision. */
@@ -68,7 +69,7 @@ const notices = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts:
  * `subscriptions/listen` stream, cancellation when the client closes the response. The gateway answers
  * with the same methods as for 2025 sessions, so access, bounds, metrics and the recorder are the same.
  */
-export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSubscriptions, onerror: (error: Error) => void): ModernEndpoint {
+export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSubscriptions, keepaliveSeconds: () => number, onerror: (error: Error) => void): ModernEndpoint {
   const rounds = gateway.inputRounds
   const handler = createMcpHandler(({ authInfo }) => {
     const server = new Server(serverInfo, serverOptions)
@@ -93,14 +94,15 @@ export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSu
       })
     }
     return server
-  }, { legacy: 'reject', onerror })
+    // Keep-alive comments are the gateway's (openedAtOnce), at the configured pace.
+  }, { legacy: 'reject', onerror, keepAliveMs: 0 })
   return {
     async serve(request, body, caller, legacy) {
       if (await isLegacyRequest(request, body)) return legacy()
       // Cancellation is the client closing this request's stream: no notice travels between requests.
       const authInfo: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { caller: { ...caller, cancelled: () => undefined } } }
       const uris = listenedResources(body)
-      if (!uris.length) return openedAtOnce(await handler.fetch(request, { parsedBody: body, authInfo }))
+      if (!uris.length) return streamedWhenSlow(handler.fetch(request, { parsedBody: body, authInfo }), request, keepaliveSeconds())
       // The resources a listen stream names are subscribed on their servers while it stays open.
       let release: () => void
       try {
@@ -109,7 +111,7 @@ export function createModernEndpoint(gateway: Gateway, subscriptions: ResourceSu
         return listenRefused(body, error)
       }
       try {
-        return openedAtOnce(whenBodyEnds(await handler.fetch(request, { parsedBody: body, authInfo }), release))
+        return openedAtOnce(whenBodyEnds(await handler.fetch(request, { parsedBody: body, authInfo }), release), keepaliveSeconds())
       } catch (error) {
         release()
         throw error

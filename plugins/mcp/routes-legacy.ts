@@ -27,7 +27,7 @@ export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, flee
 
   const stream = async (key: string | undefined) => {
     const session = await routes.sessions.open(key)
-    const transport = new LegacySseTransport('/mcp/messages', session)
+    const transport = new LegacySseTransport('/mcp/messages', session, routes.keepaliveSeconds())
     const caller = routes.caller(key)
     // One server for the session's life: it knows what the client declared, and matches its answers itself.
     const server = gatewayServer(routes.gateway, {

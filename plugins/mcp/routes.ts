@@ -8,7 +8,8 @@ import type { Gateway } from './gateway.ts'
 import { gatewayServer } from './mcp-server.ts'
 import type { Sessions } from './sessions.ts'
 import type { KeyAccess } from './access.ts'
-import { openedAtOnce, whenBodyEnds } from './body-end.ts'
+import { whenBodyEnds } from './body-end.ts'
+import { openedAtOnce } from './event-stream.ts'
 import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
@@ -30,6 +31,8 @@ export interface GatewayRoutes {
   /** Requests of the stateless revision (2026-07-28 on). */
   modern?: ModernEndpoint
   subscriptions: ResourceSubscriptions
+  /** `mcp.keepalive-seconds`, read as each stream opens. */
+  keepaliveSeconds(): number
 }
 
 /** The client key, or the 401/403 as a JSON-RPC error. */
@@ -94,7 +97,8 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
   const serve = async (event: H3Event, key: string | undefined, session: string | undefined, parsedBody?: unknown, standalone = false) => {
     const caller = routes.caller(key)
     const tracked: Array<{ done(): void }> = []
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+    // Keep-alive comments are the gateway's (openedAtOnce), at the configured pace.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, keepAliveMs: 0 })
     const server = gatewayServer(routes.gateway, {
       ...caller,
       ...sessionCaller(routes, session, caller.access),
@@ -118,7 +122,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
       void server.close().catch(() => {})
     }
     try {
-      return openedAtOnce(whenBodyEnds(await transport.handleRequest(event.req as Request, parsedBody === undefined ? undefined : { parsedBody }), cleanup))
+      return openedAtOnce(whenBodyEnds(await transport.handleRequest(event.req as Request, parsedBody === undefined ? undefined : { parsedBody }), cleanup), routes.keepaliveSeconds())
     } catch (error) {
       cleanup()
       throw error

@@ -2,6 +2,7 @@ import { z } from 'zod'
 
 const count = () => z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(1, { error: 'must be >= 1' })
 const seconds = () => z.number({ error: 'must be a number' }).positive({ error: 'must be > 0' })
+const secondsOrOff = () => z.number({ error: 'must be a number' }).min(0, { error: 'must be >= 0 (0 = off)' })
 const patterns = () => z.array(z.string().min(1, { error: 'must be a non-empty pattern' }))
 
 /** A server's name prefixes its tools (`name__tool`): letters, digits and dashes, so `__` always splits. */
@@ -90,6 +91,8 @@ const gatewaySchema = z.object({
   'max-result-kb': count().default(1024),
   /** Calls one client key runs at once over all servers. */
   'max-concurrent-per-key': count().default(8),
+  /** An SSE comment on a quiet `/mcp` event stream after this many seconds (0 = off): clients and proxies drop silent streams. */
+  'keepalive-seconds': secondsOrOff().default(15),
   /** Named lists of namespaced tool patterns a key can be given (`access.<key>.bundles`). */
   bundles: z.record(z.string(), patterns()).default({}),
   /**

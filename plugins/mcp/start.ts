@@ -69,9 +69,10 @@ export function startGateway(kernel: ProxyKernel): void {
       const keyId = name ?? (key === undefined ? 'local' : clientKeyId(key))
       return { keyId, access: () => accessFor(mcpSettingsOf(kernel.config), name) }
     }
-    const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller, subscriptions }, kernel.fleet)
-    modern = createModernEndpoint(gateway, subscriptions, error => kernel.logger.debug(`mcp: ${error.message}`))
-    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream, modern, subscriptions })
+    const keepaliveSeconds = () => mcpSettingsOf(kernel.config)['keepalive-seconds']
+    const legacy = addLegacyRoutes(kernel, { gateway, sessions, listeners, caller, subscriptions, keepaliveSeconds }, kernel.fleet)
+    modern = createModernEndpoint(gateway, subscriptions, keepaliveSeconds, error => kernel.logger.debug(`mcp: ${error.message}`))
+    addGatewayRoutes(kernel, { gateway, sessions, listeners, caller, legacyStream: legacy.stream, modern, subscriptions, keepaliveSeconds })
     addToolLoop(kernel, gateway, caller)
     kernel.hooks.hook('close', async () => {
       legacy.close()
