@@ -54,7 +54,7 @@ export function openedAtOnce(response: Response, keepaliveSeconds = 0): Response
 }
 
 /** An answer's JSON body as one SSE `message` event (one `data:` line per line of it). */
-const asEvent = (json: string) => encoder.encode(`event: message\n${json.split(/\r?\n/).map(line => `data: ${line}`).join('\n')}\n\n`)
+export const asEvent = (json: string) => encoder.encode(`event: message\n${json.split(/\r?\n/).map(line => `data: ${line}`).join('\n')}\n\n`)
 
 /**
  * A 2026-07-28 answer, which the SDK gives as one JSON body when its handler sends nothing before the
@@ -94,4 +94,20 @@ export async function streamedWhenSlow(answer: Promise<Response>, request: Reque
     },
   })
   return openedAtOnce(new Response(events, { status: 200, headers: eventStreamHeaders }), keepaliveSeconds)
+}
+
+/** An event-stream answer with more messages sent after its own (any other answer as it is). */
+export function followedBy(response: Response, messages: unknown[]): Response {
+  if (!messages.length || !response.body || !isEventStream(response)) return response
+  const reader = response.body.getReader()
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await reader.read()
+      if (!done) return controller.enqueue(value)
+      for (const message of messages) controller.enqueue(asEvent(JSON.stringify(message)))
+      controller.close()
+    },
+    cancel: reason => reader.cancel(reason),
+  })
+  return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers })
 }

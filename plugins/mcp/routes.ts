@@ -9,7 +9,8 @@ import { gatewayServer } from './mcp-server.ts'
 import type { Sessions } from './sessions.ts'
 import type { KeyAccess } from './access.ts'
 import { whenBodyEnds } from './body-end.ts'
-import { openedAtOnce } from './event-stream.ts'
+import { followedBy, openedAtOnce } from './event-stream.ts'
+import { duplicateIdError, modernBatchRefusal, withoutDuplicateIds } from './batch.ts'
 import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
@@ -149,6 +150,8 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const headerVersion = event.req.headers.get(versionHeader)
     const refused = versionRefusal(headerVersion, requestId(body))
     if (refused) return refused
+    const batchRefused = modernBatchRefusal(body, headerVersion)
+    if (batchRefused) return batchRefused
     const legacy = () => legacyPost(event, auth.key, body)
     if (routes.modern && claimsModern(body, headerVersion)) return routes.modern.serve(event.req as Request, body, routes.caller(auth.key), legacy)
     return legacy()
@@ -177,7 +180,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const cancel = () => {
       for (const { params } of cancels) if (params?.requestId !== undefined) routes.sessions.cancel(session!, params.requestId)
     }
-    const rest = messages.filter(message => !isAnswer(message) && !isCancel(message))
+    const { kept: rest, duplicates } = withoutDuplicateIds(messages.filter(message => !isAnswer(message) && !isCancel(message)))
     if (!rest.length) {
       cancel()
       return new Response(null, { status: 202 })
@@ -185,7 +188,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const response = await serve(event, key, session, rest.length === messages.length ? body : Array.isArray(body) ? rest : rest[0])
     // After this POST's own requests started: one of them may be what is cancelled.
     cancel()
-    return response
+    return followedBy(response, duplicates.map(duplicateIdError))
   }
 
   kernel.app.on('GET', '/mcp', async (event) => {
