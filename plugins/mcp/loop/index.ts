@@ -10,6 +10,7 @@ import { mcpServersOfBody, runMessagesLoop } from './messages-loop.ts'
 import { liveAnswer, type LiveFormat, type LoopTurns } from './live-answer.ts'
 import { liveResponses } from './live-responses.ts'
 import { liveMessages } from './live-messages.ts'
+import { withSseKeepalive } from '../../keepalive/api.ts'
 
 type LoopResult = { status: number; body: Record<string, unknown> }
 type Loop = (gateway: Gateway, context: CallContext, body: Record<string, unknown>, turns: LoopTurns) => Promise<LoopResult>
@@ -67,7 +68,7 @@ export function addToolLoop(kernel: ProxyKernel, gateway: Gateway, caller: (key:
         const who = caller(key)
         const context: CallContext = { keyId: who.keyId, access: who.access(), signal: event.req.signal }
         const headers = event.req.headers
-        if (body.stream === true) return await streamed(route, turns => route.run(gateway, context, body, turns), (next, signal) => sendSelf(kernel, route.path, headers, next, key, signal))
+        if (body.stream === true) return await streamed(route, turns => route.run(gateway, context, body, turns), (next, signal) => sendSelf(kernel, route.path, headers, next, key, signal), kernel.config.streaming['keepalive-seconds'])
         const result = await route.run(gateway, context, body, { send: next => callSelf(kernel, route.path, headers, next, key), made: () => {} })
         return new Response(JSON.stringify(result.body), { status: result.status, headers: { 'content-type': 'application/json' } })
       } catch (error) {
@@ -82,11 +83,13 @@ export function addToolLoop(kernel: ProxyKernel, gateway: Gateway, caller: (key:
  * the loop's own items written as they are made. Until the first byte is written the answer may still
  * be the first turn's error with its status; after it, an error is the format's error event.
  */
-async function streamed(route: LoopRoute, run: (turns: LoopTurns) => Promise<LoopResult>, send: (body: Record<string, unknown>, signal: AbortSignal) => Promise<Response>): Promise<Response> {
+async function streamed(route: LoopRoute, run: (turns: LoopTurns) => Promise<LoopResult>, send: (body: Record<string, unknown>, signal: AbortSignal) => Promise<Response>, keepaliveSeconds: number): Promise<Response> {
   const answer = liveAnswer(route.live, send)
   const loop = run(answer.turns)
   const first = await Promise.race([answer.opened.then(() => undefined), loop])
   if (first && !answer.written && first.status !== 200) return new Response(JSON.stringify(first.body), { status: first.status, headers: { 'content-type': 'application/json' } })
   loop.then(result => answer.finish(result), (error: unknown) => answer.finish({ status: 500, body: { error: { type: 'api_error', message: (error as Error).message } } }))
-  return new Response(answer.body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } })
+  // The pipeline's keep-alive reaches only each turn's stream, which the loop reads; this answer is the loop's.
+  const body = keepaliveSeconds > 0 ? withSseKeepalive(answer.body, keepaliveSeconds) : answer.body
+  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } })
 }
