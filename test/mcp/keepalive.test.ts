@@ -69,6 +69,13 @@ describe('keep-alive comments on quiet /mcp streams', () => {
     expect(comments(get)).toBeGreaterThanOrEqual(2)
   })
 
+  it('a 2026-07-28 subscriptions/listen stream carries them', async () => {
+    const listen = await send('POST', { 'mcp-protocol-version': modern, 'mcp-method': 'subscriptions/listen' },
+      { jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: envelope } })
+    expect([listen.status, listen.headers.get('content-type')]).toEqual([200, 'text/event-stream'])
+    expect(comments(await firstBytes(listen, 1200))).toBeGreaterThanOrEqual(2)
+  })
+
   it('the legacy SSE stream carries them', async () => {
     const stream = await send('GET', { accept: 'text/event-stream' })
     expect(comments(await firstBytes(stream, 1200))).toBeGreaterThanOrEqual(2)
