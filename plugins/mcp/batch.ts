@@ -32,8 +32,14 @@ export const duplicateIdError = (id: string | number) => ({
   error: { code: -32600, message: `Invalid Request: duplicate id ${JSON.stringify(id)} in this batch (each request of a batch needs its own id)` },
 })
 
-/** The 400 for a batch of revision 2026-07-28 or later, which has no batches: one request per POST. */
-export function modernBatchRefusal(body: unknown, headerVersion: string | null): Response | undefined {
-  if (!Array.isArray(body) || headerVersion === null || headerVersion < firstModern) return undefined
+/**
+ * The 400 for a batch no revision takes: an empty one (JSON-RPC's own `Invalid Request`; it was
+ * answered 202, as if its messages were taken), or one of revision 2026-07-28 or later, which has no
+ * batches (one request per POST).
+ */
+export function batchRefusal(body: unknown, headerVersion: string | null): Response | undefined {
+  if (!Array.isArray(body)) return undefined
+  if (!body.length) return rpcError(400, -32600, 'Invalid Request: an empty batch (a batch holds one message or more)')
+  if (headerVersion === null || headerVersion < firstModern) return undefined
   return rpcError(400, -32600, `Invalid Request: JSON-RPC batches are not part of protocol revision ${headerVersion}: send one request per POST`)
 }

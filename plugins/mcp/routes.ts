@@ -10,7 +10,7 @@ import type { Sessions } from './sessions.ts'
 import type { KeyAccess } from './access.ts'
 import { whenBodyEnds } from './body-end.ts'
 import { followedBy, openedAtOnce } from './event-stream.ts'
-import { duplicateIdError, modernBatchRefusal, withoutDuplicateIds } from './batch.ts'
+import { batchRefusal, duplicateIdError, withoutDuplicateIds } from './batch.ts'
 import { rpcError } from './rpc-error.ts'
 import { claimsModern, type ModernEndpoint } from './modern.ts'
 import type { ResourceSubscriptions } from './subscriptions.ts'
@@ -150,7 +150,7 @@ export function addGatewayRoutes(kernel: ProxyKernel, routes: GatewayRoutes): vo
     const headerVersion = event.req.headers.get(versionHeader)
     const refused = versionRefusal(headerVersion, requestId(body))
     if (refused) return refused
-    const batchRefused = modernBatchRefusal(body, headerVersion)
+    const batchRefused = batchRefusal(body, headerVersion)
     if (batchRefused) return batchRefused
     const legacy = () => legacyPost(event, auth.key, body)
     if (routes.modern && claimsModern(body, headerVersion)) return routes.modern.serve(event.req as Request, body, routes.caller(auth.key), legacy)

@@ -56,6 +56,12 @@ describe('a 2025-03-26 batch', () => {
     expect(JSON.stringify(answers)).not.toContain('five')
   })
 
+  it('an empty one is -32600 Invalid Request, not accepted', async () => {
+    const session = await openSession()
+    const answer = await send({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' }, [])
+    expect([answer.status, (await answer.json() as { error: { code: number } }).error.code]).toEqual([400, -32600])
+  })
+
   it('without duplicates is answered as before', async () => {
     const session = await openSession()
     const answer = await send({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' }, [call(1, 'echo', { message: 'a' }), call(2, 'echo', { message: 'b' })])
