@@ -55,12 +55,16 @@ export function addLegacyRoutes(kernel: ProxyKernel, routes: GatewayRoutes, flee
     if (auth instanceof Response) return auth
     const session = event.url.searchParams.get('sessionId') ?? ''
     if (!session || !await routes.sessions.valid(session, auth.key)) return rpcError(404, -32001, 'Session not found')
-    let message
+    let body: unknown
     try {
-      message = JSONRPCMessageSchema.parse(await readJsonBody(event.req as Request))
+      body = await readJsonBody(event.req as Request)
     } catch (error) {
       return error instanceof Response ? error : rpcError(400, -32700, `Parse error: ${(error as Error).message}`)
     }
+    // JSON, but no JSON-RPC message: the client's Invalid Request, in a line (not the validator's issues).
+    const parsed = JSONRPCMessageSchema.safeParse(body)
+    if (!parsed.success) return rpcError(400, -32600, 'Invalid Request: the body is not one JSON-RPC message (request, notification or response)')
+    const message = parsed.data
     const local = open.get(session)
     if (local) local.receive(message)
     else await fleet.publish(channel, JSON.stringify({ session, message }))

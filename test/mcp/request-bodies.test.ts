@@ -69,6 +69,23 @@ describe('request bodies', () => {
     await client.close()
   }, 60_000)
 
+  it('on the legacy transport\'s message endpoint, JSON that is no JSON-RPC message is -32600 in a line; broken JSON -32700', async () => {
+    const stream = await fetch(`${proxy.url}/mcp/sse`, { headers: { authorization: 'Bearer body-key', accept: 'text/event-stream' } })
+    const reader = stream.body!.getReader()
+    const endpoint = /data: (.*)/.exec(Buffer.from((await reader.read()).value!).toString())![1]
+    const post = async (body: string) => {
+      const answer = await fetch(`${proxy.url}${endpoint}`, { method: 'POST', headers: { authorization: 'Bearer body-key', 'content-type': 'application/json' }, body })
+      return { status: answer.status, error: (await answer.json() as { error: { code: number; message: string } }).error }
+    }
+    for (const body of ['{"x":1}', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', '{"jsonrpc":"1.0","id":1,"method":"ping"}']) {
+      const { status, error } = await post(body)
+      expect({ body, status, code: error.code }).toEqual({ body, status: 400, code: -32600 })
+      expect(error.message.length).toBeLessThan(200)
+    }
+    expect(await post('{"jsonrpc":')).toMatchObject({ status: 400, error: { code: -32700 } })
+    await reader.cancel()
+  })
+
   it('a body within the bound is served as before', async () => {
     const client = await gatewayClient(proxy.url, 'body-key')
     const echo = await client.callTool({ name: 'everything__echo', arguments: { message: 'y'.repeat(3 * 1024 * 1024) } })
