@@ -144,6 +144,12 @@ export interface WireCodec {
      * as a 502. A stream's error event carries the status its decoder gives.
      */
     status?(error: object): number
+    /**
+     * The error as this format's clients expect it, for a status their vendor never sends (the messages
+     * API's 529 overloaded toward an OpenAI-format client: its 503). Applied to every error the client
+     * gets in this format, before `encode`; default: as it is.
+     */
+    forClient?(error: ProxyErrorInfo): ProxyErrorInfo
   }
 }
 

@@ -31,6 +31,15 @@ function isProxyErrorLike(error: unknown): error is { status: number; message: s
   }
 }
 
+/**
+ * The error as the client's format says it (`error.forClient` of its codec: a status its vendor never sends
+ * becomes the one it does); what else the failure carries (Retry-After) is kept.
+ */
+export function clientErrorInfo<T extends ProxyErrorInfo>(kernel: ProxyKernel, format: WireFormat | undefined, info: T): T {
+  const forClient = format ? kernel.formats.get(format)?.error.forClient : undefined
+  return forClient ? { ...info, ...forClient(info) } : info
+}
+
 /** An error body in the wire format the client speaks (falls back to the spec's generic body). */
 export function errorBody(kernel: ProxyKernel, format: WireFormat | undefined, info: ProxyErrorInfo): unknown {
   const codec = format ? kernel.formats.get(format) : undefined
@@ -38,6 +47,7 @@ export function errorBody(kernel: ProxyKernel, format: WireFormat | undefined, i
 }
 
 /** An error response in the wire format the client speaks. */
-export function errorResponse(kernel: ProxyKernel, format: WireFormat | undefined, info: ProxyErrorInfo): Response {
+export function errorResponse(kernel: ProxyKernel, format: WireFormat | undefined, error: ProxyErrorInfo): Response {
+  const info = clientErrorInfo(kernel, format, error)
   return jsonResponse(errorBody(kernel, format, info), info.status)
 }

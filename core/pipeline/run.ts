@@ -6,7 +6,7 @@ import { candidateKey } from '../models/model-index.ts'
 import { shownModelName } from '../models/shown-name.ts'
 import { endableAnswer } from './open-answers.ts'
 import { FastResponse } from 'srvx'
-import { errorBody, errorResponse, toErrorInfo } from './error-response.ts'
+import { clientErrorInfo, errorBody, errorResponse, toErrorInfo } from './error-response.ts'
 import { withNonStreamKeepalive } from './nonstream-keepalive.ts'
 import { overheadHeader, overheadValue, startTiming } from './timing.ts'
 import type { RunOptions } from './answer-plan.ts'
@@ -121,7 +121,9 @@ async function clientLeft(kernel: ProxyKernel, request: ProxyRequest, candidate:
 }
 
 /** A failed request: `after-response` observers see it, the client gets the error in its own format. */
-async function finishWithError(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate | undefined, info: Failure): Promise<Response> {
+async function finishWithError(kernel: ProxyKernel, request: ProxyRequest, candidate: Candidate | undefined, failure: Failure): Promise<Response> {
+  // Observers see the status the client gets (a messages 529 is a chat client's 503).
+  const info = clientErrorInfo(kernel, request.inbound, failure)
   const body = errorBody(kernel, request.inbound, info)
   const answerText = JSON.stringify(body)
   await kernel.hooks.callObservers('after-response', { request, candidate, status: info.status, error: info.message, durationMs: Date.now() - request.startedAt, responseHeaders: {}, answerText })

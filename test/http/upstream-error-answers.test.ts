@@ -22,6 +22,10 @@ beforeAll(async () => {
     const error = (status: number, body: object) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)) }
     if (key === 'error-200') return error(200, { error: { message: 'upstream overloaded, try again (key error-200)', type: 'server_error', code: 503 } })
     if (key === 'overloaded') return error(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+    if (key === 'overloaded-ra') {
+      res.writeHead(529, { 'content-type': 'application/json', 'retry-after': '7' })
+      return res.end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }))
+    }
     const mock = req.url!.startsWith('/v1/messages') ? messagesMock : openaiMock
     const answer = await mock(new Request(`http://mock${req.url}`, { method: 'POST', headers: req.headers as HeadersInit, body: Buffer.concat(parts) }))
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
@@ -36,7 +40,10 @@ beforeAll(async () => {
     'remote-management': { 'secret-key': 'adm' },
     recorder: { mode: 'all' },
     'compat-provider': [compat('error-then-ok', ['error-200', 'ok']), compat('error-only', ['error-200'])],
-    'beta-api-key': ['overloaded', 'ok'].map(key => ({ 'api-key': key, 'base-url': url, models: [{ name: 'mock-claude', alias: 'overloaded-then-ok' }] })),
+    'beta-api-key': [
+      ...['overloaded', 'ok'].map(key => ({ 'api-key': key, 'base-url': url, models: [{ name: 'mock-claude', alias: 'overloaded-then-ok' }] })),
+      { 'api-key': 'overloaded-ra', 'base-url': url, models: [{ name: 'mock-claude', alias: 'overloaded-only' }] },
+    ],
   })
 })
 afterAll(async () => {
@@ -47,7 +54,7 @@ afterAll(async () => {
 
 const post = async (path: string, body: object) => {
   const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: { authorization: 'Bearer k', 'x-api-key': 'k', 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  return { status: response.status, text: await response.text() }
+  return { status: response.status, text: await response.text(), retryAfter: response.headers.get('retry-after') }
 }
 const chat = (model: string) => post('/v1/chat/completions', { model, messages: [{ role: 'user', content: 'hi' }] })
 
@@ -75,5 +82,31 @@ describe('upstream errors in unusual shapes', () => {
     const { status, text } = await post('/v1/messages', { model: 'overloaded-then-ok', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] })
     expect(status, text).toBe(200)
     expect(hits.slice(from)).toEqual(['overloaded', 'ok'])
+  })
+
+  // The messages API's 529 is no status an OpenAI-format vendor sends: those clients get its 503 overload.
+  it.each([
+    ['chat completions', '/v1/chat/completions', { model: 'overloaded-only', messages: [{ role: 'user', content: 'hi' }] }],
+    ['chat completions, streamed', '/v1/chat/completions', { model: 'overloaded-only', stream: true, messages: [{ role: 'user', content: 'hi' }] }],
+    ['responses', '/v1/responses', { model: 'overloaded-only', input: 'hi' }],
+    ['responses, streamed', '/v1/responses', { model: 'overloaded-only', stream: true, input: 'hi' }],
+  ])('a messages 529 reaches a %s client as the 503 its vendor sends for overload, with Retry-After', async (_name, path, body) => {
+    const { status, text, retryAfter } = await post(path, body)
+    expect(status, text).toBe(503)
+    expect(retryAfter).toBe('7')
+    const { error } = JSON.parse(text)
+    expect(error).toMatchObject({ type: 'service_unavailable_error', code: 'server_is_overloaded' })
+    expect(error.message).toMatch(/overloaded/i)
+    expect(error.message).toContain('Overloaded')
+  })
+
+  it('a messages client keeps the 529 (same format), and a generateContent client gets UNAVAILABLE', async () => {
+    const messages = await post('/v1/messages', { model: 'overloaded-only', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] })
+    expect(messages.status, messages.text).toBe(529)
+    expect(messages.retryAfter).toBe('7')
+    expect(JSON.parse(messages.text)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+    const generate = await post('/v1beta/models/overloaded-only:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] })
+    expect(JSON.parse(generate.text).error.status).toBe('UNAVAILABLE')
+    expect(generate.retryAfter).toBe('7')
   })
 })

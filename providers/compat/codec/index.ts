@@ -1,4 +1,5 @@
 import { defineCodec } from 'model-proxy'
+import { overloadedAsUnavailable } from 'model-proxy/kit/errors'
 import { openaiModelList } from './model-list.ts'
 import { decodeChatRequest } from './request-decode.ts'
 import { encodeChatRequest } from './request-encode.ts'
@@ -15,5 +16,5 @@ export const chatCodec = defineCodec({
   request: { decode: decodeChatRequest, encode: encodeChatRequest },
   response: { decode: decodeChatResponse, encode: encodeChatResponse },
   stream: { createDecoder: createChatStreamDecoder, createEncoder: createChatStreamEncoder, markers: chatStreamMarkers, usageOption: chatUsageOption },
-  error: { encode: encodeChatError, decode: decodeChatError, status: statusForChatError },
+  error: { encode: encodeChatError, decode: decodeChatError, status: statusForChatError, forClient: overloadedAsUnavailable },
 })

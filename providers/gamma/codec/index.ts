@@ -1,4 +1,5 @@
 import { defineCodec } from 'model-proxy'
+import { overloadedAsUnavailable } from 'model-proxy/kit/errors'
 import { decodeError, encodeError, statusForResponsesError } from './error.ts'
 import { decodeCompact, decodeInputTokens, decodeRequest } from './request-decode.ts'
 import { encodeRequest } from './request-encode.ts'
@@ -22,7 +23,7 @@ export const responsesCodec = defineCodec({
       { text: '"type":"error"' }, { text: 'event:error' },
     ],
   },
-  error: { encode: encodeError, decode: decodeError, status: statusForResponsesError },
+  error: { encode: encodeError, decode: decodeError, status: statusForResponsesError, forClient: overloadedAsUnavailable },
 })
 
 export { decodeCompact, decodeInputTokens }
