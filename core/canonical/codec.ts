@@ -95,7 +95,11 @@ export interface ListedModel { id: string; ownedBy: string; created: number; inf
 
 /** The format's model listing (`GET .../models`, `GET .../models/{id}`). */
 export interface ModelListShape {
-  list(models: ListedModel[]): Record<string, unknown>
+  /**
+   * The list, or the page of it the request's query asks for when the format's listing pages (its own
+   * paging parameters; a bad one throws a 400 `ProxyError`). `models` is sorted by id (`compareModelIds`).
+   */
+  list(models: ListedModel[], query: URLSearchParams): Record<string, unknown>
   entry(model: ListedModel): Record<string, unknown>
 }
 

@@ -12,3 +12,5 @@ export { candidateKey } from '../models/model-index.ts'
 export { describeFamily, describeWireFormat, keyKindOf } from '../canonical/format-names.ts'
 /** A client's model name cut to a length fit for records, logs and messages (over 200 characters). */
 export { shownModelName } from '../models/shown-name.ts'
+/** The order of a model listing (total: every id has one place), for sorting it and placing a page's cursor. */
+export { compareModelIds } from '../models/listing-order.ts'

@@ -1,7 +1,7 @@
 import type { H3Event } from 'h3'
 import { type ListedModel, type WireFormat, defineProxyPlugin, ProxyError, type ProxyKernel } from 'model-proxy'
 import { addClientRoute, jsonResponse } from 'model-proxy/kit/http'
-import { shownModelName } from 'model-proxy/kit/models'
+import { compareModelIds, shownModelName } from 'model-proxy/kit/models'
 import { listFormatFor } from './list-shapes.ts'
 
 /** `/v1beta/models/models%2Fx` or `/v1/models/x` -> `x` (generateContent SDKs put `models/` in front). */
@@ -26,7 +26,7 @@ function listedModels(kernel: ProxyKernel, created: number, clientKey: string | 
     const info = kernel.modelInfo.get(candidates[0]?.upstreamModel ?? id)
     models.push({ id, ownedBy: candidates[0]?.credential.provider ?? 'proxy', created, ...(info && { info }) })
   }
-  return models.sort((a, b) => a.id.localeCompare(b.id))
+  return models.sort((a, b) => compareModelIds(a.id, b.id))
 }
 
 /**
@@ -47,7 +47,7 @@ export default defineProxyPlugin({
       { prefix: '/v1beta/models', format: () => 'generate' },
     ]
     for (const { prefix, format } of routes) {
-      addClientRoute(kernel, { method: 'GET', path: prefix, format, handler: (event, key) => jsonResponse(shape(format(event)).list(listedModels(kernel, created, key))) })
+      addClientRoute(kernel, { method: 'GET', path: prefix, format, handler: (event, key) => jsonResponse(shape(format(event)).list(listedModels(kernel, created, key), event.url.searchParams)) })
       addClientRoute(kernel, {
         method: 'GET',
         path: `${prefix}/**`,
