@@ -8,6 +8,8 @@
 export { defineProxyPlugin, type ProxyPlugin, type PluginSpec } from './plugin-host/plugin.ts'
 export type { ProxyKernel, ProxyServices } from './kernel/kernel.ts'
 export type { ProxyHooks, ProxyRequest, Candidate, RouteContext, PickContext, UpstreamContext, AttemptResult, UpstreamReplyContext, StreamWatch, ResponseContext } from './kernel/hooks.ts'
+/** The status a finished request counts as in records (`after-response`): 499 for a stream that failed after its 200. */
+export { endedStatus } from './kernel/hooks.ts'
 export { observerHooks, type ProxyHookBus } from './kernel/hook-bus.ts'
 
 // Providers: a family's credentials, config, catalog and how it addresses its upstream.

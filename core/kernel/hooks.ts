@@ -153,6 +153,15 @@ export interface ResponseContext {
 }
 
 /**
+ * The status a request ended with, as records count it (access log, request logs, `/usage`, `/metrics`,
+ * the management status, client-key usage): the client's status, except that a stream which ended with
+ * an error after its 200 (its client left, or the upstream or a hook's stream broke it) counts as 499.
+ */
+export function endedStatus(ctx: Pick<ResponseContext, 'status' | 'error'>): number {
+  return ctx.error && ctx.status < 400 ? 499 : ctx.status
+}
+
+/**
  * The kernel's lifecycle hooks. Hookable ignores return values: hooks write answers onto the context.
  * Plugins add their own with `declare module '<pkg>/core/hooks' { interface ProxyHooks { ... } }`.
  * Deciding hooks (a failure fails the request) and observer hooks (a failure is logged and ignored):

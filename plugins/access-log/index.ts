@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin } from 'model-proxy'
+import { defineProxyPlugin, endedStatus } from 'model-proxy'
 import { credentialSecrets, maskSecret, maskValues } from 'model-proxy/kit/access'
 import { processRole } from 'model-proxy/kit/fleet'
 import { shownModelName } from 'model-proxy/kit/models'
@@ -52,7 +52,7 @@ export default defineProxyPlugin({
         id: request.id,
         method: request.event.req.method,
         path: request.event.url.pathname,
-        status: ctx.error && ctx.status < 400 ? 499 : ctx.status,
+        status: endedStatus(ctx),
         ...(key !== undefined && { key: kernel.services.clientKeys?.nameOf(key) ?? maskSecret(key) }),
         model: shownModelName(request.model),
         ...(request.servedModel && { servedModel: request.servedModel }),

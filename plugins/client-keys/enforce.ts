@@ -1,4 +1,4 @@
-import { defineRequestState, type ProxyKernel, type RouteContext, requestField } from 'model-proxy'
+import { defineRequestState, endedStatus, type ProxyKernel, type RouteContext, requestField } from 'model-proxy'
 import { shownModelName } from 'model-proxy/kit/models'
 import type { KeyDirectory } from './directory.ts'
 import type { KeyLimits } from './limits.ts'
@@ -102,7 +102,7 @@ export function addEnforcement(kernel: ProxyKernel, { directory, limits, metrics
     const usage = ctx.usage
     const tokens = usage ? usage.inputTokens + usage.outputTokens : 0
     const cost = prices()?.costOfUsage(usage, request.model, ctx.candidate?.upstreamModel) ?? 0
-    const status = ctx.error && ctx.status < 400 ? 499 : ctx.status
+    const status = endedStatus(ctx)
     metrics.requests.inc([name, String(status)])
     if (usage?.inputTokens) metrics.tokens.inc([name, 'input'], usage.inputTokens)
     if (usage?.outputTokens) metrics.tokens.inc([name, 'output'], usage.outputTokens)

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { defineProxyPlugin } from 'model-proxy'
+import { defineProxyPlugin, endedStatus } from 'model-proxy'
 import { MainLog } from './main-log.ts'
 import { formatLine, levelOf } from './line-format.ts'
 import { redact, secretsOf } from './redact.ts'
@@ -77,8 +77,7 @@ export default defineProxyPlugin({
       if (!kernel.config['logging-to-file']) return
       const { request } = ctx
       const route = ctx.candidate ? ` -> ${ctx.candidate.upstreamModel} via ${ctx.candidate.credential.id}` : ''
-      // A stream that broke or was left after its 200 is a 499, as the access log, /usage and /metrics count it.
-      const status = ctx.error && ctx.status < 400 ? 499 : ctx.status
+      const status = endedStatus(ctx)
       write(status >= 500 ? 'ERROR' : status >= 400 ? 'WARN' : 'INFO', `${request.event.req.method} ${request.event.url.pathname} ${request.id} model=${request.model}${route} status=${status} ${ctx.durationMs}ms${ctx.error ? ` error=${ctx.error}` : ''}`)
       // Request logs are file logs too: nothing is written unless logging-to-file is on.
       const full = kernel.config['request-log']

@@ -1,4 +1,4 @@
-import type { ProxyKernel } from 'model-proxy'
+import { endedStatus, type ProxyKernel } from 'model-proxy'
 import { addManagementRoute, type Guard } from './route.ts'
 import { buildHeaders } from './build-info.ts'
 import { RequestWindow } from './request-window.ts'
@@ -14,7 +14,7 @@ const windowSeconds = 300
 export function addStatusRoute(kernel: ProxyKernel, guard: Guard): void {
   const recent = new RequestWindow(windowSeconds)
   kernel.hooks.hook('after-response', (ctx) => {
-    const outcome = requestOutcome(ctx.error && ctx.status < 400 ? 499 : ctx.status, Boolean(ctx.candidate), brokenStream(ctx))
+    const outcome = requestOutcome(endedStatus(ctx), Boolean(ctx.candidate), brokenStream(ctx))
     recent.add(Date.now(), outcome === 'upstream' || outcome === 'proxy', outcome === 'client')
   })
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineProxyPlugin, defineRequestState, type Credential } from 'model-proxy'
+import { defineProxyPlugin, defineRequestState, endedStatus, type Credential } from 'model-proxy'
 import { ownValue } from 'model-proxy/kit/guards'
 import { createProxyMetrics } from './metrics.ts'
 import { createMetricsAccess, type MetricsSettings } from './access.ts'
@@ -64,7 +64,7 @@ export default defineProxyPlugin({
       // labels. A name a scenario rule served by pattern (`claude-*`) is the client's, without bound.
       const named = kernel.models.has(request.model) || ownValue(kernel.config.fallbacks, request.model) !== undefined
       const model = named ? request.model : 'unknown'
-      const status = ctx.error && ctx.status < 400 ? 499 : ctx.status
+      const status = endedStatus(ctx)
       const endpoint = endpointLabel(request.event.url.pathname, request.event.context.matchedRoute?.route)
       metrics.requests.inc([endpoint, model, provider, String(status)])
       if (candidate && ctx.upstreamMs !== undefined) metrics.upstreamDuration.observe([provider], ctx.upstreamMs / 1000)

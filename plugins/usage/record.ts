@@ -1,4 +1,4 @@
-import type { ResponseContext } from 'model-proxy'
+import { endedStatus, type ResponseContext } from 'model-proxy'
 import { clientKeyId } from 'model-proxy/kit/access'
 import { brokenStream } from '../management/api.ts'
 import { shownModelName } from 'model-proxy/kit/models'
@@ -61,7 +61,7 @@ export function recordFrom(ctx: ResponseContext, extra: { keyName?: string; cost
     ...(usage?.estimated && { estimated: true }),
     ...(brokenStream(ctx) && { broken: true as const }),
     latencyMs: ctx.durationMs,
-    status: ctx.error && ctx.status < 400 ? 499 : ctx.status,
+    status: endedStatus(ctx),
     stream: ctx.request.stream,
   }
 }
