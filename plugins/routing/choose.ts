@@ -56,10 +56,14 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
   const { config } = kernel
   if (rs.exhausted) return { advance: 'every candidate failed' }
   const session = sessionOf(kernel, ctx, rs)
+  // Every credential is judged at one moment: a cooldown that ended between the check for a ready one
+  // and the look for the earliest to be ready (which the wake-up after a wait lands right on) was in
+  // neither, and the request failed with "no credential" instead of taking it.
+  const now = state.now()
   // A refused credential (401, 403) is not waited for: it is a last resort (below), not a cooldown to wait out.
   const available = (c: Candidate) => {
-    const availability = state.availability(c)
-    return typeof availability === 'number' && state.refusedUntil(c) !== undefined ? false : availability
+    const availability = state.availability(c, now)
+    return typeof availability === 'number' && state.refusedUntil(c, now) !== undefined ? false : availability
   }
   const stage = rs.stages?.[rs.stage]
   if (rs.stages && !stage) return
@@ -71,7 +75,7 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
   if (session) {
     if (rs.binding === undefined) return { binding: session.hash }
     if (rs.binding) {
-      const sticky = stickyChoice(rs.binding, candidates, ctx.tried, available, config.routing['session-affinity'] === 'strict', Date.now() + config['max-retry-interval'] * 1000)
+      const sticky = stickyChoice(rs.binding, candidates, ctx.tried, available, config.routing['session-affinity'] === 'strict', now + config['max-retry-interval'] * 1000)
       if ('pick' in sticky) return take(ctx, rs, sticky.pick)
       if ('wait' in sticky) { ctx.waitUntil = sticky.wait; return }
       rs.moveReason ??= sticky.move
@@ -86,14 +90,14 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
   }
   // Nothing ready on this model: a fallback model answers now rather than waiting out a cooldown.
   if (rs.stages && rs.stage + 1 < rs.stages.length) return { advance: result.earliestReady === undefined ? 'no credential left' : 'every credential cools down' }
-  const waitMs = result.earliestReady === undefined ? Number.POSITIVE_INFINITY : result.earliestReady - Date.now()
+  const waitMs = result.earliestReady === undefined ? Number.POSITIVE_INFINITY : result.earliestReady - now
   if (waitMs <= config['max-retry-interval'] * 1000) {
     ctx.waitUntil = result.earliestReady
     return
   }
   // Only refused credentials left (or none soon ready): the one refused longest ago is tried again, so the
   // client gets the vendor's own refusal (or an answer, if the key works again), not a 429 about cooldowns.
-  const lastResort = refusedLastResort(state, candidates, ctx.tried)
+  const lastResort = refusedLastResort(state, candidates, ctx.tried, now)
   if (lastResort) return take(ctx, rs, lastResort)
   if (result.earliestReady === undefined) return
   const seconds = Math.ceil(waitMs / 1000)
@@ -107,12 +111,12 @@ function chooseNow(chooser: Chooser, ctx: PickContext, rs: RouteState): Need | u
 }
 
 /** The untried candidate whose refusal cooldown ends first, if any. */
-function refusedLastResort(state: RoutingState, candidates: readonly Candidate[], tried: ReadonlySet<string>): Candidate | undefined {
+function refusedLastResort(state: RoutingState, candidates: readonly Candidate[], tried: ReadonlySet<string>, now: number): Candidate | undefined {
   let best: Candidate | undefined
   let bestUntil = Number.POSITIVE_INFINITY
   for (const candidate of candidates) {
-    const until = state.refusedUntil(candidate)
-    if (until === undefined || until >= bestUntil || tried.has(candidateKey(candidate)) || state.availability(candidate) === false) continue
+    const until = state.refusedUntil(candidate, now)
+    if (until === undefined || until >= bestUntil || tried.has(candidateKey(candidate)) || state.availability(candidate, now) === false) continue
     best = candidate
     bestUntil = until
   }

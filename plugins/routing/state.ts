@@ -45,6 +45,11 @@ export class RoutingState {
 
   constructor(private storage: Storage, private onError: (error: unknown) => void = () => {}, private clock: () => number = Date.now) {}
 
+  /** This state's clock (epoch ms): one reading per decision, so every credential is judged at one moment. */
+  now(): number {
+    return this.clock()
+  }
+
   record(id: string): CredentialRecord | undefined {
     return this.own(id)
   }
