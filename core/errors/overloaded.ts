@@ -1,7 +1,7 @@
 import type { ProxyErrorInfo } from '../canonical/codec.ts'
 
 /** The messages API's "overloaded" status: no other vendor sends it. */
-export const overloadedStatus = 529
+const overloadedStatus = 529
 
 /**
  * An overloaded upstream's error as OpenAI says one (chat completions, responses): 503

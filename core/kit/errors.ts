@@ -19,4 +19,4 @@ export { httpErrorStatus } from '../pipeline/upstream-status.ts'
 /** An error for a request path, in the format that path serves (the generic body when none). */
 export { pathErrorResponse } from '../errors/path-errors.ts'
 /** The messages API's 529 (overloaded) as OpenAI says an overload (503 `server_is_overloaded`): a codec's `error.forClient`. */
-export { overloadedAsUnavailable, overloadedStatus } from '../errors/overloaded.ts'
+export { overloadedAsUnavailable } from '../errors/overloaded.ts'
