@@ -100,13 +100,15 @@ describe('upstream errors in unusual shapes', () => {
     expect(error.message).toContain('Overloaded')
   })
 
-  it('a messages client keeps the 529 (same format), and a generateContent client gets UNAVAILABLE', async () => {
+  it('a messages client keeps the 529 (same format), and a generateContent client gets the API\'s 503 UNAVAILABLE', async () => {
     const messages = await post('/v1/messages', { model: 'overloaded-only', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] })
     expect(messages.status, messages.text).toBe(529)
     expect(messages.retryAfter).toBe('7')
     expect(JSON.parse(messages.text)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
     const generate = await post('/v1beta/models/overloaded-only:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] })
-    expect(JSON.parse(generate.text).error.status).toBe('UNAVAILABLE')
+    expect(generate.status, generate.text).toBe(503)
+    expect(JSON.parse(generate.text).error).toMatchObject({ code: 503, status: 'UNAVAILABLE' })
+    expect(JSON.parse(generate.text).error.message).toContain('Overloaded')
     expect(generate.retryAfter).toBe('7')
   })
 })

@@ -9,7 +9,7 @@ import { callClient, clientFormats, streamCompleted, type ClientFormat } from '.
  * has sent the client nothing yet: it is a failed attempt with the error's status, the next credential
  * answers, and with none left the client gets the error as an HTTP error in its own format, uncharged.
  * Same-format clients (passthrough) and translated ones alike: every client gets the family's status,
- * as its own vendor says it (the messages API's 529 overloaded is OpenAI's 503 to chat and responses clients).
+ * as its own vendor says it (the messages API's 529 overloaded is the 503 every other vendor sends for overload).
  */
 const families: UpstreamFamily[] = ['compat', 'beta', 'gamma', 'alpha']
 const cases = clientFormats.flatMap(client => families.map(family => ({ client, family, tag: `${client}-${family}` })))
@@ -39,7 +39,7 @@ const recorded = async (model: string) => {
   return (await response.json()).requests as Array<{ status: number; usage?: unknown; attemptCount: number }>
 }
 
-const clientStatus = (client: ClientFormat, status: number) => status === 529 && (client === 'chat' || client === 'responses') ? 503 : status
+const clientStatus = (client: ClientFormat, status: number) => status === 529 && client !== 'messages' ? 503 : status
 
 /** Whether a whole error body is the client format's own. */
 function ownErrorShape(client: ClientFormat, body: { type?: unknown; error?: { type?: unknown; message?: unknown; code?: unknown; status?: unknown } }): boolean {

@@ -5,7 +5,7 @@ import { encodeGenerateRequest } from './request-encode.ts'
 import { decodeGenerateResponse, encodeGenerateResponse } from './response.ts'
 import { createGenerateStreamDecoder } from './stream-decode.ts'
 import { createGenerateStreamEncoder } from './stream-encode.ts'
-import { decodeGenerateError, encodeGenerateError, statusForGenerateError } from './error.ts'
+import { decodeGenerateError, encodeGenerateError, generateErrorForClient, statusForGenerateError } from './error.ts'
 
 /** The generateContent wire format (`/v1beta/models/{model}:generateContent`), both directions. */
 export const generateCodec = defineCodec({
@@ -23,5 +23,5 @@ export const generateCodec = defineCodec({
     // error (an object, or a relay's bare message: the decoder takes either) ends the stream.
     markers: [{ text: '"usageMetadata"', value: 'object', last: true }, { text: '"finishReason"', value: 'string' }, { text: '"blockReason"', value: 'string' }, { text: '"error"', value: 'object' }, { text: '"error"', value: 'string' }],
   },
-  error: { encode: encodeGenerateError, decode: decodeGenerateError, status: statusForGenerateError },
+  error: { encode: encodeGenerateError, decode: decodeGenerateError, status: statusForGenerateError, forClient: generateErrorForClient },
 })
