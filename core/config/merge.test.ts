@@ -13,7 +13,9 @@ describe('diffValues', () => {
     ['list that grew: whole list', { l: ['a'] }, { l: ['a', 'b'] }, [{ path: ['l'], kind: 'set' }]],
     ['named entries: by name', { l: [{ name: 'a', n: 1 }, { name: 'b' }] }, { l: [{ name: 'a', n: 2 }, { name: 'c' }, { name: 'd' }] },
       [{ path: ['l', { entry: 'b', at: 1, of: 2 }], kind: 'delete' }, { path: ['l', { entry: 'a', at: 0, of: 2 }, 'n'], kind: 'set' }, { path: ['l', { entry: 'c' }], kind: 'set' }, { path: ['l', { entry: 'd' }], kind: 'set' }]],
-    ['named entries renamed in place: by position', { l: [{ name: 'a' }] }, { l: [{ name: 'b' }] }, [{ path: ['l', 0, 'name'], kind: 'set', listLength: 1 }]],
+    ['named entries renamed in place: under the old name', { l: [{ name: 'a' }] }, { l: [{ name: 'b' }] }, [{ path: ['l', { entry: 'a', at: 0, of: 1, renamed: 'b' }, 'name'], kind: 'set' }]],
+    ['named entries reordered: by position', { l: [{ name: 'a' }, { name: 'b' }] }, { l: [{ name: 'b' }, { name: 'a' }] },
+      [{ path: ['l', 0, 'name'], kind: 'set', listLength: 2 }, { path: ['l', 1, 'name'], kind: 'set', listLength: 2 }]],
   ])('%s', (_name, base, next, changes) => {
     expect(diffValues(base, next)).toEqual(changes)
   })
@@ -77,6 +79,24 @@ api-keys:
     // Renamed on the other side (same length): the edit follows the entry to its place, as before.
     expect(parse(mergeYaml(base, keys('{ name: k1, rpm: 100 } # first', '{ name: k2, rpm: 7 }', '{ name: k3 }'), keys('{ name: k1, rpm: 100 }', '{ name: k2b }', '{ name: k3 }')))['client-keys'])
       .toEqual([{ name: 'k1', rpm: 100 }, { name: 'k2b', rpm: 7 }, { name: 'k3' }])
+  })
+
+  it('one name or one key claimed on both sides at once: the side committed first keeps it', () => {
+    const keys = (...lines: string[]) => `client-keys:\n${lines.map(line => `  - ${line}`).join('\n')}\n`
+    const base = keys('{ name: k1, key: h1 }', '{ name: k2, key: h2 }')
+    const merged = (local: string, remote: string) => parse(mergeYaml(base, local, remote))['client-keys']
+    // One secret added under two names: the other side's entry stays, this side's is not added.
+    expect(merged(keys('{ name: k1, key: h1 }', '{ name: k2, key: h2 }', '{ name: mine, key: h9 }'), keys('{ name: k1, key: h1 }', '{ name: k2, key: h2 }', '{ name: theirs, key: h9 }')))
+      .toEqual([{ name: 'k1', key: 'h1' }, { name: 'k2', key: 'h2' }, { name: 'theirs', key: 'h9' }])
+    // Renamed here onto a name the other side added meanwhile: the rename (with its other changes) is not made, nor is their key lost.
+    expect(merged(keys('{ name: k1, key: h1 }', '{ name: k3, key: h2, rpm: 5 }'), keys('{ name: k1, key: h1 }', '{ name: k2, key: h2 }', '{ name: k3, key: h3 }')))
+      .toEqual([{ name: 'k1', key: 'h1' }, { name: 'k2', key: 'h2' }, { name: 'k3', key: 'h3' }])
+    // Renamed here onto a name the other side renamed another entry to: the same.
+    expect(merged(keys('{ name: k1, key: h1 }', '{ name: k3, key: h2 }'), keys('{ name: k3, key: h1 }', '{ name: k2, key: h2 }')))
+      .toEqual([{ name: 'k3', key: 'h1' }, { name: 'k2', key: 'h2' }])
+    // A rename onto a free name replays onto a list the other side grew, keeping their edit of the entry.
+    expect(merged(keys('{ name: k1, key: h1 }', '{ name: k3, key: h2 }'), keys('{ name: k1, key: h1 }', '{ name: k2, key: h2, rpm: 9 }', '{ name: k4, key: h4 }')))
+      .toEqual([{ name: 'k1', key: 'h1' }, { name: 'k3', key: 'h2', rpm: 9 }, { name: 'k4', key: 'h4' }])
   })
 
   it('keeps the other side\'s comments and brings the replayed value\'s own', () => {

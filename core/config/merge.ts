@@ -3,9 +3,10 @@ import { isMap as isYamlMap, isNode, isScalar, isSeq, parseDocument, type Docume
 /**
  * An entry of a list of named entries, found by its name (or `api-key`) wherever it is in the list; an
  * entry both sides had: `at` its place among `of` entries, where it is taken when the other side renamed
- * it (not found by name in a list of the same length).
+ * it (not found by name in a list of the same length); `renamed`: its name on the side the change comes
+ * from, when that side renamed it in place.
  */
-export interface Entry { entry: string; at?: number; of?: number }
+export interface Entry { entry: string; at?: number; of?: number; renamed?: string }
 
 /** One change between two versions of a document: a key path set to the other side's value, or removed. */
 export interface Change {
@@ -34,7 +35,9 @@ function identitiesOf(list: unknown[]): string[] | undefined {
 /**
  * A list of named entries diffed by name: entries removed, added, and the fields changed in each, so a
  * change replays onto a list the other side grew or shrank (a key added there, one removed here). Only
- * when the entries that stay keep their places (a rename or a reorder is diffed by position).
+ * when the entries that stay keep their places (a reorder is diffed by position). An entry renamed in
+ * place (a list of the same length, neither name on the other side) is diffed field by field under its
+ * old name, so the rename replays onto a list the other side grew as well.
  */
 function diffEntries(base: unknown[], next: unknown[], path: Array<string | number | Entry>): Change[] | undefined {
   const before = identitiesOf(base)
@@ -42,12 +45,14 @@ function diffEntries(base: unknown[], next: unknown[], path: Array<string | numb
   if (!before || !after) return undefined
   const kept = before.filter(id => after.includes(id))
   if (kept.join('\0') !== after.filter(id => before.includes(id)).join('\0')) return undefined
-  if (base.length === next.length && before.some((id, i) => id !== after[i])) return undefined
+  const renamed = (i: number) => base.length === next.length && before[i] !== after[i]
+  if (before.some((id, i) => renamed(i) && (after.includes(id) || before.includes(after[i]!)))) return undefined
   const changes: Change[] = []
-  for (const [at, id] of before.entries()) if (!after.includes(id)) changes.push({ path: [...path, { entry: id, at, of: base.length }], kind: 'delete' })
+  for (const [at, id] of before.entries()) if (!after.includes(id) && !renamed(at)) changes.push({ path: [...path, { entry: id, at, of: base.length }], kind: 'delete' })
   for (const [i, id] of after.entries()) {
-    const at = before.indexOf(id)
-    changes.push(...at < 0 ? [{ path: [...path, { entry: id }], kind: 'set' as const }] : diffValues(base[at], next[i], [...path, { entry: id, at, of: base.length }]))
+    const at = renamed(i) ? i : before.indexOf(id)
+    const entry: Entry = { entry: before[at] ?? id, at, of: base.length, ...(renamed(i) && { renamed: id }) }
+    changes.push(...at < 0 ? [{ path: [...path, { entry: id }], kind: 'set' as const }] : diffValues(base[at], next[i], [...path, entry]))
   }
   return changes
 }
@@ -97,8 +102,17 @@ export function mergeYaml(base: string, local: string, remote: string): string {
 
 function applyChanges(out: Document, from: Document, changes: Change[]): void {
   const replaced = new Set<string>()
+  const lostRenames = new Map<string, boolean>()
   for (const change of changes) {
     if (change.path.some(key => typeof key === 'object')) {
+      // A rename that lost takes the entry's other changes with it: its writer is refused as a whole.
+      const renamedAt = change.path.findIndex(key => typeof key === 'object' && key.renamed !== undefined)
+      if (renamedAt >= 0) {
+        const entryPath = change.path.slice(0, renamedAt + 1)
+        const id = JSON.stringify(entryPath)
+        if (!lostRenames.has(id)) lostRenames.set(id, renameTaken(out, from, entryPath))
+        if (lostRenames.get(id)) continue
+      }
       applyEntryChange(out, from, change)
       continue
     }
@@ -124,6 +138,28 @@ function applyChanges(out: Document, from: Document, changes: Change[]): void {
 /** The identity of a list item of a document (a node). */
 const plainIdentity = (item: unknown) => identityOf(isNode(item) ? item.toJSON() : item)
 
+/**
+ * Besides its name, what no two entries of a list may share: a client key's secret (`key`, stored as its
+ * hash), else one secret would be counted under two names.
+ */
+function secretOf(item: unknown): string | undefined {
+  const value = isNode(item) ? item.toJSON() : item
+  return isMap(value) && typeof value.key === 'string' ? value.key : undefined
+}
+
+/**
+ * Whether this side's rename of the entry at `entryPath` lost: the other side has another entry of the
+ * new name by now (added or renamed there at the same time, and committed first).
+ */
+function renameTaken(out: Document, from: Document, entryPath: Change['path']): boolean {
+  const listPath = placeIn(out, entryPath.slice(0, -1))
+  const list = listPath && out.getIn(listPath, true)
+  if (!isSeq(list)) return false
+  const target = placeIn(out, entryPath, from)?.at(-1)
+  const name = (entryPath.at(-1) as Entry).renamed
+  return list.items.some((item, i) => i !== target && plainIdentity(item) === name)
+}
+
 /** Whether the list at `listPath` of `doc` (the same path on both sides while no entry above was renamed) has an entry named `id`. */
 function hasEntry(doc: Document, listPath: Array<string | number>, id: string | undefined): boolean {
   const list = doc.getIn(listPath, true)
@@ -133,9 +169,10 @@ function hasEntry(doc: Document, listPath: Array<string | number>, id: string | 
 /**
  * The path with each named entry's place in `doc`; undefined when an entry is not there. With `renamedFrom`
  * (the side the change comes from): an entry not found by name is the one in its place when the list has
- * its length and that entry's name is not on the change's side (the other side renamed it).
+ * its length and that entry's name is not on the change's side (the other side renamed it). `changeSide`:
+ * `doc` is the side the change comes from, where an entry it renamed has its new name.
  */
-function placeIn(doc: Document, path: Change['path'], renamedFrom?: Document): Array<string | number> | undefined {
+function placeIn(doc: Document, path: Change['path'], renamedFrom?: Document, changeSide = false): Array<string | number> | undefined {
   const placed: Array<string | number> = []
   for (const key of path) {
     if (typeof key !== 'object') {
@@ -144,7 +181,8 @@ function placeIn(doc: Document, path: Change['path'], renamedFrom?: Document): A
     }
     const list = doc.getIn(placed, true)
     if (!isSeq(list)) return undefined
-    const at = list.items.findIndex(item => plainIdentity(item) === key.entry)
+    const name = changeSide ? key.renamed ?? key.entry : key.entry
+    const at = list.items.findIndex(item => plainIdentity(item) === name)
     if (at >= 0) placed.push(at)
     else if (key.at !== undefined && list.items.length === key.of && renamedFrom && !hasEntry(renamedFrom, placed, plainIdentity(list.items[key.at]))) placed.push(key.at)
     else return undefined
@@ -162,7 +200,7 @@ function applyEntryChange(out: Document, from: Document, change: Change): void {
     if (target) deleteKeepingComment(out, target)
     return
   }
-  const source = placeIn(from, change.path)
+  const source = placeIn(from, change.path, undefined, true)
   if (!source) return
   const node = from.getIn(source, true)
   const value = isNode(node) ? node.clone() : out.createNode(node)
@@ -175,6 +213,9 @@ function applyEntryChange(out: Document, from: Document, change: Change): void {
   const listPath = placeIn(out, change.path.slice(0, -1))
   const list = listPath && out.getIn(listPath, true)
   if (!isSeq(list)) return
+  // One secret added under two names at once: the same, the entry committed first stays.
+  const secret = secretOf(value)
+  if (secret !== undefined && list.items.some(item => secretOf(item) === secret)) return
   // Where this side put it: after the entry it follows here (order matters: rules, fill-first), first
   // when it is first here; at the end when the entry it follows is gone there.
   const here = source.at(-1) as number

@@ -86,6 +86,18 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
     if (!entry) throw new ManagementError(404, 'item not found', { message: `no client key named ${JSON.stringify(name)}` })
     return entry
   }
+  /**
+   * The entry a PATCH wrote, as the fleet's merge left it (found by its key: another instance may have
+   * renamed it meanwhile, and the edit followed it). A rename onto a name another instance took at the
+   * same moment, committed first, was not made (nor the rest of the change): 409; the key deleted
+   * meanwhile: 404.
+   */
+  const afterMerge = (written: ClientKeyEntry, name: string) => {
+    const stored = entries().find(e => storedHash(e.key) === storedHash(written.key))
+    if (!stored) throw new ManagementError(404, 'item not found', { message: `no client key named ${JSON.stringify(name)}` })
+    if (stored.name !== written.name && stored.name === name) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(written.name)} exists` })
+    return stored
+  }
   const view = async (entry: ClientKeyEntry) => keyView(entry, await parts.limits.usage(entry.name))
 
   addManagementRoute(kernel, guard, 'GET', '/client-keys', async () => ({ 'client-keys': await Promise.all(entries().map(view)) }))
@@ -105,10 +117,10 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
     // Compared by hash: a key sent as its hash is found too. Named keys are checked when the entry is written.
     if (kernel.config['api-keys'].some(key => hashClientKey(key) === hash)) throw new ManagementError(409, 'duplicate', { message: 'this key is in use' })
     await saveEntries(kernel, { add: entry })
-    // Another instance may have added a key of this name at the same moment and committed first: its
-    // entry stays (the fleet's merge), so this one is not there to answer for.
+    // Another instance may have added a key of this name, or this key under another name, at the same
+    // moment and committed first: its entry stays (the fleet's merge), so this one is not there to answer for.
     const stored = entries().find(e => e.name === entry.name)
-    if (!stored || typeof stored.key !== 'string' || storedHash(stored.key) !== storedHash(hash)) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(entry.name)} exists` })
+    if (!stored || storedHash(stored.key) !== storedHash(hash)) throw new ManagementError(409, 'duplicate', { message: stored ? `a client key named ${JSON.stringify(entry.name)} exists` : 'this key is in use' })
     if (!plain) return { status: 'ok', name: entry.name }
     return { status: 'ok', name: entry.name, key: plain, note: 'the key is shown this once: the proxy keeps only its hash' }
   })
@@ -121,8 +133,9 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
     if (problem) throw new ManagementError(400, 'invalid body', { message: problem })
     const plain = body.rotate === true ? generateClientKey() : undefined
     // Made on the entry as written when the change takes its turn: a concurrent PATCH is never overwritten.
-    const entry = await saveEntries(kernel, { edit: name, with: current => parseEntry(patched(current, body, plain)) })
-    return { status: 'ok', name: entry!.name, ...(plain && { key: plain, note: 'the new key is shown this once; the old one no longer works' }) }
+    const written = (await saveEntries(kernel, { edit: name, with: current => parseEntry(patched(current, body, plain)) }))!
+    const entry = afterMerge(written, name)
+    return { status: 'ok', name: entry.name, ...(plain && { key: plain, note: 'the new key is shown this once; the old one no longer works' }) }
   })
 
   addManagementRoute(kernel, guard, 'DELETE', '/client-keys/:name', async (event) => {

@@ -54,3 +54,38 @@ describe('client keys written at once on two instances', () => {
     }
   })
 })
+
+describe('one key or one name claimed twice at once on two instances', () => {
+  const listed = async (i: number) => ((await (await admin(i, 'GET', '/client-keys')).json()) as any)['client-keys'] as Array<{ name: string; key_hash: string }>
+
+  it('one plain key created under two names: one 200, the other a 409, one entry holds it', async () => {
+    for (let round = 0; round < 5; round++) {
+      const key = `shared-secret-${round}-${Math.random().toString(36).slice(2)}`
+      const answers = await Promise.all([0, 1].map(async i => (await admin(i, 'POST', '/client-keys', { name: `twin-${round}-${i}`, key })).status))
+      expect(answers.sort()).toEqual([200, 409])
+      for (const i of [0, 1]) {
+        await expect.poll(async () => (await listed(i)).filter(entry => entry.name.startsWith(`twin-${round}-`)).length, { timeout: 5000 }).toBe(1)
+      }
+    }
+  })
+
+  it('a rename racing a create of the new name: exactly one 200, the other a 409, no name twice', async () => {
+    for (let round = 0; round < 6; round++) {
+      const from = `old-${round}`
+      const to = `new-${round}`
+      expect((await admin(0, 'POST', '/client-keys', { name: from })).status).toBe(200)
+      for (const i of [0, 1]) await expect.poll(async () => (await listed(i)).some(entry => entry.name === from), { timeout: 5000 }).toBe(true)
+      // Which side goes first alternates: the create committed first, or the rename.
+      const [renamer, creator] = round % 2 ? [0, 1] : [1, 0]
+      const [renamed, created] = await Promise.all([
+        admin(renamer, 'PATCH', `/client-keys/${from}`, { name: to }),
+        admin(creator, 'POST', '/client-keys', { name: to }),
+      ])
+      expect([renamed.status, created.status].sort()).toEqual([200, 409])
+      const expected = renamed.status === 200 ? [to] : [from, to].sort()
+      for (const i of [0, 1]) {
+        await expect.poll(async () => (await listed(i)).filter(entry => entry.name === from || entry.name === to).map(entry => entry.name).sort(), { timeout: 5000 }).toEqual(expected)
+      }
+    }
+  })
+})
