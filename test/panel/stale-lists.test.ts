@@ -74,6 +74,50 @@ describe.skipIf(!hasChromium)('panel: a list saved from a stale page', () => {
     expect(await names()).toEqual(['first', 'flaky', 'from-a', 'from-b'])
   })
 
+  describe('an entry another tab removed', () => {
+    const call = (method: string, path: string, body?: unknown) => fetch(`${world.proxy.url}/v0/management${path}`, {
+      method, headers: { 'x-management-key': managementKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    })
+
+    it('named keys: saving its limits says it is gone and the list loses it', async () => {
+      expect((await call('POST', '/client-keys', { name: 'doomed-key' })).status).toBe(200)
+      const page = await tab('named-keys', '[data-named-key="doomed-key"]')
+      await page.click('[data-named-key="doomed-key"] button:has-text("Limits")')
+      await page.fill('#field-edit-doomed-key-rpm', '7')
+      expect((await call('DELETE', '/client-keys/doomed-key')).status).toBe(200)
+      await page.click('[data-named-key="doomed-key"] button:has-text("Save limits")')
+      await expect.poll(() => page.textContent('[role=alert]')).toContain('key "doomed-key" is gone')
+      await page.waitForSelector('[data-named-key="doomed-key"]', { state: 'detached' })
+    })
+
+    it('client keys: replacing it says it is gone and the list loses it', async () => {
+      const before: string[] = (await api('/api-keys'))['api-keys']
+      expect((await call('PUT', '/api-keys', [...before, 'sk-doomed-client-key-01'])).status).toBe(200)
+      const page = await tab('keys', `[data-client-key="${before.length}"]`)
+      await page.click(`[data-client-key="${before.length}"] [data-edit]`)
+      await page.fill(`#field-client-key-${before.length}`, 'sk-replacement-client-key-01')
+      expect((await call('DELETE', '/api-keys?value=sk-doomed-client-key-01')).status).toBe(200)
+      await page.click(`[data-client-key="${before.length}"] button:has-text("Save")`)
+      await expect.poll(() => page.textContent('[role=alert]')).toContain('is gone')
+      await page.waitForSelector(`[data-client-key="${before.length}"]`, { state: 'detached' })
+      expect((await api('/api-keys'))['api-keys']).toEqual(before)
+    })
+
+    it('providers: saving its edit says it is gone, closes the editor and the list loses it', async () => {
+      const list = (await api('/compat-provider'))['compat-provider']
+      const doomed = { name: 'doomed', 'base-url': `${world.added.url}/v1`, 'api-key-entries': [{ 'api-key': 'sk-upstream-doomed-00000001' }], models: [{ name: 'doomed-model' }] }
+      expect((await call('PUT', '/compat-provider', [...list, doomed])).status).toBe(200)
+      const page = await tab('providers', '[data-entry="doomed"]')
+      await page.click('[data-entry="doomed"] button:has-text("Edit")')
+      await page.fill('#field-compat-prefix', 'gone-')
+      expect((await call('DELETE', '/compat-provider?name=doomed')).status).toBe(200)
+      await page.click('form[aria-label="Edit doomed"] button[type=submit]')
+      await expect.poll(() => page.textContent('[role=alert]')).toContain('compat-provider entry doomed is gone')
+      await page.waitForSelector('[data-entry="doomed"]', { state: 'detached' })
+      await page.waitForSelector('form[aria-label="Edit doomed"]', { state: 'detached' })
+    })
+  })
+
   it('no script error', () => {
     expect(pageErrors).toEqual([])
   })

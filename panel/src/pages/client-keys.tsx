@@ -3,7 +3,7 @@ import { del, get, patch, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { maskKey } from '../entries.ts'
 import { entryRef } from '../entry-ref.ts'
-import { unchangedSince } from '../fresh-list.ts'
+import { EntryGone, onListedEntry, unchangedSince } from '../fresh-list.ts'
 import { Section, TextField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton, focusMain } from '../components/confirm-button.tsx'
@@ -34,6 +34,10 @@ export function ClientKeys() {
     wasEditing.current = editing?.index
   }, [editing?.index])
 
+  // A key another tab removed or replaced: the list is read again, the form on it closed, and the notice says so.
+  const onKey = (index: number, work: () => Promise<void>) => onListedEntry(`key ${index + 1} (${maskKey(list[index] ?? '')})`, keys.reload, work)
+    .catch((error) => { if (error instanceof EntryGone) setEditing(undefined); throw error })
+
   const add = (event: Event) => {
     event.preventDefault()
     const value = draft.trim()
@@ -63,7 +67,7 @@ export function ClientKeys() {
           {list.map((key, index) => (
             <li key={index} data-client-key={index}>
               {editing?.index === index ? (
-                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void act(async () => { await patch('/api-keys', replaceBody(list, index, editing.value.trim())); setEditing(undefined); await keys.reload() }, 'key replaced') }}>
+                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void act(() => onKey(index, async () => { await patch('/api-keys', replaceBody(list, index, editing.value.trim())); setEditing(undefined); await keys.reload() }), 'key replaced') }}>
                   <TextField label={`Key ${index + 1}`} name={`client-key-${index}`} value={editing.value} onInput={value => setEditing({ index, value })} />
                   <button type="submit" class="primary" disabled={busy || !editing.value.trim()}>Save</button>
                   <button type="button" onClick={() => setEditing(undefined)}>Cancel</button>
@@ -74,7 +78,7 @@ export function ClientKeys() {
                   <div class="actions">
                     <button type="button" class="small" aria-pressed={shown.has(index)} onClick={() => setShown(new Set(shown.has(index) ? [...shown].filter(i => i !== index) : [...shown, index]))}>{shown.has(index) ? 'Hide' : 'Show'}</button>
                     <button type="button" class="small" data-edit onClick={() => setEditing({ index, value: key })}>Edit</button>
-                    <ConfirmButton label="Remove" onConfirm={() => act(async () => { await del(`/api-keys?${entryRef(list, index).query}`); await keys.reload(); focusMain() }, 'key removed')} />
+                    <ConfirmButton label="Remove" onConfirm={() => act(() => onKey(index, async () => { await del(`/api-keys?${entryRef(list, index).query}`); await keys.reload(); focusMain() }), 'key removed')} />
                   </div>
                 </>
               )}

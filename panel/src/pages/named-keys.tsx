@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { del, get, patch, post } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
+import { onListedEntry } from '../fresh-list.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { NewKeyForm } from '../components/named-key-form.tsx'
@@ -32,12 +33,14 @@ export function NamedKeys() {
     setCreated({ name: answer.name, key: answer.key })
     await keys.reload()
   }, 'key created')
-  const change = (name: string, body: Record<string, unknown>, done: string) => act(async () => {
+  // A key another tab removed or renamed: the list is read again and the notice says it is gone (fresh-list.ts).
+  const onKey = (name: string, work: () => Promise<void>) => onListedEntry(`key ${JSON.stringify(name)}`, keys.reload, work)
+  const change = (name: string, body: Record<string, unknown>, done: string) => act(() => onKey(name, async () => {
     const answer = await patch<{ name: string; key?: string }>(`/client-keys/${encodeURIComponent(name)}`, body)
     if (answer.key) setCreated({ name: answer.name, key: answer.key })
     await keys.reload()
-  }, done)
-  const remove = (name: string) => act(async () => { await del(`/client-keys/${encodeURIComponent(name)}`); await keys.reload() }, 'key removed')
+  }), done)
+  const remove = (name: string) => act(() => onKey(name, async () => { await del(`/client-keys/${encodeURIComponent(name)}`); await keys.reload() }), 'key removed')
   return (
     <>
       <h1>Named keys</h1>

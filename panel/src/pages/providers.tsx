@@ -7,7 +7,7 @@ import {
 } from '../entries.ts'
 import { editableFamilies, loadFamilies, type Family } from '../families.ts'
 import { entryRef } from '../entry-ref.ts'
-import { ListChanged, unchangedSince } from '../fresh-list.ts'
+import { ListChanged, onListedEntry, unchangedSince } from '../fresh-list.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton, focusMain } from '../components/confirm-button.tsx'
@@ -53,12 +53,19 @@ export function Providers() {
   const [tests, setTests] = useState<Record<string, { ok: boolean; text: string }>>({})
 
   const identityOf = (list: string) => lists.data!.families.find(family => family['config-key'] === list)?.identity ?? 'api-key'
+  // An entry another tab removed (or renamed) meanwhile: the lists are read again and the notice says so.
+  // The editor closes first: its index may name another entry of the fresh list, or none.
+  const onEntry = (list: string, index: number, work: () => Promise<void>) => {
+    const entry = lists.data!.lists[list]![index]
+    const reload = async () => { setEditing(undefined); await lists.reload() }
+    return onListedEntry(`${list} entry ${entry?.name ?? maskKey(entry?.['api-key'] ?? '')}`, reload, work)
+  }
   const save = (list: string, index: number, value: Entry) => act(async () => {
     try {
-      await saveEntry(list, lists.data!.lists[list]!, index, value, identityOf(list))
+      await onEntry(list, index, () => saveEntry(list, lists.data!.lists[list]!, index, value, identityOf(list)))
     } catch (error) {
       // The list changed meanwhile: show it as it is now. A new entry's form stays to save again; an
-      // edit's closes (its index may now name another entry).
+      // edit's closes (its index may now name another entry, or none).
       if (error instanceof ListChanged) {
         if (index >= 0) setEditing(undefined)
         await lists.reload()
@@ -68,11 +75,11 @@ export function Providers() {
     setEditing(undefined)
     await lists.reload()
   }, index < 0 ? `added to ${list}` : `saved ${list}[${index}]`)
-  const remove = (list: string, index: number) => act(async () => {
+  const remove = (list: string, index: number) => act(() => onEntry(list, index, async () => {
     await del(`/${list}?${entryRef(lists.data!.lists[list]!, index, identityOf(list)).query}`)
     await lists.reload()
     focusMain()
-  }, `removed ${list}[${index}]`)
+  }), `removed ${list}[${index}]`)
   const test = async (family: Family, id: string) => {
     setTests(t => ({ ...t, [id]: { ok: true, text: 'testing…' } }))
     try {
