@@ -5,6 +5,7 @@ import { daySeries, hourSeries, topSeries } from '../../panel/src/usage-series.t
 import { formsToRules, ruleWarnings, rulesToForms } from '../../panel/src/payload-rules.ts'
 import { checkYaml } from '../../panel/src/config-check.ts'
 import { formatCountdown, formatUptime } from '../../panel/src/format.ts'
+import { changedFields, rebased } from '../../panel/src/fresh-values.ts'
 
 describe('provider entries <-> forms', () => {
   it.each([
@@ -105,4 +106,20 @@ describe('config check before saving', () => {
 describe('formatting', () => {
   it.each([[5, '5s'], [65, '1m 5s'], [3700, '1h 1m'], [93784, '1d 2h 3m']])('uptime %d -> %s', (s, text) => expect(formatUptime(s)).toBe(text))
   it.each([[9_000, '9s'], [65_000, '1m 05s'], [3_720_000, '1h 02m'], [-5, '0s']])('countdown %d -> %s', (ms, text) => expect(formatCountdown(ms, 0)).toBe(text))
+})
+
+describe('settings saved from a stale view (fresh-values.ts)', () => {
+  const seen = { retry: '1', debug: false, strategy: 'round-robin' }
+  it('names the fields the server changed since the page read them', () => {
+    expect(changedFields(seen, seen)).toEqual([])
+    expect(changedFields(seen, { ...seen, retry: '3', debug: true })).toEqual(['retry', 'debug'])
+  })
+  it.each([
+    ['no edit: the fresh values', seen, { ...seen, retry: '3' }, { ...seen, retry: '3' }],
+    ['an edit of a field the server kept: the edit stays', { ...seen, debug: true }, { ...seen, retry: '3' }, { ...seen, retry: '3', debug: true }],
+    ['an edit of a field the server changed: the fresh value', { ...seen, retry: '5' }, { ...seen, retry: '3' }, { ...seen, retry: '3' }],
+    ['an edit the server already has: the same', { ...seen, retry: '3' }, { ...seen, retry: '3' }, { ...seen, retry: '3' }],
+  ])('%s', (_name, values, now, expected) => {
+    expect(rebased(values, seen, now)).toEqual(expected)
+  })
 })

@@ -118,6 +118,28 @@ describe.skipIf(!hasChromium)('panel: a list saved from a stale page', () => {
     })
   })
 
+  it('routing settings: a save from a stale view is refused, the fresh values shown, the other edits kept', async () => {
+    const [a, b] = [await tab('routing', '#field-request-retry'), await tab('routing', '#field-request-retry')]
+    await a.fill('#field-request-retry', '3')
+    await a.click('button:has-text("Save settings")')
+    await expect.poll(() => a.textContent('[role=status]')).toContain('settings saved')
+    // Tab b still shows 0: its 5 would overwrite the 3 it never saw.
+    await b.fill('#field-request-retry', '5')
+    await b.check('#field-debug')
+    await b.click('button:has-text("Save settings")')
+    await expect.poll(() => b.textContent('[role=alert]')).toContain('request-retry changed since this page read it')
+    const config = () => world.proxy.proxy.kernel.config
+    expect(config()['request-retry']).toBe(3)
+    expect(config().debug).toBe(false)
+    await expect.poll(() => b.inputValue('#field-request-retry')).toBe('3')
+    expect(await b.isChecked('#field-debug')).toBe(true)
+    // Saved again from the fresh view: the kept edit goes through.
+    await b.click('button:has-text("Save settings")')
+    await expect.poll(() => b.textContent('[role=status]')).toContain('settings saved')
+    expect(config().debug).toBe(true)
+    expect(config()['request-retry']).toBe(3)
+  })
+
   it('no script error', () => {
     expect(pageErrors).toEqual([])
   })

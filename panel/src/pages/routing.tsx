@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { del, get, put } from '../api.ts'
+import { changedFields, rebased, valuesChanged } from '../fresh-values.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { CheckField, Section, SelectField, TextField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
@@ -26,16 +27,28 @@ type Values = Record<Path, string | boolean>
 
 const read = (config: Record<string, any>, path: readonly string[]) => path.reduce<any>((node, key) => node?.[key], config)
 
-/** Routing and quota behaviour plus the operational switches; only changed fields are sent. */
+/** The form's values in a `GET /config` answer. */
+const valuesIn = (config: Record<string, any>): Values => Object.fromEntries(fields.map(([route, path, kind]) => {
+  const value = read(config, path)
+  return [route, kind === 'bool' ? Boolean(value) : String(value ?? '')]
+})) as Values
+
+/**
+ * Routing and quota behaviour plus the operational switches; only changed fields are sent, and only
+ * when the server still has the values the page shows (fresh-values.ts).
+ */
 export function RoutingSettings() {
   const config = useLoad(() => get<Record<string, any>>('/config'))
   const [values, setValues] = useState<Values>()
   const { notice, busy, act } = useAction()
-  const initial = (): Values | undefined => config.data && Object.fromEntries(fields.map(([route, path, kind]) => {
-    const value = read(config.data!, path)
-    return [route, kind === 'bool' ? Boolean(value) : String(value ?? '')]
-  })) as Values
-  useEffect(() => { setValues(initial()) }, [config.data])
+  const initial = (): Values | undefined => config.data && valuesIn(config.data)
+  // What the form was last read from: a fresh read keeps the operator's edits of fields it did not change.
+  const seen = useRef<Values | undefined>(undefined)
+  useEffect(() => {
+    const now = initial()
+    setValues(current => current && seen.current && now ? rebased(current, seen.current, now) : now)
+    seen.current = now
+  }, [config.data])
 
   const save = (event: Event) => { event.preventDefault(); void act(async () => {
     const before = initial()!
@@ -46,6 +59,12 @@ export function RoutingSettings() {
     for (const [route, , kind] of changes) {
       const text = String(values![route]).trim()
       if (kind === 'int' && !(/^\d+$/.test(text) && Number.isSafeInteger(Number(text)))) throw new Error(`${route.slice(1)}: must be a whole number ≥ 0`)
+    }
+    // Saved from a stale view, a value set meanwhile elsewhere would be overwritten unseen.
+    const stale = changedFields(before, valuesIn(await get<Record<string, any>>('/config')))
+    if (stale.length) {
+      await config.reload()
+      throw valuesChanged(stale.map(route => route.slice(1)))
     }
     const saved: string[] = []
     for (const [route, , kind] of changes) {
