@@ -45,7 +45,11 @@ export interface CallOptions {
  * non-2xx) becomes an ApiError whose message says what was tried and why it failed.
  */
 export async function call<T = any>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { ...options.headers, 'x-management-key': options.key ?? readKey(), accept: 'application/json' }
+  const key = options.key ?? readKey()
+  // Signed out (a page waiting behind the sign-in form still polls): a call without a key is not sent.
+  // Refused for it, it would count as a failed login of this address, and a few make a ban.
+  if (!key) throw new ApiError(`${method} ${path}: signed out, sign in again`, 401)
+  const headers: Record<string, string> = { ...options.headers, 'x-management-key': key, accept: 'application/json' }
   let payload: string | undefined
   if (options.text !== undefined) {
     payload = options.text

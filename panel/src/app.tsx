@@ -24,20 +24,28 @@ const views: Record<PageId, () => preact.JSX.Element> = {
   files: CredentialFiles, usage: Usage, requests: Requests, logs: Logs, config: ConfigEditor,
 }
 
+/**
+ * `signed-out`: no page, only the sign-in form. `lapsed`: the key stopped working while a page was open
+ * (a changed secret, a restart with another one): the sign-in form covers the page, which stays mounted
+ * and hidden, so what its forms hold is still there after signing in again.
+ */
+type Session = 'signed-in' | 'lapsed' | 'signed-out'
+
 /** Sign-in gate, then the menu and the page the hash names. */
 export function App() {
-  const [signedIn, setSignedIn] = useState(Boolean(readKey()))
+  const [session, setSession] = useState<Session>(readKey() ? 'signed-in' : 'signed-out')
   const [reason, setReason] = useState<string>()
   const [page, setPage] = useState<PageId>(pageFromHash(location.hash))
 
   useEffect(() => {
     const onHash = () => setPage(pageFromHash(location.hash))
     addEventListener('hashchange', onHash)
-    // A key that stops working (changed secret, restart with another one) sends the operator back to sign-in.
+    // A key that stops working sends the operator back to sign-in; the key is forgotten at once (the
+    // page sends nothing meanwhile: api.ts), the page's unsaved edits wait behind the sign-in form.
     setUnauthorizedHandler((message) => {
       forgetKey()
       setReason(message)
-      setSignedIn(false)
+      setSession(current => current === 'signed-out' ? current : 'lapsed')
     })
     return () => removeEventListener('hashchange', onHash)
   }, [])
@@ -47,15 +55,20 @@ export function App() {
     document.getElementById('main')?.focus()
   }, [page])
 
-  if (!signedIn) return <SignIn reason={reason} onSignedIn={() => { setReason(undefined); setSignedIn(true) }} />
+  const signedIn = () => { setReason(undefined); setSession('signed-in') }
+  if (session === 'signed-out') return <SignIn reason={reason} onSignedIn={signedIn} />
   const View = views[page]
+  const lapsed = session === 'lapsed'
   return (
-    <div class="shell">
-      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus() }}>Skip to content</a>
-      <Nav current={page} onSignOut={() => { forgetKey(); setSignedIn(false) }} />
-      <main id="main" tabIndex={-1}>
-        <View key={page} />
-      </main>
-    </div>
+    <>
+      {lapsed && <SignIn reason={reason} onSignedIn={signedIn} again />}
+      <div class="shell" hidden={lapsed} inert={lapsed}>
+        <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus() }}>Skip to content</a>
+        <Nav current={page} onSignOut={() => { forgetKey(); setSession('signed-out') }} />
+        <main id="main" tabIndex={-1}>
+          <View key={page} />
+        </main>
+      </div>
+    </>
   )
 }
