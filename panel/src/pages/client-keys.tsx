@@ -3,7 +3,7 @@ import { del, get, patch, put } from '../api.ts'
 import { useAction, useLoad } from '../hooks.ts'
 import { maskKey } from '../entries.ts'
 import { entryRef } from '../entry-ref.ts'
-import { EntryGone, onListedEntry, unchangedSince } from '../fresh-list.ts'
+import { onListedEntry, unchangedSince } from '../fresh-list.ts'
 import { Section, TextField } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { ConfirmButton, focusMain } from '../components/confirm-button.tsx'
@@ -34,9 +34,9 @@ export function ClientKeys() {
     wasEditing.current = editing?.index
   }, [editing?.index])
 
-  // A key another tab removed or replaced: the list is read again, the form on it closed, and the notice says so.
-  const onKey = (index: number, work: () => Promise<void>) => onListedEntry(`key ${index + 1} (${maskKey(list[index] ?? '')})`, keys.reload, work)
-    .catch((error) => { if (error instanceof EntryGone) setEditing(undefined); throw error })
+  // A key another tab removed or replaced: the form closes (its index may name another key of the fresh
+  // list), the list is read again and the notice says so.
+  const onKey = (index: number, work: () => Promise<void>) => onListedEntry(`key ${index + 1} (${maskKey(list[index] ?? '')})`, async () => { setEditing(undefined); await keys.reload() }, work)
 
   const add = (event: Event) => {
     event.preventDefault()
