@@ -89,13 +89,14 @@ export function addClientKeyRoutes(kernel: ProxyKernel, guard: Guard, parts: { d
   /**
    * The entry a PATCH wrote, as the fleet's merge left it (found by its key: another instance may have
    * renamed it meanwhile, and the edit followed it). A rename onto a name another instance took at the
-   * same moment, committed first, was not made (nor the rest of the change): 409; the key deleted
-   * meanwhile: 404.
+   * same moment, committed first, was not made (nor the rest of the change, a rotation too: the key is
+   * then found under its old name with its old key): 409; the key deleted meanwhile: 404.
    */
   const afterMerge = (written: ClientKeyEntry, name: string) => {
     const stored = entries().find(e => storedHash(e.key) === storedHash(written.key))
+    const renameLost = written.name !== name && (stored ? stored.name === name : entries().some(e => e.name === name))
+    if (renameLost) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(written.name)} exists` })
     if (!stored) throw new ManagementError(404, 'item not found', { message: `no client key named ${JSON.stringify(name)}` })
-    if (stored.name !== written.name && stored.name === name) throw new ManagementError(409, 'duplicate', { message: `a client key named ${JSON.stringify(written.name)} exists` })
     return stored
   }
   const view = async (entry: ClientKeyEntry) => keyView(entry, await parts.limits.usage(entry.name))

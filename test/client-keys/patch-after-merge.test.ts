@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDocument } from 'yaml'
@@ -13,6 +14,12 @@ import { startManagedProxy, managementSecret, type ManagedProxy } from '../manag
 let managed: ManagedProxy
 /** What the other instance's change does to the file when this instance commits next. */
 let otherInstance: ((text: string) => string) | undefined
+/**
+ * The file as the merge leaves it: these client keys, the rest as it is. Keys (and the management secret)
+ * stay hashed: a plain one would be rewritten in the file by a write of its own, at any moment after.
+ */
+const hashed = (key: string) => `sha256:${createHash('sha256').update(key).digest('hex')}`
+const merged = (...entries: string[]) => (text: string) => `${text.slice(0, text.indexOf('client-keys:'))}client-keys:\n${entries.map(entry => `  - ${entry}\n`).join('')}`
 
 beforeAll(async () => {
   managed = await startManagedProxy(`host: 127.0.0.1
@@ -40,12 +47,21 @@ describe('a client key PATCH answered after the fleet merge', () => {
   it('a rename onto a name another instance took at once: 409, nothing changed', async () => {
     const hash = `sha256:${'b'.repeat(64)}`
     // As the merge leaves it: their key of that name added, this rename (and the rest of the PATCH) not made.
-    otherInstance = () => `host: 127.0.0.1\nremote-management: { secret-key: ${managementSecret} }\nclient-keys:\n  - { key: key-one, name: one }\n  - { key: '${hash}', name: two }\n`
+    otherInstance = merged(`{ key: '${hashed('key-one')}', name: one }`, `{ key: '${hash}', name: two }`)
     const answer = await admin('PATCH', '/client-keys/one', { name: 'two', rpm: 5 })
     expect(answer.status).toBe(409)
     expect(answer.body.message).toContain('a client key named "two" exists')
     expect(await names()).toEqual(['one', 'two'])
     expect((await admin('GET', '/client-keys/one')).body.rpm).toBeUndefined()
+  })
+
+  it('a rename with a rotation onto a name another instance took at once: 409, the old key still works', async () => {
+    const before = (await admin('GET', '/client-keys/one')).body.key_hash
+    otherInstance = merged(`{ key: '${hashed('key-one')}', name: one }`, `{ key: 'sha256:${'c'.repeat(64)}', name: three }`)
+    const answer = await admin('PATCH', '/client-keys/one', { name: 'three', rotate: true })
+    expect(answer.status).toBe(409)
+    expect(answer.body.key).toBeUndefined()
+    expect((await admin('GET', '/client-keys/one')).body.key_hash).toBe(before)
   })
 
   it('an edit of a key another instance deleted at once: 404', async () => {
