@@ -90,6 +90,15 @@ describe.skipIf(!hasChromium)('panel: a list saved from a stale page', () => {
       await page.waitForSelector('[data-named-key="doomed-key"]', { state: 'detached' })
     })
 
+    it('named keys: asking for its recent requests says it is gone and the list loses it', async () => {
+      expect((await call('POST', '/client-keys', { name: 'doomed-too' })).status).toBe(200)
+      const page = await tab('named-keys', '[data-named-key="doomed-too"]')
+      expect((await call('DELETE', '/client-keys/doomed-too')).status).toBe(200)
+      await page.click('[data-named-key="doomed-too"] button:has-text("Recent requests")')
+      await expect.poll(() => page.textContent('[role=alert]')).toContain('key "doomed-too" is gone')
+      await page.waitForSelector('[data-named-key="doomed-too"]', { state: 'detached' })
+    })
+
     it('client keys: replacing it says it is gone and the list loses it', async () => {
       const before: string[] = (await api('/api-keys'))['api-keys']
       expect((await call('PUT', '/api-keys', [...before, 'sk-doomed-client-key-01'])).status).toBe(200)

@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks'
-import { get } from '../api.ts'
 import { ConfirmButton } from './confirm-button.tsx'
 import { KeyRulesFields, rulesBody, type KeyRulesDraft } from './named-key-form.tsx'
 
@@ -9,7 +8,7 @@ export interface NamedKey {
   budget?: { usd: number; period: string; spent_usd: number; remaining_usd: number; resets_at?: string }
   usage: { minute: { requests: number; tokens: number }; spent_usd: Record<string, number> }
 }
-interface Recent { time: number; model: string; status: number; inputTokens: number; outputTokens: number; costUsd: number; estimated?: true }
+export interface Recent { time: number; model: string; status: number; inputTokens: number; outputTokens: number; costUsd: number; estimated?: true }
 
 const usd = (value: number) => `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`
 
@@ -19,7 +18,11 @@ const draftOf = (entry: NamedKey): KeyRulesDraft => ({
 })
 
 /** One named key: its rules, spend against budget, and actions (edit limits, disable, rotate, recent requests, remove). */
-export function NamedKeyRow({ entry, busy, onChange, onRemove }: { entry: NamedKey; busy: boolean; onChange: (body: Record<string, unknown>, done: string) => Promise<boolean>; onRemove: () => void }) {
+export function NamedKeyRow({ entry, busy, onChange, onRemove, onRecent }: {
+  entry: NamedKey; busy: boolean; onChange: (body: Record<string, unknown>, done: string) => Promise<boolean>; onRemove: () => void
+  /** The key's recent requests; undefined when they could not be read (the page says why). */
+  onRecent: () => Promise<Recent[] | undefined>
+}) {
   const [editing, setEditing] = useState<KeyRulesDraft>()
   const [recent, setRecent] = useState<Recent[]>()
   const limits = [entry.rpm && `${entry.rpm} req/min`, entry.tpm && `${entry.tpm} tokens/min`, entry.models.length && `models: ${entry.models.join(', ')}`].filter(Boolean).join(' · ')
@@ -38,7 +41,7 @@ export function NamedKeyRow({ entry, busy, onChange, onRemove }: { entry: NamedK
       <div class="actions">
         <button type="button" class="small" onClick={() => setEditing(editing ? undefined : draftOf(entry))}>Limits</button>
         <button type="button" class="small" onClick={() => { void onChange({ disabled: !entry.disabled }, entry.disabled ? 'key enabled' : 'key disabled') }}>{entry.disabled ? 'Enable' : 'Disable'}</button>
-        <button type="button" class="small" onClick={() => { void get<{ recent: Recent[] }>(`/client-keys/${encodeURIComponent(entry.name)}`).then(view => setRecent(view.recent)) }}>Recent requests</button>
+        <button type="button" class="small" onClick={() => { void onRecent().then(found => found && setRecent(found)) }}>Recent requests</button>
         <ConfirmButton label="Rotate" onConfirm={() => { void onChange({ rotate: true }, 'key rotated') }} />
         <ConfirmButton label="Remove" onConfirm={onRemove} />
       </div>

@@ -5,7 +5,7 @@ import { onListedEntry } from '../fresh-list.ts'
 import { Section } from '../components/field.tsx'
 import { ErrorLine, NoticeLine } from '../components/notice.tsx'
 import { NewKeyForm } from '../components/named-key-form.tsx'
-import { NamedKeyRow, type NamedKey } from '../components/named-key-row.tsx'
+import { NamedKeyRow, type NamedKey, type Recent } from '../components/named-key-row.tsx'
 
 /** A key just created (or rotated): shown this once, with a copy button. */
 function ShownOnce({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
@@ -41,6 +41,11 @@ export function NamedKeys() {
     await keys.reload()
   }), done)
   const remove = (name: string) => act(() => onKey(name, async () => { await del(`/client-keys/${encodeURIComponent(name)}`); await keys.reload() }), 'key removed')
+  const recentOf = async (name: string) => {
+    let found: Recent[] | undefined
+    await act(() => onKey(name, async () => { found = (await get<{ recent: Recent[] }>(`/client-keys/${encodeURIComponent(name)}`)).recent }))
+    return found
+  }
   return (
     <>
       <h1>Named keys</h1>
@@ -54,7 +59,7 @@ export function NamedKeys() {
       <Section title={`Keys (${list.length})`}>
         {!list.length && <p class="muted">No named keys yet.</p>}
         <ul class="entries">
-          {list.map(key => <NamedKeyRow key={key.name} entry={key} busy={busy} onChange={(body, done) => change(key.name, body, done)} onRemove={() => remove(key.name)} />)}
+          {list.map(key => <NamedKeyRow key={key.name} entry={key} busy={busy} onChange={(body, done) => change(key.name, body, done)} onRemove={() => remove(key.name)} onRecent={() => recentOf(key.name)} />)}
         </ul>
       </Section>
     </>
