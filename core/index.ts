@@ -24,7 +24,7 @@ export type { UpstreamHttpRequest } from './upstream/send.ts'
 // Codecs: one per wire format, through the canonical types.
 export {
   defineCodec, type WireCodec, type WireFormat, type BuiltinWireFormat, type StreamFrame, type SseEvent, type StreamFraming,
-  type StreamDecoder, type StreamMarker, type StreamUsageOption, type StreamEncoder, type StreamEncoderOptions, type ProxyErrorInfo, type ListedModel, type ModelListShape,
+  type StreamDecoder, type StreamUsageOption, type StreamEncoder, type StreamEncoderOptions, type ProxyErrorInfo, type ListedModel, type ModelListShape,
 } from './canonical/codec.ts'
 export type * from './canonical/types.ts'
 export { RequestValidationError } from './canonical/errors.ts'

@@ -44,22 +44,6 @@ export interface StreamDecoder {
 }
 
 /**
- * Bytes that mark the frames a decoder must see to know a stream's usage and its end (the usage
- * events, the terminal event). A same-format stream passes through as the upstream's bytes: only the
- * frames holding a marker are decoded (core/pipeline/usage-tap.ts).
- */
-export interface StreamMarker {
-  /** ASCII text found in the frame's bytes (a JSON key or value with its quotes, an event name); any JSON whitespace, or a line end and `data:`, may stand around each `:` in it. */
-  text: string
-  /** The marker is a JSON key whose value must be an object (`{`) or a string (`"`): `"usage":null` is no match. */
-  value?: 'object' | 'string'
-  /** The frame repeats a running total (every chunk's usage): only the last such frame is read, at the end. */
-  last?: boolean
-  /** The frame carries the stream's usage (a `last` one always does): the end reads back as far as the newest such frame. */
-  usage?: boolean
-}
-
-/**
  * A format whose streams report usage only when asked (chat: `stream_options.include_usage`): a
  * same-format stream asks the upstream for it, and the frame the client did not ask for is dropped.
  */
@@ -131,8 +115,6 @@ export interface WireCodec {
     /** How this format's upstreams frame a stream (default `sse`): the decoder is fed frames cut that way. */
     framing?: StreamFraming
     createDecoder(): StreamDecoder
-    /** The frames that carry usage and the terminal event: read while a same-format stream passes through. */
-    markers?: StreamMarker[]
     /** How a client asks for a stream's usage, when that is optional in this format. */
     usageOption?: StreamUsageOption
     createEncoder(options: StreamEncoderOptions): StreamEncoder

@@ -23,6 +23,11 @@ export function firstSpans(buffer: Buffer, count: number): Span[] {
 
 /** One SSE event's text -> its frame (`event:` and joined `data:` lines). */
 export function frameOf(text: string): StreamFrame | undefined {
+  // What upstreams send (a `data:` line, after an `event:` line or not, `\n` line ends) without a split.
+  const lf = text.indexOf('\n')
+  if (lf === -1 ? text.startsWith('data:') : text.startsWith('event:') && text.startsWith('data:', lf + 1) && text.indexOf('\n', lf + 1) === -1) {
+    if (!text.includes('\r')) return lf === -1 ? { data: valueAt(text, 5, text.length) } : { event: valueAt(text, 6, lf), data: valueAt(text, lf + 6, text.length) }
+  }
   let event: string | undefined
   let data: string | undefined
   for (const line of text.split(/\r\n|\n|\r/)) {
@@ -30,13 +35,16 @@ export function frameOf(text: string): StreamFrame | undefined {
     if (colon === 0) continue
     // A line without a colon is a field with an empty value (`data` alone is a data line), as sse.ts reads it.
     const field = colon === -1 ? line : line.slice(0, colon)
-    const value = colon === -1 ? '' : line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1)
+    const value = colon === -1 ? '' : valueAt(line, colon + 1, line.length)
     if (field === 'data') data = data === undefined ? value : `${data}\n${value}`
     else if (field === 'event') event = value
   }
   if (data === undefined) return undefined
   return event === undefined ? { data } : { event, data }
 }
+
+/** A field's value from `from` (just past its colon) to `to`, less the one space that may follow the colon. */
+const valueAt = (text: string, from: number, to: number) => text.slice(text.charCodeAt(from) === 32 ? from + 1 : from, to)
 
 /** Whether a stream's last bytes, cut without their blank line, are still one whole event (its data JSON, or `[DONE]`). */
 export function isWholeEvent(bytes: Buffer): boolean | undefined {

@@ -35,8 +35,8 @@ const headBytes = 4096
 export class PassthroughTransform {
   primed = false
   cut: string | undefined = undefined
-  delivered = 0
-  /** Reads usage and the terminal event off the bytes (formats whose codec names its markers). */
+  #reads = 0
+  /** Reads the stream as its format's decoder reads every event: usage, the terminal event, what was delivered. */
   readonly #tap: UsageTap | undefined
   /** Whole events only: a stream cut mid-event must not glue half a frame to the error frame after it. */
   #carry: Buffer | undefined
@@ -51,8 +51,7 @@ export class PassthroughTransform {
   constructor(kernel: ProxyKernel, request: ProxyRequest, upstreamModel: string) {
     const codec = kernel.formats.get(request.inbound)
     this.#codec = codec
-    const markers = codec?.stream.markers
-    this.#tap = markers && new UsageTap(codec.stream.createDecoder(), markers, clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
+    this.#tap = codec && new UsageTap(codec.stream.createDecoder(), clientAskedForUsage(codec, request) ? undefined : codec.stream.usageOption?.usageOnly)
     this.#errorEncoder = codec && (() => codec.stream.createEncoder({ model: request.model }))
     // In whichever fields the format echoes the model (WireCodec.modelEcho), its value on the key's line or the next data line.
     const echo = codec?.modelEcho ?? ['model']
@@ -62,13 +61,12 @@ export class PassthroughTransform {
 
   get usage(): Usage | undefined { return this.#tap?.errorUsage ?? this.#tap?.usage }
   get upstreamError(): string | undefined { return this.#tap?.error }
+  /** Characters of answer given: the decoded text, reasoning and tool arguments, as the translating transform counts them. */
+  get delivered(): number { return this.#tap ? this.#tap.delivered : this.#reads * 4 }
 
   #out(events: Buffer): Buffer {
-    // Upstreams send about a token per chunk: four characters each, for an estimate should no usage come.
-    // Not the plain path's figure (the characters of the text, thinking and tool-argument deltas it
-    // decoded): that needs every event decoded, which is what this path skips; the estimate only counts
-    // when no usage came or the answer was cut, and it differs by read (one read of a whole answer: 4).
-    this.delivered += 4
+    // A format no codec reads: about a token per read, four characters each, for an estimate.
+    this.#reads++
     if (!this.#rename) return events
     const text = events.toString('utf8')
     // Keys or names spelled with escapes (rare): the decoder reads them as the plain name, so does the rename.

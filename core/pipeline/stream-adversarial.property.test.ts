@@ -198,7 +198,7 @@ function build(format: string, input: Input): Buffer {
   return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes
 }
 
-type Outcome = { primed?: boolean; threw?: string; usage?: unknown; cut?: string; settled?: boolean; error?: string; sent: Buffer }
+type Outcome = { primed?: boolean; threw?: string; usage?: unknown; cut?: string; settled?: boolean; error?: string; delivered?: number; sent: Buffer }
 
 function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[], asked: boolean, broke: boolean): Outcome {
   const codec = scripts[format]!.codec
@@ -222,7 +222,7 @@ function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[]
       const out = transform.end()
       if (out) sent.push(Buffer.from(out))
     }
-    return { usage: transform.usage, cut: transform.cut, settled, error: transform.upstreamError, sent: Buffer.concat(sent) }
+    return { usage: transform.usage, cut: transform.cut, settled, error: transform.upstreamError, delivered: transform.delivered, sent: Buffer.concat(sent) }
   } catch (error) {
     return { threw: (error as Error).name, sent: Buffer.concat(sent) }
   }

@@ -1,8 +1,6 @@
-import type { StreamMarker } from '../canonical/codec.ts'
-
 /**
- * What the usage tap (usage-tap.ts) looks for in a same-format stream's events without decoding them:
- * the codec's markers, the usage-only frame, pings and `[DONE]`.
+ * What a same-format stream's bytes are searched for without decoding them: the usage-only frame a client
+ * did not ask for (usage-tap.ts), the model name an alias renames (passthrough-transform.ts), pings.
  */
 
 /**
@@ -15,11 +13,6 @@ export const gap = '(?:\\s|data:)*'
 /** A text as a pattern: its own characters, any gap on either side of each `:`. */
 const patternOf = (text: string) => text.split(/\s*:\s*/).map(escapeRegExp).join(`${gap}:${gap}`)
 
-/** The pattern a marker stands for: with its value's first byte after the colon when it names one. */
-function needlesOf(marker: StreamMarker): string {
-  return patternOf(marker.value ? `${marker.text}:${marker.value === 'object' ? '{' : '"'}` : marker.text)
-}
-
 /** Whether a text matches any of the patterns, as one regular expression: ~200 ns an event, where `String.includes` once per needle costs ~280 ns a needle. */
 function anyPattern(patterns: string[]): (text: string) => boolean {
   if (!patterns.length) return () => false
@@ -27,7 +20,7 @@ function anyPattern(patterns: string[]): (text: string) => boolean {
   return text => pattern.test(text)
 }
 
-/** A text as a regular expression that matches it literally (the model rename's pattern, the markers'). */
+/** A text as a regular expression that matches it literally (the model rename's pattern). */
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
@@ -41,27 +34,6 @@ export function anySpelling(text: string): string {
     const hex = [...char.charCodeAt(0).toString(16).padStart(4, '0')].map(digit => /[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit).join('')
     return `(?:${escapeRegExp(char)}|\\\\u${hex})`
   }).join('')
-}
-
-/**
- * A codec's markers as needles, worked out once per codec: `eager` (read in place), `last` (running
- * totals), and `any`, the two as one global expression that finds marked events in a buffer's text.
- */
-const needleCache = new WeakMap<StreamMarker[], MarkerNeedles>()
-export type Needles = (text: string) => boolean
-type MarkerNeedles = { eager: Needles; last: Needles; any: RegExp }
-export function needlesFor(markers: StreamMarker[]): MarkerNeedles {
-  let needles = needleCache.get(markers)
-  if (!needles) {
-    // An event that may spell a marker with escapes is read as one: the decoder sees the same text unescaped.
-    const eager: string[] = [escapedLetterPattern]
-    const last: string[] = []
-    for (const marker of markers) (marker.last ? last : eager).push(needlesOf(marker))
-    // `any`: a running total is the one captured alternative (`match[1]`), tried after the eager ones.
-    needles = { eager: anyPattern(eager), last: anyPattern(last), any: new RegExp([...eager, ...(last.length ? [`(${last.join('|')})`] : [])].join('|'), 'g') }
-    needleCache.set(markers, needles)
-  }
-  return needles
 }
 
 /**
@@ -116,7 +88,5 @@ function gapBefore(bytes: Buffer, at: number): number {
 
 const isSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
 
-/** An event that is no marker's: a comment (no data) or a ping. */
+/** A ping event (`{"type":"ping"}`, however spaced): no part of an answer. */
 export const isPing = anyPattern([patternOf('"type":"ping"')])
-/** `[DONE]` as the decoder reads it: data that is `[DONE]` once trimmed. */
-export const isDone = anyPattern([`data:[ \\t]*\\[DONE\\]`])

@@ -1,31 +1,23 @@
-import type { StreamDecoder, StreamFrame, StreamMarker } from '../canonical/codec.ts'
+import type { StreamDecoder, StreamFrame } from '../canonical/codec.ts'
 import type { Usage } from '../canonical/types.ts'
 import { blankLineAfter, blankLineBefore } from '../framing/sse-bounds.ts'
 import { firstSpans, frameOf, type Span, without } from './event-spans.ts'
-import { emptyChoices, emptyChoicesAt, escapedLetter, isDone, needlesFor, type Needles } from './stream-markers.ts'
+import { emptyChoices, emptyChoicesAt, escapedLetter } from './stream-markers.ts'
 
 /**
- * Reads a same-format stream while its bytes pass through: the format's decoder sees only the events
- * that hold one of its markers (found by one regular expression over each buffer as latin1 text), and so
- * knows the usage the upstream reported, any error it sent, and whether the stream reached its terminal
- * event, as the decoder reading every frame does. Events that repeat a running total (`last` markers)
- * are not decoded one by one: the newest is held and read before the next marked event, or at the end.
- * For a client that did not ask for usage, the events whose `choices` is an empty list (found by a byte
- * search) are looked at for the usage-only frame, taken out before it is sent and read in its place.
- * Every event is looked at: a tap that read only the stream's head and end missed usage, errors and
- * `[DONE]` further back, which the plain path reads (docs/benchmarks.md, "usage tap").
+ * Reads a same-format stream while its bytes pass through, as the plain path reads it: every event, in
+ * order, through the format's own decoder (a usage-only frame the client did not ask for too, in its
+ * place, though it is taken out of the bytes). The usage, the error the upstream sent, whether the answer
+ * reached its terminal event and how much of it was delivered are what decoding the stream gives, by
+ * construction: only the encoding is skipped. Reading fewer events (a stream's head and last few, found
+ * by byte searches for markers) cost a little less and read some streams otherwise (docs/benchmarks.md,
+ * "Usage tap").
  */
 export class UsageTap {
   readonly #decoder: StreamDecoder
-  readonly #marked: RegExp
-  readonly #eager: Needles
-  readonly #last: Needles
   readonly #dropUsageOnly: ((frame: StreamFrame) => boolean) | undefined
-  /** The newest running-total event not yet read: read before the next marked event, or at the end. */
-  #total: { buffer: Buffer; at: number } | undefined
-  /** Whether a data event went by (kept or taken out), and whether `[DONE]` did. */
+  /** Whether a data event went by (kept or taken out). */
   #dataSeen = false
-  #done = false
   /**
    * The usage-only frame taken out when it was the stream's first data event, and where the events after
    * it start in the buffer as kept: the decoder reading every frame starts the answer on it.
@@ -36,13 +28,11 @@ export class UsageTap {
   error: string | undefined
   /** What the first error event says was reported before it (chat's and generateContent's running counts). */
   errorUsage: Usage | undefined
+  /** Characters of text, reasoning and tool arguments decoded, as the translating transform counts them. */
+  delivered = 0
 
-  constructor(decoder: StreamDecoder, markers: StreamMarker[], dropUsageOnly?: (frame: StreamFrame) => boolean) {
+  constructor(decoder: StreamDecoder, dropUsageOnly?: (frame: StreamFrame) => boolean) {
     this.#decoder = decoder
-    const needles = needlesFor(markers)
-    this.#marked = needles.any
-    this.#eager = needles.eager
-    this.#last = needles.last
     this.#dropUsageOnly = dropUsageOnly
   }
 
@@ -54,38 +44,20 @@ export class UsageTap {
   /** Whole events on their way to the client: the same bytes back, less a usage-only frame the client did not ask for. */
   pass(events: Buffer): Buffer {
     const taken = this.#dropUsageOnly ? this.#withoutUsageOnly(events) : undefined
-    if (taken) events = taken.events
-    if (!this.#dataSeen) this.#findOpening(events, taken?.frames)
-    const text = events.toString('latin1')
-    const marked = this.#marked
-    let next = 0 // the next usage-only frame taken out of this buffer, read in its place
-    for (let from = 0; from < text.length;) {
-      marked.lastIndex = from
-      const match = marked.exec(text)
-      if (!match) break
-      const at = match.index
-      // A running total is only noted (where it is): its event is found and read when it is needed.
-      if (match[1] !== undefined && !blankLineIn(match[0])) {
-        for (; taken && next < taken.frames.length && taken.frames[next]!.at <= at; next++) this.#readUsageOnly(taken.frames[next]!.frame)
-        this.#total = { buffer: events, at }
-        from = at + match[0].length
-        continue
-      }
-      const span = spanAt(events, at)
-      from = span[2]
-      const event = text.slice(span[0], span[1])
-      const eager = this.#eager(event)
-      if (!eager && !this.#last(event)) continue // the match ran past its event's end
-      for (; taken && next < taken.frames.length && taken.frames[next]!.at <= span[0]; next++) this.#readUsageOnly(taken.frames[next]!.frame)
-      if (!eager) { this.#total = { buffer: events, at }; continue }
-      // A running total noted in this very event is read with it.
-      if (this.#total?.buffer === events && this.#total.at >= span[0]) this.#total = undefined
-      this.#readTotal()
-      if (isDone(event)) this.#done = true
-      this.#read(events, span)
+    if (!this.#dataSeen) this.#findOpening(taken ? taken.events : events, taken?.frames)
+    // Event by event as cut in the bytes (the frames taken out too, in their place): what reached the
+    // client is what was decoded, whichever way the upstream's line ends fall between reads.
+    const lfOnly = events.indexOf(CR) === -1
+    for (let start = 0; start < events.length;) {
+      // Line ends of `\n` alone (most upstreams): the blank line is the first `\n` another follows.
+      let lf = lfOnly ? events.indexOf(LF, start) : -1
+      while (lf !== -1 && events[lf + 1] !== LF) lf = events.indexOf(LF, lf + 1)
+      const blank: [number, number] | undefined = lfOnly ? (lf === -1 ? undefined : [lf, afterRun(events, lf)]) : blankLineAfter(events, start)
+      const frame = frameOf(events.toString('utf8', start, blank ? blank[0] : events.length))
+      start = blank ? blank[1] : events.length
+      if (frame) this.#decode(frame)
     }
-    for (; taken && next < taken.frames.length; next++) this.#readUsageOnly(taken.frames[next]!.frame)
-    return events
+    return taken ? taken.events : events
   }
 
   /** The stream's first data event (comments before it are no event): a usage-only frame taken out before it opened the answer. */
@@ -108,28 +80,14 @@ export class UsageTap {
     }
   }
 
-  /** The upstream ended: the newest running total is read, then the decoder's closing usage taken. */
+  /** The upstream ended (or the stream broke): the decoder's closing usage is taken. */
   end(): void {
-    this.#readTotal()
     for (const event of this.#decoder.end()) if (event.type === 'finish' && event.usage) this.usage = event.usage
   }
 
-  #readTotal(): void {
-    const total = this.#total
-    this.#total = undefined
-    if (total) this.#read(total.buffer, spanAt(total.buffer, total.at))
-  }
-
-  /** A usage-only frame after `[DONE]` is no part of the answer, as the decoder reading every frame finds. */
-  #readUsageOnly(frame: StreamFrame): void {
-    if (this.#done) return
-    this.#readTotal()
-    this.#decode(frame)
-  }
-
-  /** The buffer without its usage-only frames, and each frame with where it was in the buffer as kept. */
+  /** The buffer without its usage-only frames: each frame, its span, and where it was in the buffer as kept. */
   #withoutUsageOnly(events: Buffer): { events: Buffer; frames: TakenFrame[] } | undefined {
-    let dropped: Span[] | undefined
+    const spans: Span[] = []
     const frames: TakenFrame[] = []
     // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
     let removed = 0
@@ -145,15 +103,10 @@ export class UsageTap {
       if (frame && this.#dropUsageOnly!(frame)) {
         frames.push({ at: span[0] - removed, frame })
         removed += span[2] - span[0]
-        ;(dropped ??= []).push(span)
+        spans.push(span)
       }
     }
-    return dropped ? { events: without(events, dropped), frames } : undefined
-  }
-
-  #read(buffer: Buffer, span: Span): void {
-    const frame = frameOf(buffer.toString('utf8', span[0], span[1]))
-    if (frame) this.#decode(frame)
+    return spans.length ? { events: without(events, spans), frames } : undefined
   }
 
   #decode(frame: StreamFrame): void {
@@ -162,19 +115,18 @@ export class UsageTap {
       else if (event.type === 'error') {
         this.error ??= event.message
         this.errorUsage ??= event.usage
-      }
+      } else if (event.type === 'text' || event.type === 'thinking' || event.type === 'tool_call_delta') this.delivered += event.delta.length
     }
   }
 }
 
 interface TakenFrame { at: number; frame: StreamFrame }
 
-/** The event around byte `at` of a buffer of whole events: [start, end of its text, end with its blank line]. */
-function spanAt(events: Buffer, at: number): Span {
-  const start = blankLineBefore(events, at)?.[1] ?? 0
-  const blank = blankLineAfter(events, at)
-  return blank ? [start, blank[0], blank[1]] : [start, events.length, events.length]
-}
+const LF = 0x0a
+const CR = 0x0d
 
-/** Whether a match runs over a blank line (two line ends in a row; `\r\n` is one): then it spans two events. */
-const blankLineIn = (text: string) => /\n\n|\r\r|\n\r/.test(text)
+/** Index past the run of `\n` starting at `at`. */
+function afterRun(bytes: Buffer, at: number): number {
+  while (bytes[at] === LF) at++
+  return at
+}

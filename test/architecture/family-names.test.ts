@@ -25,6 +25,8 @@ const allowed: Array<{ file: string; word: string }> = [
   { file: 'core/pipeline/signature-store.ts', word: 'delta' },
   // A translated stream counts the characters of the canonical pieces it gave the client (an estimate's basis).
   { file: 'core/pipeline/stream-transform.ts', word: 'delta' },
+  // A same-format stream counts the same, from the events its decoder reads.
+  { file: 'core/pipeline/usage-tap.ts', word: 'delta' },
   // Stream chunks read as the canonical event with another `delta` (the event's own field).
   { file: 'core/canonical/chunk-template.ts', word: 'delta' },
   // The panel's chat page reads the client formats' stream events, whose incremental field is `delta` in each spec.

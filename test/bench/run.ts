@@ -22,7 +22,7 @@ const suites: Record<string, () => Promise<Array<Record<string, string | number>
   'agent request translation per KB (150 KB agent body in each client format; in-process, no load)': benchCodecPerKb,
   'image translation: a 1.1 MB screenshot, µs per request (in-process, no load)': benchImageTranslation,
   'stream answer, 200 events as 200 upstream chunks (in-process, no load)': benchStreamAnswer,
-  'usage tap: a 200-delta same-format answer, bytes only against read for usage and its end (in-process, no load)': benchUsageTap,
+  'usage tap: a 200-delta same-format answer, bytes only against every event decoded (in-process, no load)': benchUsageTap,
   'upstream client alone: 150 KB agent request, 200-delta stream, c=16 (this process\'s CPU)': benchUpstreamClient,
 }
 console.log(`# npm run bench — ${new Date().toISOString()} — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`)

@@ -1,6 +1,6 @@
 // What reading usage off a same-format stream costs, in-process: a 200-delta answer of each format
-// through the same-format transform, with the codec's markers (the usage tap reads the marked events)
-// and without (bytes only, as before the tap), whole in one chunk and one event per chunk.
+// through the same-format transform, with the format's codec (the usage tap decodes every event) and
+// without one (bytes only), whole in one chunk and one event per chunk.
 import { chatCodec } from '../../providers/compat/codec/index.ts'
 import { messagesCodec } from '../../providers/beta/codec/index.ts'
 import { responsesCodec } from '../../providers/gamma/codec/index.ts'
@@ -36,11 +36,10 @@ const streams: Record<string, string[]> = {
   generate: Array.from({ length: deltas }, (_, i) => `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: `tok${i} ` }] }, index: 0, ...(i === deltas - 1 && { finishReason: 'STOP' }) }], usageMetadata: { promptTokenCount: 20000, candidatesTokenCount: i + 1, totalTokenCount: 20001 + i } })}\r\n\r\n`),
 }
 const codecs: Record<string, WireCodec> = { chat: chatCodec, messages: messagesCodec, responses: responsesCodec, generate: generateCodec }
-const withoutMarkers = (codec: WireCodec): WireCodec => ({ ...codec, stream: { ...codec.stream, markers: undefined, usageOption: undefined } })
 
 function run(format: string, tap: boolean, chunks: Buffer[], asked: boolean): void {
-  const codec = tap ? codecs[format]! : withoutMarkers(codecs[format]!)
-  const kernel = { formats: new Map([[format, codec]]) } as unknown as ProxyKernel
+  // Without the codec the transform passes bytes only: no decoder, no usage.
+  const kernel = { formats: new Map(tap ? [[format, codecs[format]!]] : []) } as unknown as ProxyKernel
   // A chat client that did not ask for usage: the tap also takes the usage-only chunk out.
   const request = { inbound: format, model: 'm', body: asked ? { stream_options: { include_usage: true } } : {} } as unknown as ProxyRequest
   const transform = createStreamTransform(kernel, request, { upstream: format, upstreamModel: 'm', sse: true, passthrough: true })

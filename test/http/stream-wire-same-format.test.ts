@@ -41,6 +41,8 @@ const cases: Record<string, { format: 'chat' | 'messages'; writes: string[]; inp
   // Pings, and the upstream ends before message_start: no answer began.
   'messages-pings': { format: 'messages', writes: ['event: ping\ndata: {"type": "ping"}\n\n', 'event: ping\ndata: {"type": "ping"}\n\n'] },
   'messages-error': { format: 'messages', writes: [messageStart, text, 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n'] },
+  // Thirty text deltas of 20 characters, one write each, then cut mid-event: 600 characters delivered.
+  'messages-long-half': { format: 'messages', writes: [messageStart, 'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n', ...Array.from({ length: 30 }, () => 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"abcdefghijklmnopqrst"}}\n\n'), 'event: content_block_delta\ndata: {"type":"content_block_delta","ind'] },
 }
 const whole = Object.keys(cases).filter(name => cases[name]!.input !== undefined)
 
@@ -71,7 +73,7 @@ beforeAll(async () => {
     'compat-provider': [{ name: 'wire', 'base-url': `${url}/v1`, 'api-key-entries': [{ 'api-key': 'up' }], models: models('chat') }],
     'beta-api-key': [{ 'api-key': 'up', 'base-url': url, models: models('messages') }],
     recorder: { mode: 'all' },
-    'client-keys': [...Object.keys(cases), 'messages-half-other', 'messages-error-other', 'chat-error-other'].map(name => ({ key: `ck-${name}`, name })),
+    'client-keys': [...Object.keys(cases), 'messages-half-other', 'messages-error-other', 'chat-error-other', 'messages-long-half-other'].map(name => ({ key: `ck-${name}`, name })),
   })
 })
 afterAll(async () => {
@@ -114,6 +116,22 @@ describe('same format or translated, a stream that fails', () => {
     expect(records[1]!.error).toBe(records[0]!.error)
     // The prompt reported, else each client's request estimated (their bodies differ).
     if (input) expect([records[0]!.input, records[1]!.input]).toEqual([input, input])
+  })
+})
+
+describe('same format or translated, a stream cut after much text', () => {
+  it('charges the same output on both paths: the characters delivered, four to a token', async () => {
+    const outputs: unknown[] = []
+    for (const [format, key] of [['messages', 'messages-long-half'], ['chat', 'messages-long-half-other']] as const) {
+      const { path, body } = clientCall(format, 'messages-long-half', true)
+      const response = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: clientHeaders(`ck-${key}`), body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
+      await response.text()
+      const record = await eventually(async () => (await admin('/requests?limit=50')).requests.find((item: { keyName?: string }) => item.keyName === key))
+      outputs.push({ output: record.usage?.outputTokens, estimated: record.usage?.estimated, input: record.usage?.inputTokens })
+    }
+    // 600 characters: 150 tokens, more than the 1 message_start reported. The same-format stream was
+    // charged one token per upstream read (32) before it decoded its events.
+    expect(outputs).toEqual([{ output: 150, estimated: true, input: 37 }, { output: 150, estimated: true, input: 37 }])
   })
 })
 

@@ -19,9 +19,6 @@ export const generateCodec = defineCodec({
   stream: {
     createDecoder: createGenerateStreamDecoder,
     createEncoder: createGenerateStreamEncoder,
-    // Every chunk may repeat the running usage: the last one is read; a finish reason, a blocked prompt or an
-    // error (an object, or a relay's bare message: the decoder takes either) ends the stream.
-    markers: [{ text: '"usageMetadata"', value: 'object', last: true }, { text: '"finishReason"', value: 'string' }, { text: '"blockReason"', value: 'string' }, { text: '"error"', value: 'object' }, { text: '"error"', value: 'string' }],
   },
   error: { encode: encodeGenerateError, decode: decodeGenerateError, status: statusForGenerateError, forClient: generateErrorForClient },
 })

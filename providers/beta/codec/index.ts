@@ -16,13 +16,6 @@ export const messagesCodec = defineCodec({
   stream: {
     createDecoder: createMessagesStreamDecoder,
     createEncoder: createMessagesStreamEncoder,
-    // Usage comes in message_start (prompt, cache reads and writes) and message_delta (output); message_stop or an error ends it.
-    // Named in the data, or by the event line alone (the decoder reads the type there when the data has none).
-    markers: [
-      ...['message_start', 'message_delta'].flatMap(type => [{ text: `"${type}"`, usage: true }, { text: `event:${type}`, usage: true }]),
-      { text: '"message_stop"' }, { text: 'event:message_stop' },
-      { text: '"error"', value: 'object' }, { text: 'event:error' },
-    ],
   },
   error: { encode: encodeMessagesError, decode: decodeMessagesError, status: statusForMessagesError },
 })

@@ -6,7 +6,7 @@ import { encodeChatRequest } from './request-encode.ts'
 import { decodeChatResponse, encodeChatResponse } from './response.ts'
 import { createChatStreamDecoder } from './stream-decode.ts'
 import { createChatStreamEncoder } from './stream-encode.ts'
-import { chatStreamMarkers, chatUsageOption } from './usage-option.ts'
+import { chatUsageOption } from './usage-option.ts'
 import { decodeChatError, encodeChatError, statusForChatError } from './error.ts'
 
 /** The chat-completions wire format (`/v1/chat/completions`), both directions. */
@@ -15,6 +15,6 @@ export const chatCodec = defineCodec({
   models: openaiModelList,
   request: { decode: decodeChatRequest, encode: encodeChatRequest },
   response: { decode: decodeChatResponse, encode: encodeChatResponse },
-  stream: { createDecoder: createChatStreamDecoder, createEncoder: createChatStreamEncoder, markers: chatStreamMarkers, usageOption: chatUsageOption },
+  stream: { createDecoder: createChatStreamDecoder, createEncoder: createChatStreamEncoder, usageOption: chatUsageOption },
   error: { encode: encodeChatError, decode: decodeChatError, status: statusForChatError, forClient: overloadedAsUnavailable },
 })

@@ -1,18 +1,6 @@
-import type { StreamMarker, StreamUsageOption } from 'model-proxy'
+import type { StreamUsageOption } from 'model-proxy'
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value)
-
-/**
- * The frames a chat stream's usage and end are read from: the usage chunk, a finish reason, `[DONE]`, an
- * error chunk (an object, or a bare message as some servers send: `{"error":"...","error_type":"..."}`).
- */
-export const chatStreamMarkers: StreamMarker[] = [
-  { text: '"usage"', value: 'object', usage: true },
-  { text: '"finish_reason"', value: 'string' },
-  { text: '[DONE]' },
-  { text: '"error"', value: 'object' },
-  { text: '"error"', value: 'string' },
-]
 
 /**
  * A chat stream reports usage only when asked (`stream_options.include_usage`), in a last chunk with

@@ -16,12 +16,6 @@ export const responsesCodec = defineCodec({
   stream: {
     createDecoder: createStreamDecoder,
     createEncoder: createStreamEncoder,
-    // The final response carries the usage and ends the stream; so does an error event. Named in the data,
-    // or by the event line alone (the decoder reads the type there when the data has none).
-    markers: [
-      ...['response.completed', 'response.incomplete', 'response.failed'].flatMap(type => [{ text: `"${type}"`, usage: true }, { text: `event:${type}`, usage: true }]),
-      { text: '"type":"error"' }, { text: 'event:error' },
-    ],
   },
   error: { encode: encodeError, decode: decodeError, status: statusForResponsesError, forClient: overloadedAsUnavailable },
 })
