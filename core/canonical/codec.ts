@@ -41,6 +41,14 @@ export interface StreamDecoder {
    * given a normal finish. A decoder without it cannot tell: its streams count as whole.
    */
   terminated?(): boolean
+  /**
+   * Whether nothing more belongs to the answer: its last event has come (chat's `[DONE]`, `message_stop`,
+   * the final response, an error event). Not `terminated`: a finish reason turns that true while chat's
+   * usage chunk may still follow. The proxy ends the client's answer here and lets the upstream go, even
+   * when the upstream keeps its connection open. A decoder without it (generateContent, whose last
+   * chunk is known only by the stream's end) is read until the upstream ends.
+   */
+  complete?(): boolean
 }
 
 /**

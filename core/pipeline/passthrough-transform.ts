@@ -34,6 +34,7 @@ const headBytes = 4096
  */
 export class PassthroughTransform {
   primed = false
+  complete = false
   cut: string | undefined = undefined
   #reads = 0
   /** Reads the stream as its format's decoder reads every event: usage, the terminal event, what was delivered. */
@@ -74,7 +75,19 @@ export class PassthroughTransform {
     return Buffer.from(text.replace(pattern, this.#rename.value), 'utf8')
   }
 
+  /**
+   * Tapped events that hold the answer's last event, ending at `last`, cut there: the client gets the answer
+   * up to it, as the plain path gives it, and nothing the upstream sent after it (in this read or later).
+   */
+  #upToLastEvent(events: Buffer, last: number): Buffer {
+    this.complete = true
+    this.#carry = undefined
+    return last < events.length ? events.subarray(0, last) : events
+  }
+
   push(chunk: Uint8Array): Uint8Array | undefined {
+    // The answer's last event went by: what the upstream sends after it is no part of the answer.
+    if (this.complete) return undefined
     let buffer = this.#carry ? Buffer.concat([this.#carry, chunk]) : asBuffer(chunk)
     // Not primed: nothing went out yet, so the bytes start the stream (a BOM waits here with its first event).
     if (!this.primed) buffer = withoutBom(buffer)
@@ -84,6 +97,7 @@ export class PassthroughTransform {
     let events = cut === buffer.length ? buffer : buffer.subarray(0, cut)
     if (this.#tap) {
       events = this.#tap.pass(events)
+      if (this.#tap.completeAt !== undefined) events = this.#upToLastEvent(events, this.#tap.completeAt)
       const opener = this.primed ? undefined : this.#tap.opener
       // A usage-only chunk taken out was the first event: it opens the answer (and is the one looked at for
       // an error), as its decoded start does on the plain path; what follows it goes out.
@@ -138,6 +152,7 @@ export class PassthroughTransform {
     if (!tap) this.cut = half ? cutMidEvent : undefined
     else {
       if (tail) tail = tap.pass(tail)
+      if (tail && tap.completeAt !== undefined) tail = this.#upToLastEvent(tail, tap.completeAt)
       tap.end()
       // Half an event after the terminal one is no part of the answer (the decoder reading every frame ignores it).
       this.cut = tap.terminated() ? undefined : half ? cutMidEvent : cutBeforeEnd

@@ -34,6 +34,7 @@ class WatchedTransform implements StreamTransform {
   constructor(private readonly transform: StreamTransform, private readonly watch: StreamWatch) {}
 
   get primed(): boolean { return this.transform.primed }
+  get complete(): boolean { return this.transform.complete }
   get usage(): StreamTransform['usage'] { return this.transform.usage }
   get cut(): string | undefined { return this.transform.cut }
   get upstreamError(): string | undefined { return this.transform.upstreamError }

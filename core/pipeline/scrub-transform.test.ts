@@ -12,7 +12,7 @@ const key = 'up-key-0123456789abcdef/Zq+x9'
 const orgToken = 'org-token-9876543210fedcba'
 const credential = { apiKey: key } as Credential
 /** A transform that passes bytes as they come. */
-const identity = (): StreamTransform => ({ push: chunk => chunk, end: () => undefined, fail: () => undefined, settle: () => true, primed: true, delivered: 0 })
+const identity = (): StreamTransform => ({ push: chunk => chunk, end: () => undefined, fail: () => undefined, settle: () => true, primed: true, complete: false, delivered: 0 })
 /** The bytes `scrubReadable` gives for `chunks` fed one by one. */
 const scrubbed = async (chunks: string[]) => {
   const out: Buffer[] = []

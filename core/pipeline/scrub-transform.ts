@@ -97,6 +97,7 @@ class MaskedTransform implements StreamTransform {
   constructor(private readonly transform: StreamTransform, private readonly forms: readonly Form[]) {}
 
   get primed(): boolean { return this.transform.primed }
+  get complete(): boolean { return this.transform.complete }
   get usage(): StreamTransform['usage'] { return this.transform.usage }
   get cut(): string | undefined { return this.transform.cut }
   get upstreamError(): string | undefined { return this.transform.upstreamError }

@@ -27,6 +27,11 @@ export interface StreamTransform {
   settle(): boolean
   /** The upstream has sent something real (a whole event): from here on the answer is committed. */
   readonly primed: boolean
+  /**
+   * The answer's last event went by (StreamDecoder.complete): nothing more belongs to it, so it ends now
+   * (`end()`) whether or not the upstream closes its connection. Nothing after that event goes to the client.
+   */
+  readonly complete: boolean
   /** The usage the upstream reported (so far, when the stream did not end whole). */
   readonly usage?: Usage
   /** Set by `end()` when the upstream ended without its terminal event, or mid-event: the stream was cut. */
@@ -40,6 +45,7 @@ export interface StreamTransform {
 /** Different formats: upstream frames (SSE unless the codec says otherwise) -> canonical events -> client wire text, with per-request state. */
 class TranslatingTransform implements StreamTransform {
   primed = false
+  complete = false
   usage: Usage | undefined = undefined
   cut: string | undefined = undefined
   upstreamError: string | undefined = undefined
@@ -76,7 +82,9 @@ class TranslatingTransform implements StreamTransform {
       const error = firstEventError(this.source, frame)
       if (error) throw error
     }
-    return this.#emit(this.decoder.push(frame))
+    const out = this.#emit(this.decoder.push(frame))
+    if (this.decoder.complete?.()) this.complete = true
+    return out
   }
 
   #emit(events: StreamEvent[]): string {
@@ -105,14 +113,16 @@ class TranslatingTransform implements StreamTransform {
 
   push(chunk: Uint8Array): Uint8Array | undefined {
     let out = ''
-    for (const sse of this.#parser.push(this.#text.write(chunk))) out += this.#decode(sse)
+    // Frames after the answer's last event are no part of it (the decoder would ignore them anyway).
+    for (const sse of this.#parser.push(this.#text.write(chunk))) if (!this.complete) out += this.#decode(sse)
     return bytes(out)
   }
 
   end(): Uint8Array | undefined {
     let out = ''
-    for (const sse of this.#parser.push(this.#text.end())) out += this.#decode(sse)
-    const last = this.#parser.end()
+    // Once complete, what waits in the parser came after the last event: no part of the answer.
+    if (!this.complete) for (const sse of this.#parser.push(this.#text.end())) out += this.#decode(sse)
+    const last = this.complete ? [] : this.#parser.end()
     for (const sse of last) out += this.#decode(sse)
     if (this.decoder.terminated?.() === false) {
       // Cut before its terminal event: what came goes out, never a finish; the usage so far is kept. A last

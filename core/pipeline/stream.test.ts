@@ -1,7 +1,8 @@
 import { PassThrough, Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { OpenAnswers } from './open-answers.ts'
+import { endGraceMs } from './stream.ts'
 import { collect, runningAnswer as running, startedAnswer as started, TestTransform } from '../../test/helpers/answer-stream.ts'
 import { StreamResponseContext } from './stream-context.ts'
 import { SocketPipe } from '../edge/respond.ts'
@@ -48,6 +49,46 @@ describe('AnswerStream', () => {
     await new Promise(resolve => setImmediate(resolve))
     expect(upstream.destroyed).toBe(true)
     expect(outcomes).toEqual([{ usage: expect.any(Object), error: 'client disconnected', partial: true, delivered: 0, clientLeft: true }])
+  })
+
+  it('the answer\'s last event ends it at once, whole; an upstream that holds on is let go after the grace; nothing after the event goes out', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const { upstream, answer, outcomes } = await running()
+      const text = collect(answer)
+      upstream.write('b\n\n[last] more that the upstream sent after it')
+      expect(await text).toBe('a\n\nb\n\n[last][end]')
+      await new Promise(resolve => setImmediate(resolve))
+      expect(outcomes).toEqual([{ usage: { inputTokens: 1, outputTokens: 2 }, delivered: 0 }])
+      upstream.write('and more, read and dropped')
+      vi.advanceTimersByTime(endGraceMs - 1)
+      expect(upstream.destroyed).toBe(false)
+      vi.advanceTimersByTime(1)
+      expect(upstream.destroyed).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('an upstream that ends its response within the grace after the last event ends it (its connection stays reusable)', async () => {
+    const { upstream, answer, outcomes } = await running()
+    const text = collect(answer)
+    upstream.write('[last]')
+    expect(await text).toBe('a\n\n[last][end]')
+    upstream.end('trailing bytes')
+    await new Promise(resolve => setImmediate(resolve))
+    expect(upstream.readableEnded).toBe(true)
+    expect(outcomes).toEqual([{ usage: { inputTokens: 1, outputTokens: 2 }, delivered: 0 }])
+  })
+
+  it('a last event before the answer was started: it ends whole once started', async () => {
+    const upstream = new PassThrough()
+    const { answer, outcomes, start } = started(upstream)
+    upstream.write('a\n\n[last]')
+    expect(await answer.primed).toBeUndefined()
+    start()
+    expect(await collect(answer)).toBe('a\n\n[last][end]')
+    expect(outcomes).toEqual([{ usage: { inputTokens: 1, outputTokens: 2 }, delivered: 0 }])
   })
 
   it('a client that goes away after the terminal event, before the upstream ended: the answer was whole', async () => {

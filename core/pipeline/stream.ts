@@ -6,6 +6,9 @@ import { ErrorFirstEvent } from './first-event.ts'
 
 export { createStreamTransform } from './stream-transform.ts'
 
+/** How long an upstream may take to end its response after the answer's last event before it is let go. */
+export const endGraceMs = 1000
+
 export interface StreamOutcome {
   usage?: Usage
   error?: string
@@ -102,6 +105,8 @@ export class AnswerStream extends Readable {
   }
 
   #onData = (chunk: Buffer): void => {
+    // Ended (the last event went by): what the upstream sends until its end is read and dropped.
+    if (this.#closed) return
     let out: Uint8Array | undefined
     try {
       out = this.#transform.push(chunk)
@@ -117,6 +122,23 @@ export class AnswerStream extends Readable {
       this.#primed = undefined
       resolve(undefined)
     }
+    if (this.#transform.complete) this.#onComplete()
+  }
+
+  /**
+   * The answer's last event went by: it ends now as the upstream's end would end it, without waiting for
+   * that end (an upstream may hold its connection open). The upstream gets `endGraceMs` to end its
+   * response, read and dropped (most send the end with the last event: their connection goes back to
+   * the pool); one that holds on is let go, its connection left mid-response and no longer reusable.
+   */
+  #onComplete(): void {
+    this.#onEnd()
+    const body = this.#body
+    if (body.readableEnded || body.destroyed) return
+    const timer = setTimeout(() => body.destroy(), endGraceMs)
+    timer.unref()
+    body.once('close', () => clearTimeout(timer))
+    body.resume()
   }
 
   #onEnd = (): void => {

@@ -30,6 +30,11 @@ export class UsageTap {
   errorUsage: Usage | undefined
   /** Characters of text, reasoning and tool arguments decoded, as the translating transform counts them. */
   delivered = 0
+  /**
+   * Where the answer's last event ends (past its blank line) in the buffer `pass` returned, once the
+   * decoder says nothing more belongs to the answer (StreamDecoder.complete): the rest is no part of it.
+   */
+  completeAt: number | undefined
 
   constructor(decoder: StreamDecoder, dropUsageOnly?: (frame: StreamFrame) => boolean) {
     this.#decoder = decoder
@@ -48,14 +53,21 @@ export class UsageTap {
     // Event by event as cut in the bytes (the frames taken out too, in their place): what reached the
     // client is what was decoded, whichever way the upstream's line ends fall between reads.
     const lfOnly = events.indexOf(CR) === -1
-    for (let start = 0; start < events.length;) {
+    let removed = 0 // bytes of frames taken out before `start`: where it is in the buffer as kept
+    for (let start = 0, next = 0; start < events.length;) {
+      for (; taken && next < taken.spans.length && taken.spans[next]![0] < start; next++) removed += taken.spans[next]![2] - taken.spans[next]![0]
       // Line ends of `\n` alone (most upstreams): the blank line is the first `\n` another follows.
       let lf = lfOnly ? events.indexOf(LF, start) : -1
       while (lf !== -1 && events[lf + 1] !== LF) lf = events.indexOf(LF, lf + 1)
       const blank: [number, number] | undefined = lfOnly ? (lf === -1 ? undefined : [lf, afterRun(events, lf)]) : blankLineAfter(events, start)
       const frame = frameOf(events.toString('utf8', start, blank ? blank[0] : events.length))
       start = blank ? blank[1] : events.length
-      if (frame) this.#decode(frame)
+      if (!frame) continue
+      this.#decode(frame)
+      if (this.#decoder.complete?.()) {
+        this.completeAt = start - removed
+        break
+      }
     }
     return taken ? taken.events : events
   }
@@ -86,7 +98,7 @@ export class UsageTap {
   }
 
   /** The buffer without its usage-only frames: each frame, its span, and where it was in the buffer as kept. */
-  #withoutUsageOnly(events: Buffer): { events: Buffer; frames: TakenFrame[] } | undefined {
+  #withoutUsageOnly(events: Buffer): { events: Buffer; spans: Span[]; frames: TakenFrame[] } | undefined {
     const spans: Span[] = []
     const frames: TakenFrame[] = []
     // Bytes taken out before a frame: its `at` is where it was in the buffer as kept (where the events after it start).
@@ -106,7 +118,7 @@ export class UsageTap {
         spans.push(span)
       }
     }
-    return spans.length ? { events: without(events, spans), frames } : undefined
+    return spans.length ? { events: without(events, spans), spans, frames } : undefined
   }
 
   #decode(frame: StreamFrame): void {

@@ -19,6 +19,7 @@ const events = 200
 /** Bytes pass as they came (the same-format transform's work is measured elsewhere). */
 class PassingTransform implements StreamTransform {
   primed = false
+  complete = false
   usage = undefined
   delivered = 0
   push(chunk: Uint8Array) { this.primed = true; return chunk }

@@ -5,10 +5,12 @@ import type { OpenAnswers } from '../../core/pipeline/open-answers.ts'
 
 /**
  * A transform for AnswerStream's own tests: primed by the first chunk holding a blank line, bytes pass
- * as they are, `throwOn` makes push throw; whole once a chunk holding `[stop]` went by.
+ * as they are, `throwOn` makes push throw; whole once a chunk holding `[stop]` went by, complete (the
+ * answer's last event: nothing after it in the chunk goes out) once one holding `[last]` did.
  */
 export class TestTransform implements StreamTransform {
   primed = false
+  complete = false
   usage = { inputTokens: 1, outputTokens: 2 }
   delivered = 0
   whole = false
@@ -18,7 +20,11 @@ export class TestTransform implements StreamTransform {
     if (this.throwOn && text.includes(this.throwOn)) throw new Error(`bad chunk ${text}`)
     if (text.includes('\n\n')) this.primed = true
     if (text.includes('[stop]')) this.whole = true
-    return Buffer.from(chunk)
+    const last = text.indexOf('[last]')
+    if (last === -1) return Buffer.from(chunk)
+    this.whole = true
+    this.complete = true
+    return Buffer.from(text.slice(0, last + 6))
   }
   end() { return Buffer.from('[end]') }
   fail(message: string, status = 502) { return Buffer.from(`[error ${status} ${message}]`) }

@@ -27,6 +27,8 @@ export interface Script {
   firstEventDelayMs?: number
   /** The whole stream, terminal event included, then the connection kept open this long. */
   holdOpenMs?: number
+  /** The whole stream, then this pause before the response's end, written on its own. */
+  endDelayMs?: number
   /** Counts of zero left out (generateContent) or their details null (chat), as many upstreams send them. */
   sparse?: boolean
   /** After the first two texts, the family's error event instead of the rest. */
@@ -140,10 +142,15 @@ function errorEvent(path: string, status: number): string {
   return `data: ${JSON.stringify({ error: { code: status, message: 'scripted', status: 'UNAVAILABLE' } })}\r\n\r\n`
 }
 
-export interface ScriptedUpstream { url: string; attempts: Map<string, number>; close(): Promise<void> }
+/**
+ * `letGoWhileHeld`: the ids of scripts whose connection the proxy closed while `holdOpenMs` held it open;
+ * `connections`: how many TCP connections the proxy opened to it so far.
+ */
+export interface ScriptedUpstream { url: string; attempts: Map<string, number>; letGoWhileHeld: Set<string>; readonly connections: number; close(): Promise<void> }
 
 export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
   const attempts = new Map<string, number>()
+  const letGoWhileHeld = new Set<string>()
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
@@ -189,10 +196,13 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       if (res.destroyed) return
       res.write(frame)
     }
-    if (script.holdOpenMs) await new Promise(resolve => { const timer = setTimeout(resolve, script.holdOpenMs); res.once('close', () => { clearTimeout(timer); resolve(undefined) }) })
+    if (script.endDelayMs) await new Promise(resolve => setTimeout(resolve, script.endDelayMs))
+    if (script.holdOpenMs) await new Promise(resolve => { const timer = setTimeout(resolve, script.holdOpenMs); res.once('close', () => { clearTimeout(timer); letGoWhileHeld.add(script.id); resolve(undefined) }) })
     res.end()
   })
+  let connections = 0
+  server.on('connection', () => { connections++ })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { url, attempts, close: () => new Promise(resolve => { server.closeAllConnections(); server.close(() => resolve()) }) }
+  return { url, attempts, letGoWhileHeld, get connections() { return connections }, close: () => new Promise(resolve => { server.closeAllConnections(); server.close(() => resolve()) }) }
 }

@@ -27,6 +27,8 @@ export function createGenerateStreamDecoder(): StreamDecoder {
   let ended = false
   // A finish reason, a blocked prompt or an error chunk: the stream is whole.
   let terminal = false
+  // An error chunk ends the answer; after a finish reason more chunks may still come (usage, grounding).
+  let failed = false
   let next = 0
   const candidates = new Map<number, CandidateState>()
   let blockedFinish = false
@@ -113,6 +115,7 @@ export function createGenerateStreamDecoder(): StreamDecoder {
       if (chunk.error) {
         ended = true
         terminal = true
+        failed = true
         return [{ type: 'error', status: statusForGenerateError(chunk.error), message: String(chunk.error.message ?? 'upstream stream error'), ...(usage && { usage }) }]
       }
       const out: StreamEvent[] = []
@@ -133,5 +136,6 @@ export function createGenerateStreamDecoder(): StreamDecoder {
     },
     end: close,
     terminated: () => terminal,
+    complete: () => failed,
   }
 }

@@ -135,6 +135,8 @@ export function createMessagesStreamDecoder(options: { chunkTemplates?: boolean 
     },
     end: close,
     terminated: () => terminal,
+    // The terminal events (message_stop, error) are the last ones: nothing belongs to the answer after them.
+    complete: () => terminal,
   }
 }
 

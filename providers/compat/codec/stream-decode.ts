@@ -26,6 +26,8 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
   let ended = false
   // `[DONE]`, an error chunk or a finish reason: what came after it, if anything, is no part of the answer.
   let terminal = false
+  // `[DONE]` or an error chunk: nothing more belongs to the answer (after a finish reason the usage chunk may).
+  let complete = false
 
   const stateOf = (choice: number) => {
     let state = choices.get(choice)
@@ -98,6 +100,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
       }
       if (data === '[DONE]' || data.trim() === '[DONE]') {
         terminal = true
+        complete = true
         return close()
       }
       let chunk: Raw
@@ -107,6 +110,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
       if (chunk.error) {
         ended = true
         terminal = true
+        complete = true
         return [{ type: 'error', status: statusForChatError(chunk.error), message: String(chunk.error.message ?? 'upstream stream error'), errorType: chunk.error.type, ...(usage && { usage }) }]
       }
       if (!started) {
@@ -121,6 +125,7 @@ export function createChatStreamDecoder(options: { chunkTemplates?: boolean } = 
     },
     end: close,
     terminated: () => terminal,
+    complete: () => complete,
   }
 }
 

@@ -185,5 +185,7 @@ export function createStreamDecoder(): StreamDecoder {
       return out
     },
     terminated: () => terminal,
+    // The final response or an error event is the last one: nothing belongs to the answer after it.
+    complete: () => terminal,
   }
 }
