@@ -198,7 +198,8 @@ function build(format: string, input: Input): Buffer {
   return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]) : bytes
 }
 
-type Outcome = { primed?: boolean; threw?: string; usage?: unknown; cut?: string; settled?: boolean; error?: string; delivered?: number; sent: Buffer }
+/** `complete`: the answer's last event went by while the upstream was read (before its end), and after it. */
+type Outcome = { primed?: boolean; threw?: string; usage?: unknown; cut?: string; settled?: boolean; error?: string; delivered?: number; complete?: [boolean, boolean]; sent: Buffer }
 
 function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[], asked: boolean, broke: boolean): Outcome {
   const codec = scripts[format]!.codec
@@ -209,20 +210,23 @@ function run(format: string, passthrough: boolean, bytes: Buffer, cuts: number[]
   try {
     let from = 0
     for (const at of [...cuts, bytes.length]) {
-      if (at <= from) continue
+      // The answer's last event went by: stream.ts reads no further and ends it (the upstream may hold on).
+      if (at <= from || transform.complete) continue
       const out = transform.push(bytes.subarray(from, at))
       if (out) sent.push(Buffer.from(out))
       from = at
     }
     // Nothing whole before the upstream's end: stream.ts fails over ("before its first event"), never ends it.
     if (!transform.primed) return { primed: false, sent: Buffer.concat(sent) }
-    // A stream that broke is settled (stream.ts #fail); one that ended is ended.
-    const settled = broke ? transform.settle() : undefined
-    if (!broke) {
+    // A stream that broke is settled (stream.ts #fail); one that ended, or completed before the break, is ended.
+    const before = transform.complete
+    const ends = !broke || before
+    const settled = ends ? undefined : transform.settle()
+    if (ends) {
       const out = transform.end()
       if (out) sent.push(Buffer.from(out))
     }
-    return { usage: transform.usage, cut: transform.cut, settled, error: transform.upstreamError, delivered: transform.delivered, sent: Buffer.concat(sent) }
+    return { usage: transform.usage, cut: transform.cut, settled, error: transform.upstreamError, delivered: transform.delivered, complete: [before, transform.complete], sent: Buffer.concat(sent) }
   } catch (error) {
     return { threw: (error as Error).name, sent: Buffer.concat(sent) }
   }
@@ -241,6 +245,21 @@ function decoded(codec: WireCodec, bytes: Buffer): StreamEvent[] {
   const out: StreamEvent[] = []
   for (const frame of frames(bytes)) if (!decoder.terminated?.()) out.push(...decoder.push(frame))
   return out.filter(event => event.type !== 'finish')
+}
+
+/**
+ * Whether the client's bytes end with the answer's last event: it is their last frame (the first to
+ * complete a decoder), and no byte follows its blank line (no event, comment or ping after it).
+ */
+function endsAtItsLastEvent(codec: WireCodec, sent: Buffer): boolean {
+  const decoder = codec.stream.createDecoder()
+  const all = frames(sent)
+  const at = all.findIndex((frame) => {
+    decoder.push(frame)
+    return decoder.complete?.()
+  })
+  const text = sent.toString('latin1')
+  return at === all.length - 1 && /^data:[^\r\n]*[\r\n]+$/.test(text.slice(text.lastIndexOf('data:')))
 }
 
 describe('same-format streams, written adversarially: the passthrough reports what decoding every frame reports', () => {
@@ -266,6 +285,7 @@ describe('same-format streams, written adversarially: the passthrough reports wh
           const renamed = (events: StreamEvent[]) => events.map(event => event.type === 'start' ? { ...event, model: 'm' } : event)
           expect(meant(decoded(codec, sent))).toEqual(meant(renamed(decoded(codec, bytes))))
           if (!asked && !input.after) expect(frames(sent).filter(frame => codec.stream.usageOption!.usageOnly(frame))).toEqual([])
+          if (fast.complete?.[1]) expect(endsAtItsLastEvent(codec, sent), JSON.stringify(sent.toString('latin1'))).toBe(true)
         }
       }), { numRuns: Number(process.env.FUZZ_RUNS ?? 100), ...(process.env.SEED && { seed: Number(process.env.SEED), path: process.env.FUZZ_PATH }) })
     })
