@@ -4,9 +4,10 @@ import type { ProxyErrorInfo } from '../canonical/codec.ts'
 const overloadedStatus = 529
 
 /**
- * An overloaded upstream's error as OpenAI says one (chat completions, responses): 503
- * `service_unavailable_error`, code `server_is_overloaded`; its SDKs and agents know 503 and retry it, a
- * 529 they read as an unknown status. Any other error is returned as it is.
+ * An overloaded upstream's error as every other vendor says one: 503. OpenAI's formats (chat completions,
+ * responses) name it `service_unavailable_error`, code `server_is_overloaded`; generateContent's encoder
+ * writes the 503 as `UNAVAILABLE`. Their SDKs and agents know 503 and retry it, a 529 they read as an
+ * unknown status. Any other error is returned as it is.
  */
 export function overloadedAsUnavailable(error: ProxyErrorInfo): ProxyErrorInfo {
   if (error.status !== overloadedStatus) return error

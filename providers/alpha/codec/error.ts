@@ -6,14 +6,6 @@ const statusNames: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNA
 // A Map: a name such as `constructor` is no entry.
 const statusByName = new Map(Object.entries({ INVALID_ARGUMENT: 400, FAILED_PRECONDITION: 400, UNAUTHENTICATED: 401, PERMISSION_DENIED: 403, NOT_FOUND: 404, RESOURCE_EXHAUSTED: 429, INTERNAL: 500, UNAVAILABLE: 503, DEADLINE_EXCEEDED: 504 }))
 
-/**
- * A messages upstream's 529 ("overloaded") as the API says an overload: HTTP 503 `UNAVAILABLE`. Its
- * clients (gemini-cli, @google/genai) retry a 503; a 529 is a status the API never sends.
- */
-export function generateErrorForClient(error: ProxyErrorInfo): ProxyErrorInfo {
-  return error.status === 529 ? { ...error, status: 503, message: `the upstream is overloaded, try again later${error.message ? ` (it answered 529: ${error.message})` : ''}` } : error
-}
-
 /** `{error: {code, message, status}}`: the format's error body. */
 export function encodeGenerateError(error: ProxyErrorInfo): Record<string, unknown> {
   return { error: { code: error.status, message: error.message, status: statusNames[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT') } }

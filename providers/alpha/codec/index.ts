@@ -1,3 +1,4 @@
+import { overloadedAsUnavailable } from 'model-proxy/kit/errors'
 import { defineCodec } from 'model-proxy'
 import { generateModelList } from './model-list.ts'
 import { decodeGenerateRequest } from './request-decode.ts'
@@ -5,7 +6,7 @@ import { encodeGenerateRequest } from './request-encode.ts'
 import { decodeGenerateResponse, encodeGenerateResponse } from './response.ts'
 import { createGenerateStreamDecoder } from './stream-decode.ts'
 import { createGenerateStreamEncoder } from './stream-encode.ts'
-import { decodeGenerateError, encodeGenerateError, generateErrorForClient, statusForGenerateError } from './error.ts'
+import { decodeGenerateError, encodeGenerateError, statusForGenerateError } from './error.ts'
 
 /** The generateContent wire format (`/v1beta/models/{model}:generateContent`), both directions. */
 export const generateCodec = defineCodec({
@@ -20,5 +21,5 @@ export const generateCodec = defineCodec({
     createDecoder: createGenerateStreamDecoder,
     createEncoder: createGenerateStreamEncoder,
   },
-  error: { encode: encodeGenerateError, decode: decodeGenerateError, status: statusForGenerateError, forClient: generateErrorForClient },
+  error: { encode: encodeGenerateError, decode: decodeGenerateError, status: statusForGenerateError, forClient: overloadedAsUnavailable },
 })
