@@ -10,10 +10,14 @@ function lineEnds(bytes: Uint8Array, start: number, end: number): number {
   return count
 }
 
-/** The first blank line at or after `from`: [where its CR/LF run starts, where it ends], or undefined. */
-export function blankLineAfter(bytes: Buffer, from: number): [number, number] | undefined {
+/**
+ * The first blank line at or after `from`: [where its CR/LF run starts, where it ends], or undefined.
+ * `noCr`: the caller searched the bytes once and found no CR (most upstreams), so no call looks for one:
+ * a walk over a buffer's events would otherwise search to its end for a CR at every event.
+ */
+export function blankLineAfter(bytes: Buffer, from: number, noCr = false): [number, number] | undefined {
   // The next CR and LF kept apart, each searched again only once passed: a stream of one kind never rescans for the other.
-  let cr = bytes.indexOf(CR, from)
+  let cr = noCr ? -1 : bytes.indexOf(CR, from)
   let lf = bytes.indexOf(LF, from)
   for (let i = from; ;) {
     if (cr !== -1 && cr < i) cr = bytes.indexOf(CR, i)

@@ -52,14 +52,11 @@ export class UsageTap {
     if (!this.#dataSeen) this.#findOpening(taken ? taken.events : events, taken?.frames)
     // Event by event as cut in the bytes (the frames taken out too, in their place): what reached the
     // client is what was decoded, whichever way the upstream's line ends fall between reads.
-    const lfOnly = events.indexOf(CR) === -1
+    const noCr = events.indexOf(0x0d) === -1
     let removed = 0 // bytes of frames taken out before `start`: where it is in the buffer as kept
     for (let start = 0, next = 0; start < events.length;) {
       for (; taken && next < taken.spans.length && taken.spans[next]![0] < start; next++) removed += taken.spans[next]![2] - taken.spans[next]![0]
-      // Line ends of `\n` alone (most upstreams): the blank line is the first `\n` another follows.
-      let lf = lfOnly ? events.indexOf(LF, start) : -1
-      while (lf !== -1 && events[lf + 1] !== LF) lf = events.indexOf(LF, lf + 1)
-      const blank: [number, number] | undefined = lfOnly ? (lf === -1 ? undefined : [lf, afterRun(events, lf)]) : blankLineAfter(events, start)
+      const blank = blankLineAfter(events, start, noCr)
       const frame = frameOf(events.toString('utf8', start, blank ? blank[0] : events.length))
       start = blank ? blank[1] : events.length
       if (!frame) continue
@@ -133,12 +130,3 @@ export class UsageTap {
 }
 
 interface TakenFrame { at: number; frame: StreamFrame }
-
-const LF = 0x0a
-const CR = 0x0d
-
-/** Index past the run of `\n` starting at `at`. */
-function afterRun(bytes: Buffer, at: number): number {
-  while (bytes[at] === LF) at++
-  return at
-}
