@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-import { hasChromium, launch, managementKey, signIn, startPanelWorld, type PanelWorld } from './harness.ts'
+import { hasChromium, launch, managementKey, signIn, startPanelWorld, type PanelWorld, openPage } from './harness.ts'
 
 /** Several credential files chosen at once, one of them bad: each is uploaded or refused on its own, and the page says which. */
 describe.skipIf(!hasChromium)('panel: uploading several credential files', () => {
@@ -14,9 +14,7 @@ describe.skipIf(!hasChromium)('panel: uploading several credential files', () =>
   beforeAll(async () => {
     world = await startPanelWorld()
     browser = await launch()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(8000)
-    page.on('pageerror', error => pageErrors.push(error.message))
+    page = await openPage(browser, pageErrors)
     await signIn(page, `${world.proxy.url}/management.html#/files`, managementKey)
     await page.waitForSelector('#upload-files', { state: 'attached' })
   }, 60_000)

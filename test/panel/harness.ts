@@ -132,6 +132,14 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
 }
 
+/** A 1280x900 page whose uncaught script errors go to `errors` (each test asserts there were none). */
+export async function openPage(browser: Browser, errors: string[], timeoutMs = 8000): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  page.setDefaultTimeout(timeoutMs)
+  page.on('pageerror', error => errors.push(error.message))
+  return page
+}
+
 /** Opens the panel at `url` (a hash may name the page) and signs in with the management key. */
 export async function signIn(page: Page, url: string, key: string): Promise<void> {
   await page.goto(url)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { hasChromium, launch, managementKey, signIn, startPanelWorld, type PanelWorld } from './harness.ts'
+import { hasChromium, launch, managementKey, signIn, startPanelWorld, type PanelWorld, openPage } from './harness.ts'
 
 /**
  * Keyboard alone, past the sign-in and the menu (browser.test.ts): a control that opens a form or
@@ -24,9 +24,7 @@ describe.skipIf(!hasChromium)('panel: editing with the keyboard', () => {
   beforeAll(async () => {
     world = await startPanelWorld()
     browser = await launch()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(8000)
-    page.on('pageerror', error => pageErrors.push(error.message))
+    page = await openPage(browser, pageErrors)
     await signIn(page, `${world.proxy.url}/management.html#/keys`, managementKey)
     await page.waitForSelector('[data-client-key="0"]')
   }, 60_000)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { chat, hasChromium, launch, managementKey, shoot, signIn, startPanelWorld, type PanelWorld } from './harness.ts'
+import { chat, hasChromium, launch, managementKey, shoot, signIn, startPanelWorld, type PanelWorld, openPage } from './harness.ts'
 
 /**
  * Names the panel shows but does not choose (a model, a provider, a named key and its owner) can be one
@@ -27,9 +27,7 @@ describe.skipIf(!hasChromium)('panel: long names fit the window', () => {
     expect(await api('POST', '/client-keys', { name: 'n'.repeat(64), owner: `${'o'.repeat(120)}@example.test`, models: [`${long}*`] })).toBeLessThan(300)
     expect((await chat(world, long)).status).toBe(200)
     browser = await launch()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(8000)
-    page.on('pageerror', error => pageErrors.push(error.message))
+    page = await openPage(browser, pageErrors)
     await signIn(page, `${world.proxy.url}/management.html`, managementKey)
     await page.waitForSelector('[data-credential="compat:first:0.0"]')
   }, 60_000)

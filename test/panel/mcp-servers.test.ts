@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { stringify } from 'yaml'
-import { hasChromium, launch, shoot } from './harness.ts'
+import { hasChromium, launch, shoot, openPage } from './harness.ts'
 import { startManagedProxy, managementSecret, type ManagedProxy } from '../management/helpers.ts'
 import { referenceServers, until } from '../mcp/servers.ts'
 
@@ -21,9 +21,7 @@ describe.skipIf(!hasChromium)('MCP servers page in Chromium', () => {
     }))
     await until(() => managed.proxy.proxy.kernel.services.mcpGateway!.servers.get('everything')!.state === 'up')
     browser = await launch()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(10_000)
-    page.on('pageerror', error => pageErrors.push(error.message))
+    page = await openPage(browser, pageErrors, 10_000)
   }, 60_000)
   afterAll(async () => {
     await browser?.close()

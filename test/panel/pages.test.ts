@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { chat, chromiumPath, clientKey, hasChromium, launch, managementKey, shoot, startPanelWorld, type PanelWorld } from './harness.ts'
+import { chat, chromiumPath, clientKey, hasChromium, launch, managementKey, shoot, startPanelWorld, type PanelWorld, openPage } from './harness.ts'
 
 if (!hasChromium) console.warn(`[panel] skipping the browser tests: ${chromiumPath} is not installed (apt-get install -y chromium)`)
 
@@ -30,9 +30,7 @@ describe.skipIf(!hasChromium)('panel: models, chat, credential numbers, layout f
     expect((await api('PATCH', '/compat-provider', { index: 0, value: { models: [{ name: 'mock-gpt', alias: 'mock-gpt' }, { name: 'gpt-5.1', alias: 'team-gpt' }] } })).status).toBe(200)
     expect((await api('POST', '/client-keys', { name: 'team', owner: 'ana', models: ['mock-*'], rpm: 10, tpm: 20000 })).status).toBeLessThan(300)
     browser = await launch()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(8000)
-    page.on('pageerror', error => pageErrors.push(error.message))
+    page = await openPage(browser, pageErrors)
     await page.goto(`${world.proxy.url}/management.html`)
     await page.fill('#field-management-key', managementKey)
     await page.click('button[type=submit]')

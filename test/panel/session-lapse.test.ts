@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { hasChromium, launch, managementKey, signIn, startPanelWorld, type PanelWorld } from './harness.ts'
+import { hasChromium, launch, managementKey, signIn, startPanelWorld, type PanelWorld, openPage } from './harness.ts'
 
 /**
  * The management key stops working while the operator is typing in a form (the secret was changed):
@@ -20,9 +20,7 @@ describe.skipIf(!hasChromium)('panel: the key refused mid-edit', () => {
   beforeAll(async () => {
     world = await startPanelWorld()
     browser = await launch()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-    page.setDefaultTimeout(8000)
-    page.on('pageerror', error => pageErrors.push(error.message))
+    page = await openPage(browser, pageErrors)
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
