@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { until } from './servers.ts'
+import { localStdioServer, serverUp } from './servers.ts'
 
 /**
  * JSON-RPC batches on `/mcp`: the 2025-03-26 revision has them, and every request of a batch gets its
@@ -9,11 +8,11 @@ import { until } from './servers.ts'
  */
 let proxy: TestProxy
 const key = 'batch-key'
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))] }
+const local = localStdioServer
 
 beforeAll(async () => {
   proxy = await startTestProxy({ 'api-keys': [key], 'mcp-servers': [local] })
-  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!.state === 'up')
+  await serverUp(proxy, 'local')
 }, 30_000)
 
 afterAll(async () => {

@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { until } from './servers.ts'
+import { until, localStdioServer, serverUp } from './servers.ts'
 
 /** A 2025 session's `notifications/cancelled` stops its call, whether it comes on its own POST or in the call's batch. */
 let proxy: TestProxy
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))] }
+const local = localStdioServer
 const outcomes: string[] = []
 
 beforeAll(async () => {
   proxy = await startTestProxy({ 'api-keys': ['cancel-key'], 'mcp-servers': [local] })
   ;(proxy.proxy.kernel.services.mcpToolCall as Array<(record: { outcome: string }) => void>).push(record => { outcomes.push(record.outcome) })
-  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!.state === 'up')
+  await serverUp(proxy, 'local')
 }, 30_000)
 
 afterAll(async () => {

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { until } from './servers.ts'
+import { localStdioServer, serverUp } from './servers.ts'
 
 /** A request whose params do not fit its method is the client's -32602, in both protocol eras, not an internal error. */
 let proxy: TestProxy
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))] }
+const local = localStdioServer
 
 beforeAll(async () => {
   proxy = await startTestProxy({ 'api-keys': ['params-key'], 'mcp-servers': [local] })
-  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!.state === 'up')
+  await serverUp(proxy, 'local')
 }, 30_000)
 
 afterAll(async () => {

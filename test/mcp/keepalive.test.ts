@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
-import { gatewayClient, until } from './servers.ts'
+import { gatewayClient, localStdioServer, serverUp } from './servers.ts'
 
 /**
  * `mcp.keepalive-seconds`: a quiet event stream of `/mcp` (a call's answer, a GET stream, the legacy SSE
@@ -13,13 +12,13 @@ import { gatewayClient, until } from './servers.ts'
  */
 let proxy: TestProxy
 const key = 'alive-key'
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))] }
+const local = localStdioServer
 const config = (seconds: number) => ({ 'api-keys': [key], mcp: { 'keepalive-seconds': seconds }, 'mcp-servers': [local] })
 const modern = '2026-07-28'
 
 beforeAll(async () => {
   proxy = await startTestProxy(config(0.25))
-  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!.state === 'up')
+  await serverUp(proxy, 'local')
 }, 30_000)
 
 afterAll(async () => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
-import { gatewayClient, until } from './servers.ts'
+import { gatewayClient, until, localStdioServer } from './servers.ts'
 
 /** A local server's result too large to read fails that call, not the server and the calls beside it. */
 let proxy: TestProxy
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))] }
+const local = localStdioServer
 const config = (maxResultKb?: number) => ({ 'api-keys': ['large-key'], 'mcp-servers': [local], ...(maxResultKb && { mcp: { 'max-result-kb': maxResultKb } }) })
 const server = () => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!
 

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { until } from './servers.ts'
+import { until, stdioServerPath } from './servers.ts'
 
 /** What a server says outside its results (listings, progress, its questions) is masked like its results. */
 const secret = 'env-secret-0123456789'
 let proxy: TestProxy
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))], env: { QUOTE: secret } }
+const local = { name: 'local', command: process.execPath, args: [stdioServerPath], env: { QUOTE: secret } }
 
 beforeAll(async () => {
   proxy = await startTestProxy({ 'api-keys': ['quote-key'], 'mcp-servers': [local] })

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { validateConfig } from '../../core/config/validate.ts'
-import { gatewayClient, until } from './servers.ts'
+import { gatewayClient, until, stdioServerPath } from './servers.ts'
 
 /** A live change that keeps a server's connection (limits, disabled tools, access) holds at once, and open sessions hear of what it changes in their lists. */
 let proxy: TestProxy
-const local = (maxConcurrent: number, more: object = {}) => ({ name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))], 'max-concurrent': maxConcurrent, ...more })
+const local = (maxConcurrent: number, more: object = {}) => ({ name: 'local', command: process.execPath, args: [stdioServerPath], 'max-concurrent': maxConcurrent, ...more })
 const config = (maxConcurrent: number, more: object = {}, mcp: object = {}) => ({ 'api-keys': ['limit-key'], 'mcp-servers': [local(maxConcurrent, more)], mcp })
 const apply = (raw: object) => proxy.proxy.kernel.applyConfig(validateConfig({ 'auth-dir': '/nonexistent-auth-dir', ...raw }))
 const server = () => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!

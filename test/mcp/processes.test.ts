@@ -3,9 +3,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { until } from './servers.ts'
+import { until, stdioServerPath } from './servers.ts'
 
 /** A local server's process never outlives the gateway's hold on it, even one that never finishes its handshake. */
 let proxy: TestProxy | undefined
@@ -54,7 +53,7 @@ describe('local server processes', () => {
   }, 20_000)
 
   it('one started through a wrapper (a shell that does not exec it) is stopped with the wrapper', async () => {
-    const server = fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))
+    const server = stdioServerPath
     // The shell stays the command's process; the server, its child, outlives the end of its stdin.
     const wrapped = { name: 'wrapped', command: 'sh', args: ['-c', `"${process.execPath}" "${server}"; exit $?`], env: { KEEP_RUNNING: '1' } }
     const started = await startTestProxy({ 'api-keys': ['process-key'], 'mcp-servers': [wrapped] })

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { gatewayClient, until } from './servers.ts'
+import { gatewayClient, localStdioServer, serverUp } from './servers.ts'
 
 /** Every progress notice of a call reaches its client, the last one (sent just before the result) too. */
 let proxy: TestProxy
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))] }
+const local = localStdioServer
 
 beforeAll(async () => {
   proxy = await startTestProxy({ 'api-keys': ['progress-key'], 'mcp-servers': [local] })
-  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!.state === 'up')
+  await serverUp(proxy, 'local')
 }, 30_000)
 
 afterAll(async () => {

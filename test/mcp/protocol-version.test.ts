@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
-import { gatewayClient, until } from './servers.ts'
+import { gatewayClient, localStdioServer, serverUp } from './servers.ts'
 
 /**
  * `MCP-Protocol-Version`: a value the gateway does not speak (malformed, too old, too new) is a 400 with
@@ -11,11 +10,11 @@ import { gatewayClient, until } from './servers.ts'
  */
 let proxy: TestProxy
 const key = 'version-key'
-const local = { name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))] }
+const local = localStdioServer
 
 beforeAll(async () => {
   proxy = await startTestProxy({ 'api-keys': [key], 'mcp-servers': [local] })
-  await until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get('local')!.state === 'up')
+  await serverUp(proxy, 'local')
 }, 30_000)
 
 afterAll(async () => {

@@ -1,3 +1,5 @@
+import type { TestProxy } from '../helpers/proxy-server.ts'
+import { fileURLToPath } from 'node:url'
 import { createRequire } from 'node:module'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -30,3 +32,10 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     await new Promise(resolve => setTimeout(resolve, 50))
   }
 }
+
+/** The repo's stdio MCP server (test/mcp/stdio-server.mjs), as a `mcp-servers` entry named `local`. */
+export const stdioServerPath = fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))
+export const localStdioServer = { name: 'local', command: process.execPath, args: [stdioServerPath] }
+
+/** Waits until the proxy's gateway has the server `name` up. */
+export const serverUp = (proxy: TestProxy, name: string) => until(() => proxy.proxy.kernel.services.mcpGateway!.servers.get(name)?.state === 'up')

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileURLToPath } from 'node:url'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { startTestProxy, type TestProxy } from '../helpers/proxy-server.ts'
 import { validateConfig } from '../../core/config/validate.ts'
-import { gatewayClient, until } from './servers.ts'
+import { gatewayClient, until, stdioServerPath } from './servers.ts'
 
 /**
  * The gateway's event streams: opened at once (their headers sent before any event), and a session with
@@ -11,7 +10,7 @@ import { gatewayClient, until } from './servers.ts'
  * one stream, never on every one).
  */
 let proxy: TestProxy
-const local = (disabled: string[]) => ({ name: 'local', command: process.execPath, args: [fileURLToPath(new URL('./stdio-server.mjs', import.meta.url))], 'disabled-tools': disabled })
+const local = (disabled: string[]) => ({ name: 'local', command: process.execPath, args: [stdioServerPath], 'disabled-tools': disabled })
 const config = (disabled: string[]) => ({ 'api-keys': ['stream-key'], 'mcp-servers': [local(disabled)] })
 
 beforeAll(async () => {
